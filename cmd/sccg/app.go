@@ -1,0 +1,256 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"sccg/internal/progress"
+	"sccg/store"
+)
+
+// env is everything a command may touch outside its arguments: streams, the
+// environment, the clock. Tests build one with buffers and a fixed clock.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	now            func() time.Time
+	stderrIsTTY    bool
+
+	// global options, settable before or after the subcommand
+	db      string
+	json    bool
+	verbose bool
+}
+
+func newEnv() *env {
+	return &env{
+		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
+		getenv: os.Getenv, now: time.Now,
+		stderrIsTTY: term.IsTerminal(int(os.Stderr.Fd())),
+		db:          "sccg.db",
+	}
+}
+
+// command is one subcommand: its name, a one-line summary and what runs it.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, e *env, args []string) error
+}
+
+// commands is the CLI, in the order `sccg help` lists it.
+var commands = []command{
+	{"crawl", "fetch API documentation (RapidAPI Hub, OpenAPI, ToolBench) into endpoint metadata", runCrawl},
+	{"mine", "find Python files that call the crawled APIs (GitHub code search or --local DIR)", runMine},
+	{"extract", "extract request functions and their static facts from mined files", runExtract},
+	{"align", "bind each candidate function to the documented endpoint it calls", runAlign},
+	{"decontam", "drop templates and wrappers, de-duplicate, cap, redact credentials", runDecontam},
+	{"redact", "write leak-free intents for the kept samples", runRedact},
+	{"split", "assign samples to API-level train/validation/test splits", runSplit},
+	{"export", "write the benchmark in the published SCCGBench JSON format", runExport},
+	{"import", "load a benchmark in the published format into the store", runImport},
+	{"build", "run every stage in order into one store", runBuild},
+	{"demo", "build and evaluate the embedded snapshot end to end, offline", runDemo},
+	{"prompts", "write generation prompts for a benchmark", runPrompts},
+	{"generate", "ask a model (OpenAI-compatible endpoint) for completions", runGenerate},
+	{"baseline", "produce baseline generations (gold, retrieval, trivial)", runBaseline},
+	{"retrieve", "score endpoint retrieval (Host@K, Endpoint@K)", runRetrieve},
+	{"eval", "run generations in the sandbox and score them", runEval},
+	{"compare", "paired and group-wise permutation tests between two result sets", runCompare},
+	{"kappa", "Cohen's kappa between two label files", runKappa},
+	{"leakcheck", "check intents for leaks of the ground truth", runLeakcheck},
+	{"audit", "show the whole lineage of one sample", runAudit},
+	{"audit-release", "scan an export for credentials, emails and user paths (fails closed)", runAuditRelease},
+	{"report", "render result tables from evaluation summaries", runReport},
+	{"stats", "row counts per table and the last runs", runStats},
+	{"version", "print the sccg version and store schema version", runVersion},
+}
+
+// usageError is a mistake in how sccg was called; it exits 2.
+type usageError struct{ msg string }
+
+func (u *usageError) Error() string { return u.msg }
+
+func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+// errNotBuilt says a command's issue has not landed yet.
+type errNotBuilt struct{ issue int }
+
+func (e errNotBuilt) Error() string {
+	if e.issue == 0 {
+		return "not built yet"
+	}
+	return fmt.Sprintf("not built yet (issue #%d)", e.issue)
+}
+
+// run executes one sccg invocation and returns its exit code: 0 success, 1 failure,
+// 2 usage error. It is the one place where errors become exit codes.
+func run(ctx context.Context, args []string, e *env) int {
+	global := flag.NewFlagSet("sccg", flag.ContinueOnError)
+	global.SetOutput(io.Discard)
+	e.bindGlobal(global)
+	if err := global.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printHelp(e.stdout)
+			return 0
+		}
+		fmt.Fprintf(e.stderr, "sccg: %v\n", err)
+		printHelp(e.stderr)
+		return 2
+	}
+	rest := global.Args()
+	if len(rest) == 0 {
+		printHelp(e.stderr)
+		return 2
+	}
+	name := rest[0]
+	if name == "help" || name == "-h" || name == "--help" {
+		printHelp(e.stdout)
+		return 0
+	}
+	cmd, ok := lookup(name)
+	if !ok {
+		fmt.Fprintf(e.stderr, "sccg: unknown command %q (see 'sccg help')\n", name)
+		return 2
+	}
+	err := cmd.run(ctx, e, rest[1:])
+	var ue *usageError
+	var nb errNotBuilt
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(e.stderr, "sccg %s: %v\n", name, err)
+		return 2
+	case errors.As(err, &nb):
+		fmt.Fprintf(e.stderr, "sccg %s: %v\n", name, err)
+		return 1
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(e.stderr, "sccg %s: interrupted; run it again to resume\n", name)
+		return 1
+	default:
+		fmt.Fprintf(e.stderr, "sccg %s: %v\n", name, err)
+		return 1
+	}
+}
+
+func lookup(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, "usage: sccg [--db FILE] [--json] [--verbose] <command> [flags]")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-14s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'sccg <command> --help' for a command's flags.")
+}
+
+func (e *env) bindGlobal(fs *flag.FlagSet) {
+	fs.StringVar(&e.db, "db", e.db, "SQLite store `file`")
+	fs.BoolVar(&e.json, "json", e.json, "machine-readable JSON output on stdout")
+	fs.BoolVar(&e.verbose, "verbose", e.verbose, "more detail on stderr")
+}
+
+// flags returns a FlagSet for a subcommand with the global flags already bound, so
+// `sccg stats --db x.db` and `sccg --db x.db stats` mean the same.
+func (e *env) flags(name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: sccg %s %s\n\nflags:\n", name, usage)
+		fs.PrintDefaults()
+	}
+	e.bindGlobal(fs)
+	return fs
+}
+
+// parse parses args with flags and positional arguments in any order and returns the
+// positional ones. A bad flag is a usage error.
+func (e *env) parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, &usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// openStore opens the store named by --db.
+func (e *env) openStore(ctx context.Context) (*store.Store, error) {
+	return store.Open(ctx, e.db, store.WithClock(e.now))
+}
+
+// progress returns the reporter long stages use: a bar on a terminal, plain lines
+// otherwise, nothing with --json.
+func (e *env) progress() *progress.Reporter {
+	mode := progress.Lines
+	switch {
+	case e.json:
+		mode = progress.Off
+	case e.stderrIsTTY:
+		mode = progress.Bar
+	}
+	return &progress.Reporter{W: e.stderr, Mode: mode, Now: e.now}
+}
+
+// printJSON writes v as indented JSON on stdout.
+func (e *env) printJSON(v any) error {
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// logf writes a line to stderr when --verbose is on.
+func (e *env) logf(format string, a ...any) {
+	if e.verbose {
+		fmt.Fprintf(e.stderr, format+"\n", a...)
+	}
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

@@ -1,0 +1,7 @@
+package main
+
+import "context"
+
+func runEval(ctx context.Context, e *env, args []string) error {
+	return errNotBuilt{issue: 7}
+}

@@ -1,0 +1,19 @@
+package main
+
+import "context"
+
+// Commands whose work has no issue filed yet.
+
+func runRedact(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
+
+func runDemo(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
+
+func runPrompts(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
+
+func runGenerate(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
+
+func runBaseline(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
+
+func runRetrieve(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
+
+func runLeakcheck(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"text/tabwriter"
+
+	"sccg/store"
+)
+
+func runStats(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("stats", "[--runs N]")
+	nRuns := fs.Int("runs", 10, "how many of the last runs to show")
+	if _, err := e.parse(fs, args); err != nil {
+		return err
+	}
+	s, err := e.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	counts, err := s.Counts(ctx)
+	if err != nil {
+		return fmt.Errorf("count rows in %s: %w", e.db, err)
+	}
+	runs, err := s.LastRuns(ctx, *nRuns)
+	if err != nil {
+		return fmt.Errorf("read runs in %s: %w", e.db, err)
+	}
+	if runs == nil {
+		runs = []store.Run{}
+	}
+	v, _ := s.Version(ctx)
+	if e.json {
+		return e.printJSON(map[string]any{"db": e.db, "schema_version": v, "tables": counts, "runs": runs})
+	}
+	fmt.Fprintf(e.stdout, "store %s (schema version %d)\n\n", e.db, v)
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	for _, t := range sortedKeys(counts) {
+		fmt.Fprintf(tw, "%s\t%d\t\n", t, counts[t])
+	}
+	tw.Flush()
+	fmt.Fprintln(e.stdout)
+	if len(runs) == 0 {
+		fmt.Fprintln(e.stdout, "no runs yet")
+		return nil
+	}
+	tw = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN\tSTAGE\tSTATUS\tSTARTED\tENDED\tCOUNTS")
+	for _, r := range runs {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%v\n", r.ID, r.Stage, r.Status, r.StartedAt, r.EndedAt, r.Counts)
+	}
+	return tw.Flush()
+}
+
+// version is the module version when built from a tagged module, else "devel".
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+func runVersion(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("version", "")
+	if _, err := e.parse(fs, args); err != nil {
+		return err
+	}
+	if e.json {
+		return e.printJSON(map[string]any{"version": version(), "schema_version": store.SchemaVersion()})
+	}
+	fmt.Fprintf(e.stdout, "sccg %s (store schema %d)\n", version(), store.SchemaVersion())
+	return nil
+}

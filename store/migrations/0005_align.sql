@@ -1,0 +1,28 @@
+-- align and decontam: function ↔ endpoint alignments and de-duplication.
+
+CREATE TABLE alignments (
+    id               INTEGER PRIMARY KEY,
+    function_id      INTEGER NOT NULL REFERENCES functions(id) ON DELETE CASCADE,
+    call_index       INTEGER NOT NULL,           -- which request call site, source order
+    api_id           INTEGER REFERENCES apis(id),
+    endpoint_id      INTEGER REFERENCES endpoints(id),
+    host             TEXT    NOT NULL,
+    route            TEXT    NOT NULL DEFAULT '',
+    method           TEXT    NOT NULL DEFAULT '',
+    doc_match_type   TEXT    NOT NULL,           -- url | route | host_only
+    endpoint_source  TEXT    NOT NULL,           -- documented | observed | none
+    params           TEXT    NOT NULL DEFAULT '[]', -- JSON ground-truth parameter set
+    params_source    TEXT    NOT NULL DEFAULT '',   -- documented | observed | none
+    evidence         TEXT    NOT NULL DEFAULT '{}', -- JSON: literal, line, rule
+    alternatives     TEXT    NOT NULL DEFAULT '[]', -- JSON: other candidate endpoints
+    is_primary       INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (function_id, call_index)
+);
+
+-- dedup: cluster membership of each function after exact and near-duplicate grouping.
+CREATE TABLE dedup (
+    function_id     INTEGER PRIMARY KEY REFERENCES functions(id) ON DELETE CASCADE,
+    cluster         INTEGER NOT NULL,            -- id of the representative function
+    kind            TEXT    NOT NULL,            -- representative | exact | near
+    similarity      REAL    NOT NULL DEFAULT 1
+);
