@@ -89,7 +89,8 @@ func (s *Store) FinishRun(ctx context.Context, r *Run, runErr error) error {
 		r.Error = runErr.Error()
 	}
 	c, _ := json.Marshal(r.Counts)
-	return s.Update(context.WithoutCancel(ctx), func(tx *Tx) error {
+	ctx = context.WithoutCancel(ctx)
+	return s.Update(ctx, func(tx *Tx) error {
 		_, err := tx.exec(ctx, `UPDATE runs SET ended_at=?, status=?, counts=?, error=? WHERE id=?`, r.EndedAt, r.Status, string(c), r.Error, r.ID)
 		return err
 	})
