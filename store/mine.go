@@ -1,0 +1,303 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// Query layers, strict to loose: the kind of evidence a search matched a file on.
+const (
+	LayerEndpointURL = "endpoint_url" // a full documented endpoint URL
+	LayerRouteHost   = "route_host"   // a documented route and the host
+	LayerHost        = "host"         // the host
+	LayerHeader      = "header"       // x-rapidapi-host with the host
+	LayerLibrary     = "library"      // the host with requests / httpx
+	LayerFunction    = "function"     // the host with a function definition
+)
+
+// QueryLayers returns the query layers from the strictest to the loosest.
+func QueryLayers() []string {
+	return []string{LayerEndpointURL, LayerRouteHost, LayerHost, LayerHeader, LayerLibrary, LayerFunction}
+}
+
+// LayerRank is a layer's strength: 0 for the strictest, larger for looser layers, and
+// len(QueryLayers()) for an unknown or empty layer.
+func LayerRank(layer string) int {
+	for i, l := range QueryLayers() {
+		if l == layer {
+			return i
+		}
+	}
+	return len(QueryLayers())
+}
+
+// FileHit is one (API, layer, query) that found a file.
+type FileHit struct {
+	FileID     int64  `json:"file_id"`
+	APIID      int64  `json:"api_id,omitempty"`
+	QueryLayer string `json:"query_layer"`
+	Query      string `json:"query"`
+}
+
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// UpsertRepository inserts r or refreshes the metadata of the repository with the same
+// full name, and returns its id (also set in r.ID).
+func (t *Tx) UpsertRepository(ctx context.Context, r *Repository) (int64, error) {
+	if r.FullName == "" {
+		return 0, errors.New("upsert repository: empty full name")
+	}
+	if r.FetchedAt == "" {
+		r.FetchedAt = t.Now()
+	}
+	topics := r.Topics
+	if topics == nil {
+		topics = []string{}
+	}
+	tj, _ := json.Marshal(topics)
+	res, err := t.exec(ctx, `INSERT INTO repositories(full_name, source, url, description, language, stars, forks, watchers,
+		open_issues, license, topics, default_branch, is_fork, archived, created_at, updated_at, pushed_at, fetched_at)
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT(full_name) DO UPDATE SET source=excluded.source, url=excluded.url, description=excluded.description,
+		language=excluded.language, stars=excluded.stars, forks=excluded.forks, watchers=excluded.watchers,
+		open_issues=excluded.open_issues, license=excluded.license, topics=excluded.topics,
+		default_branch=excluded.default_branch, is_fork=excluded.is_fork, archived=excluded.archived,
+		created_at=excluded.created_at, updated_at=excluded.updated_at, pushed_at=excluded.pushed_at,
+		fetched_at=excluded.fetched_at`,
+		r.FullName, r.Source, r.URL, r.Description, r.Language, r.Stars, r.Forks, r.Watchers, r.OpenIssues,
+		r.License, string(tj), r.DefaultBranch, r.IsFork, r.Archived, r.CreatedAt, r.UpdatedAt, r.PushedAt, r.FetchedAt)
+	if err != nil {
+		return 0, fmt.Errorf("upsert repository %s: %w", r.FullName, err)
+	}
+	id, err := t.lastID(ctx, res, `SELECT id FROM repositories WHERE full_name=?`, r.FullName)
+	if err != nil {
+		return 0, fmt.Errorf("upsert repository %s: %w", r.FullName, err)
+	}
+	r.ID = id
+	return id, nil
+}
+
+// SaveFile stores content as a blob and f as the file (RepoID, Path, GitSHA) pointing
+// at it. Saving a file that is already stored keeps one row and the strongest query
+// layer that found it; every (API, layer, query) is added to file_hits. It returns
+// the file's id (also set in f.ID, with f.BlobSHA256 and f.Size).
+func (t *Tx) SaveFile(ctx context.Context, f *File, content []byte) (int64, error) {
+	if f.RepoID == 0 || f.Path == "" {
+		return 0, fmt.Errorf("save file %q: repository and path are required", f.Path)
+	}
+	sum, err := t.PutBlob(ctx, content)
+	if err != nil {
+		return 0, fmt.Errorf("save file %s: %w", f.Path, err)
+	}
+	f.BlobSHA256 = sum
+	if f.Size == 0 {
+		f.Size = int64(len(content))
+	}
+	if f.FoundAt == "" {
+		f.FoundAt = t.Now()
+	}
+	var id int64
+	var layer string
+	err = t.tx.QueryRowContext(ctx, `SELECT id, query_layer FROM files WHERE repo_id=? AND path=? AND git_sha=?`,
+		f.RepoID, f.Path, f.GitSHA).Scan(&id, &layer)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		res, err := t.exec(ctx, `INSERT INTO files(repo_id, path, git_sha, commit_sha, url, size, blob_sha256, query_layer, query, api_id, found_at)
+			VALUES(?,?,?,?,?,?,?,?,?,?,?)`, f.RepoID, f.Path, f.GitSHA, f.CommitSHA, f.URL, f.Size, sum, f.QueryLayer, f.Query, nullID(f.APIID), f.FoundAt)
+		if err != nil {
+			return 0, fmt.Errorf("save file %s: %w", f.Path, err)
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return 0, fmt.Errorf("save file %s: %w", f.Path, err)
+		}
+	case err != nil:
+		return 0, fmt.Errorf("save file %s: %w", f.Path, err)
+	default:
+		if LayerRank(f.QueryLayer) < LayerRank(layer) {
+			_, err := t.exec(ctx, `UPDATE files SET query_layer=?, query=?, api_id=? WHERE id=?`, f.QueryLayer, f.Query, nullID(f.APIID), id)
+			if err != nil {
+				return 0, fmt.Errorf("save file %s: %w", f.Path, err)
+			}
+		}
+	}
+	f.ID = id
+	if f.QueryLayer != "" || f.Query != "" {
+		_, err = t.exec(ctx, `INSERT INTO file_hits(file_id, api_id, query_layer, query)
+			SELECT ?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM file_hits WHERE file_id=? AND api_id IS ? AND query_layer=? AND query=?)`,
+			id, nullID(f.APIID), f.QueryLayer, f.Query, id, nullID(f.APIID), f.QueryLayer, f.Query)
+		if err != nil {
+			return 0, fmt.Errorf("save file %s hit: %w", f.Path, err)
+		}
+	}
+	return id, nil
+}
+
+const repoCols = `id, full_name, source, url, description, language, stars, forks, watchers, open_issues, license,
+	topics, default_branch, is_fork, archived, created_at, updated_at, pushed_at, fetched_at`
+
+func scanRepository(sc interface{ Scan(...any) error }) (*Repository, error) {
+	var r Repository
+	var topics string
+	err := sc.Scan(&r.ID, &r.FullName, &r.Source, &r.URL, &r.Description, &r.Language, &r.Stars, &r.Forks, &r.Watchers,
+		&r.OpenIssues, &r.License, &topics, &r.DefaultBranch, &r.IsFork, &r.Archived, &r.CreatedAt, &r.UpdatedAt, &r.PushedAt, &r.FetchedAt)
+	if err != nil {
+		return nil, err
+	}
+	_ = json.Unmarshal([]byte(topics), &r.Topics)
+	return &r, nil
+}
+
+// Repository returns the repository with the given id, or ErrNotFound.
+func (s *Store) Repository(ctx context.Context, id int64) (*Repository, error) {
+	r, err := scanRepository(s.read.QueryRowContext(ctx, `SELECT `+repoCols+` FROM repositories WHERE id=?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("repository %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("repository %d: %w", id, err)
+	}
+	return r, nil
+}
+
+// RepositoryByName returns the repository with the given full name (owner/name), or
+// ErrNotFound.
+func (s *Store) RepositoryByName(ctx context.Context, fullName string) (*Repository, error) {
+	r, err := scanRepository(s.read.QueryRowContext(ctx, `SELECT `+repoCols+` FROM repositories WHERE full_name=?`, fullName))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("repository %s: %w", fullName, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("repository %s: %w", fullName, err)
+	}
+	return r, nil
+}
+
+// Repositories returns every repository, by id.
+func (s *Store) Repositories(ctx context.Context) ([]Repository, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+repoCols+` FROM repositories ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("repositories: %w", err)
+	}
+	defer rows.Close()
+	var out []Repository
+	for rows.Next() {
+		r, err := scanRepository(rows)
+		if err != nil {
+			return nil, fmt.Errorf("repositories: %w", err)
+		}
+		out = append(out, *r)
+	}
+	return out, rows.Err()
+}
+
+const fileCols = `id, repo_id, path, git_sha, commit_sha, url, size, COALESCE(blob_sha256,''), query_layer, query,
+	COALESCE(api_id,0), found_at`
+
+func scanFile(sc interface{ Scan(...any) error }) (*File, error) {
+	var f File
+	err := sc.Scan(&f.ID, &f.RepoID, &f.Path, &f.GitSHA, &f.CommitSHA, &f.URL, &f.Size, &f.BlobSHA256, &f.QueryLayer,
+		&f.Query, &f.APIID, &f.FoundAt)
+	if err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// File returns the file with the given id, or ErrNotFound.
+func (s *Store) File(ctx context.Context, id int64) (*File, error) {
+	f, err := scanFile(s.read.QueryRowContext(ctx, `SELECT `+fileCols+` FROM files WHERE id=?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("file %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("file %d: %w", id, err)
+	}
+	return f, nil
+}
+
+// FileByKey returns the file stored for (repository, path, git blob SHA), or
+// ErrNotFound. The miner uses it so that nothing is fetched twice.
+func (s *Store) FileByKey(ctx context.Context, repoID int64, path, gitSHA string) (*File, error) {
+	f, err := scanFile(s.read.QueryRowContext(ctx, `SELECT `+fileCols+` FROM files WHERE repo_id=? AND path=? AND git_sha=?`, repoID, path, gitSHA))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("file %s@%s: %w", path, gitSHA, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("file %s@%s: %w", path, gitSHA, err)
+	}
+	return f, nil
+}
+
+// Files returns every stored file, by id.
+func (s *Store) Files(ctx context.Context) ([]File, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+fileCols+` FROM files ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("files: %w", err)
+	}
+	defer rows.Close()
+	var out []File
+	for rows.Next() {
+		f, err := scanFile(rows)
+		if err != nil {
+			return nil, fmt.Errorf("files: %w", err)
+		}
+		out = append(out, *f)
+	}
+	return out, rows.Err()
+}
+
+// FileContent returns the content of f.
+func (s *Store) FileContent(ctx context.Context, f *File) ([]byte, error) {
+	if f.BlobSHA256 == "" {
+		return nil, fmt.Errorf("file %d %s: no content: %w", f.ID, f.Path, ErrNotFound)
+	}
+	b, err := s.Blob(ctx, f.BlobSHA256)
+	if err != nil {
+		return nil, fmt.Errorf("file %d %s: %w", f.ID, f.Path, err)
+	}
+	return b, nil
+}
+
+// FileHits returns every (API, layer, query) that found the file, strictest layer first.
+func (s *Store) FileHits(ctx context.Context, fileID int64) ([]FileHit, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT file_id, COALESCE(api_id,0), query_layer, query FROM file_hits WHERE file_id=?`, fileID)
+	if err != nil {
+		return nil, fmt.Errorf("file %d hits: %w", fileID, err)
+	}
+	defer rows.Close()
+	var out []FileHit
+	for rows.Next() {
+		var h FileHit
+		if err := rows.Scan(&h.FileID, &h.APIID, &h.QueryLayer, &h.Query); err != nil {
+			return nil, fmt.Errorf("file %d hits: %w", fileID, err)
+		}
+		out = append(out, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	sortHits(out)
+	return out, nil
+}
+
+func sortHits(hs []FileHit) {
+	sort.Slice(hs, func(i, j int) bool {
+		a, b := hs[i], hs[j]
+		if ra, rb := LayerRank(a.QueryLayer), LayerRank(b.QueryLayer); ra != rb {
+			return ra < rb
+		}
+		if a.APIID != b.APIID {
+			return a.APIID < b.APIID
+		}
+		return a.Query < b.Query
+	})
+}
