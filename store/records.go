@@ -161,4 +161,5 @@ type Sample struct {
 	Record         json.RawMessage `json:"record,omitempty"`
 	Split          string          `json:"split,omitempty"`
 	CreatedAt      string          `json:"created_at"`
+	SortKey        string          `json:"sort_key,omitempty"` // the stable key built samples are numbered by
 }

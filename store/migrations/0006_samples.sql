@@ -13,8 +13,11 @@ CREATE TABLE samples (
     comments_source  TEXT    NOT NULL DEFAULT '',
     doc_match_type   TEXT    NOT NULL DEFAULT '',
     record           TEXT    NOT NULL DEFAULT '{}', -- JSON record in the published format
-    created_at       TEXT    NOT NULL
+    created_at       TEXT    NOT NULL,
+    -- the stable key a sample is numbered by: repository, path, qualname, start line
+    sort_key         TEXT    NOT NULL DEFAULT ''
 );
+CREATE INDEX samples_function ON samples(function_id);
 
 CREATE TABLE intents (
     id          INTEGER PRIMARY KEY,
@@ -35,3 +38,5 @@ CREATE TABLE splits (
     family      TEXT    NOT NULL DEFAULT '',     -- API family that kept it together
     seed        INTEGER NOT NULL DEFAULT 0
 );
+
+CREATE INDEX splits_split ON splits(split);
