@@ -1,0 +1,389 @@
+package align
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"sccg/mine/pyast"
+	"sccg/store"
+)
+
+// Documentation match types, strongest first.
+const (
+	MatchURL      = "url"
+	MatchRoute    = "route"
+	MatchHostOnly = "host_only"
+)
+
+// Endpoint sources and params sources.
+const (
+	SourceDocumented = "documented"
+	SourceObserved   = "observed"
+	SourceNone       = "none"
+)
+
+// Catalog is the documented endpoints, indexed by host, with their routes compiled
+// once. It is read-only after NewCatalog and safe for concurrent use.
+type Catalog struct {
+	byHost map[string][]catalogEndpoint
+}
+
+type catalogEndpoint struct {
+	store.Endpoint
+	route *Route
+}
+
+// NewCatalog indexes eps by lower-cased host.
+func NewCatalog(eps []store.Endpoint) *Catalog {
+	c := &Catalog{byHost: map[string][]catalogEndpoint{}}
+	for _, e := range eps {
+		h := strings.ToLower(e.Host)
+		c.byHost[h] = append(c.byHost[h], catalogEndpoint{Endpoint: e, route: CompileRoute(e.Route)})
+	}
+	for h := range c.byHost {
+		list := c.byHost[h]
+		sort.SliceStable(list, func(i, j int) bool { return list[i].ID < list[j].ID })
+	}
+	return c
+}
+
+// Knows reports whether host has documented endpoints.
+func (c *Catalog) Knows(host string) bool { return len(c.byHost[strings.ToLower(host)]) > 0 }
+
+// Hosts returns the number of hosts in the catalog.
+func (c *Catalog) Hosts() int { return len(c.byHost) }
+
+// Evidence says why an alignment was made: the rule that fired, the literal that
+// carried the evidence and its line.
+type Evidence struct {
+	Rule           string `json:"rule"` // url_literal | route_match | host_only
+	Literal        string `json:"literal,omitempty"`
+	Line           int    `json:"line"`
+	Callee         string `json:"callee,omitempty"`
+	URLExpr        string `json:"url_expr,omitempty"`
+	Host           string `json:"host"`
+	HostRule       string `json:"host_rule"` // url | x-rapidapi-host
+	HostLiteral    string `json:"host_literal,omitempty"`
+	ObservedPath   string `json:"observed_path,omitempty"`
+	ObservedMethod string `json:"observed_method,omitempty"`
+	MatchedRoute   string `json:"matched_route,omitempty"`
+	InHelper       string `json:"in_helper,omitempty"`
+}
+
+// Alternative is a documented endpoint that also matched but lost, and why.
+type Alternative struct {
+	EndpointID int64  `json:"endpoint_id"`
+	APIID      int64  `json:"api_id"`
+	Host       string `json:"host"`
+	Version    string `json:"version,omitempty"`
+	Method     string `json:"method"`
+	Route      string `json:"route"`
+	Lost       string `json:"lost_on"`
+}
+
+// Skip is a call site that could not be aligned, with the reason.
+type Skip struct {
+	CallIndex int    `json:"call_index"`
+	Line      int    `json:"line"`
+	Reason    string `json:"reason"` // no_host | unknown_host
+	Host      string `json:"host,omitempty"`
+}
+
+// hostEvidence is one way the code names a host.
+type hostEvidence struct {
+	host, rule, literal string
+}
+
+// AlignFunction aligns every call site of a function. code is the function's
+// self-contained code (used to tell a full URL literal from an assembled one). The
+// strongest alignment is marked primary (the first in source order on ties); every
+// alignment is returned, in call order, with the call sites that could not be
+// aligned.
+func AlignFunction(code string, facts *pyast.Facts, cat *Catalog) ([]store.Alignment, []Skip) {
+	var out []store.Alignment
+	var skips []Skip
+	lowerCode := strings.ToLower(code)
+	for i, c := range facts.Calls {
+		a, skip, ok := alignCall(lowerCode, i, c, cat)
+		if !ok {
+			skips = append(skips, skip)
+			continue
+		}
+		out = append(out, a)
+	}
+	MarkPrimary(out)
+	return out, skips
+}
+
+// MarkPrimary sets IsPrimary on the strongest alignment of as, the first in source
+// order among equals, and clears it on the others.
+func MarkPrimary(as []store.Alignment) {
+	best := -1
+	for i := range as {
+		as[i].IsPrimary = false
+		if best < 0 || Strength(as[i]) > Strength(as[best]) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		as[best].IsPrimary = true
+	}
+}
+
+// Strength ranks an alignment's evidence: url > route > host_only with an observed
+// path > host_only with none.
+func Strength(a store.Alignment) int {
+	switch a.DocMatchType {
+	case MatchURL:
+		return 4
+	case MatchRoute:
+		return 3
+	}
+	if a.EndpointSource == SourceObserved {
+		return 2
+	}
+	return 1
+}
+
+func alignCall(lowerCode string, idx int, c pyast.Call, cat *Catalog) (store.Alignment, Skip, bool) {
+	urlHost, obsPath := splitURL(c.URL)
+	if c.Path != "" {
+		obsPath = c.Path
+	}
+	if c.Host != "" {
+		urlHost = strings.ToLower(c.Host)
+	}
+	var hosts []hostEvidence
+	if urlHost != "" && !strings.Contains(urlHost, "{") {
+		hosts = append(hosts, hostEvidence{urlHost, "url", urlHost})
+	}
+	if h := strings.ToLower(strings.TrimSpace(c.RapidAPIHost)); h != "" && h != urlHost {
+		hosts = append(hosts, hostEvidence{h, "x-rapidapi-host", c.RapidAPIHost})
+	}
+	if len(hosts) == 0 {
+		return store.Alignment{}, Skip{CallIndex: idx, Line: c.Line, Reason: "no_host"}, false
+	}
+	var known []hostEvidence
+	for _, h := range hosts {
+		if cat.Knows(h.host) {
+			known = append(known, h)
+		}
+	}
+	if len(known) == 0 {
+		return store.Alignment{}, Skip{CallIndex: idx, Line: c.Line, Reason: "unknown_host", Host: hosts[0].host}, false
+	}
+	method := strings.ToUpper(c.Method)
+	observed := observedParams(c)
+
+	ev := Evidence{Line: c.Line, Callee: c.Callee, URLExpr: c.URLExpr, ObservedMethod: method, InHelper: c.InHelper}
+	if obsPath != "" {
+		ev.ObservedPath = obsPath
+	}
+
+	// Every documented endpoint of an evidenced host whose route matches the path.
+	type cand struct {
+		ep    catalogEndpoint
+		he    hostEvidence
+		score []int
+	}
+	var cands []cand
+	if obsPath != "" {
+		for hi, he := range known {
+			for _, ep := range cat.byHost[he.host] {
+				if !ep.route.Match(obsPath) {
+					continue
+				}
+				mm := 1 // method unknown
+				switch {
+				case method == "":
+				case strings.EqualFold(ep.Method, method):
+					mm = 2
+				default:
+					mm = 0
+				}
+				cur := 0
+				if ep.IsCurrent {
+					cur = 1
+				}
+				cands = append(cands, cand{ep: ep, he: he, score: []int{
+					mm, -hi, ep.route.Specificity(), paramOverlap(ep.Params, observed), cur,
+				}})
+			}
+		}
+	}
+	// A route that matches only with another method is weaker than any method match;
+	// drop mismatches when something agrees.
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := cands[i].score, cands[j].score
+		for k := range a {
+			if a[k] != b[k] {
+				return a[k] > b[k]
+			}
+		}
+		return cands[i].ep.ID < cands[j].ep.ID
+	})
+	if len(cands) > 0 && cands[0].score[0] == 0 {
+		// The route matches but only under another method: not the endpoint called.
+		cands = nil
+	}
+
+	a := store.Alignment{CallIndex: idx, Method: method}
+	if len(cands) > 0 {
+		best := cands[0]
+		ev.Host, ev.HostRule, ev.HostLiteral = best.he.host, best.he.rule, best.he.literal
+		ev.MatchedRoute = best.ep.Route
+		a.APIID, a.EndpointID = best.ep.APIID, best.ep.ID
+		a.Host, a.Route, a.Method = best.he.host, best.ep.Route, strings.ToUpper(best.ep.Method)
+		a.EndpointSource = SourceDocumented
+		lit := urlLiteral(c, best.he.host, obsPath)
+		if best.he.rule == "url" && lit != "" && strings.Contains(lowerCode, strings.ToLower(lit)) {
+			a.DocMatchType, ev.Rule, ev.Literal = MatchURL, "url_literal", lit
+		} else {
+			a.DocMatchType, ev.Rule = MatchRoute, "route_match"
+			if best.he.rule == "url" {
+				ev.Literal = c.URL
+			} else {
+				ev.Literal = best.he.literal
+			}
+		}
+		if len(best.ep.Params) > 0 {
+			a.Params, a.ParamsSource = append([]store.Param(nil), best.ep.Params...), SourceDocumented
+		}
+		var alts []Alternative
+		for _, o := range cands[1:] {
+			alts = append(alts, Alternative{EndpointID: o.ep.ID, APIID: o.ep.APIID, Host: o.he.host, Version: o.ep.Version,
+				Method: o.ep.Method, Route: o.ep.Route, Lost: lostOn(best.score, o.score)})
+		}
+		if len(alts) > 0 {
+			a.Alternatives, _ = json.Marshal(alts)
+		}
+	} else {
+		he := known[0]
+		ev.Host, ev.HostRule, ev.HostLiteral, ev.Rule = he.host, he.rule, he.literal, "host_only"
+		ev.Literal = he.literal
+		a.Host, a.DocMatchType = he.host, MatchHostOnly
+		a.APIID = cat.byHost[he.host][0].APIID
+		np := NormalizePath(obsPath)
+		switch {
+		case obsPath != "" && (resolvablePath(obsPath) || (np == "/" && c.URLResolved)):
+			a.Route, a.EndpointSource = np, SourceObserved
+		default:
+			a.EndpointSource = SourceNone
+		}
+		// Other APIs on the same host are alternatives, never a guess.
+		seen := map[int64]bool{a.APIID: true}
+		var alts []Alternative
+		for _, ep := range cat.byHost[he.host] {
+			if !seen[ep.APIID] {
+				seen[ep.APIID] = true
+				alts = append(alts, Alternative{APIID: ep.APIID, Host: he.host, Lost: "lowest api id"})
+			}
+		}
+		if len(alts) > 0 {
+			a.Alternatives, _ = json.Marshal(alts)
+		}
+	}
+	if a.ParamsSource == "" {
+		if len(observed) > 0 {
+			a.Params, a.ParamsSource = observed, SourceObserved
+		} else {
+			a.Params, a.ParamsSource = []store.Param{}, SourceNone
+		}
+	}
+	a.Evidence, _ = json.Marshal(ev)
+	return a, Skip{}, true
+}
+
+// urlLiteral is the text a full endpoint URL literal would have in the code: scheme,
+// host and the observed path up to its first unresolved part.
+func urlLiteral(c pyast.Call, host, obsPath string) string {
+	if obsPath == "" {
+		return ""
+	}
+	p := obsPath
+	if i := strings.IndexAny(p, "{?#"); i >= 0 {
+		p = p[:i]
+	}
+	p = strings.TrimRight(p, "/")
+	if p == "" {
+		return ""
+	}
+	scheme := c.Scheme
+	if scheme == "" {
+		scheme = "https"
+		if i := strings.Index(c.URL, "://"); i > 0 {
+			scheme = c.URL[:i]
+		}
+	}
+	return scheme + "://" + host + p
+}
+
+var lostNames = []string{"method", "host evidence order", "route specificity", "parameter overlap", "current version"}
+
+func lostOn(best, other []int) string {
+	for k := range best {
+		if best[k] != other[k] {
+			return lostNames[k]
+		}
+	}
+	return "endpoint id"
+}
+
+// paramOverlap counts observed parameter names that the endpoint documents.
+func paramOverlap(doc, observed []store.Param) int {
+	names := map[string]bool{}
+	for _, p := range doc {
+		names[strings.ToLower(p.Name)] = true
+	}
+	n := 0
+	for _, p := range observed {
+		if names[strings.ToLower(p.Name)] {
+			n++
+		}
+	}
+	return n
+}
+
+var paramLocation = map[string]string{
+	pyast.LocQuery: "query", pyast.LocPath: "path", pyast.LocJSON: "body", pyast.LocData: "form", pyast.LocHeader: "header",
+}
+
+// observedParams turns the parameters a call sends into ground-truth params. The
+// RapidAPI host and key headers are not parameters of the endpoint, and values of
+// header or key-like parameters are never kept as examples.
+func observedParams(c pyast.Call) []store.Param {
+	var out []store.Param
+	seen := map[string]bool{}
+	for _, p := range c.Params {
+		loc := paramLocation[p.Location]
+		if loc == "" {
+			loc = p.Location
+		}
+		ln := strings.ToLower(p.Name)
+		if loc == "header" && (ln == "x-rapidapi-host" || ln == "x-rapidapi-key") {
+			continue
+		}
+		k := loc + "\x00" + p.Name
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		q := store.Param{Name: p.Name, Location: loc, Type: "string"}
+		if p.Literal && loc != "header" && !keyLike(ln) {
+			q.Example = p.Example
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// keyLike reports whether a parameter name suggests a credential.
+func keyLike(name string) bool {
+	for _, w := range []string{"key", "token", "secret", "password", "passwd", "auth", "cookie", "session", "signature"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
+}

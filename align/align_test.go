@@ -1,0 +1,274 @@
+package align
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"sccg/mine/pyast"
+	"sccg/store"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestRouteMatch(t *testing.T) {
+	tests := []struct {
+		name, route, path string
+		want              bool
+	}{
+		{"literal", "/current", "/current", true},
+		{"trailing slash in path", "/current", "/current/", true},
+		{"trailing slash in route", "/current/", "/current", true},
+		{"query string", "/current", "/current?q=London&lang=en", true},
+		{"template segment", "/forecast/15minutely/{location}", "/forecast/15minutely/Paris", true},
+		{"template needs a segment", "/forecast/15minutely/{location}", "/forecast/15minutely/", false},
+		{"template one segment only", "/forecast/{location}", "/forecast/a/b", false},
+		{"placeholder in path matches parameter", "/forecast/{location}", "/forecast/{city}", true},
+		{"placeholder never matches literal", "/forecast/daily", "/forecast/{kind}", false},
+		{"partial segment parameter", "/v1/{id}.json", "/v1/42.json", true},
+		{"different literal", "/current", "/currently", false},
+		{"double slash", "/a/b", "//a//b", true},
+		{"escaped path", "/search/{q}", "/search/new%20york", true},
+		{"root", "/", "", true},
+		{"prefix is not a match", "/a", "/a/b", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := CompileRoute(tt.route).Match(tt.path); got != tt.want {
+				t.Errorf("CompileRoute(%q).Match(%q) = %v, want %v", tt.route, tt.path, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestNormalizePath(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"empty", "", "/"},
+		{"no leading slash", "a/b", "/a/b"},
+		{"query and fragment", "/a?x=1#f", "/a"},
+		{"trailing", "/a/b///", "/a/b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := NormalizePath(tt.in); got != tt.want {
+				t.Errorf("NormalizePath(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+const (
+	wxHost  = "weatherstack-forecast.p.rapidapi.com"
+	wx2Host = "weatherstack-forecast-v2.p.rapidapi.com"
+	newHost = "news-feed.p.rapidapi.com"
+)
+
+// alignTestCatalog is a small documentation catalog: a weather API with two
+// versions on one host (and a second host), and a news API with an undocumented
+// parameter list.
+func alignTestCatalog() *Catalog {
+	p := func(name, loc string) store.Param { return store.Param{Name: name, Location: loc, Type: "string"} }
+	return NewCatalog([]store.Endpoint{
+		{ID: 1, APIID: 10, Version: "v1", IsCurrent: true, Host: wxHost, Method: "GET", Route: "/forecast/daily/{location}",
+			Params: []store.Param{p("location", "path"), p("units", "query")}},
+		{ID: 2, APIID: 10, Version: "v1", IsCurrent: true, Host: wxHost, Method: "GET", Route: "/current",
+			Params: []store.Param{p("q", "query"), p("lang", "query")}},
+		{ID: 3, APIID: 10, Version: "v1", IsCurrent: true, Host: wxHost, Method: "GET", Route: "/forecast/daily/today"},
+		{ID: 4, APIID: 10, Version: "v0", IsCurrent: false, Host: wxHost, Method: "GET", Route: "/current/",
+			Params: []store.Param{p("city", "query")}},
+		{ID: 5, APIID: 11, Version: "v2", IsCurrent: true, Host: wx2Host, Method: "GET", Route: "/current",
+			Params: []store.Param{p("q", "query")}},
+		{ID: 6, APIID: 20, Version: "1", IsCurrent: true, Host: newHost, Method: "POST", Route: "/search"},
+		{ID: 7, APIID: 20, Version: "1", IsCurrent: true, Host: newHost, Method: "GET", Route: "/search"},
+	})
+}
+
+func TestAlignFunctionGolden(t *testing.T) {
+	cat := alignTestCatalog()
+	rapidHeaders := func(host string) (bool, string) { return true, host }
+	_ = rapidHeaders
+	tests := []struct {
+		name  string
+		code  string
+		calls []pyast.Call
+	}{
+		{
+			name: "url literal",
+			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/current", params={"q": city})`,
+			calls: []pyast.Call{{Line: 3, Callee: "requests.get", Method: "GET", URL: "https://" + wxHost + "/current", URLResolved: true,
+				Scheme: "https", Host: wxHost, Path: "/current", Params: []pyast.CallParam{{Name: "q", Location: "query"}}}},
+		},
+		{
+			name: "template route in f-string",
+			code: `requests.get(f"https://weatherstack-forecast.p.rapidapi.com/forecast/daily/{city}")`,
+			calls: []pyast.Call{{Line: 4, Callee: "requests.get", Method: "GET", URL: "https://" + wxHost + "/forecast/daily/{city}",
+				Scheme: "https", Host: wxHost, Path: "/forecast/daily/{city}"}},
+		},
+		{
+			name: "template route prefers the literal route",
+			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/forecast/daily/today")`,
+			calls: []pyast.Call{{Line: 4, Callee: "requests.get", Method: "GET", URL: "https://" + wxHost + "/forecast/daily/today",
+				URLResolved: true, Scheme: "https", Host: wxHost, Path: "/forecast/daily/today"}},
+		},
+		{
+			name: "route from base url plus path",
+			code: "BASE = \"https://weatherstack-forecast.p.rapidapi.com\"\nrequests.get(BASE + \"/current\")",
+			calls: []pyast.Call{{Line: 5, Callee: "requests.get", Method: "GET", URLExpr: `BASE + "/current"`, URL: "https://" + wxHost + "/current",
+				URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current"}},
+		},
+		{
+			name: "route with host from header only",
+			code: `requests.get(API_BASE + "/current", headers={"X-RapidAPI-Host": "weatherstack-forecast.p.rapidapi.com"})`,
+			calls: []pyast.Call{{Line: 6, Callee: "requests.get", Method: "GET", URLExpr: `API_BASE + "/current"`, URL: "{API_BASE}/current",
+				HasRapidAPIHost: true, RapidAPIHost: "weatherstack-forecast.p.rapidapi.com"}},
+		},
+		{
+			name:  "trailing slash",
+			code:  `requests.get("https://weatherstack-forecast.p.rapidapi.com/current/")`,
+			calls: []pyast.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/current/", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current/"}},
+		},
+		{
+			name: "embedded query string",
+			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/current?q=London&lang=en")`,
+			calls: []pyast.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/current?q=London&lang=en", URLResolved: true,
+				Scheme: "https", Host: wxHost, Path: "/current", Query: "q=London&lang=en",
+				Params: []pyast.CallParam{{Name: "q", Location: "query", Example: "London", Literal: true}, {Name: "lang", Location: "query", Example: "en", Literal: true}}}},
+		},
+		{
+			name: "two versions choose by evidence",
+			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/current", params={"city": c})`,
+			calls: []pyast.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/current", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current",
+				Params: []pyast.CallParam{{Name: "city", Location: "query"}}}},
+		},
+		{
+			name: "two hosts url host wins over header",
+			code: `requests.get("https://weatherstack-forecast-v2.p.rapidapi.com/current", headers={"x-rapidapi-host": "weatherstack-forecast.p.rapidapi.com"})`,
+			calls: []pyast.Call{{Line: 2, Method: "GET", URL: "https://" + wx2Host + "/current", URLResolved: true, Scheme: "https", Host: wx2Host, Path: "/current",
+				HasRapidAPIHost: true, RapidAPIHost: wxHost}},
+		},
+		{
+			name: "two requests in one function",
+			code: "requests.get(BASE + '/search')\nrequests.get('https://weatherstack-forecast.p.rapidapi.com/current')",
+			calls: []pyast.Call{
+				{Line: 2, Method: "GET", URL: "{BASE}/search", HasRapidAPIHost: true, RapidAPIHost: newHost},
+				{Line: 3, Method: "GET", URL: "https://" + wxHost + "/current", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current"},
+			},
+		},
+		{
+			name: "two equal requests first is primary",
+			code: "requests.get('https://weatherstack-forecast.p.rapidapi.com/current')\nrequests.get('https://weatherstack-forecast.p.rapidapi.com/forecast/daily/x')",
+			calls: []pyast.Call{
+				{Line: 2, Method: "GET", URL: "https://" + wxHost + "/current", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current"},
+				{Line: 3, Method: "GET", URL: "https://" + wxHost + "/forecast/daily/x", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/forecast/daily/x"},
+			},
+		},
+		{
+			name: "method picks among routes",
+			code: `requests.post("https://news-feed.p.rapidapi.com/search", json={"query": q})`,
+			calls: []pyast.Call{{Line: 2, Method: "POST", URL: "https://" + newHost + "/search", URLResolved: true, Scheme: "https", Host: newHost, Path: "/search",
+				Params: []pyast.CallParam{{Name: "query", Location: "json"}}}},
+		},
+		{
+			name: "host only with observed path",
+			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/history/" + day, headers={"X-RapidAPI-Key": KEY})`,
+			calls: []pyast.Call{{Line: 7, Method: "GET", URL: "https://" + wxHost + "/history/{day}", Scheme: "https", Host: wxHost, Path: "/history/{day}",
+				HasRapidAPIKey: true, Params: []pyast.CallParam{{Name: "X-RapidAPI-Key", Location: "header"}, {Name: "Authorization", Location: "header", Example: "Bearer abc", Literal: true}}}},
+		},
+		{
+			name:  "host only without path",
+			code:  `requests.get(url, headers={"X-RapidAPI-Host": "weatherstack-forecast.p.rapidapi.com"})`,
+			calls: []pyast.Call{{Line: 9, Method: "GET", URLExpr: "url", HasRapidAPIHost: true, RapidAPIHost: wxHost}},
+		},
+		{
+			name:  "host only with unresolvable path",
+			code:  `requests.get(f"https://weatherstack-forecast.p.rapidapi.com/{endpoint}")`,
+			calls: []pyast.Call{{Line: 9, Method: "GET", URL: "https://" + wxHost + "/{endpoint}", Scheme: "https", Host: wxHost, Path: "/{endpoint}"}},
+		},
+		{
+			name:  "route under another method is host only",
+			code:  `requests.delete("https://weatherstack-forecast.p.rapidapi.com/current")`,
+			calls: []pyast.Call{{Line: 2, Method: "DELETE", URL: "https://" + wxHost + "/current", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current"}},
+		},
+		{
+			name: "unknown and missing hosts are skipped",
+			code: `requests.get("https://api.github.com/user"); requests.get(u)`,
+			calls: []pyast.Call{
+				{Line: 2, Method: "GET", URL: "https://api.github.com/user", URLResolved: true, Scheme: "https", Host: "api.github.com", Path: "/user"},
+				{Line: 3, Method: "GET", URLExpr: "u"},
+			},
+		},
+	}
+	type result struct {
+		Name       string            `json:"name"`
+		Alignments []store.Alignment `json:"alignments"`
+		Skips      []Skip            `json:"skips,omitempty"`
+	}
+	var got []result
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			as, skips := AlignFunction(tt.code, &pyast.Facts{Calls: tt.calls}, cat)
+			primaries := 0
+			for _, a := range as {
+				if a.IsPrimary {
+					primaries++
+				}
+				if a.DocMatchType == MatchHostOnly && a.EndpointID != 0 {
+					t.Errorf("host_only alignment has endpoint %d: host_only never invents an endpoint", a.EndpointID)
+				}
+				if a.EndpointSource == SourceNone && a.Route != "" {
+					t.Errorf("endpoint_source none with route %q", a.Route)
+				}
+			}
+			if len(as) > 0 && primaries != 1 {
+				t.Errorf("%d primary alignments, want 1", primaries)
+			}
+			got = append(got, result{tt.name, as, skips})
+		})
+	}
+	b, err := json.MarshalIndent(got, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "align.golden.json")
+	if *update {
+		if err := os.WriteFile(golden, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("read golden (run with -update to create): %v", err)
+	}
+	if !bytes.Equal(bytes.TrimSpace(want), bytes.TrimSpace(b)) {
+		t.Errorf("alignments differ from %s (rerun with -update and review the diff):\n%s", golden, lineDiff(string(want), string(b)))
+	}
+}
+
+// lineDiff shows the first differing lines of two texts.
+func lineDiff(want, got string) string {
+	wl, gl := bytes.Split([]byte(want), []byte("\n")), bytes.Split([]byte(got), []byte("\n"))
+	var out bytes.Buffer
+	n := 0
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g []byte
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if !bytes.Equal(bytes.TrimRight(w, "\r"), g) {
+			out.WriteString("line " + itoa(i+1) + ":\n- " + string(w) + "\n+ " + string(g) + "\n")
+			if n++; n > 10 {
+				break
+			}
+		}
+	}
+	return out.String()
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
