@@ -1,0 +1,171 @@
+package align
+
+import (
+	"sort"
+
+	"sccg/align/minhash"
+)
+
+// Dedup kinds.
+const (
+	DedupRepresentative = "representative"
+	DedupExact          = "exact"
+	DedupNear           = "near"
+)
+
+// DedupItem is one aligned function as de-duplication sees it.
+type DedupItem struct {
+	FunctionID    int64
+	CodeHash      string // normalized code hash from the extractor
+	Code          string
+	RepoCreatedAt string // RFC 3339; "" sorts last
+	Quality       float64
+}
+
+// DedupEntry is a function's place in its duplicate cluster. Cluster is the
+// function id of the cluster's representative.
+type DedupEntry struct {
+	FunctionID int64   `json:"function_id"`
+	Cluster    int64   `json:"cluster"`
+	Kind       string  `json:"kind"`
+	Similarity float64 `json:"similarity"`
+}
+
+// DedupOptions configure Dedup.
+type DedupOptions struct {
+	Threshold float64 // near-duplicate Jaccard threshold; default 0.85
+	Perms     int     // MinHash permutations; default 256
+	Shingle   int     // tokens per shingle; default 5
+}
+
+// DedupStats count what Dedup found.
+type DedupStats struct {
+	Functions    int           `json:"functions"`
+	ExactGroups  int           `json:"exact_groups"`    // hashes shared by more than one function
+	ExactDropped int           `json:"exact_dropped"`   // functions that are exact copies
+	NearClusters int           `json:"near_clusters"`   // clusters of more than one distinct code
+	NearDropped  int           `json:"near_dropped"`    // distinct codes that are near copies
+	Clusters     int           `json:"clusters"`        // representatives
+	Largest      int           `json:"largest_cluster"` // functions in the largest cluster
+	LSH          minhash.Stats `json:"lsh"`
+}
+
+// Dedup groups exact copies (same normalized code hash: the copy from the
+// earliest-created repository is kept, then the lowest function id) and then
+// near-duplicates among the kept copies (MinHash LSH, exact Jaccard verified,
+// union-find; the representative is the highest quality score, then the earliest
+// repository, then the lowest id). Every item gets one entry, representatives
+// included; clusters span repositories and, later, splits.
+func Dedup(items []DedupItem, opt DedupOptions) ([]DedupEntry, DedupStats) {
+	st := DedupStats{Functions: len(items)}
+	order := make([]int, len(items))
+	for i := range order {
+		order[i] = i
+	}
+	earlier := func(a, b DedupItem) bool {
+		ca, cb := a.RepoCreatedAt, b.RepoCreatedAt
+		if (ca == "") != (cb == "") {
+			return cb == ""
+		}
+		if ca != cb {
+			return ca < cb
+		}
+		return a.FunctionID < b.FunctionID
+	}
+	sort.SliceStable(order, func(i, j int) bool { return earlier(items[order[i]], items[order[j]]) })
+
+	// Exact: the first of each hash in (created, id) order is its group's keeper.
+	keeperOf := make([]int, len(items))
+	byHash := map[string]int{}
+	var keepers []int
+	for _, i := range order {
+		h := items[i].CodeHash
+		if h == "" {
+			h = "\x00" + items[i].Code
+		}
+		if k, ok := byHash[h]; ok {
+			keeperOf[i] = k
+			continue
+		}
+		byHash[h] = i
+		keeperOf[i] = i
+		keepers = append(keepers, i)
+	}
+	groupSize := map[int]int{}
+	for i := range items {
+		groupSize[keeperOf[i]]++
+	}
+	for _, k := range keepers {
+		if groupSize[k] > 1 {
+			st.ExactGroups++
+			st.ExactDropped += groupSize[k] - 1
+		}
+	}
+
+	// Near: cluster the keepers.
+	sets := make([][]uint64, len(keepers))
+	k := opt.Shingle
+	if k <= 0 {
+		k = 5
+	}
+	for n, i := range keepers {
+		sets[n] = minhash.Shingles(minhash.Tokens(items[i].Code), k)
+	}
+	roots, lst := minhash.ClusterSets(sets, minhash.Options{Threshold: opt.Threshold, Perms: opt.Perms, K: k})
+	st.LSH = lst
+	members := map[int32][]int{}
+	for n := range keepers {
+		members[roots[n]] = append(members[roots[n]], n)
+	}
+	repOf := make([]int, len(keepers)) // keeper position → representative position
+	for _, ms := range members {
+		best := ms[0]
+		for _, n := range ms[1:] {
+			a, b := items[keepers[n]], items[keepers[best]]
+			if a.Quality > b.Quality || (a.Quality == b.Quality && earlier(a, b)) {
+				best = n
+			}
+		}
+		for _, n := range ms {
+			repOf[n] = best
+		}
+		if len(ms) > 1 {
+			st.NearClusters++
+			st.NearDropped += len(ms) - 1
+		}
+	}
+	st.Clusters = len(members)
+
+	pos := make(map[int]int, len(keepers))
+	for n, i := range keepers {
+		pos[i] = n
+	}
+	out := make([]DedupEntry, len(items))
+	size := map[int64]int{}
+	for i, it := range items {
+		n := pos[keeperOf[i]]
+		rep := keepers[repOf[n]]
+		e := DedupEntry{FunctionID: it.FunctionID, Cluster: items[rep].FunctionID, Similarity: 1}
+		switch {
+		case i == rep:
+			e.Kind = DedupRepresentative
+		case keeperOf[i] != i:
+			e.Kind = DedupExact
+			if keeperOf[i] != rep {
+				e.Similarity = minhash.Jaccard(sets[n], sets[repOf[n]])
+			}
+		default:
+			e.Kind = DedupNear
+			e.Similarity = minhash.Jaccard(sets[n], sets[repOf[n]])
+		}
+		out[i] = e
+		size[e.Cluster]++
+	}
+	for _, s := range size {
+		if s > st.Largest {
+			st.Largest = s
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].FunctionID < out[j].FunctionID })
+	return out, st
+}
