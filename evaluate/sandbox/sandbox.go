@@ -469,4 +469,3 @@ func (c *capped) String() string {
 	defer c.mu.Unlock()
 	return c.buf.String()
 }
-
