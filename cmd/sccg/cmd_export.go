@@ -1,7 +1,59 @@
 package main
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"sccg/split"
+)
 
 func runExport(ctx context.Context, e *env, args []string) error {
-	return errNotBuilt{issue: 8}
+	fs := e.flags("export", "--out DIR [--format json|jsonl]")
+	out := fs.String("out", "", "directory to write sccgbench.json, splits/ and stats.json into")
+	format := fs.String("format", "json", "file format: json (arrays) or jsonl (one record per line)")
+	pos, err := e.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected arguments %q", pos)
+	}
+	if *out == "" {
+		return usagef("--out DIR is required")
+	}
+	if *format != string(split.JSON) && *format != string(split.JSONL) {
+		return usagef("--format must be json or jsonl, not %q", *format)
+	}
+	s, err := e.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	res, err := split.Export(ctx, s, *out, split.Format(*format))
+	if err != nil {
+		return err
+	}
+	if res.Stats.Total.Samples == 0 {
+		return errors.New(split.ErrNoSamples.Error() + "; wrote empty files to " + *out)
+	}
+	if e.json {
+		return e.printJSON(res)
+	}
+	st := res.Stats
+	fmt.Fprintf(e.stdout, "exported %d samples to %s\n", st.Total.Samples, *out)
+	for _, f := range res.Files {
+		if n, ok := res.Count[f]; ok {
+			fmt.Fprintf(e.stdout, "  %-24s %d\n", f, n)
+		} else {
+			fmt.Fprintf(e.stdout, "  %s\n", f)
+		}
+	}
+	fmt.Fprintf(e.stdout, "train / validation / test: %d / %d / %d", st.Splits[split.Train], st.Splits[split.Validation], st.Splits[split.Test])
+	if n := st.Splits["unassigned"]; n > 0 {
+		fmt.Fprintf(e.stdout, " (%d unassigned)", n)
+	}
+	fmt.Fprintf(e.stdout, "\ndistinct APIs %d, repositories %d; effective LOC %.1f / %g\n",
+		st.Total.DistinctAPIs, st.Total.DistinctRepositories, st.Total.EffectiveLOCAverage, st.Total.EffectiveLOCMedian)
+	return nil
 }

@@ -1,7 +1,66 @@
 package main
 
-import "context"
+import (
+	"context"
+	"fmt"
+
+	"sccg/split"
+)
 
 func runImport(ctx context.Context, e *env, args []string) error {
-	return errNotBuilt{issue: 8}
+	fs := e.flags("import", "FILE [--split NAME]")
+	splitName := fs.String("split", "", "split of records that carry no \"split\" field (train, validation or test)")
+	pos, err := e.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want one benchmark file (JSON array or JSON Lines), got %d arguments", len(pos))
+	}
+	if *splitName != "" {
+		if _, err := split.NormalizeName(*splitName); err != nil {
+			return usagef("--split: %v", err)
+		}
+	}
+	recs, err := split.ReadFile(pos[0])
+	if err != nil {
+		return err
+	}
+	s, err := e.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	run, err := s.BeginRun(ctx, "import", map[string]any{"file": pos[0], "split": *splitName})
+	if err != nil {
+		return err
+	}
+	res, err := split.Import(ctx, s, recs, split.ImportOptions{Split: *splitName, Source: pos[0]})
+	if res != nil {
+		run.Counts["records"] = int64(res.Records)
+		run.Counts["ids_assigned"] = int64(res.Assigned)
+	}
+	if ferr := s.FinishRun(ctx, run, err); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	if e.json {
+		return e.printJSON(res)
+	}
+	fmt.Fprintf(e.stdout, "imported %d records from %s into %s", res.Records, pos[0], e.db)
+	if res.Assigned > 0 {
+		fmt.Fprintf(e.stdout, " (%d given new sample ids)", res.Assigned)
+	}
+	fmt.Fprintln(e.stdout)
+	for _, name := range split.Names {
+		if n := res.Splits[name]; n > 0 {
+			fmt.Fprintf(e.stdout, "  %-10s %d\n", name, n)
+		}
+	}
+	if len(res.Splits) == 0 {
+		fmt.Fprintln(e.stdout, "  no split known: run 'sccg split' to assign one")
+	}
+	return nil
 }

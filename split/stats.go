@@ -1,0 +1,279 @@
+package split
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Summary holds the dataset figures of the paper's Table II and of the published
+// README for one set of records (the whole benchmark or one split).
+type Summary struct {
+	Samples              int            `json:"samples"`
+	DistinctAPIs         int            `json:"distinct_apis"`
+	DistinctRepositories int            `json:"distinct_repositories"`
+	EffectiveLOCAverage  float64        `json:"effective_loc_average"`
+	EffectiveLOCMedian   float64        `json:"effective_loc_median"`
+	CommentsSource       map[string]int `json:"comments_source"`
+	DocMatchType         map[string]int `json:"doc_match_type"`
+	Methods              map[string]int `json:"http_methods"`
+	TopDependencies      []Dependency   `json:"top_dependencies"`
+	UpdateYears          map[string]int `json:"repository_update_years"`
+	TopAPIsShare         float64        `json:"top_20pct_apis_sample_share"`
+	APIsWithOneSample    int            `json:"apis_with_one_sample"`
+	AverageStars         float64        `json:"average_stars"`
+	AverageForks         float64        `json:"average_forks"`
+}
+
+// Dependency is a module imported by some samples and the share of samples that do.
+type Dependency struct {
+	Name    string  `json:"name"`
+	Samples int     `json:"samples"`
+	Share   float64 `json:"share"`
+}
+
+// Stats is what `sccg export` writes to stats.json: the figures for the whole
+// benchmark and for each split.
+type Stats struct {
+	Total  Summary            `json:"total"`
+	Splits map[string]int     `json:"splits"`
+	Per    map[string]Summary `json:"per_split"`
+}
+
+// TopDependencyCount is how many dependencies a Summary lists.
+const TopDependencyCount = 10
+
+// APIKey names the API a record belongs to: its api_name, or its host when it has
+// none. Splits keep every API in one split under this key.
+func APIKey(r *Record) string {
+	if n := strings.ToLower(strings.TrimSpace(r.APIName)); n != "" {
+		return n
+	}
+	return strings.ToLower(strings.TrimSpace(r.APIHost))
+}
+
+// Summarize computes the figures for recs.
+func Summarize(recs []Record) Summary {
+	s := Summary{
+		Samples:        len(recs),
+		CommentsSource: map[string]int{},
+		DocMatchType:   map[string]int{},
+		Methods:        map[string]int{},
+		UpdateYears:    map[string]int{},
+	}
+	if len(recs) == 0 {
+		s.TopDependencies = []Dependency{}
+		return s
+	}
+	apis := map[string]int{}
+	repos := map[string]bool{}
+	deps := map[string]int{}
+	locs := make([]int, 0, len(recs))
+	var stars, forks, locSum int
+	for i := range recs {
+		r := &recs[i]
+		apis[APIKey(r)]++
+		if r.GitHubInfo.Repo != "" {
+			repos[strings.ToLower(r.GitHubInfo.Repo)] = true
+		}
+		n := EffectiveLOC(r.Code.CompleteFunction)
+		locs = append(locs, n)
+		locSum += n
+		s.CommentsSource[orUnknown(r.CommentsSource)]++
+		s.DocMatchType[orUnknown(r.APIMetadata.DocMatchType)]++
+		s.Methods[orUnknown(strings.ToUpper(r.APIMetadata.Method))]++
+		if y := yearOf(r.GitHubInfo.UpdatedAt); y != "" {
+			s.UpdateYears[y]++
+		} else {
+			s.UpdateYears["unknown"]++
+		}
+		for _, d := range Imports(r.Code.CompleteFunction) {
+			deps[d]++
+		}
+		stars += r.GitHubInfo.Stars
+		forks += r.GitHubInfo.Forks
+	}
+	s.DistinctAPIs = len(apis)
+	s.DistinctRepositories = len(repos)
+	s.EffectiveLOCAverage = round(float64(locSum)/float64(len(recs)), 2)
+	sort.Ints(locs)
+	if m := len(locs); m%2 == 1 {
+		s.EffectiveLOCMedian = float64(locs[m/2])
+	} else {
+		s.EffectiveLOCMedian = float64(locs[m/2-1]+locs[m/2]) / 2
+	}
+	s.AverageStars = round(float64(stars)/float64(len(recs)), 2)
+	s.AverageForks = round(float64(forks)/float64(len(recs)), 2)
+
+	counts := make([]int, 0, len(apis))
+	for _, c := range apis {
+		counts = append(counts, c)
+		if c == 1 {
+			s.APIsWithOneSample++
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(counts)))
+	top := int(math.Ceil(0.2 * float64(len(counts))))
+	sum := 0
+	for _, c := range counts[:top] {
+		sum += c
+	}
+	s.TopAPIsShare = round(float64(sum)/float64(len(recs)), 4)
+
+	for name, n := range deps {
+		s.TopDependencies = append(s.TopDependencies, Dependency{Name: name, Samples: n, Share: round(float64(n)/float64(len(recs)), 4)})
+	}
+	sort.Slice(s.TopDependencies, func(i, j int) bool {
+		a, b := s.TopDependencies[i], s.TopDependencies[j]
+		if a.Samples != b.Samples {
+			return a.Samples > b.Samples
+		}
+		return a.Name < b.Name
+	})
+	if len(s.TopDependencies) > TopDependencyCount {
+		s.TopDependencies = s.TopDependencies[:TopDependencyCount]
+	}
+	return s
+}
+
+// ComputeStats computes the figures of the whole benchmark and of each split;
+// splitOf names each record's split ("" when it has none).
+func ComputeStats(recs []Record, splitOf func(i int) string) Stats {
+	st := Stats{Total: Summarize(recs), Splits: map[string]int{}, Per: map[string]Summary{}}
+	by := map[string][]Record{}
+	for i := range recs {
+		name := splitOf(i)
+		if name == "" {
+			name = "unassigned"
+		}
+		by[name] = append(by[name], recs[i])
+	}
+	for _, name := range Names {
+		by[name] = append(by[name], []Record(nil)...)
+	}
+	for name, rs := range by {
+		st.Splits[name] = len(rs)
+		st.Per[name] = Summarize(rs)
+	}
+	return st
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func yearOf(ts string) string {
+	if len(ts) >= 4 && ts[0] >= '1' && ts[0] <= '9' {
+		return ts[:4]
+	}
+	return ""
+}
+
+func round(x float64, digits int) float64 {
+	p := math.Pow(10, float64(digits))
+	return math.Round(x*p) / p
+}
+
+// EffectiveLOC counts the lines of Python code that are neither blank, nor comments,
+// nor part of a bare string statement (docstrings). Lines inside a triple-quoted
+// string that is part of code (an assignment, an argument) count.
+func EffectiveLOC(code string) int {
+	n := 0
+	inDoc, inStr := "", ""
+	for _, line := range strings.Split(code, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case inDoc != "":
+			if strings.Contains(t, inDoc) {
+				inDoc = ""
+			}
+			continue
+		case inStr != "":
+			n++
+			if strings.Count(t, inStr)%2 == 1 {
+				inStr = ""
+			}
+			continue
+		}
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if q, rest := docQuote(t); q != "" {
+			if !strings.Contains(rest, q) {
+				inDoc = q
+			}
+			continue
+		}
+		n++
+		for _, q := range tripleQuotes {
+			if strings.Count(t, q)%2 == 1 {
+				inStr = q
+				break
+			}
+		}
+	}
+	return n
+}
+
+var tripleQuotes = [...]string{`"""`, `'''`}
+
+// docQuote returns the triple quote a line opens with when the line is a bare
+// string, and what follows the quote.
+func docQuote(t string) (quote, rest string) {
+	i := 0
+	for i < len(t) && i < 2 && strings.ContainsRune("rRuUbB", rune(t[i])) {
+		i++
+	}
+	for _, q := range tripleQuotes {
+		if strings.HasPrefix(t[i:], q) {
+			return q, t[i+len(q):]
+		}
+	}
+	return "", ""
+}
+
+var (
+	importRe = regexp.MustCompile(`^\s*import\s+(.+)$`)
+	fromRe   = regexp.MustCompile(`^\s*from\s+([A-Za-z_][\w.]*)\s+import\b`)
+)
+
+// Imports returns the top-level modules the code imports, once each, in order.
+// Relative imports are left out.
+func Imports(code string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(mod string) {
+		mod = strings.TrimSpace(mod)
+		if i := strings.IndexByte(mod, '.'); i >= 0 {
+			mod = mod[:i]
+		}
+		if mod == "" || seen[mod] {
+			return
+		}
+		seen[mod] = true
+		out = append(out, mod)
+	}
+	for _, line := range strings.Split(code, "\n") {
+		if m := fromRe.FindStringSubmatch(line); m != nil {
+			add(m[1])
+			continue
+		}
+		if m := importRe.FindStringSubmatch(line); m != nil {
+			list := m[1]
+			if i := strings.IndexByte(list, '#'); i >= 0 {
+				list = list[:i]
+			}
+			for _, part := range strings.Split(list, ",") {
+				f := strings.Fields(part)
+				if len(f) > 0 {
+					add(f[0])
+				}
+			}
+		}
+	}
+	return out
+}

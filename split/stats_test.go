@@ -1,0 +1,90 @@
+package split
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestEffectiveLOC(t *testing.T) {
+	tests := []struct {
+		name string
+		code string
+		want int
+	}{
+		{"blank and comments", "import os\n\n# note\n  # indented note\nx = 1\n", 2},
+		{"one-line docstring", "def f():\n    \"\"\"Do it.\"\"\"\n    return 1\n", 2},
+		{"multi-line docstring", "def f():\n    '''Do\n    it.\n    '''\n    return 1\n", 2},
+		{"assigned triple-quoted string counts", "q = \"\"\"a\nb\"\"\"\n", 2},
+		{"raw docstring prefix", "def f():\n    r\"\"\"x\\d\"\"\"\n    pass", 2},
+		{"empty", "", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := EffectiveLOC(tc.code); got != tc.want {
+				t.Errorf("EffectiveLOC = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestImports(t *testing.T) {
+	tests := []struct {
+		name string
+		code string
+		want []string
+	}{
+		{"plain and dotted", "import os.path\nimport requests", []string{"os", "requests"}},
+		{"list with alias and comment", "import json as j, sys  # std\n", []string{"json", "sys"}},
+		{"from import", "from datetime import datetime\nfrom django.http import JsonResponse", []string{"datetime", "django"}},
+		{"relative left out", "from . import x\nfrom .mod import y\nimport requests", []string{"requests"}},
+		{"once each", "import requests\nimport requests", []string{"requests"}},
+		{"not at line start", "x = 'import foo'", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Imports(tc.code); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Imports = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	mk := func(api, repo, updated string, stars int, code string) Record {
+		r := Record{APIName: api, Code: Code{CompleteFunction: code}}
+		r.GitHubInfo.Repo, r.GitHubInfo.UpdatedAt, r.GitHubInfo.Stars = repo, updated, stars
+		r.APIMetadata.Method, r.APIMetadata.DocMatchType = "get", "url"
+		return r
+	}
+	recs := []Record{
+		mk("a", "o/r1", "2025-01-01T00:00:00Z", 10, "import requests\nx = 1"),
+		mk("a", "o/r1", "2024-01-01T00:00:00Z", 0, "import requests\nimport os"),
+		mk("a", "o/r2", "2024-05-01T00:00:00Z", 0, "x = 1"),
+		mk("b", "o/r3", "", 2, "import os\nx = 1\ny = 2\nz = 3"),
+		mk("c", "o/r4", "2026-01-01T00:00:00Z", 0, ""),
+	}
+	s := Summarize(recs)
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"samples", s.Samples, 5},
+		{"apis", s.DistinctAPIs, 3},
+		{"repositories", s.DistinctRepositories, 4},
+		{"loc average", s.EffectiveLOCAverage, 1.8},
+		{"loc median", s.EffectiveLOCMedian, 2.0},
+		{"one-sample apis", s.APIsWithOneSample, 2},
+		{"top 20% of apis (1 of 3) share", s.TopAPIsShare, 0.6},
+		{"methods upper-cased", s.Methods, map[string]int{"GET": 5}},
+		{"update years", s.UpdateYears, map[string]int{"2024": 2, "2025": 1, "2026": 1, "unknown": 1}},
+		{"stars", s.AverageStars, 2.4},
+		{"dependencies by count then name", s.TopDependencies, []Dependency{{"os", 2, 0.4}, {"requests", 2, 0.4}}},
+	}
+	for _, c := range checks {
+		t.Run(c.name, func(t *testing.T) {
+			if !reflect.DeepEqual(c.got, c.want) {
+				t.Errorf("got %v, want %v", c.got, c.want)
+			}
+		})
+	}
+}
