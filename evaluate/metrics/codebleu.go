@@ -1,0 +1,356 @@
+package metrics
+
+import (
+	"context"
+	"hash/fnv"
+	"math"
+	"sort"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/python"
+)
+
+// CodeBLEU is the four components of CodeBLEU and their equal-weight combination.
+type CodeBLEU struct {
+	BLEU     float64 `json:"bleu"`
+	Weighted float64 `json:"weighted_ngram"`
+	Syntax   float64 `json:"syntax_match"`
+	Dataflow float64 `json:"dataflow_match"`
+	Score    float64 `json:"codebleu"`
+}
+
+// pythonKeywords get weight 1 in the weighted unigram match; other tokens 0.2.
+var pythonKeywords = keywordSet(`False None True and as assert async await break class continue def del
+	elif else except finally for from global if import in is lambda nonlocal not or pass raise return try
+	while with yield match case`)
+
+func keywordSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, k := range strings.Fields(words) {
+		m[k] = true
+	}
+	return m
+}
+
+// Analysis is what CodeBLEU needs from one piece of code: its tokens and the
+// counts of its AST subtrees and data-flow edges. Compute it once per reference.
+type Analysis struct {
+	Tokens   []string
+	Subtrees map[uint64]int
+	NSub     int
+	Flows    map[string]int
+	NFlow    int
+}
+
+// Analyze tokenizes and parses code with tree-sitter.
+func Analyze(ctx context.Context, code string) Analysis {
+	a := Analysis{Tokens: Tokenize(code), Subtrees: map[uint64]int{}, Flows: map[string]int{}}
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(python.GetLanguage())
+	src := []byte(code)
+	tree, err := p.ParseCtx(ctx, nil, src)
+	if err != nil || tree == nil {
+		return a
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	subtreeHashes(root, a.Subtrees)
+	for _, n := range a.Subtrees {
+		a.NSub += n
+	}
+	for _, e := range dataflow(root, src) {
+		a.Flows[e]++
+		a.NFlow++
+	}
+	return a
+}
+
+// subtreeHashes records a structural hash (node types only, no identifiers or
+// literals) of every named subtree with at least one named child.
+func subtreeHashes(n *sitter.Node, out map[uint64]int) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(n.Type()))
+	h.Write([]byte{'('})
+	kids := 0
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		if c == nil || c.Type() == "comment" {
+			continue
+		}
+		ch := subtreeHashes(c, out)
+		var b [8]byte
+		for k := 0; k < 8; k++ {
+			b[k] = byte(ch >> (8 * k))
+		}
+		h.Write(b[:])
+		kids++
+	}
+	h.Write([]byte{')'})
+	sum := h.Sum64()
+	if kids > 0 {
+		out[sum]++
+	}
+	return sum
+}
+
+// dataflow extracts normalized def-use edges: for each assignment target, the
+// variables its value is computed from, and for each later use of a variable,
+// where it comes from. Variable names are renamed var_0, var_1… in order of first
+// appearance, so renaming does not change the graph.
+func dataflow(root *sitter.Node, src []byte) []string {
+	names := map[string]string{}
+	norm := func(s string) string {
+		if v, ok := names[s]; ok {
+			return v
+		}
+		v := "var_" + itoa(len(names))
+		names[s] = v
+		return v
+	}
+	defined := map[string]bool{}
+	var edges []string
+	var walk func(n *sitter.Node)
+	idents := func(n *sitter.Node) []string {
+		var out []string
+		var rec func(m *sitter.Node)
+		rec = func(m *sitter.Node) {
+			if m.Type() == "identifier" {
+				out = append(out, m.Content(src))
+				return
+			}
+			if m.Type() == "attribute" { // a.b: only the object is a variable
+				if o := m.ChildByFieldName("object"); o != nil {
+					rec(o)
+				}
+				return
+			}
+			if m.Type() == "keyword_argument" { // f(x=y): x is not a variable
+				if v := m.ChildByFieldName("value"); v != nil {
+					rec(v)
+				}
+				return
+			}
+			for i := 0; i < int(m.NamedChildCount()); i++ {
+				if c := m.NamedChild(i); c != nil {
+					rec(c)
+				}
+			}
+		}
+		rec(n)
+		return out
+	}
+	define := func(targets []string, from []string, rel string) {
+		var srcs []string
+		for _, f := range from {
+			srcs = append(srcs, norm(f))
+		}
+		sort.Strings(srcs)
+		for _, t := range targets {
+			edges = append(edges, norm(t)+"|"+rel+"|"+strings.Join(srcs, ","))
+			defined[t] = true
+		}
+	}
+	walk = func(n *sitter.Node) {
+		switch n.Type() {
+		case "assignment", "augmented_assignment":
+			left, right := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+			if right != nil {
+				walk(right)
+			}
+			if left != nil {
+				from := []string{}
+				if right != nil {
+					from = idents(right)
+				}
+				if n.Type() == "augmented_assignment" {
+					from = append(from, idents(left)...)
+				}
+				if left.Type() == "identifier" || left.Type() == "pattern_list" || left.Type() == "tuple_pattern" {
+					define(idents(left), from, "computedFrom")
+				}
+			}
+			return
+		case "for_statement", "for_in_clause":
+			left, right := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+			if right != nil {
+				walk(right)
+				if left != nil {
+					define(idents(left), idents(right), "computedFrom")
+				}
+			}
+			for i := 0; i < int(n.NamedChildCount()); i++ {
+				c := n.NamedChild(i)
+				if c != nil && !c.Equal(left) && !c.Equal(right) {
+					walk(c)
+				}
+			}
+			return
+		case "parameters":
+			for _, p := range idents(n) {
+				define([]string{p}, nil, "param")
+			}
+			return
+		case "keyword_argument": // f(x=y): x is not a variable
+			if v := n.ChildByFieldName("value"); v != nil {
+				walk(v)
+			}
+			return
+		case "attribute": // a.b: only the object is a variable
+			if o := n.ChildByFieldName("object"); o != nil {
+				walk(o)
+			}
+			return
+		case "identifier":
+			name := n.Content(src)
+			if defined[name] {
+				edges = append(edges, norm(name)+"|comesFrom|"+norm(name))
+			}
+			return
+		}
+		for i := 0; i < int(n.NamedChildCount()); i++ {
+			if c := n.NamedChild(i); c != nil {
+				walk(c)
+			}
+		}
+	}
+	walk(root)
+	return edges
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b [20]byte
+	p := len(b)
+	for i > 0 {
+		p--
+		b[p] = byte('0' + i%10)
+		i /= 10
+	}
+	return string(b[p:])
+}
+
+// counts holds the sufficient statistics of CodeBLEU for one pair, so the
+// corpus-level score can be summed over pairs.
+type counts struct {
+	match, total       [4]float64 // BLEU n-gram clipped matches and candidate n-grams
+	candLen, refLen    float64
+	wMatch, wTotal     float64 // weighted unigram
+	subMatch, subTotal float64
+	dfMatch, dfTotal   float64
+}
+
+func pairCounts(cand, ref Analysis) counts {
+	var c counts
+	c.candLen, c.refLen = float64(len(cand.Tokens)), float64(len(ref.Tokens))
+	for n := 1; n <= 4; n++ {
+		rc := ngrams(ref.Tokens, n)
+		cc := ngrams(cand.Tokens, n)
+		for g, k := range cc {
+			c.match[n-1] += math.Min(float64(k), float64(rc[g]))
+			c.total[n-1] += float64(k)
+		}
+	}
+	// keyword-weighted unigram match (weights from the reference's vocabulary)
+	rc := ngrams(ref.Tokens, 1)
+	cc := ngrams(cand.Tokens, 1)
+	for g, k := range cc {
+		w := 0.2
+		if pythonKeywords[g] {
+			w = 1
+		}
+		c.wMatch += w * math.Min(float64(k), float64(rc[g]))
+		c.wTotal += w * float64(k)
+	}
+	for h, k := range ref.Subtrees {
+		c.subMatch += math.Min(float64(k), float64(cand.Subtrees[h]))
+	}
+	c.subTotal = float64(ref.NSub)
+	for e, k := range ref.Flows {
+		c.dfMatch += math.Min(float64(k), float64(cand.Flows[e]))
+	}
+	c.dfTotal = float64(ref.NFlow)
+	return c
+}
+
+func ngrams(toks []string, n int) map[string]int {
+	m := map[string]int{}
+	for i := 0; i+n <= len(toks); i++ {
+		m[strings.Join(toks[i:i+n], "\x00")]++
+	}
+	return m
+}
+
+func (c counts) score(smooth bool) CodeBLEU {
+	var out CodeBLEU
+	bp := 1.0
+	if c.candLen == 0 {
+		bp = 0
+	} else if c.candLen < c.refLen {
+		bp = math.Exp(1 - c.refLen/c.candLen)
+	}
+	logSum := 0.0
+	ok := true
+	for i := 0; i < 4; i++ {
+		m, t := c.match[i], c.total[i]
+		if smooth && i > 0 { // add-one smoothing for n > 1 (sentence level)
+			m, t = m+1, t+1
+		}
+		if t == 0 || m == 0 {
+			ok = false
+			break
+		}
+		logSum += math.Log(m/t) / 4
+	}
+	if ok {
+		out.BLEU = bp * math.Exp(logSum)
+	}
+	if c.wTotal > 0 {
+		out.Weighted = bp * c.wMatch / c.wTotal
+	}
+	parts := []float64{out.BLEU, out.Weighted}
+	if c.subTotal > 0 {
+		out.Syntax = c.subMatch / c.subTotal
+		parts = append(parts, out.Syntax)
+	}
+	if c.dfTotal > 0 {
+		out.Dataflow = c.dfMatch / c.dfTotal
+		parts = append(parts, out.Dataflow)
+	}
+	// Equal weights; a component the reference does not have (no subtree, no data
+	// flow) is left out and the others share its weight.
+	for _, p := range parts {
+		out.Score += p / float64(len(parts))
+	}
+	return out
+}
+
+// Score is the sentence-level CodeBLEU of one candidate against one reference
+// (BLEU with add-one smoothing for 2- to 4-grams).
+func Score(cand, ref Analysis) CodeBLEU { return pairCounts(cand, ref).score(true) }
+
+// Corpus accumulates pairs for corpus-level CodeBLEU.
+type Corpus struct{ c counts }
+
+// Add adds one candidate / reference pair.
+func (k *Corpus) Add(cand, ref Analysis) {
+	p := pairCounts(cand, ref)
+	for i := 0; i < 4; i++ {
+		k.c.match[i] += p.match[i]
+		k.c.total[i] += p.total[i]
+	}
+	k.c.candLen += p.candLen
+	k.c.refLen += p.refLen
+	k.c.wMatch += p.wMatch
+	k.c.wTotal += p.wTotal
+	k.c.subMatch += p.subMatch
+	k.c.subTotal += p.subTotal
+	k.c.dfMatch += p.dfMatch
+	k.c.dfTotal += p.dfTotal
+}
+
+// Score is the corpus-level CodeBLEU of the pairs added so far.
+func (k *Corpus) Score() CodeBLEU { return k.c.score(false) }

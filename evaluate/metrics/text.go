@@ -1,0 +1,170 @@
+// Package metrics holds the static similarity metrics between a generated function
+// and its reference: CodeBLEU (BLEU-4, keyword-weighted unigram match, tree-sitter
+// AST subtree match, data-flow match), character-level Edit Similarity and token
+// precision / recall / F1.
+package metrics
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// tokenRE splits Python source into lexical tokens: string literals whole,
+// identifiers, numbers, and operators (longest first).
+var tokenRE = regexp.MustCompile(`(?s)[rRbBfFuU]{0,2}"""(?:\\.|[^\\])*?"""|[rRbBfFuU]{0,2}'''(?:\\.|[^\\])*?'''|[rRbBfFuU]{0,2}"(?:\\.|[^"\\\n])*"|[rRbBfFuU]{0,2}'(?:\\.|[^'\\\n])*'|[A-Za-z_][A-Za-z0-9_]*|\d[\d_]*(?:\.\d*)?(?:[eE][+-]?\d+)?|\*\*=?|//=?|->|:=|[<>=!+\-*/%&|^@]=|<<=?|>>=?|\S`)
+
+// Tokenize returns the lexical tokens of Python code, comments dropped.
+func Tokenize(code string) []string {
+	return tokenRE.FindAllString(stripComments(code), -1)
+}
+
+// stripComments removes # comments that are not inside a string literal.
+func stripComments(code string) string {
+	if !strings.Contains(code, "#") {
+		return code
+	}
+	var b strings.Builder
+	// Walk the code, copying string literals intact and dropping comments.
+	i := 0
+	for i < len(code) {
+		c := code[i]
+		switch {
+		case c == '#':
+			j := strings.IndexByte(code[i:], '\n')
+			if j < 0 {
+				return b.String()
+			}
+			i += j
+		case c == '"' || c == '\'':
+			loc := tokenRE.FindStringIndex(code[i:])
+			if loc == nil || loc[0] != 0 || loc[1] == 0 {
+				b.WriteByte(c)
+				i++
+				continue
+			}
+			b.WriteString(code[i : i+loc[1]])
+			i += loc[1]
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
+}
+
+// EditSimilarity is 1 − Levenshtein(a, b) / max(len(a), len(b)) over characters.
+// Two empty strings are identical (1).
+func EditSimilarity(a, b string) float64 {
+	if a == b {
+		return 1
+	}
+	ra, rb := []rune(a), []rune(b)
+	if !utf8.ValidString(a) || !utf8.ValidString(b) {
+		ra, rb = []rune(strings.ToValidUTF8(a, "?")), []rune(strings.ToValidUTF8(b, "?"))
+	}
+	n := max(len(ra), len(rb))
+	if n == 0 {
+		return 1
+	}
+	return 1 - float64(levenshtein(ra, rb))/float64(n)
+}
+
+func levenshtein(a, b []rune) int {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	prev := make([]int32, len(b)+1)
+	cur := make([]int32, len(b)+1)
+	for j := range prev {
+		prev[j] = int32(j)
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = int32(i)
+		ai := a[i-1]
+		for j := 1; j <= len(b); j++ {
+			cost := int32(1)
+			if ai == b[j-1] {
+				cost = 0
+			}
+			v := prev[j-1] + cost
+			if d := prev[j] + 1; d < v {
+				v = d
+			}
+			if ins := cur[j-1] + 1; ins < v {
+				v = ins
+			}
+			cur[j] = v
+		}
+		prev, cur = cur, prev
+	}
+	return int(prev[len(b)])
+}
+
+// PRF is a precision / recall / F1 triple.
+type PRF struct {
+	P, R, F1 float64
+}
+
+// TokenPRF compares the token multisets of a candidate and a reference: precision is
+// the share of candidate tokens found in the reference, recall the share of reference
+// tokens found in the candidate (each token counted at most as often as it occurs).
+func TokenPRF(candidate, reference []string) PRF {
+	if len(candidate) == 0 || len(reference) == 0 {
+		if len(candidate) == len(reference) {
+			return PRF{1, 1, 1}
+		}
+		return PRF{}
+	}
+	ref := map[string]int{}
+	for _, t := range reference {
+		ref[t]++
+	}
+	overlap := 0
+	for _, t := range candidate {
+		if ref[t] > 0 {
+			ref[t]--
+			overlap++
+		}
+	}
+	return prf(overlap, len(candidate), len(reference))
+}
+
+func prf(overlap, nCand, nRef int) PRF {
+	var p, r, f float64
+	if nCand > 0 {
+		p = float64(overlap) / float64(nCand)
+	}
+	if nRef > 0 {
+		r = float64(overlap) / float64(nRef)
+	}
+	if p+r > 0 {
+		f = 2 * p * r / (p + r)
+	}
+	return PRF{p, r, f}
+}
+
+// KeySetPRF compares two sets of keys (parameter names). Two empty sets agree fully.
+func KeySetPRF(candidate, reference []string) PRF {
+	c, r := set(candidate), set(reference)
+	if len(c) == 0 && len(r) == 0 {
+		return PRF{1, 1, 1}
+	}
+	overlap := 0
+	for k := range c {
+		if r[k] {
+			overlap++
+		}
+	}
+	return prf(overlap, len(c), len(r))
+}
+
+func set(xs []string) map[string]bool {
+	m := make(map[string]bool, len(xs))
+	for _, x := range xs {
+		if x != "" {
+			m[x] = true
+		}
+	}
+	return m
+}
