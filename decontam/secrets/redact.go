@@ -1,0 +1,270 @@
+package secrets
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/python"
+)
+
+// ErrBrokeSyntax is returned when redaction would turn parseable code into code that
+// does not parse; the caller must not use the result.
+var ErrBrokeSyntax = errors.New("redacted code no longer parses")
+
+// Scanner finds credentials in Python code. It holds a tree-sitter parser, so one
+// Scanner must not be used by two goroutines at once; make one per worker.
+type Scanner struct {
+	parser *sitter.Parser
+}
+
+// NewScanner returns a Scanner for Python.
+func NewScanner() *Scanner {
+	p := sitter.NewParser()
+	p.SetLanguage(python.GetLanguage())
+	return &Scanner{parser: p}
+}
+
+// Close releases the parser.
+func (s *Scanner) Close() { s.parser.Close() }
+
+// Find returns the credentials and personal data in src, in source order, without
+// overlaps: value patterns in every string literal and comment, and literals that
+// their syntactic context names as credentials.
+func (s *Scanner) Find(ctx context.Context, src []byte) ([]Finding, error) {
+	fs, _, err := s.find(ctx, src)
+	return fs, err
+}
+
+func (s *Scanner) find(ctx context.Context, src []byte) ([]Finding, bool, error) {
+	tree, err := s.parser.ParseCtx(ctx, nil, src)
+	if err != nil {
+		return nil, false, fmt.Errorf("parse for secrets: %w", err)
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	var out []Finding
+	walk(root, func(n *sitter.Node) {
+		switch n.Type() {
+		case "string_content":
+			out = append(out, findPatterns(string(src[n.StartByte():n.EndByte()]), int(n.StartByte()))...)
+		case "comment":
+			out = append(out, findPatterns(string(src[n.StartByte():n.EndByte()]), int(n.StartByte()))...)
+		case "pair":
+			if name, ok := plainString(n.ChildByFieldName("key"), src); ok {
+				out = append(out, contextFinding(name, "header", n.ChildByFieldName("value"), src)...)
+			}
+		case "keyword_argument":
+			name := n.ChildByFieldName("name")
+			val := n.ChildByFieldName("value")
+			if name == nil || val == nil {
+				return
+			}
+			nm := name.Content(src)
+			if (nm == "auth" || nm == "proxy_auth") && val.Type() == "tuple" && val.NamedChildCount() == 2 {
+				out = append(out, contextFinding("password", "argument", val.NamedChild(1), src)...)
+				return
+			}
+			out = append(out, contextFinding(nm, "argument", val, src)...)
+		case "assignment":
+			left, right := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+			if left == nil || right == nil {
+				return
+			}
+			out = append(out, contextFinding(targetName(left, src), "variable", right, src)...)
+		case "default_parameter", "typed_default_parameter":
+			name, val := n.ChildByFieldName("name"), n.ChildByFieldName("value")
+			if name == nil || val == nil {
+				return
+			}
+			out = append(out, contextFinding(name.Content(src), "parameter", val, src)...)
+		case "call":
+			// os.getenv("API_KEY", "fallback") and os.environ.get(...): the fallback.
+			fn, args := n.ChildByFieldName("function"), n.ChildByFieldName("arguments")
+			if fn == nil || args == nil || args.NamedChildCount() < 2 {
+				return
+			}
+			f := fn.Content(src)
+			if !strings.HasSuffix(f, "getenv") && !strings.HasSuffix(f, "environ.get") && !strings.HasSuffix(f, "environ.setdefault") {
+				return
+			}
+			if name, ok := plainString(args.NamedChild(0), src); ok {
+				out = append(out, contextFinding(name, "default", args.NamedChild(1), src)...)
+			}
+		}
+	})
+	out = dedupe(out)
+	for i := range out {
+		out[i].Line = 1 + bytes.Count(src[:out[i].Start], []byte("\n"))
+	}
+	return out, !root.HasError(), nil
+}
+
+// walk visits n and its descendants in document order.
+func walk(n *sitter.Node, fn func(*sitter.Node)) {
+	fn(n)
+	for i := 0; i < int(n.ChildCount()); i++ {
+		walk(n.Child(i), fn)
+	}
+}
+
+// plainString returns the content of a string literal without interpolations.
+func plainString(n *sitter.Node, src []byte) (string, bool) {
+	st, en, ok := contentSpan(n)
+	if !ok {
+		return "", false
+	}
+	return string(src[st:en]), true
+}
+
+// contentSpan is the byte span between a plain string literal's quotes.
+func contentSpan(n *sitter.Node) (int, int, bool) {
+	if n == nil || n.Type() != "string" {
+		return 0, 0, false
+	}
+	var start, end = -1, -1
+	for i := 0; i < int(n.ChildCount()); i++ {
+		c := n.Child(i)
+		switch c.Type() {
+		case "string_start":
+			start = int(c.EndByte())
+		case "string_end":
+			end = int(c.StartByte())
+		case "interpolation":
+			return 0, 0, false
+		}
+	}
+	if start < 0 || end < start {
+		return 0, 0, false
+	}
+	return start, end, true
+}
+
+// targetName is the name an assignment target gives its value: a variable, the
+// last attribute, or a string subscript (headers["X-RapidAPI-Key"]).
+func targetName(n *sitter.Node, src []byte) string {
+	switch n.Type() {
+	case "identifier":
+		return n.Content(src)
+	case "attribute":
+		if a := n.ChildByFieldName("attribute"); a != nil {
+			return a.Content(src)
+		}
+	case "subscript":
+		if s := n.ChildByFieldName("subscript"); s != nil {
+			if v, ok := plainString(s, src); ok {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// contextFinding reports val when name says it is a credential and val is a plain
+// string literal shaped like one. Values already caught by a pattern are left to it.
+func contextFinding(name, rule string, val *sitter.Node, src []byte) []Finding {
+	kind := nameKind(name)
+	if kind == "" {
+		return nil
+	}
+	st, en, ok := contentSpan(val)
+	if !ok {
+		return nil
+	}
+	v := string(src[st:en])
+	if len(findPatterns(v, 0)) > 0 {
+		return nil
+	}
+	lv := strings.ToLower(v)
+	for _, pre := range []string{"bearer ", "token ", "basic "} {
+		if strings.HasPrefix(lv, pre) {
+			rest := strings.TrimSpace(v[len(pre):])
+			if !credentialValue(KindAccessToken, rest) {
+				return nil
+			}
+			k := KindAccessToken
+			if pre == "basic " {
+				k = KindBasicCredential
+			}
+			return []Finding{{Kind: k, Rule: rule, Start: en - len(rest), End: en}}
+		}
+	}
+	if !credentialValue(kind, v) {
+		return nil
+	}
+	return []Finding{{Kind: kind, Rule: rule, Start: st, End: en}}
+}
+
+// dedupe sorts findings and drops those overlapping an earlier, longer one.
+func dedupe(fs []Finding) []Finding {
+	sort.SliceStable(fs, func(i, j int) bool {
+		if fs[i].Start != fs[j].Start {
+			return fs[i].Start < fs[j].Start
+		}
+		return fs[i].End > fs[j].End
+	})
+	var out []Finding
+	for _, f := range fs {
+		if len(out) > 0 && f.Start < out[len(out)-1].End {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// Redact replaces every finding in src with its typed placeholder. It returns the
+// redacted code and the findings (kinds, rules and lines — never the values). When
+// src parses and the result would not, it returns ErrBrokeSyntax.
+func (s *Scanner) Redact(ctx context.Context, src []byte) ([]byte, []Finding, error) {
+	fs, parsed, err := s.find(ctx, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(fs) == 0 {
+		return src, nil, nil
+	}
+	out := Apply(src, fs)
+	if parsed {
+		tree, err := s.parser.ParseCtx(ctx, nil, out)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reparse redacted code: %w", err)
+		}
+		bad := tree.RootNode().HasError()
+		tree.Close()
+		if bad {
+			return nil, fs, ErrBrokeSyntax
+		}
+	}
+	return out, fs, nil
+}
+
+// Apply replaces non-overlapping, sorted findings in src with their placeholders.
+func Apply(src []byte, fs []Finding) []byte {
+	var b bytes.Buffer
+	b.Grow(len(src))
+	last := 0
+	for _, f := range fs {
+		b.Write(src[last:f.Start])
+		b.WriteString(Placeholder(f.Kind))
+		last = f.End
+	}
+	b.Write(src[last:])
+	return b.Bytes()
+}
+
+// RedactText replaces pattern findings in free text.
+func RedactText(s string) (string, []Finding) {
+	fs := dedupe(FindText(s))
+	if len(fs) == 0 {
+		return s, nil
+	}
+	for i := range fs {
+		fs[i].Line = 1 + strings.Count(s[:fs[i].Start], "\n")
+	}
+	return string(Apply([]byte(s), fs)), fs
+}
