@@ -1,0 +1,111 @@
+package stats
+
+import (
+	"math"
+	"testing"
+)
+
+func near(a, b, eps float64) bool { return math.Abs(a-b) < eps }
+
+func TestWilson(t *testing.T) {
+	tests := []struct {
+		name   string
+		k, n   int
+		lo, hi float64
+	}{
+		{"95 of 104 (the paper's real-call check)", 95, 104, 0.844, 0.954},
+		{"none", 0, 10, 0, 0.2775},
+		{"all", 10, 10, 0.7225, 1},
+		{"empty", 0, 0, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lo, hi := Wilson(tt.k, tt.n)
+			if !near(lo, tt.lo, 1e-3) || !near(hi, tt.hi, 1e-3) {
+				t.Errorf("Wilson(%d, %d) = (%.4f, %.4f), want (%.4f, %.4f)", tt.k, tt.n, lo, hi, tt.lo, tt.hi)
+			}
+		})
+	}
+}
+
+func TestPassAtK(t *testing.T) {
+	tests := []struct {
+		name    string
+		n, c, k int
+		want    float64
+	}{
+		{"pass@1 is the success rate", 5, 2, 1, 0.4},
+		{"pass@3 of 5 with 1 correct", 5, 1, 3, 0.6},
+		{"pass@5 of 5 with 1 correct", 5, 1, 5, 1},
+		{"none correct", 5, 0, 3, 0},
+		{"k larger than n", 2, 1, 5, 1},
+		{"pass@2 of 4 with 1 correct", 4, 1, 2, 0.5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := PassAtK(tt.n, tt.c, tt.k); !near(got, tt.want, 1e-12) {
+				t.Errorf("PassAtK(%d, %d, %d) = %v, want %v", tt.n, tt.c, tt.k, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPermutation(t *testing.T) {
+	same := []float64{1, 0, 1, 0, 1, 0, 1, 0, 1, 0}
+	better := []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
+	worse := []float64{0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	r, err := PairedPermutation(same, same, 2000, 1)
+	if err != nil || r.P < 0.99 {
+		t.Errorf("identical pairs: p = %v, err %v; want ~1", r.P, err)
+	}
+	r, _ = PairedPermutation(better, worse, 2000, 1)
+	if r.P > 0.01 || r.Diff != 1 {
+		t.Errorf("all-better pairs: p = %v diff %v, want p < 0.01, diff 1", r.P, r.Diff)
+	}
+	r2, _ := PairedPermutation(better, worse, 2000, 1)
+	if r2.P != r.P {
+		t.Errorf("same seed, different p: %v vs %v", r.P, r2.P)
+	}
+	g, err := GroupPermutation(better, worse[:5], 2000, 7)
+	if err != nil || g.P > 0.01 {
+		t.Errorf("separated groups: p = %v, err %v", g.P, err)
+	}
+	g, _ = GroupPermutation(same, same[:6], 2000, 7)
+	if g.P < 0.5 {
+		t.Errorf("similar groups: p = %v, want large", g.P)
+	}
+	if _, err := PairedPermutation(same, same[:3], 10, 1); err == nil {
+		t.Error("paired test of unequal lengths: no error")
+	}
+}
+
+func TestCohensKappa(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b []string
+		want float64
+	}{
+		{"perfect", []string{"1", "0", "1", "0"}, []string{"1", "0", "1", "0"}, 1},
+		{"textbook 2x2", // 20 yes/yes, 5 yes/no, 10 no/yes, 15 no/no: po .7, pe .5
+			rep([]string{"y", "y", "n", "n"}, []int{20, 5, 10, 15}), rep([]string{"y", "n", "y", "n"}, []int{20, 5, 10, 15}), 0.4},
+		{"one label everywhere", []string{"a", "a"}, []string{"a", "a"}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			k, err := CohensKappa(tt.a, tt.b)
+			if err != nil || !near(k.Kappa, tt.want, 1e-9) {
+				t.Errorf("kappa = %+v, err %v, want %v", k, err, tt.want)
+			}
+		})
+	}
+}
+
+func rep(labels []string, counts []int) []string {
+	var out []string
+	for i, l := range labels {
+		for j := 0; j < counts[i]; j++ {
+			out = append(out, l)
+		}
+	}
+	return out
+}
