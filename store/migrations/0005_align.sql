@@ -26,3 +26,16 @@ CREATE TABLE dedup (
     kind            TEXT    NOT NULL,            -- representative | exact | near
     similarity      REAL    NOT NULL DEFAULT 1
 );
+
+-- kept: functions decontam keeps, with their credential-redacted code. The sample
+-- builder (split/export) reads these through KeptFunctions; a function is here if
+-- and only if decontam's last run kept it.
+CREATE TABLE kept (
+    function_id  INTEGER PRIMARY KEY REFERENCES functions(id) ON DELETE CASCADE,
+    alignment_id INTEGER NOT NULL REFERENCES alignments(id) ON DELETE CASCADE, -- primary alignment
+    code         TEXT    NOT NULL,             -- redacted self-contained code
+    source       TEXT    NOT NULL,             -- redacted function as written
+    redactions   TEXT    NOT NULL DEFAULT '[]', -- JSON: kind, rule, line per replaced literal (never the value)
+    input_hash   TEXT    NOT NULL,             -- hash of the unredacted code and source it was made from
+    kept_at      TEXT    NOT NULL
+);
