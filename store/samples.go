@@ -417,3 +417,34 @@ func (s *Store) sampleAlignments(ctx context.Context, fid int64) ([]Alignment, e
 	}
 	return out, rows.Err()
 }
+
+// SampleOrigin is what the splitter needs to know about a built sample's source:
+// the API's owner and source, and the near-duplicate cluster of its function.
+type SampleOrigin struct {
+	Owner     string
+	APISource string
+	Cluster   int64
+}
+
+// SampleOrigins returns the origin facts of every sample that has any, by row id.
+func (s *Store) SampleOrigins(ctx context.Context) (map[int64]SampleOrigin, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT s.id, COALESCE(a.owner,''), COALESCE(a.source,''), COALESCE(d.cluster,0)
+		FROM samples s LEFT JOIN alignments al ON al.id = s.alignment_id LEFT JOIN apis a ON a.id = al.api_id
+		LEFT JOIN dedup d ON d.function_id = s.function_id`)
+	if err != nil {
+		return nil, fmt.Errorf("sample origins: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]SampleOrigin{}
+	for rows.Next() {
+		var id int64
+		var o SampleOrigin
+		if err := rows.Scan(&id, &o.Owner, &o.APISource, &o.Cluster); err != nil {
+			return nil, fmt.Errorf("sample origins: %w", err)
+		}
+		if o != (SampleOrigin{}) {
+			out[id] = o
+		}
+	}
+	return out, rows.Err()
+}

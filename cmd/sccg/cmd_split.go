@@ -1,7 +1,149 @@
 package main
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"text/tabwriter"
+
+	"sccg/split"
+	"sccg/store"
+)
 
 func runSplit(ctx context.Context, e *env, args []string) error {
-	return errNotBuilt{issue: 8}
+	fs := e.flags("split", "[--seed N] [--ratios TRAIN,VAL,TEST] [--name-similarity J]")
+	seed := fs.Int64("seed", 1, "seed of the assignment; the same seed and samples give the same splits")
+	ratios := fs.String("ratios", "0.72,0.085,0.195", "train,validation,test shares of the samples")
+	sim := fs.Float64("name-similarity", split.DefaultNameSimilarity, "token-set Jaccard at which two API names are one family (above 1: off)")
+	pos, err := e.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected arguments %q", pos)
+	}
+	r, err := split.ParseRatios(*ratios)
+	if err != nil {
+		return usagef("--ratios: %v", err)
+	}
+	if *sim <= 0 {
+		return usagef("--name-similarity must be above 0")
+	}
+	s, err := e.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if _, err := buildSamplesIfAny(ctx, e, s); err != nil {
+		return err
+	}
+	run, err := s.BeginRun(ctx, "split", map[string]any{"seed": *seed, "ratios": r, "name_similarity": *sim})
+	if err != nil {
+		return err
+	}
+	p, err := split.Run(ctx, s, split.Options{Seed: *seed, Ratios: r, NameSimilarity: *sim})
+	if p != nil {
+		for _, sr := range p.Report.Splits {
+			run.Counts[sr.Name] = int64(sr.Samples)
+		}
+		run.Counts["families"] = int64(p.Families)
+	}
+	if ferr := s.FinishRun(ctx, run, err); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	if e.json {
+		return e.printJSON(p.Report)
+	}
+	printSplitReport(e.stdout, p.Report)
+	return nil
+}
+
+// printSplitReport writes the split sizes and the spread of each stratum.
+func printSplitReport(w io.Writer, r split.Report) {
+	fmt.Fprintf(w, "split %d samples of %d APIs in %d families (seed %d)\n\n", r.Samples, r.APIs, r.Families, r.Seed)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SPLIT\tSAMPLES\tSHARE\tTARGET\tAPIS\tFAMILIES")
+	for _, sr := range r.Splits {
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%d\t%d\n", sr.Name, sr.Samples, sr.Share, sr.Target, sr.APIs, sr.Families)
+	}
+	tw.Flush()
+	strata := []struct {
+		name string
+		get  func(split.SplitReport) map[string]int
+	}{
+		{"doc_match_type", func(s split.SplitReport) map[string]int { return s.DocMatchType }},
+		{"comments_source", func(s split.SplitReport) map[string]int { return s.CommentsSource }},
+		{"http method", func(s split.SplitReport) map[string]int { return s.Methods }},
+	}
+	for _, st := range strata {
+		values := map[string]bool{}
+		for _, sr := range r.Splits {
+			for v := range st.get(sr) {
+				values[v] = true
+			}
+		}
+		keys := make([]string, 0, len(values))
+		for v := range values {
+			keys = append(keys, v)
+		}
+		sort.Strings(keys)
+		fmt.Fprintln(w)
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintf(tw, "%s", st.name)
+		for _, sr := range r.Splits {
+			fmt.Fprintf(tw, "\t%s", sr.Name)
+		}
+		fmt.Fprintln(tw)
+		for _, k := range keys {
+			fmt.Fprintf(tw, "%s", k)
+			for _, sr := range r.Splits {
+				n := st.get(sr)[k]
+				pct := 0.0
+				if sr.Samples > 0 {
+					pct = 100 * float64(n) / float64(sr.Samples)
+				}
+				fmt.Fprintf(tw, "\t%d (%.1f%%)", n, pct)
+			}
+			fmt.Fprintln(tw)
+		}
+		tw.Flush()
+	}
+	if l := r.Largest; l.Samples > 0 {
+		fmt.Fprintf(w, "\nlargest family: %s (%d samples, %d APIs", l.Name, l.Samples, len(l.APIs))
+		if len(l.Why) > 0 {
+			fmt.Fprintf(w, "; joined by %v", l.Why)
+		}
+		fmt.Fprintln(w, ")")
+	}
+}
+
+// buildSamplesIfAny turns the store's kept functions into samples (renumbering them
+// stably) before a split; a store without kept functions (an imported benchmark, or
+// one whose align/decontam stages have not run) keeps the samples it has.
+func buildSamplesIfAny(ctx context.Context, e *env, s *store.Store) (*split.BuildResult, error) {
+	kept, err := split.KeptFromStore(ctx, s)
+	if errors.Is(err, split.ErrNoKeptAccessor) {
+		e.logf("samples: %v; splitting the samples the store has", err)
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(kept) == 0 {
+		return nil, nil
+	}
+	res, err := split.BuildSamples(ctx, s, kept)
+	if err != nil {
+		return nil, err
+	}
+	if !e.json {
+		fmt.Fprintf(e.stderr, "samples: %d built from kept functions (%d new, %d updated, %d renumbered, %d removed)\n",
+			res.Samples, res.Added, res.Updated, res.Renumbered, res.Removed)
+	}
+	return res, nil
 }

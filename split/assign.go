@@ -1,0 +1,468 @@
+package split
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// Unit is one sample as the splitter sees it.
+type Unit struct {
+	RowID          int64  // samples.id
+	SampleID       string // SCG-000001
+	API            string // APIKey of the sample
+	Host           string
+	Provider       string // who publishes the API (a RapidAPI owner), "" when unknown
+	Cluster        int64  // near-duplicate cluster from align, 0 when none
+	DocMatchType   string
+	CommentsSource string
+	Method         string
+}
+
+// DefaultRatios are the published train / validation / test proportions
+// (2,257 / 266 / 612 of 3,135 samples).
+var DefaultRatios = [3]float64{0.72, 0.085, 0.195}
+
+// DefaultNameSimilarity is the token-set Jaccard similarity at or above which two
+// API names are one family.
+const DefaultNameSimilarity = 0.75
+
+// Options configure Assign.
+type Options struct {
+	Seed   int64
+	Ratios [3]float64 // train, validation, test; over samples, not APIs
+	// NameSimilarity is the token-set Jaccard threshold for near-identical API
+	// names; 0 means DefaultNameSimilarity, a value above 1 turns it off.
+	NameSimilarity float64
+}
+
+// Plan is the outcome of Assign: a split and a family for every unit.
+type Plan struct {
+	Split    map[int64]string // by RowID
+	Family   map[int64]string // by RowID
+	Families int
+	Report   Report
+}
+
+// Report describes a plan: what each split holds and how the strata are spread.
+type Report struct {
+	Seed     int64         `json:"seed"`
+	Ratios   []float64     `json:"ratios"`
+	Samples  int           `json:"samples"`
+	APIs     int           `json:"apis"`
+	Families int           `json:"families"`
+	Largest  FamilySummary `json:"largest_family"`
+	Splits   []SplitReport `json:"splits"`
+}
+
+// FamilySummary names one family of APIs kept in one split.
+type FamilySummary struct {
+	Name    string   `json:"name"`
+	Samples int      `json:"samples"`
+	APIs    []string `json:"apis"`
+	Why     []string `json:"why,omitempty"` // what joined its APIs: host, provider, name, cluster
+}
+
+// SplitReport is what one split holds.
+type SplitReport struct {
+	Name           string         `json:"name"`
+	Samples        int            `json:"samples"`
+	Share          float64        `json:"share"`
+	Target         float64        `json:"target"`
+	APIs           int            `json:"apis"`
+	Families       int            `json:"families"`
+	DocMatchType   map[string]int `json:"doc_match_type"`
+	CommentsSource map[string]int `json:"comments_source"`
+	Methods        map[string]int `json:"http_methods"`
+}
+
+// ParseRatios reads "0.72,0.085,0.195" (any three non-negative numbers; they are
+// normalized to sum to one).
+func ParseRatios(s string) ([3]float64, error) {
+	var r [3]float64
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 {
+		return r, fmt.Errorf("ratios %q: want three numbers train,validation,test", s)
+	}
+	sum := 0.0
+	for i, p := range parts {
+		var v float64
+		if _, err := fmt.Sscanf(strings.TrimSpace(p), "%g", &v); err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return r, fmt.Errorf("ratios %q: %q is not a non-negative number", s, p)
+		}
+		r[i] = v
+		sum += v
+	}
+	if sum == 0 {
+		return r, fmt.Errorf("ratios %q: all zero", s)
+	}
+	for i := range r {
+		r[i] /= sum
+	}
+	return r, nil
+}
+
+// unionFind groups API keys.
+type unionFind struct{ parent map[string]string }
+
+func (u *unionFind) find(x string) string {
+	for u.parent[x] != x {
+		u.parent[x] = u.parent[u.parent[x]]
+		x = u.parent[x]
+	}
+	return x
+}
+
+func (u *unionFind) union(a, b string) bool {
+	ra, rb := u.find(a), u.find(b)
+	if ra == rb {
+		return false
+	}
+	if rb < ra { // the smaller key is the root: deterministic family names
+		ra, rb = rb, ra
+	}
+	u.parent[rb] = ra
+	return true
+}
+
+// nameStop are name tokens that say nothing about which service an API is.
+var nameStop = map[string]bool{"api": true, "apis": true, "data": true, "rapidapi": true, "p": true, "com": true,
+	"the": true, "official": true, "unofficial": true, "free": true, "service": true, "v": true, "io": true, "net": true, "org": true}
+
+// NameTokens splits an API name or host into the tokens compared for near-identical
+// names: lower-cased words, version suffixes and uniqueness digits dropped
+// (twitter154 → twitter), generic words (api, data, …) left out.
+func NameTokens(name string) []string {
+	if strings.HasSuffix(strings.ToLower(name), ".p.rapidapi.com") {
+		name = name[:len(name)-len(".p.rapidapi.com")]
+	}
+	var words []string
+	var cur []rune
+	prevLower := false
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, string(cur))
+			cur = cur[:0]
+		}
+	}
+	for _, r := range name {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if unicode.IsUpper(r) && prevLower {
+				flush()
+			}
+			cur = append(cur, unicode.ToLower(r))
+			prevLower = unicode.IsLower(r)
+		default:
+			flush()
+			prevLower = false
+		}
+	}
+	flush()
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range words {
+		w = strings.TrimRightFunc(w, unicode.IsDigit)
+		if len(w) > 1 && w[0] == 'v' && strings.TrimLeftFunc(w[1:], unicode.IsDigit) == "" {
+			continue
+		}
+		if w == "" || nameStop[w] || seen[w] {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// jaccard is the token-set similarity of two sorted token lists.
+func jaccard(a, b []string) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	i, j, inter := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
+			inter++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+// ProviderOfHost is the provider a host belongs to when the host itself says so:
+// its registrable domain (api.example.co.uk → example.co.uk). RapidAPI gateway hosts
+// (*.p.rapidapi.com) say nothing about the provider and give "".
+func ProviderOfHost(host string) string {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if host == "" || strings.HasSuffix(host, ".rapidapi.com") || strings.Trim(host, "0123456789.") == "" {
+		return ""
+	}
+	labels := strings.Split(host, ".")
+	n := 2
+	if len(labels) >= 3 && len(labels[len(labels)-1]) == 2 {
+		switch labels[len(labels)-2] {
+		case "co", "com", "org", "net", "ac", "gov", "edu", "ne", "or":
+			n = 3
+		}
+	}
+	if len(labels) < n {
+		return host
+	}
+	return strings.Join(labels[len(labels)-n:], ".")
+}
+
+// Families groups the units' APIs into families that must stay in one split: APIs
+// sharing a host, hosts of one provider, near-identical names, and APIs whose
+// samples share a near-duplicate cluster. It returns the family of every API and,
+// for each family, what joined it.
+func Families(units []Unit, nameSim float64) (map[string]string, map[string][]string) {
+	if nameSim == 0 {
+		nameSim = DefaultNameSimilarity
+	}
+	uf := &unionFind{parent: map[string]string{}}
+	why := map[string]map[string]bool{}
+	for _, u := range units {
+		uf.parent[u.API] = u.API
+	}
+	link := func(a, b, reason string) {
+		if uf.union(a, b) {
+			for _, k := range []string{a, b} {
+				if why[k] == nil {
+					why[k] = map[string]bool{}
+				}
+				why[k][reason] = true
+			}
+		}
+	}
+	joinBy := func(key func(Unit) string, reason string) {
+		first := map[string]string{}
+		for _, u := range units {
+			k := key(u)
+			if k == "" {
+				continue
+			}
+			if f, ok := first[k]; ok {
+				link(f, u.API, reason)
+			} else {
+				first[k] = u.API
+			}
+		}
+	}
+	joinBy(func(u Unit) string { return strings.ToLower(u.Host) }, "host")
+	joinBy(func(u Unit) string {
+		if u.Provider != "" {
+			return "owner:" + strings.ToLower(u.Provider)
+		}
+		return ProviderOfHost(u.Host)
+	}, "provider")
+	joinBy(func(u Unit) string {
+		if u.Cluster == 0 {
+			return ""
+		}
+		return fmt.Sprint(u.Cluster)
+	}, "near-duplicate cluster")
+
+	// near-identical names, compared through an inverted index of tokens
+	apis := make([]string, 0, len(uf.parent))
+	for a := range uf.parent {
+		apis = append(apis, a)
+	}
+	sort.Strings(apis)
+	if nameSim <= 1 {
+		toks := make([][]string, len(apis))
+		index := map[string][]int{}
+		for i, a := range apis {
+			toks[i] = NameTokens(a)
+			for _, t := range toks[i] {
+				index[t] = append(index[t], i)
+			}
+		}
+		for i := range apis {
+			done := map[int]bool{}
+			for _, t := range toks[i] {
+				for _, j := range index[t] {
+					if j <= i || done[j] {
+						continue
+					}
+					done[j] = true
+					if jaccard(toks[i], toks[j]) >= nameSim {
+						link(apis[i], apis[j], "similar name")
+					}
+				}
+			}
+		}
+	}
+	fam := map[string]string{}
+	reasons := map[string][]string{}
+	for _, a := range apis {
+		f := uf.find(a)
+		fam[a] = f
+		for r := range why[a] {
+			if !slices.Contains(reasons[f], r) {
+				reasons[f] = append(reasons[f], r)
+			}
+		}
+	}
+	for f := range reasons {
+		sort.Strings(reasons[f])
+	}
+	return fam, reasons
+}
+
+// Assign splits units at the API level: every family of APIs goes to one split,
+// and the splits' sample counts approach the ratios. The result depends only on
+// the units (not their order) and the seed.
+func Assign(units []Unit, opt Options) (*Plan, error) {
+	if len(units) == 0 {
+		return nil, ErrNoSamples
+	}
+	ratios := opt.Ratios
+	if ratios == [3]float64{} {
+		ratios = DefaultRatios
+	}
+	fam, reasons := Families(units, opt.NameSimilarity)
+	size := map[string]int{}
+	members := map[string][]string{}
+	apiSeen := map[string]bool{}
+	for _, u := range units {
+		size[fam[u.API]]++
+		if !apiSeen[u.API] {
+			apiSeen[u.API] = true
+			members[fam[u.API]] = append(members[fam[u.API]], u.API)
+		}
+	}
+	names := make([]string, 0, len(size))
+	for f := range size {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	rng := rand.New(rand.NewPCG(uint64(opt.Seed), 0x5cc95e1))
+	rng.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
+
+	total := float64(len(units))
+	var target [3]float64
+	minTarget := math.Inf(1)
+	for i, r := range ratios {
+		target[i] = r * total
+		if target[i] > 0 {
+			minTarget = min(minTarget, target[i])
+		}
+	}
+	// Families too big to place late go first, largest first; the rest keep the
+	// seeded order, so the seed decides where the many small families land.
+	big := math.Max(1, minTarget/2)
+	slices.SortStableFunc(names, func(a, b string) int {
+		ba, bb := float64(size[a]) > big, float64(size[b]) > big
+		switch {
+		case ba && bb:
+			return cmp.Compare(size[b], size[a])
+		case ba:
+			return -1
+		case bb:
+			return 1
+		}
+		return 0
+	})
+	var count [3]float64
+	where := map[string]int{}
+	for _, f := range names {
+		s := float64(size[f])
+		best, bestDelta, bestRel := -1, math.Inf(1), math.Inf(-1)
+		for i := range target {
+			if target[i] == 0 {
+				continue
+			}
+			d := target[i] - count[i]
+			delta := math.Abs(d-s) - math.Abs(d)
+			rel := d / target[i]
+			if delta < bestDelta-1e-9 || (math.Abs(delta-bestDelta) <= 1e-9 && rel > bestRel) {
+				best, bestDelta, bestRel = i, delta, rel
+			}
+		}
+		where[f] = best
+		count[best] += s
+	}
+	p := &Plan{Split: map[int64]string{}, Family: map[int64]string{}, Families: len(names)}
+	for _, u := range units {
+		f := fam[u.API]
+		p.Split[u.RowID] = Names[where[f]]
+		p.Family[u.RowID] = f
+	}
+	p.Report = report(units, p, opt.Seed, ratios)
+	var largest string
+	for _, f := range names {
+		if largest == "" || size[f] > size[largest] || (size[f] == size[largest] && f < largest) {
+			largest = f
+		}
+	}
+	ms := append([]string(nil), members[largest]...)
+	sort.Strings(ms)
+	p.Report.Largest = FamilySummary{Name: largest, Samples: size[largest], APIs: ms, Why: reasons[largest]}
+	if err := Verify(units, p.Split); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Verify checks that no API has samples in two splits.
+func Verify(units []Unit, split map[int64]string) error {
+	at := map[string]string{}
+	var errs []error
+	for _, u := range units {
+		s := split[u.RowID]
+		if prev, ok := at[u.API]; ok && prev != s {
+			errs = append(errs, fmt.Errorf("API %s is in both %s and %s", u.API, prev, s))
+			continue
+		}
+		at[u.API] = s
+	}
+	return errors.Join(errs...)
+}
+
+// report describes how the units of plan p are spread over the splits.
+func report(units []Unit, p *Plan, seed int64, ratios [3]float64) Report {
+	r := Report{Seed: seed, Ratios: ratios[:], Samples: len(units), Families: p.Families}
+	apis := map[string]bool{}
+	per := map[string]*SplitReport{}
+	fams := map[string]map[string]bool{}
+	apisIn := map[string]map[string]bool{}
+	for i, n := range Names {
+		per[n] = &SplitReport{Name: n, Target: round(ratios[i], 4), DocMatchType: map[string]int{}, CommentsSource: map[string]int{}, Methods: map[string]int{}}
+		fams[n], apisIn[n] = map[string]bool{}, map[string]bool{}
+	}
+	for _, u := range units {
+		apis[u.API] = true
+		n := p.Split[u.RowID]
+		sr := per[n]
+		sr.Samples++
+		sr.DocMatchType[orUnknown(u.DocMatchType)]++
+		sr.CommentsSource[orUnknown(u.CommentsSource)]++
+		sr.Methods[orUnknown(strings.ToUpper(u.Method))]++
+		fams[n][p.Family[u.RowID]] = true
+		apisIn[n][u.API] = true
+	}
+	r.APIs = len(apis)
+	for _, n := range Names {
+		sr := per[n]
+		sr.APIs, sr.Families = len(apisIn[n]), len(fams[n])
+		if len(units) > 0 {
+			sr.Share = round(float64(sr.Samples)/float64(len(units)), 4)
+		}
+		r.Splits = append(r.Splits, *sr)
+	}
+	return r
+}

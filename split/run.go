@@ -1,0 +1,65 @@
+package split
+
+import (
+	"context"
+	"fmt"
+
+	"sccg/store"
+)
+
+// Units reads the store's samples as the splitter sees them.
+func Units(ctx context.Context, s *store.Store) ([]Unit, error) {
+	smps, err := s.Samples(ctx)
+	if err != nil {
+		return nil, err
+	}
+	origins, err := s.SampleOrigins(ctx)
+	if err != nil {
+		return nil, err
+	}
+	units := make([]Unit, 0, len(smps))
+	for _, smp := range smps {
+		var r Record
+		if err := r.UnmarshalJSON(smp.Record); err != nil {
+			return nil, fmt.Errorf("sample %s: record: %w", smp.SampleID, err)
+		}
+		r.APIName, r.APIHost = firstNonEmpty(r.APIName, smp.APIName), firstNonEmpty(r.APIHost, smp.APIHost)
+		o := origins[smp.ID]
+		u := Unit{RowID: smp.ID, SampleID: smp.SampleID, API: APIKey(&r), Host: r.APIHost, Cluster: o.Cluster,
+			DocMatchType:   firstNonEmpty(r.APIMetadata.DocMatchType, smp.DocMatchType),
+			CommentsSource: firstNonEmpty(r.CommentsSource, smp.CommentsSource), Method: r.APIMetadata.Method}
+		if o.APISource == "rapidapi" {
+			u.Provider = o.Owner
+		}
+		units = append(units, u)
+	}
+	return units, nil
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// Run assigns every sample of the store to a split (replacing earlier
+// assignments) and returns the plan.
+func Run(ctx context.Context, s *store.Store, opt Options) (*Plan, error) {
+	units, err := Units(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	p, err := Assign(units, opt)
+	if err != nil {
+		return nil, err
+	}
+	as := make([]store.SplitAssignment, 0, len(units))
+	for _, u := range units {
+		as = append(as, store.SplitAssignment{SampleRowID: u.RowID, SampleID: u.SampleID, Split: p.Split[u.RowID], Family: p.Family[u.RowID], Seed: opt.Seed})
+	}
+	if err := s.Update(ctx, func(tx *store.Tx) error { return tx.ReplaceSplits(ctx, as) }); err != nil {
+		return nil, fmt.Errorf("save splits: %w", err)
+	}
+	return p, nil
+}
