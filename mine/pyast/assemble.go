@@ -1,0 +1,520 @@
+package pyast
+
+import (
+	"sort"
+	"strings"
+)
+
+// piece is one block of the extracted program.
+type piece struct {
+	start uint32
+	text  string
+	kind  string // import | constant | assignment | function | class | target
+	name  string
+	row   int
+	end   int
+}
+
+// assemble builds f's self-contained program: f (or, for a method, its class
+// reduced to what f needs), plus the imports and module-level definitions its free
+// names refer to, transitively, in source order.
+func (x *extractor) assemble(f *fnInfo) (string, []PulledIn, []string, Imports) {
+	m := x.m
+	src := m.src
+	var roots []*node
+	var target *piece
+	var extra []PulledIn
+	closure := map[string]bool{}
+	for g := f.parent; g != nil; g = g.parent {
+		for n := range g.locals {
+			closure[n] = true
+		}
+		for _, p := range g.params {
+			closure[p.name] = true
+		}
+	}
+	switch {
+	case f.class != nil && f.class.top && f.parent == nil:
+		ci := f.class
+		members := x.classMembers(ci, f)
+		header := classHeader(ci, src)
+		var b strings.Builder
+		b.WriteString(header)
+		for i, mem := range members {
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			b.WriteString("\n")
+			b.WriteString(lineText(src, mem))
+			if mem != f.outer {
+				extra = append(extra, PulledIn{Name: ci.name + "." + memberName(mem, src), Kind: memberKind(mem), StartLine: mem.row + 1, EndLine: mem.endRow + 1})
+			}
+		}
+		extra = append(extra, PulledIn{Name: ci.name, Kind: "class", StartLine: ci.outer.row + 1, EndLine: ci.def.child("body").row})
+		target = &piece{start: ci.outer.start, text: b.String(), kind: "target", row: ci.outer.row, end: ci.outer.endRow}
+		roots = append(roots, members...)
+		if sup := ci.def.child("superclasses"); sup != nil {
+			roots = append(roots, sup)
+		}
+		for _, c := range ci.outer.children {
+			if c.typ == "decorator" {
+				roots = append(roots, c)
+			}
+		}
+	case f.topLevel:
+		target = &piece{start: f.outer.start, text: lineText(src, f.outer), kind: "target", row: f.outer.row, end: f.outer.endRow}
+		roots = []*node{f.outer}
+	default:
+		target = &piece{start: f.outer.start, text: dedent(lineText(src, f.outer), f.outer.col), kind: "target", row: f.outer.row, end: f.outer.endRow}
+		roots = []*node{f.outer}
+	}
+	code, pulled, unresolved, imports := x.build(roots, target, closure)
+	pulled = append(pulled, extra...)
+	sort.SliceStable(pulled, func(i, j int) bool { return pulled[i].StartLine < pulled[j].StartLine })
+	return code, pulled, unresolved, imports
+}
+
+// assembleRoots builds a program from top-level statements (script code).
+func (x *extractor) assembleRoots(stmts []*node, closure map[string]bool) (string, []PulledIn, []string, Imports) {
+	var b strings.Builder
+	for i, st := range stmts {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(lineText(x.m.src, st))
+	}
+	target := &piece{start: stmts[0].start, text: b.String(), kind: "target", row: stmts[0].row}
+	return x.build(stmts, target, closure)
+}
+
+// classMembers picks the members of f's class that f needs: class-level
+// statements, __init__, f, and the methods reached through self.name, transitively.
+func (x *extractor) classMembers(ci *classInfo, f *fnInfo) []*node {
+	src := x.m.src
+	body := ci.def.child("body")
+	want := map[string]bool{f.name: true, "__init__": true}
+	byName := map[string]*node{}
+	var members []*node
+	for _, st := range body.children {
+		d := st
+		if st.typ == "decorated_definition" {
+			d = st.child("definition")
+		}
+		if d != nil && d.typ == "function_definition" {
+			byName[d.child("name").text(src)] = st
+		}
+	}
+	queue := []string{f.name, "__init__"}
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		st, ok := byName[name]
+		if !ok {
+			continue
+		}
+		st.walk(func(n *node) bool {
+			if n.typ == "attribute" {
+				o := n.child("object")
+				if o.typ == "identifier" && (o.text(src) == "self" || o.text(src) == "cls") {
+					a := n.child("attribute").text(src)
+					if _, ok := byName[a]; ok && !want[a] {
+						want[a] = true
+						queue = append(queue, a)
+					}
+				}
+			}
+			return true
+		})
+	}
+	for _, st := range body.children {
+		switch st.typ {
+		case "comment", "pass_statement":
+			continue
+		case "expression_statement":
+			if isDocstring(st) {
+				continue
+			}
+			members = append(members, st)
+		case "function_definition", "decorated_definition":
+			d := st
+			if st.typ == "decorated_definition" {
+				d = st.child("definition")
+			}
+			if d != nil && d.typ == "function_definition" && want[d.child("name").text(src)] {
+				members = append(members, st)
+			} else if d != nil && d.typ == "class_definition" {
+				members = append(members, st)
+			}
+		default:
+			if st.named {
+				members = append(members, st)
+			}
+		}
+	}
+	return members
+}
+
+func classHeader(ci *classInfo, src []byte) string {
+	body := ci.def.child("body")
+	start := ci.outer.start
+	for start > 0 && src[start-1] != '\n' {
+		start--
+	}
+	h := strings.TrimRight(string(src[start:body.start]), " \t\r\n")
+	return h
+}
+
+func memberName(st *node, src []byte) string {
+	d := st
+	if st.typ == "decorated_definition" {
+		d = st.child("definition")
+	}
+	if d != nil {
+		if nm := d.child("name"); nm != nil {
+			return nm.text(src)
+		}
+	}
+	if st.typ == "expression_statement" {
+		if k := st.namedKids(); len(k) == 1 && k[0].typ == "assignment" {
+			return k[0].child("left").text(src)
+		}
+	}
+	return st.typ
+}
+
+func memberKind(st *node) string {
+	d := st
+	if st.typ == "decorated_definition" {
+		d = st.child("definition")
+	}
+	switch {
+	case d != nil && d.typ == "function_definition":
+		return "method"
+	case d != nil && d.typ == "class_definition":
+		return "class"
+	}
+	return "class_attribute"
+}
+
+// build resolves the free names of roots against the module, transitively, and
+// joins the target with what it pulled in, in source order.
+func (x *extractor) build(roots []*node, target *piece, closure map[string]bool) (string, []PulledIn, []string, Imports) {
+	m := x.m
+	src := m.src
+	pieces := map[*node]*piece{}
+	var unresolved []string
+	unres := map[string]bool{}
+	done := map[string]bool{}
+	var queue []string
+	for _, r := range roots {
+		queue = append(queue, freeNames(r, src)...)
+	}
+	starsUsed := false
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		if done[name] {
+			continue
+		}
+		done[name] = true
+		if closure[name] {
+			if !unres[name] {
+				unres[name] = true
+				unresolved = append(unresolved, name)
+			}
+			continue
+		}
+		bs := m.bindings[name]
+		if len(bs) == 0 {
+			if builtinNames[name] {
+				continue
+			}
+			if !unres[name] {
+				unres[name] = true
+				unresolved = append(unresolved, name)
+			}
+			if len(m.stars) > 0 {
+				starsUsed = true
+			}
+			continue
+		}
+		for _, b := range bs {
+			if _, ok := pieces[b.stmt]; ok || (target != nil && b.stmt.start == target.start) {
+				continue
+			}
+			if isTargetStmt(b.stmt, roots) {
+				continue
+			}
+			kind := b.kind
+			if kind == "assignment" && isConstantName(name) {
+				kind = "constant"
+			}
+			pieces[b.stmt] = &piece{start: b.stmt.start, text: lineText(src, b.stmt), kind: kind, name: name, row: b.stmt.row, end: b.stmt.endRow}
+			if b.kind != "import" {
+				queue = append(queue, freeNames(b.stmt, src)...)
+			} else if b.stmt.typ != "import_statement" && b.stmt.typ != "import_from_statement" {
+				queue = append(queue, freeNames(b.stmt, src)...)
+			}
+		}
+	}
+	if starsUsed {
+		for _, st := range m.stars {
+			if _, ok := pieces[st]; !ok {
+				pieces[st] = &piece{start: st.start, text: lineText(src, st), kind: "import", row: st.row, end: st.endRow}
+			}
+		}
+	}
+	all := []*piece{target}
+	for _, p := range pieces {
+		all = append(all, p)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].start < all[j].start })
+	var b strings.Builder
+	var pulled []PulledIn
+	imports := Imports{}
+	mods := map[string]string{}
+	for i, p := range all {
+		if i > 0 {
+			prev := all[i-1]
+			if isBlock(prev.kind) || isBlock(p.kind) {
+				b.WriteString("\n\n\n")
+			} else if prev.kind != p.kind {
+				b.WriteString("\n\n")
+			} else {
+				b.WriteString("\n")
+			}
+		}
+		b.WriteString(strings.TrimRight(p.text, " \t\r\n"))
+		if p.kind != "import" && p.kind != "target" {
+			pulled = append(pulled, PulledIn{Name: p.name, Kind: p.kind, StartLine: p.row + 1, EndLine: p.end + 1})
+		}
+	}
+	b.WriteString("\n")
+	// imports: every import statement that ended up in the program, including
+	// those inside function bodies
+	code := b.String()
+	for _, p := range all {
+		x.importsIn(p, mods)
+	}
+	for _, r := range roots {
+		r.walk(func(n *node) bool {
+			if n.typ == "import_statement" || n.typ == "import_from_statement" {
+				for _, bd := range m.importBindings(n) {
+					mods[bd.path] = classify(bd.path)
+				}
+				return false
+			}
+			return true
+		})
+	}
+	set := map[string]map[string]bool{"stdlib": {}, "third_party": {}, "local": {}}
+	for path, kind := range mods {
+		top := strings.Split(path, ".")[0]
+		if strings.HasPrefix(path, ".") {
+			top = path
+			if i := strings.LastIndex(path, "."); i > 0 {
+				top = path[:i]
+			}
+		}
+		if top == "__future__" {
+			continue
+		}
+		set[kind][top] = true
+	}
+	imports.Stdlib = sortedSet(set["stdlib"])
+	imports.ThirdParty = sortedSet(set["third_party"])
+	imports.Local = sortedSet(set["local"])
+	return code, pulled, unresolved, imports
+}
+
+func (x *extractor) importsIn(p *piece, mods map[string]string) {
+	if p.kind != "import" {
+		return
+	}
+	for _, bs := range x.m.bindings {
+		for _, b := range bs {
+			if b.kind == "import" && b.stmt.start == p.start {
+				mods[b.path] = classify(b.path)
+			}
+		}
+	}
+	for _, st := range x.m.stars {
+		if st.start == p.start {
+			if mn := st.child("module_name"); mn != nil {
+				path := mn.text(x.m.src)
+				mods[path] = classify(path)
+			}
+		}
+	}
+}
+
+func isTargetStmt(st *node, roots []*node) bool {
+	for _, r := range roots {
+		if r == st || (r.start >= st.start && r.end <= st.end && st.typ != "if_statement" && st.typ != "try_statement") {
+			return true
+		}
+	}
+	return false
+}
+
+func isBlock(kind string) bool { return kind == "function" || kind == "class" || kind == "target" }
+
+func isConstantName(name string) bool {
+	return strings.ToUpper(name) == name && strings.ToLower(name) != name
+}
+
+func classify(path string) string {
+	if strings.HasPrefix(path, ".") {
+		return "local"
+	}
+	if stdlibModules[strings.Split(path, ".")[0]] {
+		return "stdlib"
+	}
+	return "third_party"
+}
+
+func sortedSet(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// freeNames lists, in order of first use, the names n reads that n itself does
+// not bind (parameters, assignments, loop and with targets, imports, definitions).
+func freeNames(n *node, src []byte) []string {
+	bound := map[string]bool{}
+	var refs []string
+	seen := map[string]bool{}
+	ref := func(name string) {
+		if !seen[name] {
+			seen[name] = true
+			refs = append(refs, name)
+		}
+	}
+	bindTargets := func(t *node) {
+		for _, nm := range targetNames(t, src) {
+			bound[nm] = true
+		}
+	}
+	var visit func(n *node)
+	visit = func(n *node) {
+		switch n.typ {
+		case "comment":
+			return
+		case "identifier":
+			ref(n.text(src))
+			return
+		case "attribute":
+			if o := n.child("object"); o != nil {
+				visit(o)
+			}
+			return
+		case "keyword_argument":
+			if v := n.child("value"); v != nil {
+				visit(v)
+			}
+			return
+		case "parameters", "lambda_parameters":
+			for _, p := range n.namedKids() {
+				switch p.typ {
+				case "identifier":
+					bound[p.text(src)] = true
+				case "default_parameter", "typed_default_parameter":
+					if nm := p.child("name"); nm != nil {
+						bound[nm.text(src)] = true
+					}
+					if v := p.child("value"); v != nil {
+						visit(v)
+					}
+					if t := p.child("type"); t != nil {
+						visit(t)
+					}
+				case "typed_parameter":
+					for _, k := range p.namedKids() {
+						switch k.typ {
+						case "identifier":
+							bound[k.text(src)] = true
+						case "list_splat_pattern", "dictionary_splat_pattern":
+							bound[strings.TrimLeft(k.text(src), "*")] = true
+						case "type":
+							visit(k)
+						}
+					}
+				case "list_splat_pattern", "dictionary_splat_pattern":
+					bound[strings.TrimLeft(p.text(src), "*")] = true
+				}
+			}
+			return
+		case "function_definition", "class_definition":
+			if nm := n.child("name"); nm != nil {
+				bound[nm.text(src)] = true
+			}
+			for _, c := range n.children {
+				if c.field != "name" {
+					visit(c)
+				}
+			}
+			return
+		case "import_statement", "import_from_statement", "future_import_statement":
+			for _, c := range n.children {
+				switch c.typ {
+				case "dotted_name":
+					if c.field == "name" || n.typ == "import_statement" {
+						bound[strings.Split(c.text(src), ".")[0]] = true
+					}
+				case "aliased_import":
+					bound[c.child("alias").text(src)] = true
+				}
+			}
+			return
+		case "global_statement", "nonlocal_statement":
+			for _, c := range n.namedKids() {
+				if c.typ == "identifier" {
+					ref(c.text(src))
+				}
+			}
+			return
+		case "assignment", "augmented_assignment":
+			bindTargets(n.child("left"))
+		case "for_statement", "for_in_clause":
+			bindTargets(n.child("left"))
+		case "as_pattern":
+			if a := n.child("alias"); a != nil {
+				bindTargets(a)
+				if a.typ == "as_pattern_target" {
+					for _, k := range a.namedKids() {
+						bindTargets(k)
+					}
+				}
+			}
+		case "named_expression":
+			if nm := n.child("name"); nm != nil {
+				bound[nm.text(src)] = true
+			}
+		case "string":
+			for _, c := range n.children {
+				if c.typ == "interpolation" {
+					visit(c)
+				}
+			}
+			return
+		}
+		for _, c := range n.children {
+			visit(c)
+		}
+	}
+	visit(n)
+	var out []string
+	for _, r := range refs {
+		if !bound[r] {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -1,0 +1,719 @@
+package pyast
+
+import (
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// reqSite is one HTTP request call found in the tree, before evaluation.
+type reqSite struct {
+	call     *node
+	fn       *fnInfo // enclosing function, nil at module level
+	lib      string
+	callee   string
+	method   string // fixed by the callee (requests.get → GET), else ""
+	methodAt int    // positional index of a method argument, -1 if none
+	urlAt    int    // positional index of the URL argument
+	client   *node  // constructor call of the session/client/connection, if known
+	receiver string // text of the receiver (s, self.session) for session headers
+}
+
+var httpVerbs = map[string]bool{"get": true, "post": true, "put": true, "delete": true, "patch": true, "head": true, "options": true}
+
+// clientCtors maps constructor paths to the library whose client they build.
+var clientCtors = map[string]string{
+	"requests.Session": LibRequests, "requests.session": LibRequests, "requests.sessions.Session": LibRequests,
+	"requests_cache.CachedSession": LibRequests,
+	"httpx.Client":                 LibHTTPX, "httpx.AsyncClient": LibHTTPX,
+	"aiohttp.ClientSession": LibAIOHTTP, "aiohttp.client.ClientSession": LibAIOHTTP,
+	"http.client.HTTPSConnection": LibHTTPClient, "http.client.HTTPConnection": LibHTTPClient,
+	"httplib.HTTPSConnection": LibHTTPClient, "httplib.HTTPConnection": LibHTTPClient,
+}
+
+var clientName = regexp.MustCompile(`(?i)(session|client|^http$|^sess$|^conn$|^api$)`)
+
+// splitArgs returns a call's positional and keyword arguments.
+func splitArgs(call *node, src []byte) ([]*node, map[string]*node) {
+	var pos []*node
+	kw := map[string]*node{}
+	args := call.child("arguments")
+	if args == nil {
+		return nil, kw
+	}
+	for _, a := range args.namedKids() {
+		switch a.typ {
+		case "keyword_argument":
+			if nm := a.child("name"); nm != nil {
+				kw[nm.text(src)] = a.child("value")
+			}
+		case "comment", "list_splat", "dictionary_splat":
+		default:
+			pos = append(pos, a)
+		}
+	}
+	return pos, kw
+}
+
+// requestSite recognises call as an HTTP request, or returns nil.
+func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
+	fn := call.child("function")
+	if fn == nil {
+		return nil
+	}
+	d := m.dotted(fn, f)
+	last := d
+	if i := strings.LastIndex(d, "."); i >= 0 {
+		last = d[i+1:]
+	}
+	rs := &reqSite{call: call, fn: f, callee: strings.Join(strings.Fields(fn.text(m.src)), ""), methodAt: -1}
+	prefix := strings.TrimSuffix(d, "."+last)
+	switch {
+	case (prefix == "requests" || prefix == "requests.api") && (httpVerbs[last] || last == "request"):
+		rs.lib = LibRequests
+	case prefix == "httpx" && (httpVerbs[last] || last == "request" || last == "stream"):
+		rs.lib = LibHTTPX
+	case d == "aiohttp.request":
+		rs.lib = LibAIOHTTP
+	case d == "urllib.request.urlopen" || d == "urllib2.urlopen" || d == "urllib.urlopen" || d == "six.moves.urllib.request.urlopen":
+		rs.lib = LibURLLib
+		rs.method = ""
+		rs.urlAt = 0
+		return rs
+	}
+	if rs.lib == "" && fn.typ == "attribute" && (httpVerbs[last] || last == "request" || last == "stream") {
+		obj := fn.child("object")
+		lib, ctor := m.clientOf(obj, f, 0)
+		if lib == "" && clientName.MatchString(lastName(obj, m.src)) && last != "stream" {
+			lib = m.guessLib(f)
+			if lib == LibHTTPClient && last != "request" {
+				lib = ""
+			}
+		}
+		if lib == "" {
+			return nil
+		}
+		rs.lib, rs.client, rs.receiver = lib, ctor, strings.Join(strings.Fields(obj.text(m.src)), "")
+		if lib == LibHTTPClient {
+			if last != "request" {
+				return nil
+			}
+			rs.methodAt, rs.urlAt = 0, 1
+			return rs
+		}
+	}
+	if rs.lib == "" {
+		return nil
+	}
+	if last == "request" || last == "stream" {
+		rs.methodAt, rs.urlAt = 0, 1
+	} else {
+		rs.method = strings.ToUpper(last)
+		rs.urlAt = 0
+	}
+	return rs
+}
+
+// lastName is the last identifier of an identifier/attribute chain.
+func lastName(n *node, src []byte) string {
+	switch n.typ {
+	case "identifier":
+		return n.text(src)
+	case "attribute":
+		return n.child("attribute").text(src)
+	}
+	return ""
+}
+
+// guessLib picks the client library for a receiver that looks like a session whose
+// construction is not visible (a parameter, a global set elsewhere).
+func (m *module) guessLib(f *fnInfo) string {
+	async := f != nil && f.async
+	switch {
+	case async && m.libs[LibAIOHTTP]:
+		return LibAIOHTTP
+	case async && m.libs[LibHTTPX]:
+		return LibHTTPX
+	case m.libs[LibRequests]:
+		return LibRequests
+	case m.libs[LibHTTPX]:
+		return LibHTTPX
+	case m.libs[LibAIOHTTP]:
+		return LibAIOHTTP
+	case m.libs[LibHTTPClient]:
+		return LibHTTPClient
+	}
+	return ""
+}
+
+// clientOf reports whether expression n is a session/client/connection object and
+// returns its library and the constructor call when visible.
+func (m *module) clientOf(n *node, f *fnInfo, depth int) (string, *node) {
+	if n == nil || depth > 6 {
+		return "", nil
+	}
+	switch n.typ {
+	case "call":
+		d := m.dotted(n.child("function"), f)
+		if lib, ok := clientCtors[d]; ok {
+			return lib, n
+		}
+	case "await", "parenthesized_expression":
+		if k := n.namedKids(); len(k) == 1 {
+			return m.clientOf(k[0], f, depth+1)
+		}
+	case "identifier":
+		name := n.text(m.src)
+		for g := f; g != nil; g = g.parent {
+			if ls := g.locals[name]; len(ls) > 0 {
+				for i := len(ls) - 1; i >= 0; i-- {
+					if lib, c := m.clientOf(ls[i].value, g, depth+1); lib != "" {
+						return lib, c
+					}
+				}
+				return "", nil
+			}
+			for _, p := range g.params {
+				if p.name == name && p.ann != nil {
+					ann := strings.Trim(strings.Join(strings.Fields(p.ann.text(m.src)), ""), `"'`)
+					if k := p.ann.namedKids(); len(k) == 1 {
+						ann = m.dotted(k[0], g)
+					}
+					if lib, ok := clientCtors[ann]; ok {
+						return lib, nil
+					}
+				}
+			}
+		}
+		if v := m.moduleValue(name); v != nil {
+			return m.clientOf(v, nil, depth+1)
+		}
+	case "attribute":
+		obj := n.child("object")
+		if obj.typ == "identifier" && (obj.text(m.src) == "self" || obj.text(m.src) == "cls") {
+			if ci := enclosingClass(f); ci != nil {
+				for _, v := range ci.attrs[n.child("attribute").text(m.src)] {
+					if lib, c := m.clientOf(v, m.funcAt(v), depth+1); lib != "" {
+						return lib, c
+					}
+				}
+			}
+		}
+	}
+	return "", nil
+}
+
+// kv is one key of a statically visible dict and its value expression.
+type kv struct {
+	key string
+	val *node
+	sc  *scope
+}
+
+// dict returns the entries of a dict expression: a literal, dict(...), {**a, …}, or
+// a name bound to one (with later d[k] = v and d.update(...) in the same function).
+func (sc *scope) dict(n *node) []kv {
+	if n == nil || sc.depth > maxEvalDepth {
+		return nil
+	}
+	src := sc.m.src
+	switch n.typ {
+	case "dictionary":
+		var out []kv
+		for _, c := range n.namedKids() {
+			switch c.typ {
+			case "pair":
+				k := sc.str(c.child("key"))
+				if k.complete {
+					out = append(out, kv{key: k.s, val: c.child("value"), sc: sc})
+				}
+			case "dictionary_splat":
+				if k := c.namedKids(); len(k) == 1 {
+					out = append(out, sc.with(sc.at).dict(k[0])...)
+				}
+			}
+		}
+		return out
+	case "parenthesized_expression":
+		if k := n.namedKids(); len(k) == 1 {
+			return sc.dict(k[0])
+		}
+	case "call":
+		d := sc.m.dotted(n.child("function"), sc.fn)
+		pos, kw := splitArgs(n, src)
+		switch d {
+		case "dict":
+			var out []kv
+			if len(pos) == 1 {
+				out = sc.with(sc.at).dict(pos[0])
+			}
+			names := make([]string, 0, len(kw))
+			for k := range kw {
+				names = append(names, k)
+			}
+			sort.Slice(names, func(i, j int) bool { return kw[names[i]].start < kw[names[j]].start })
+			for _, k := range names {
+				out = append(out, kv{key: k, val: kw[k], sc: sc})
+			}
+			return out
+		case "json.dumps", "dumps":
+			if len(pos) >= 1 {
+				return sc.with(sc.at).dict(pos[0])
+			}
+		}
+		if fn := n.child("function"); fn != nil && fn.typ == "attribute" && fn.child("attribute").text(src) == "copy" {
+			return sc.with(sc.at).dict(fn.child("object"))
+		}
+	case "identifier":
+		name := n.text(src)
+		v, vs, _ := sc.lookup(name)
+		var out []kv
+		if v != nil {
+			out = vs.dict(v)
+		}
+		if sc.fn != nil {
+			out = append(out, sc.dictMutations(sc.fn, name, sc.at)...)
+		}
+		return out
+	case "attribute":
+		obj := n.child("object")
+		if obj.typ == "identifier" && (obj.text(src) == "self" || obj.text(src) == "cls") && sc.fn != nil {
+			if ci := enclosingClass(sc.fn); ci != nil {
+				for _, v := range ci.attrs[n.child("attribute").text(src)] {
+					f := sc.m.funcAt(v)
+					if out := (&scope{m: sc.m, fn: f, at: v.start, depth: sc.depth + 1}).dict(v); len(out) > 0 {
+						return out
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// dictMutations finds `name[k] = v` and `name.update({...})` in f before at.
+func (sc *scope) dictMutations(f *fnInfo, name string, at uint32) []kv {
+	src := sc.m.src
+	var out []kv
+	body := f.def.child("body")
+	body.walk(func(n *node) bool {
+		if n.start >= at {
+			return false
+		}
+		switch n.typ {
+		case "function_definition", "class_definition":
+			return false
+		case "assignment":
+			l := n.child("left")
+			if l != nil && l.typ == "subscript" && l.child("value").typ == "identifier" && l.child("value").text(src) == name {
+				if k := sc.str(l.child("subscript")); k.complete {
+					out = append(out, kv{key: k.s, val: n.child("right"), sc: sc.with(n.start)})
+				}
+			}
+		case "call":
+			fn := n.child("function")
+			if fn != nil && fn.typ == "attribute" && fn.child("attribute").text(src) == "update" &&
+				fn.child("object").typ == "identifier" && fn.child("object").text(src) == name {
+				pos, kw := splitArgs(n, src)
+				if len(pos) == 1 && pos[0].typ != "identifier" {
+					out = append(out, sc.with(n.start).dict(pos[0])...)
+				}
+				for k, v := range kw {
+					out = append(out, kv{key: k, val: v, sc: sc})
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// sessionHeaders finds headers set on a session object: its constructor's headers=,
+// and X.headers.update({...}) / X.headers[k] = v on the same receiver text in the
+// function or, for self.X, in any method of the class.
+func (sc *scope) sessionHeaders(rs *reqSite) []kv {
+	src := sc.m.src
+	var out []kv
+	if rs.client != nil {
+		_, kw := splitArgs(rs.client, src)
+		if h := kw["headers"]; h != nil {
+			csc := &scope{m: sc.m, fn: sc.m.funcAt(rs.client), at: rs.client.start, depth: sc.depth + 1}
+			out = append(out, csc.dict(h)...)
+		}
+	}
+	if rs.receiver == "" {
+		return out
+	}
+	var scan []*fnInfo
+	if strings.HasPrefix(rs.receiver, "self.") || strings.HasPrefix(rs.receiver, "cls.") {
+		if ci := enclosingClass(rs.fn); ci != nil {
+			for _, f := range sc.m.funcs {
+				if f.class == ci {
+					scan = append(scan, f)
+				}
+			}
+		}
+	} else if rs.fn != nil {
+		scan = []*fnInfo{rs.fn}
+	}
+	for _, f := range scan {
+		fsc := &scope{m: sc.m, fn: f, at: f.def.end, depth: sc.depth + 1}
+		f.def.walk(func(n *node) bool {
+			switch n.typ {
+			case "call":
+				fn := n.child("function")
+				if fn != nil && fn.typ == "attribute" && fn.child("attribute").text(src) == "update" {
+					o := strings.Join(strings.Fields(fn.child("object").text(src)), "")
+					if o == rs.receiver+".headers" {
+						pos, _ := splitArgs(n, src)
+						if len(pos) == 1 {
+							out = append(out, fsc.with(n.start).dict(pos[0])...)
+						}
+					}
+				}
+			case "assignment":
+				l := n.child("left")
+				if l != nil && l.typ == "subscript" {
+					o := strings.Join(strings.Fields(l.child("value").text(src)), "")
+					if o == rs.receiver+".headers" {
+						if k := fsc.str(l.child("subscript")); k.complete {
+							out = append(out, kv{key: k.s, val: n.child("right"), sc: fsc.with(n.start)})
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// resolveCall follows n (a call, or a name bound to one) to a call whose callee's
+// last name is want, e.g. the urllib Request(...) behind `urlopen(req)`.
+func (sc *scope) resolveCall(n *node, want string) (*node, *scope) {
+	for i := 0; n != nil && i < 4; i++ {
+		switch n.typ {
+		case "call":
+			d := sc.m.dotted(n.child("function"), sc.fn)
+			if d == want || strings.HasSuffix(d, "."+want) {
+				return n, sc
+			}
+			return nil, nil
+		case "identifier":
+			v, vs, _ := sc.lookup(n.text(sc.m.src))
+			if v == nil {
+				return nil, nil
+			}
+			n, sc = v, vs
+		default:
+			return nil, nil
+		}
+	}
+	return nil, nil
+}
+
+// facts evaluates a request site in sc.
+func (sc *scope) facts(rs *reqSite) Call {
+	src := sc.m.src
+	sc = sc.with(rs.call.start)
+	pos, kw := splitArgs(rs.call, src)
+	c := Call{Line: rs.call.row + 1, Library: rs.lib, Callee: rs.callee, Method: rs.method}
+	arg := func(i int, name string) *node {
+		if v := kw[name]; v != nil {
+			return v
+		}
+		if i >= 0 && i < len(pos) {
+			return pos[i]
+		}
+		return nil
+	}
+	if rs.methodAt >= 0 {
+		if mv := sc.str(arg(rs.methodAt, "method")); mv.complete {
+			c.Method = strings.ToUpper(mv.s)
+		}
+	}
+	urlNode := arg(rs.urlAt, "url")
+	var headerSrc []kv
+	var extra []CallParam
+	var u sval
+	switch rs.lib {
+	case LibURLLib:
+		if req, rsc := sc.resolveCall(urlNode, "Request"); req != nil {
+			rpos, rkw := splitArgs(req, src)
+			get := func(i int, name string) *node {
+				if v := rkw[name]; v != nil {
+					return v
+				}
+				if i < len(rpos) {
+					return rpos[i]
+				}
+				return nil
+			}
+			urlNode = get(0, "url")
+			u = rsc.str(urlNode)
+			headerSrc = append(headerSrc, rsc.dict(get(2, "headers"))...)
+			if mv := get(4, "method"); mv != nil {
+				if s := rsc.str(mv); s.complete {
+					c.Method = strings.ToUpper(s.s)
+				}
+			} else if get(1, "data") != nil {
+				c.Method = "POST"
+			} else {
+				c.Method = "GET"
+			}
+			if d := get(1, "data"); d != nil {
+				extra = append(extra, dictParams(rsc.dict(d), LocData)...)
+			}
+			// req.add_header("k", "v")
+			if urlArg := arg(0, "url"); urlArg != nil && urlArg.typ == "identifier" && sc.fn != nil {
+				headerSrc = append(headerSrc, sc.addHeaders(urlArg.text(src))...)
+			}
+		} else {
+			u = sc.str(urlNode)
+			if arg(1, "data") != nil {
+				c.Method = "POST"
+			} else {
+				c.Method = "GET"
+			}
+		}
+	case LibHTTPClient:
+		path := sc.str(urlNode)
+		host, scheme := sval{}, "https"
+		if rs.client != nil {
+			cpos, ckw := splitArgs(rs.client, src)
+			csc := &scope{m: sc.m, fn: sc.m.funcAt(rs.client), at: rs.client.start, depth: sc.depth + 1}
+			if csc.fn == sc.fn {
+				csc = sc
+			}
+			if h := ckw["host"]; h != nil {
+				host = csc.str(h)
+			} else if len(cpos) > 0 {
+				host = csc.str(cpos[0])
+			}
+			if strings.HasSuffix(sc.m.dotted(rs.client.child("function"), csc.fn), "HTTPConnection") {
+				scheme = "http"
+			}
+		}
+		if host.s == "" {
+			host = hole("host")
+		}
+		if strings.Contains(path.s, "://") {
+			u = path
+		} else {
+			u = sval{s: scheme + "://" + strings.TrimSuffix(host.s, "/"), complete: host.complete}.cat(path)
+		}
+		headerSrc = append(headerSrc, sc.dict(arg(3, "headers"))...)
+		if b := arg(2, "body"); b != nil {
+			extra = append(extra, dictParams(sc.dict(b), LocJSON)...)
+		}
+	default:
+		u = sc.str(urlNode)
+		// a client's base_url (httpx.Client, aiohttp.ClientSession)
+		if rs.client != nil && !strings.Contains(u.s, "://") {
+			cpos, ckw := splitArgs(rs.client, src)
+			base := ckw["base_url"]
+			if base == nil && rs.lib == LibAIOHTTP && len(cpos) > 0 {
+				base = cpos[0]
+			}
+			if base != nil {
+				csc := &scope{m: sc.m, fn: sc.m.funcAt(rs.client), at: rs.client.start, depth: sc.depth + 1}
+				if csc.fn == sc.fn {
+					csc = sc
+				}
+				u = joinPath(csc.str(base), u)
+			}
+		}
+		headerSrc = append(headerSrc, sc.sessionHeaders(rs)...)
+		headerSrc = append(headerSrc, sc.dict(kw["headers"])...)
+		extra = append(extra, dictParams(sc.dict(kw["params"]), LocQuery)...)
+		extra = append(extra, dictParams(sc.dict(kw["json"]), LocJSON)...)
+		if d := kw["data"]; d != nil {
+			loc := LocData
+			if d.typ == "call" && strings.HasSuffix(sc.m.dotted(d.child("function"), sc.fn), "dumps") {
+				loc = LocJSON
+			}
+			extra = append(extra, dictParams(sc.dict(d), loc)...)
+		}
+	}
+	if urlNode != nil {
+		c.URLExpr = urlNode.text(src)
+	}
+	c.setURL(u)
+	c.setHeaders(headerSrc, src)
+	// path and query parameters come first, in URL order
+	var params []CallParam
+	for _, ph := range placeholders.FindAllStringSubmatch(c.Path, -1) {
+		params = append(params, CallParam{Name: ph[1], Location: LocPath})
+	}
+	if c.Query != "" {
+		for _, kvs := range strings.Split(c.Query, "&") {
+			k, v, _ := strings.Cut(kvs, "=")
+			if k == "" {
+				continue
+			}
+			p := CallParam{Name: k, Location: LocQuery}
+			if ph := placeholders.FindStringSubmatch(v); ph == nil {
+				if uv, err := url.QueryUnescape(v); err == nil {
+					v = uv
+				}
+				p.Example, p.Literal = v, true
+			}
+			params = append(params, p)
+		}
+	}
+	params = append(params, extra...)
+	for _, h := range headerSrc {
+		if !ordinaryHeader(h.key) {
+			params = append(params, headerParam(h))
+		}
+	}
+	c.Params = dedupParams(params)
+	return c
+}
+
+var placeholders = regexp.MustCompile(`\{([^{}]*)\}`)
+
+// addHeaders finds req.add_header(k, v) calls on the named request object.
+func (sc *scope) addHeaders(name string) []kv {
+	src := sc.m.src
+	var out []kv
+	sc.fn.def.walk(func(n *node) bool {
+		if n.typ != "call" || n.start >= sc.at {
+			return n.start < sc.at
+		}
+		fn := n.child("function")
+		if fn != nil && fn.typ == "attribute" && fn.child("attribute").text(src) == "add_header" && fn.child("object").text(src) == name {
+			pos, _ := splitArgs(n, src)
+			if len(pos) == 2 {
+				if k := sc.str(pos[0]); k.complete {
+					out = append(out, kv{key: k.s, val: pos[1], sc: sc.with(n.start)})
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func (c *Call) setURL(u sval) {
+	if u.s == "" || u.s == "{param}" || (strings.HasPrefix(u.s, "{") && strings.HasSuffix(u.s, "}") && strings.Count(u.s, "{") == 1) {
+		return
+	}
+	c.URL = u.s
+	c.URLResolved = u.complete
+	p := splitURL(u.s)
+	c.Scheme, c.Host, c.Path, c.Query = p.scheme, p.host, p.path, p.query
+}
+
+func (c *Call) setHeaders(hs []kv, src []byte) {
+	for _, h := range hs {
+		v := h.sc.str(h.val)
+		if c.Headers == nil {
+			c.Headers = map[string]string{}
+		}
+		if v.complete {
+			c.Headers[h.key] = v.s
+			delete(c.HeaderExprs, h.key)
+		} else {
+			c.Headers[h.key] = ""
+			if c.HeaderExprs == nil {
+				c.HeaderExprs = map[string]string{}
+			}
+			if h.val != nil {
+				c.HeaderExprs[h.key] = h.val.text(src)
+			}
+		}
+		switch strings.ToLower(strings.TrimSpace(h.key)) {
+		case "x-rapidapi-host":
+			c.HasRapidAPIHost = true
+			if v.complete {
+				c.RapidAPIHost = v.s
+			}
+		case "x-rapidapi-key":
+			c.HasRapidAPIKey = true
+			if v.complete {
+				c.RapidAPIKey = v.s
+			}
+		}
+	}
+	if c.Host == "" && c.RapidAPIHost != "" && !strings.ContainsAny(c.RapidAPIHost, "{} /") {
+		c.Host = strings.ToLower(strings.TrimSpace(c.RapidAPIHost))
+	}
+}
+
+// ordinaryHeader reports headers that are not API parameters.
+func ordinaryHeader(k string) bool {
+	switch strings.ToLower(k) {
+	case "x-rapidapi-host", "x-rapidapi-key", "content-type", "accept", "user-agent", "accept-encoding",
+		"connection", "cache-control", "accept-language":
+		return true
+	}
+	return false
+}
+
+func headerParam(h kv) CallParam {
+	p := CallParam{Name: h.key, Location: LocHeader}
+	if literalNode(h.val) {
+		if v := h.sc.str(h.val); v.complete {
+			p.Example, p.Literal = v.s, true
+		}
+	}
+	return p
+}
+
+// literalNode reports whether n is written as a literal.
+func literalNode(n *node) bool {
+	if n == nil {
+		return false
+	}
+	switch n.typ {
+	case "string":
+		return !hasInterpolation(n)
+	case "concatenated_string", "integer", "float", "true", "false", "none":
+		return true
+	case "unary_operator":
+		k := n.namedKids()
+		return len(k) == 1 && literalNode(k[0])
+	}
+	return false
+}
+
+func dictParams(kvs []kv, loc string) []CallParam {
+	var out []CallParam
+	for _, e := range kvs {
+		p := CallParam{Name: e.key, Location: loc}
+		if literalNode(e.val) {
+			if v := e.sc.str(e.val); v.complete {
+				p.Example, p.Literal = v.s, true
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func hasInterpolation(n *node) bool {
+	for _, c := range n.children {
+		if c.typ == "interpolation" {
+			return true
+		}
+	}
+	return false
+}
+
+// dedupParams keeps the last occurrence of each (location, name), in first-seen order.
+func dedupParams(ps []CallParam) []CallParam {
+	idx := map[string]int{}
+	var out []CallParam
+	for _, p := range ps {
+		k := p.Location + "\x00" + p.Name
+		if i, ok := idx[k]; ok {
+			out[i] = p
+			continue
+		}
+		idx[k] = len(out)
+		out = append(out, p)
+	}
+	return out
+}

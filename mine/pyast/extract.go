@@ -1,0 +1,632 @@
+package pyast
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Function statuses, as store.Function.Status spells them.
+const (
+	StatusCandidate = "candidate"
+	StatusRejected  = "rejected"
+)
+
+// Reject reasons.
+const (
+	ReasonTopLevel      = "top-level script request (no enclosing function)"
+	ReasonSyntax        = "syntax error in the function (tree-sitter ERROR/MISSING nodes)"
+	ReasonPython2       = "Python 2 syntax"
+	ReasonExtractedCode = "extracted code does not parse on its own"
+)
+
+// ModuleQualName is the qualname of the pseudo-function that holds top-level
+// script requests.
+const ModuleQualName = "<module>"
+
+// ErrBinary is returned for content that is not text.
+var ErrBinary = errors.New("binary file")
+
+// ErrTimeout is returned when parsing or analysing a file took longer than allowed.
+var ErrTimeout = errParseTimeout
+
+// Options tune Extract.
+type Options struct {
+	Stars, Forks int           // repository signals for the quality score
+	Timeout      time.Duration // per file; 0 means 20s
+}
+
+// Result is what one file yields.
+type Result struct {
+	Encoding     string     `json:"encoding"`  // utf-8 | latin-1
+	SyntaxOK     bool       `json:"syntax_ok"` // the whole file parsed without ERROR/MISSING nodes
+	SyntaxErrors []int      `json:"syntax_errors,omitempty"`
+	Functions    []Function `json:"functions"`
+}
+
+// Function is one request-making function (or the top-level script code that makes
+// requests), ready to be stored.
+type Function struct {
+	Name         string `json:"name"`
+	QualName     string `json:"qualname"`
+	ClassName    string `json:"class_name,omitempty"`
+	StartLine    int    `json:"start_line"`
+	EndLine      int    `json:"end_line"`
+	IsAsync      bool   `json:"is_async"`
+	Source       string `json:"source"` // as written (decorators included)
+	Code         string `json:"code"`   // self-contained
+	CodeHash     string `json:"code_hash"`
+	Status       string `json:"status"`
+	RejectReason string `json:"reject_reason,omitempty"`
+	Facts        Facts  `json:"facts"`
+}
+
+// Decode turns file content into UTF-8 text: valid UTF-8 is kept (a BOM dropped),
+// anything else is decoded as latin-1. Content with NUL bytes is binary.
+func Decode(content []byte) ([]byte, string, error) {
+	head := content
+	if len(head) > 8000 {
+		head = head[:8000]
+	}
+	for _, b := range head {
+		if b == 0 {
+			return nil, "", ErrBinary
+		}
+	}
+	content = []byte(strings.TrimPrefix(string(content), "\ufeff"))
+	if utf8.Valid(content) {
+		return content, "utf-8", nil
+	}
+	out := make([]rune, len(content))
+	for i, b := range content {
+		out[i] = rune(b)
+	}
+	return []byte(string(out)), "latin-1", nil
+}
+
+// Extract finds the request functions of one Python file. It never panics on any
+// input: a panic inside is returned as an error.
+func Extract(ctx context.Context, content []byte, opts Options) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("extractor panic: %v", r)
+		}
+	}()
+	src, enc, err := Decode(content)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = 20 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	root, err := parse(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	res = &Result{Encoding: enc, SyntaxOK: true}
+	root.walk(func(n *node) bool {
+		if n.typ == "ERROR" || n.missing {
+			res.SyntaxOK = false
+			if len(res.SyntaxErrors) < 20 {
+				res.SyntaxErrors = append(res.SyntaxErrors, n.row+1)
+			}
+			return false
+		}
+		return true
+	})
+	m := newModule(src, root)
+	x := &extractor{m: m, opts: opts, ctx: ctx}
+	x.findSites()
+	for _, f := range m.funcs {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("%w: %w", errParseTimeout, err)
+		}
+		if !x.makesRequests(f, map[*fnInfo]bool{}) {
+			continue
+		}
+		fn, err := x.function(f, enc)
+		if err != nil {
+			return nil, err
+		}
+		res.Functions = append(res.Functions, *fn)
+	}
+	if len(x.topSites) > 0 {
+		fn, err := x.topLevel(enc)
+		if err != nil {
+			return nil, err
+		}
+		res.Functions = append(res.Functions, *fn)
+	}
+	sort.SliceStable(res.Functions, func(i, j int) bool { return res.Functions[i].StartLine < res.Functions[j].StartLine })
+	return res, nil
+}
+
+type extractor struct {
+	m        *module
+	opts     Options
+	ctx      context.Context
+	topSites []*reqSite
+	memo     map[*fnInfo]bool
+}
+
+// findSites records every request call and every same-file helper call, each in
+// its innermost function.
+func (x *extractor) findSites() {
+	m := x.m
+	var visit func(n *node, f *fnInfo)
+	visit = func(n *node, f *fnInfo) {
+		for _, c := range n.children {
+			inner := f
+			d := c
+			if c.typ == "decorated_definition" {
+				d = c.child("definition")
+			}
+			if d != nil && d.typ == "function_definition" {
+				for _, g := range m.funcs {
+					if g.def == d {
+						inner = g
+						break
+					}
+				}
+				if c.typ == "decorated_definition" {
+					for _, k := range c.children {
+						if k.typ == "decorator" {
+							visit(k, f)
+						}
+					}
+				}
+				visit(d, inner)
+				continue
+			}
+			if c.typ == "call" {
+				if rs := m.requestSite(c, f); rs != nil {
+					if f == nil {
+						x.topSites = append(x.topSites, rs)
+					} else {
+						f.reqs = append(f.reqs, rs)
+					}
+				} else if f != nil {
+					if h, method := x.helperOf(c, f); h != nil && h != f {
+						f.helpers = append(f.helpers, helperUse{call: c, callee: h, method: method})
+					}
+				}
+			}
+			visit(c, f)
+		}
+	}
+	visit(m.root, nil)
+}
+
+// helperOf resolves a call to a function of the same file: a nested function, a
+// module-level function, or a method of the same class called through self/cls.
+func (x *extractor) helperOf(call *node, f *fnInfo) (*fnInfo, bool) {
+	m := x.m
+	fn := call.child("function")
+	switch fn.typ {
+	case "identifier":
+		name := fn.text(m.src)
+		for _, g := range m.funcs {
+			if g.parent == f && g.name == name {
+				return g, false
+			}
+		}
+		if g, ok := m.topFuncs[name]; ok {
+			return g, false
+		}
+	case "attribute":
+		obj := fn.child("object")
+		if obj.typ == "identifier" && (obj.text(m.src) == "self" || obj.text(m.src) == "cls") {
+			if ci := enclosingClass(f); ci != nil {
+				if g, ok := ci.methods[fn.child("attribute").text(m.src)]; ok {
+					return g, true
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
+func (x *extractor) makesRequests(f *fnInfo, seen map[*fnInfo]bool) bool {
+	if len(f.reqs) > 0 {
+		return true
+	}
+	if x.memo == nil {
+		x.memo = map[*fnInfo]bool{}
+	}
+	if v, ok := x.memo[f]; ok {
+		return v
+	}
+	if seen[f] {
+		return false
+	}
+	seen[f] = true
+	r := false
+	for _, h := range f.helpers {
+		if x.makesRequests(h.callee, seen) {
+			r = true
+			break
+		}
+	}
+	x.memo[f] = r
+	return r
+}
+
+// calls evaluates the request sites of f in source order, following helpers with
+// the caller's arguments bound to their parameters.
+func (x *extractor) calls(f *fnInfo, sc *scope, via string, depth int, seen map[*fnInfo]bool) []Call {
+	type item struct {
+		pos uint32
+		rs  *reqSite
+		h   *helperUse
+	}
+	var items []item
+	for _, rs := range f.reqs {
+		items = append(items, item{pos: rs.call.start, rs: rs})
+	}
+	for i := range f.helpers {
+		h := &f.helpers[i]
+		if !seen[h.callee] && depth < 4 && x.makesRequests(h.callee, map[*fnInfo]bool{}) {
+			items = append(items, item{pos: h.call.start, h: h})
+		}
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].pos < items[j].pos })
+	var out []Call
+	for _, it := range items {
+		if it.rs != nil {
+			c := sc.facts(it.rs)
+			c.InHelper = via
+			out = append(out, c)
+			continue
+		}
+		h := it.h
+		args := map[string]argRef{}
+		pos, kw := splitArgs(h.call, x.m.src)
+		caller := sc.with(h.call.start)
+		params := h.callee.params
+		if h.method && len(params) > 0 {
+			params = params[1:]
+		}
+		for i, p := range params {
+			switch {
+			case kw[p.name] != nil:
+				args[p.name] = argRef{n: kw[p.name], sc: caller}
+			case i < len(pos):
+				args[p.name] = argRef{n: pos[i], sc: caller}
+			default:
+				args[p.name] = argRef{}
+			}
+		}
+		hsc := &scope{m: x.m, fn: h.callee, at: h.callee.def.end, args: args, depth: sc.depth + 1}
+		seen[h.callee] = true
+		out = append(out, x.calls(h.callee, hsc, h.callee.qual, depth+1, seen)...)
+		delete(seen, h.callee)
+	}
+	return out
+}
+
+func (x *extractor) function(f *fnInfo, enc string) (*Function, error) {
+	m := x.m
+	src := m.src
+	fn := &Function{
+		Name:      f.name,
+		QualName:  f.qual,
+		StartLine: f.outer.row + 1,
+		EndLine:   f.outer.endRow + 1,
+		IsAsync:   f.async,
+		Source:    dedent(lineText(src, f.outer), f.outer.col),
+		Status:    StatusCandidate,
+	}
+	if f.class != nil {
+		fn.ClassName = f.class.name
+	}
+	facts := &fn.Facts
+	facts.Encoding = enc
+	sc := &scope{m: m, fn: f, at: f.def.end}
+	facts.Calls = x.calls(f, sc, "", 0, map[*fnInfo]bool{f: true})
+	if facts.Calls == nil {
+		facts.Calls = []Call{}
+	}
+	facts.Signature = signature(f.def, src)
+	for _, p := range f.params {
+		facts.Parameters = append(facts.Parameters, p.name)
+	}
+	if f.outer.typ == "decorated_definition" {
+		for _, c := range f.outer.children {
+			if c.typ == "decorator" {
+				facts.Decorators = append(facts.Decorators, strings.TrimSpace(strings.TrimPrefix(c.text(src), "@")))
+			}
+		}
+	}
+	if f.parent != nil {
+		facts.Parent = f.parent.qual
+	}
+	x.comments(f, facts)
+	facts.EffectiveLOC = effectiveLOC(src, f.outer, facts.Docstring)
+
+	helpers := x.helperClosure(f)
+	facts.StatusCheck = x.statusCheck(append([]*fnInfo{f}, helpers...))
+	facts.ExceptionHandling = x.exceptionHandling(f, helpers)
+	facts.SyntaxOK = true
+	f.outer.walk(func(n *node) bool {
+		if n.typ == "ERROR" || n.missing {
+			facts.SyntaxOK = false
+			facts.SyntaxErrors = append(facts.SyntaxErrors, n.row+1)
+			return false
+		}
+		return true
+	})
+	py2 := python2(f.outer, src)
+
+	code, pulled, unresolved, imports := x.assemble(f)
+	fn.Code = code
+	facts.PulledIn, facts.Unresolved, facts.Imports = pulled, unresolved, imports
+
+	codeTree, err := parse(x.ctx, []byte(code))
+	if err != nil {
+		return nil, err
+	}
+	codeOK := !codeTree.hasError() && python2(codeTree, []byte(code)) == ""
+	fn.CodeHash = codeHash(codeTree, []byte(code))
+
+	switch {
+	case !facts.SyntaxOK:
+		fn.Status, fn.RejectReason = StatusRejected, ReasonSyntax
+	case py2 != "":
+		fn.Status, fn.RejectReason = StatusRejected, ReasonPython2+" ("+py2+")"
+	case !codeOK:
+		fn.Status, fn.RejectReason = StatusRejected, ReasonExtractedCode
+	}
+	facts.Quality = x.quality(f, helpers, facts, imports)
+	return fn, nil
+}
+
+// topLevel builds the rejected pseudo-function for requests made by module code.
+func (x *extractor) topLevel(enc string) (*Function, error) {
+	m := x.m
+	src := m.src
+	var stmts []*node
+	seen := map[*node]bool{}
+	for _, rs := range x.topSites {
+		st := rs.call
+		for st.parent != nil && st.parent != m.root {
+			st = st.parent
+		}
+		if !seen[st] {
+			seen[st] = true
+			stmts = append(stmts, st)
+		}
+	}
+	var texts []string
+	for _, st := range stmts {
+		texts = append(texts, lineText(src, st))
+	}
+	fn := &Function{
+		Name: ModuleQualName, QualName: ModuleQualName,
+		StartLine: stmts[0].row + 1, EndLine: stmts[len(stmts)-1].endRow + 1,
+		Source: strings.Join(texts, "\n"),
+		Status: StatusRejected, RejectReason: ReasonTopLevel,
+	}
+	facts := &fn.Facts
+	facts.Encoding = enc
+	sc := &scope{m: m}
+	for _, rs := range x.topSites {
+		facts.Calls = append(facts.Calls, sc.facts(rs))
+	}
+	facts.SyntaxOK = true
+	for _, st := range stmts {
+		if st.hasError() {
+			facts.SyntaxOK = false
+		}
+	}
+	code, pulled, unresolved, imports := x.assembleRoots(stmts, nil)
+	fn.Code = code
+	facts.PulledIn, facts.Unresolved, facts.Imports = pulled, unresolved, imports
+	if t, err := parse(x.ctx, []byte(code)); err == nil {
+		fn.CodeHash = codeHash(t, []byte(code))
+	} else {
+		return nil, err
+	}
+	facts.EffectiveLOC = len(strings.Split(strings.TrimSpace(fn.Source), "\n"))
+	facts.Quality = Quality{Components: map[string]float64{}}
+	return fn, nil
+}
+
+// helperClosure lists the request-making helpers f calls, transitively.
+func (x *extractor) helperClosure(f *fnInfo) []*fnInfo {
+	var out []*fnInfo
+	seen := map[*fnInfo]bool{f: true}
+	var visit func(g *fnInfo)
+	visit = func(g *fnInfo) {
+		for _, h := range g.helpers {
+			if !seen[h.callee] && x.makesRequests(h.callee, map[*fnInfo]bool{}) {
+				seen[h.callee] = true
+				out = append(out, h.callee)
+				visit(h.callee)
+			}
+		}
+	}
+	visit(f)
+	return out
+}
+
+var statusAttrs = map[string]bool{"status_code": true, "raise_for_status": true, "ok": true, "status": true, "getcode": true}
+
+func (x *extractor) statusCheck(fs []*fnInfo) bool {
+	found := false
+	for _, f := range fs {
+		f.def.walk(func(n *node) bool {
+			if n.typ == "attribute" && statusAttrs[n.child("attribute").text(x.m.src)] {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// exceptionHandling reports a try statement (with an except clause) around a
+// request made by f or by a helper, or around f's call of that helper.
+func (x *extractor) exceptionHandling(f *fnInfo, helpers []*fnInfo) bool {
+	inTry := func(n *node, g *fnInfo) bool {
+		for p := n.parent; p != nil && p != g.def; p = p.parent {
+			if p.typ == "block" && p.parent != nil && p.parent.typ == "try_statement" && p.field == "body" {
+				for _, c := range p.parent.children {
+					if c.typ == "except_clause" || c.typ == "except_group_clause" {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	for _, g := range append([]*fnInfo{f}, helpers...) {
+		for _, rs := range g.reqs {
+			if inTry(rs.call, g) {
+				return true
+			}
+		}
+		for _, h := range g.helpers {
+			if inTry(h.call, g) && x.makesRequests(h.callee, map[*fnInfo]bool{}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// python2 names a Python 2-only construct in n, or returns "".
+func python2(n *node, src []byte) string {
+	what := ""
+	n.walk(func(c *node) bool {
+		if what != "" {
+			return false
+		}
+		switch c.typ {
+		case "print_statement":
+			what = "print statement"
+		case "exec_statement":
+			what = "exec statement"
+		case "integer":
+			t := c.text(src)
+			if strings.HasSuffix(t, "L") || strings.HasSuffix(t, "l") || (len(t) > 1 && t[0] == '0' && t[1] >= '0' && t[1] <= '9') {
+				what = "Python 2 integer literal"
+			}
+		case "<>":
+			what = "<> operator"
+		case "string_start":
+			if p := strings.ToLower(strings.TrimRight(c.text(src), `'"`)); strings.Contains(p, "u") && strings.Contains(p, "r") {
+				what = "ur string prefix"
+			}
+		}
+		return what == ""
+	})
+	return what
+}
+
+// signature renders a def line on one line, without the trailing colon.
+func signature(def *node, src []byte) string {
+	body := def.child("body")
+	end := def.end
+	if body != nil {
+		end = body.start
+	}
+	s := strings.TrimSpace(string(src[def.start:end]))
+	s = strings.TrimSuffix(s, ":")
+	// comments between the header and the body
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		if i := strings.Index(l, "#"); i >= 0 && !strings.ContainsAny(l[:i], `'"`) {
+			l = l[:i]
+		}
+		lines = append(lines, l)
+	}
+	s = strings.Join(strings.Fields(strings.Join(lines, " ")), " ")
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "( ", "("), " )", ")")
+	return strings.TrimSuffix(strings.TrimSpace(s), ":")
+}
+
+// lineText returns n's text from the start of its first line, so the first line
+// keeps its indentation like the others.
+func lineText(src []byte, n *node) string {
+	start := int(n.start)
+	for start > 0 && src[start-1] != '\n' {
+		start--
+	}
+	return string(src[start:n.end])
+}
+
+// dedent removes col columns of leading whitespace from every line.
+func dedent(s string, col int) string {
+	if col == 0 {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		k := 0
+		for k < col && k < len(l) && (l[k] == ' ' || l[k] == '\t') {
+			k++
+		}
+		lines[i] = l[k:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// codeHash hashes the token stream of a parsed program, leaving out comments and
+// docstrings, ignoring whitespace and the quote style of string literals.
+func codeHash(root *node, src []byte) string {
+	h := sha256.New()
+	var visit func(n *node)
+	visit = func(n *node) {
+		switch n.typ {
+		case "comment":
+			return
+		case "expression_statement":
+			if isDocstring(n) {
+				return
+			}
+		case "string":
+			prefix := strings.ReplaceAll(stringPrefix(n, src), "u", "")
+			inner := ""
+			if len(n.children) >= 2 {
+				inner = string(src[n.children[0].end:n.children[len(n.children)-1].start])
+			}
+			inner = strings.NewReplacer(`\'`, `'`, `\"`, `"`).Replace(inner)
+			fmt.Fprintf(h, "S%s:%s\x00", prefix, inner)
+			return
+		}
+		if len(n.children) == 0 {
+			h.Write(src[n.start:n.end])
+			h.Write([]byte{0})
+			return
+		}
+		for _, c := range n.children {
+			visit(c)
+		}
+	}
+	visit(root)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// isDocstring reports an expression statement that is only a string and is the
+// first statement of a block or module.
+func isDocstring(n *node) bool {
+	k := n.namedKids()
+	if len(k) != 1 || k[0].typ != "string" || n.parent == nil {
+		return false
+	}
+	for _, s := range n.parent.children {
+		if s.typ == "comment" {
+			continue
+		}
+		return s == n
+	}
+	return false
+}
