@@ -43,7 +43,7 @@ type FileHit struct {
 	Query      string `json:"query"`
 }
 
-func nullID(id int64) any {
+func mineNullID(id int64) any {
 	if id == 0 {
 		return nil
 	}
@@ -112,7 +112,7 @@ func (t *Tx) SaveFile(ctx context.Context, f *File, content []byte) (int64, erro
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		res, err := t.exec(ctx, `INSERT INTO files(repo_id, path, git_sha, commit_sha, url, size, blob_sha256, query_layer, query, api_id, found_at)
-			VALUES(?,?,?,?,?,?,?,?,?,?,?)`, f.RepoID, f.Path, f.GitSHA, f.CommitSHA, f.URL, f.Size, sum, f.QueryLayer, f.Query, nullID(f.APIID), f.FoundAt)
+			VALUES(?,?,?,?,?,?,?,?,?,?,?)`, f.RepoID, f.Path, f.GitSHA, f.CommitSHA, f.URL, f.Size, sum, f.QueryLayer, f.Query, mineNullID(f.APIID), f.FoundAt)
 		if err != nil {
 			return 0, fmt.Errorf("save file %s: %w", f.Path, err)
 		}
@@ -123,7 +123,7 @@ func (t *Tx) SaveFile(ctx context.Context, f *File, content []byte) (int64, erro
 		return 0, fmt.Errorf("save file %s: %w", f.Path, err)
 	default:
 		if LayerRank(f.QueryLayer) < LayerRank(layer) {
-			_, err := t.exec(ctx, `UPDATE files SET query_layer=?, query=?, api_id=? WHERE id=?`, f.QueryLayer, f.Query, nullID(f.APIID), id)
+			_, err := t.exec(ctx, `UPDATE files SET query_layer=?, query=?, api_id=? WHERE id=?`, f.QueryLayer, f.Query, mineNullID(f.APIID), id)
 			if err != nil {
 				return 0, fmt.Errorf("save file %s: %w", f.Path, err)
 			}
@@ -133,7 +133,7 @@ func (t *Tx) SaveFile(ctx context.Context, f *File, content []byte) (int64, erro
 	if f.QueryLayer != "" || f.Query != "" {
 		_, err = t.exec(ctx, `INSERT INTO file_hits(file_id, api_id, query_layer, query)
 			SELECT ?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM file_hits WHERE file_id=? AND api_id IS ? AND query_layer=? AND query=?)`,
-			id, nullID(f.APIID), f.QueryLayer, f.Query, id, nullID(f.APIID), f.QueryLayer, f.Query)
+			id, mineNullID(f.APIID), f.QueryLayer, f.Query, id, mineNullID(f.APIID), f.QueryLayer, f.Query)
 		if err != nil {
 			return 0, fmt.Errorf("save file %s hit: %w", f.Path, err)
 		}
@@ -300,4 +300,48 @@ func sortHits(hs []FileHit) {
 		}
 		return a.Query < b.Query
 	})
+}
+
+// AddFileHit records that (API, layer, query) found the stored file fileID, and makes
+// layer the file's query layer when it is stronger than the one it has. It adds no
+// content: the miner uses it for a file it already holds.
+func (t *Tx) AddFileHit(ctx context.Context, fileID, apiID int64, layer, query string) error {
+	var cur string
+	if err := t.tx.QueryRowContext(ctx, `SELECT query_layer FROM files WHERE id=?`, fileID).Scan(&cur); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			err = ErrNotFound
+		}
+		return fmt.Errorf("add hit to file %d: %w", fileID, err)
+	}
+	if LayerRank(layer) < LayerRank(cur) {
+		if _, err := t.exec(ctx, `UPDATE files SET query_layer=?, query=?, api_id=? WHERE id=?`, layer, query, mineNullID(apiID), fileID); err != nil {
+			return fmt.Errorf("add hit to file %d: %w", fileID, err)
+		}
+	}
+	_, err := t.exec(ctx, `INSERT INTO file_hits(file_id, api_id, query_layer, query)
+		SELECT ?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM file_hits WHERE file_id=? AND api_id IS ? AND query_layer=? AND query=?)`,
+		fileID, mineNullID(apiID), layer, query, fileID, mineNullID(apiID), layer, query)
+	if err != nil {
+		return fmt.Errorf("add hit to file %d: %w", fileID, err)
+	}
+	return nil
+}
+
+// MinedFileCounts returns, per API id, how many distinct stored files were found for it.
+func (s *Store) MinedFileCounts(ctx context.Context) (map[int64]int, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT api_id, COUNT(DISTINCT file_id) FROM file_hits WHERE api_id IS NOT NULL GROUP BY api_id`)
+	if err != nil {
+		return nil, fmt.Errorf("mined file counts: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]int{}
+	for rows.Next() {
+		var id int64
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, fmt.Errorf("mined file counts: %w", err)
+		}
+		out[id] = n
+	}
+	return out, rows.Err()
 }

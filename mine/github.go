@@ -1,0 +1,654 @@
+package mine
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/go-github/v62/github"
+
+	"sccg/store"
+)
+
+// searchCap is how many results GitHub serves for one code search.
+const searchCap = 1000
+
+// canonicalAPI is the API root fetches are recorded under, whatever server answered,
+// so a store's ETags stay valid when --api-base changes.
+const canonicalAPI = "https://api.github.com/"
+
+// fileState is what the miner knows about one (repository, path, blob SHA).
+type fileState struct {
+	id       int64 // stored file, or 0
+	rejected bool
+}
+
+// repoState is what the miner knows about one repository during a run.
+type repoState struct {
+	repo    *store.Repository // metadata to save with the first kept file
+	missing bool
+	fetched bool // metadata was requested in this run
+	used    bool // a file of it was stored or judged on its content in this run
+}
+
+type ghMiner struct {
+	st       *store.Store
+	opts     Options
+	base     *url.URL
+	pool     *pool
+	stats    *Stats
+	done     map[string]bool
+	files    map[string]fileState
+	repos    map[string]*repoState
+	apiFiles map[int64]int
+	counted  map[string]bool // api|file pairs counted in apiFiles during this run
+}
+
+// Mine searches GitHub (or the server at opts.APIBase) for files that call the APIs
+// in the store, layer by layer, and stores each file found with its repository and
+// provenance. It resumes where an earlier run stopped; faults of single repositories
+// or files are recorded as decisions and the run goes on.
+func Mine(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
+	opts.defaults()
+	base := opts.APIBase
+	if base == "" {
+		base = canonicalAPI
+	}
+	if !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return nil, fmt.Errorf("mine: api base %q: %w", base, err)
+	}
+	stats := &Stats{}
+	m := &ghMiner{st: st, opts: opts, base: u, stats: stats, files: map[string]fileState{},
+		repos: map[string]*repoState{}, counted: map[string]bool{},
+		pool: newPool(opts.Tokens, opts.SearchPerMinute, opts.Clock, opts.Seed, stats)}
+	if m.done, err = st.DoneUnits(ctx, Stage); err != nil {
+		return nil, fmt.Errorf("mine: %w", err)
+	}
+	if m.apiFiles, err = st.MinedFileCounts(ctx); err != nil {
+		return nil, fmt.Errorf("mine: %w", err)
+	}
+	targets, err := Targets(ctx, st, opts.APIs)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range targets {
+		if err := m.mineAPI(ctx, t); err != nil {
+			return stats, err
+		}
+	}
+	for _, r := range m.repos {
+		if r.fetched && !r.missing && !r.used {
+			stats.Wasted++
+		}
+	}
+	return stats, nil
+}
+
+func (m *ghMiner) client(token string) *github.Client {
+	c := github.NewClient(m.opts.HTTPClient)
+	if token != "" {
+		c = c.WithAuthToken(token)
+	}
+	c.BaseURL = m.base
+	return c
+}
+
+func (m *ghMiner) decide(ctx context.Context, kind, subject, verdict, reason string, ev map[string]any) error {
+	if verdict == store.Rejected && kind == "file" {
+		m.stats.Rejected++
+	}
+	return m.st.Update(ctx, func(tx *store.Tx) error {
+		return tx.RecordDecision(ctx, store.Decision{RunID: m.opts.RunID, Stage: Stage, SubjectKind: kind,
+			Subject: subject, Verdict: verdict, Reason: reason, Evidence: ev})
+	})
+}
+
+func (m *ghMiner) markDone(ctx context.Context, units ...string) error {
+	err := m.st.Update(ctx, func(tx *store.Tx) error {
+		for _, u := range units {
+			if err := tx.MarkDone(ctx, Stage, u, m.opts.RunID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		for _, u := range units {
+			m.done[u] = true
+		}
+	}
+	return err
+}
+
+func unitKey(t Target, layer, text string) string {
+	return "github|" + t.API.Slug + "|" + layer + "|" + text
+}
+
+// mineAPI runs t's queries from strict to loose.
+func (m *ghMiner) mineAPI(ctx context.Context, t Target) error {
+	hostDone := "github|" + t.API.Slug + "|host-complete"
+	for _, q := range Queries(t, m.opts.EndpointsPerAPI) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		key := unitKey(t, q.Layer, q.Text)
+		rank := store.LayerRank(q.Layer)
+		if rank >= store.LayerRank(store.LayerHost) && m.apiFiles[t.API.ID] >= m.opts.MaxPerAPI {
+			m.stats.QueriesSkipped++
+			if err := m.decide(ctx, "query", key, store.Rejected, "skipped: the API has enough files",
+				map[string]any{"files": m.apiFiles[t.API.ID], "max_per_api": m.opts.MaxPerAPI}); err != nil {
+				return err
+			}
+			continue
+		}
+		if rank > store.LayerRank(store.LayerHost) && m.done[hostDone] {
+			m.stats.QueriesSkipped++
+			if err := m.decide(ctx, "query", key, store.Rejected, "skipped: subsumed by the complete host query", nil); err != nil {
+				return err
+			}
+			continue
+		}
+		complete, err := m.runQuery(ctx, t, q.Layer, q.Text, 0, 0)
+		if errors.Is(err, errGaveUp) {
+			m.stats.Failed++
+			m.opts.Logf("mine %s: %s: %v", t.API.Slug, q.Text, err)
+			if err := m.decide(ctx, "query", key, store.Failed, "gave up after repeated rate limits",
+				map[string]any{"error": err.Error()}); err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("mine %s %s: %w", t.API.Slug, q.Layer, err)
+		}
+		if q.Layer == store.LayerHost && complete {
+			if err := m.markDone(ctx, hostDone); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// search sends one code search, retrying a page GitHub marks incomplete.
+func (m *ghMiner) search(ctx context.Context, text string, page int) (*github.CodeSearchResult, error) {
+	opt := &github.SearchOptions{TextMatch: true, ListOptions: github.ListOptions{Page: page, PerPage: m.opts.PerPage}}
+	var res *github.CodeSearchResult
+	for try := 1; ; try++ {
+		_, err := m.pool.do(ctx, resSearch, m.opts.MaxTries, func(token string) (*github.Response, error) {
+			m.stats.SearchRequests++
+			r, resp, err := m.client(token).Search.Code(ctx, text, opt)
+			res = r
+			return resp, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		if !res.GetIncompleteResults() || try >= m.opts.MaxTries {
+			return res, nil
+		}
+		m.opts.Logf("mine: incomplete results for %s page %d, retrying", text, page)
+	}
+}
+
+// runQuery pages through one query (or, when it is saturated, through the parts it
+// splits into) and reports whether every result was seen.
+func (m *ghMiner) runQuery(ctx context.Context, t Target, layer, text string, depth, parentTotal int) (bool, error) {
+	key := unitKey(t, layer, text)
+	if m.done[key+"|split"] {
+		return m.runParts(ctx, t, layer, text, depth, 0)
+	}
+	last, complete := pagesDone(m.done, key), true
+	for page := 1; last == 0 || page <= last; page++ {
+		unit := key + "|p" + strconv.Itoa(page)
+		if m.done[unit] {
+			if last == 0 {
+				last = 1
+			}
+			continue
+		}
+		res, err := m.search(ctx, text, page)
+		if err != nil {
+			return false, err
+		}
+		total := res.GetTotal()
+		if page == 1 && total > searchCap {
+			if parentTotal == 0 || total < parentTotal {
+				if parts := splitQuery(text, m.opts.MaxFileBytes); len(parts) > 0 && depth < 6 {
+					m.stats.Splits++
+					if err := m.decide(ctx, "query", key, store.Changed, "split: saturated query",
+						map[string]any{"total_count": total, "parts": parts}); err != nil {
+						return false, err
+					}
+					if err := m.markDone(ctx, key+"|split"); err != nil {
+						return false, err
+					}
+					return m.runParts(ctx, t, layer, text, depth, total)
+				}
+			}
+			complete = false
+			if err := m.decide(ctx, "query", key, store.Changed, "capped: saturated query cannot be split further",
+				map[string]any{"total_count": total, "served": searchCap}); err != nil {
+				return false, err
+			}
+		}
+		if res.GetIncompleteResults() {
+			complete = false
+		}
+		if page == 1 {
+			last = max(1, (min(total, searchCap)+m.opts.PerPage-1)/m.opts.PerPage)
+		}
+		for _, item := range res.CodeResults {
+			if err := m.hit(ctx, t, layer, text, item); err != nil {
+				return false, err
+			}
+		}
+		units := []string{unit}
+		if page == 1 {
+			units = append(units, key+"|pages="+strconv.Itoa(last))
+		}
+		if err := m.markDone(ctx, units...); err != nil {
+			return false, err
+		}
+		if len(res.CodeResults) == 0 {
+			break
+		}
+	}
+	return complete, nil
+}
+
+func (m *ghMiner) runParts(ctx context.Context, t Target, layer, text string, depth, total int) (bool, error) {
+	complete := true
+	for _, p := range splitQuery(text, m.opts.MaxFileBytes) {
+		c, err := m.runQuery(ctx, t, layer, p, depth+1, total)
+		if err != nil {
+			return false, err
+		}
+		complete = complete && c
+	}
+	return complete, nil
+}
+
+// pagesDone reads how many pages a query has from its done units, or 0.
+func pagesDone(done map[string]bool, key string) int {
+	prefix := key + "|pages="
+	for u := range done {
+		if strings.HasPrefix(u, prefix) {
+			n, _ := strconv.Atoi(strings.TrimPrefix(u, prefix))
+			return n
+		}
+	}
+	return 0
+}
+
+var sizeQualifier = regexp.MustCompile(`(^|\s)size:(\S+)`)
+
+// sizeRanges are the first split of a saturated query: most source files are small.
+var sizeRanges = [][2]int64{{0, 1023}, {1024, 4095}, {4096, 16383}, {16384, 65535}, {65536, 262143}}
+
+// splitQuery splits a saturated query into parts that together cover it: first by
+// size ranges (the last part holds the files over maxBytes), then by halving a
+// bounded size range. It returns nil when the query cannot be split further.
+func splitQuery(text string, maxBytes int64) []string {
+	m := sizeQualifier.FindStringSubmatch(text)
+	if m == nil {
+		var parts []string
+		for _, r := range sizeRanges {
+			if r[1] < maxBytes {
+				parts = append(parts, fmt.Sprintf("%s size:%d..%d", text, r[0], r[1]))
+			}
+		}
+		lo := int64(0)
+		if len(parts) > 0 {
+			lo = sizeRanges[len(parts)-1][1] + 1
+		}
+		return append(parts, fmt.Sprintf("%s size:%d..%d", text, lo, maxBytes), fmt.Sprintf("%s size:>%d", text, maxBytes))
+	}
+	a, b, ok := strings.Cut(m[2], "..")
+	lo, err1 := strconv.ParseInt(a, 10, 64)
+	hi, err2 := strconv.ParseInt(b, 10, 64)
+	if !ok || err1 != nil || err2 != nil || hi <= lo {
+		return nil
+	}
+	mid := lo + (hi-lo)/2
+	without := strings.TrimSpace(sizeQualifier.ReplaceAllString(text, " "))
+	return []string{fmt.Sprintf("%s size:%d..%d", without, lo, mid), fmt.Sprintf("%s size:%d..%d", without, mid+1, hi)}
+}
+
+// minSize is the lower size bound a query's size: qualifier sets, or 0.
+func minSize(text string) int64 {
+	m := sizeQualifier.FindStringSubmatch(text)
+	if m == nil {
+		return 0
+	}
+	v := m[2]
+	if strings.HasPrefix(v, ">") {
+		n, _ := strconv.ParseInt(strings.TrimPrefix(v, ">"), 10, 64)
+		return n + 1
+	}
+	a, _, _ := strings.Cut(v, "..")
+	n, _ := strconv.ParseInt(a, 10, 64)
+	return n
+}
+
+// commitOf reads the commit a search result's HTML URL pins the file to.
+func commitOf(htmlURL string) string {
+	_, rest, ok := strings.Cut(htmlURL, "/blob/")
+	if !ok {
+		return ""
+	}
+	c, _, _ := strings.Cut(rest, "/")
+	return c
+}
+
+func escapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+// hit handles one search result: early filter, de-duplication, then the requests.
+func (m *ghMiner) hit(ctx context.Context, t Target, layer, query string, item *github.CodeResult) error {
+	m.stats.Hits++
+	full := item.GetRepository().GetFullName()
+	path, sha := item.GetPath(), item.GetSHA()
+	commit := commitOf(item.GetHTMLURL())
+	fkey := full + "\x00" + path + "\x00" + sha
+	subject := fmt.Sprintf("https://github.com/%s/blob/%s/%s", full, commit, path)
+	ev := map[string]any{"api": t.API.Slug, "query_layer": layer, "query": query}
+
+	if fs, ok := m.files[fkey]; ok {
+		m.stats.Deduped++
+		if fs.id != 0 {
+			return m.addHit(ctx, t, fs.id, layer, query)
+		}
+		return nil
+	}
+	// Early filter: the fragments GitHub matched must show the host itself, not
+	// only its words scattered over the file.
+	if len(item.TextMatches) > 0 {
+		found := false
+		for _, tm := range item.TextMatches {
+			if strings.Contains(strings.ToLower(tm.GetFragment()), t.Host) {
+				found = true
+			}
+		}
+		if !found {
+			m.stats.EarlyDropped++
+			m.files[fkey] = fileState{rejected: true}
+			return m.decide(ctx, "file", subject, store.Rejected, "host not in the matched fragment", ev)
+		}
+	}
+	// Already stored or judged by an earlier run: nothing to fetch.
+	if r, err := m.st.RepositoryByName(ctx, full); err == nil {
+		if f, err := m.st.FileByKey(ctx, r.ID, path, sha); err == nil {
+			m.stats.Deduped++
+			m.files[fkey] = fileState{id: f.ID}
+			return m.addHit(ctx, t, f.ID, layer, query)
+		}
+	}
+	if ds, err := m.st.Decisions(ctx, "file", subject); err == nil {
+		for _, d := range ds {
+			if d.Stage == Stage && d.Verdict == store.Rejected {
+				m.stats.Deduped++
+				m.files[fkey] = fileState{rejected: true}
+				return nil
+			}
+		}
+	}
+	if lo := minSize(query); lo > m.opts.MaxFileBytes {
+		m.files[fkey] = fileState{rejected: true}
+		ev["min_size"] = lo
+		return m.decide(ctx, "file", subject, store.Rejected, "too large: over --max-file-bytes", ev)
+	}
+	rs, err := m.repo(ctx, full)
+	if err != nil {
+		return err
+	}
+	if rs.missing {
+		m.files[fkey] = fileState{rejected: true}
+		return m.decide(ctx, "file", subject, store.Rejected, "repository not found (404)", ev)
+	}
+	owner, name, _ := strings.Cut(full, "/")
+	rel := fmt.Sprintf("repos/%s/%s/contents/%s", url.PathEscape(owner), url.PathEscape(name), escapePath(path))
+	if commit != "" {
+		rel += "?ref=" + url.QueryEscape(commit)
+	}
+	status, body, err := m.get(ctx, rel, &m.stats.ContentRequests)
+	if err != nil {
+		if errors.Is(err, errGaveUp) {
+			m.stats.Failed++
+			return m.decide(ctx, "file", subject, store.Failed, "gave up after repeated rate limits", ev)
+		}
+		return fmt.Errorf("mine %s/%s %s: %w", owner, name, path, err)
+	}
+	rs.used = true
+	if status != http.StatusOK {
+		m.files[fkey] = fileState{rejected: true}
+		ev["status"] = status
+		return m.decide(ctx, "file", subject, store.Rejected, fmt.Sprintf("file unavailable (%d %s)", status, http.StatusText(status)), ev)
+	}
+	var rc github.RepositoryContent
+	if err := json.Unmarshal(body, &rc); err != nil {
+		m.files[fkey] = fileState{rejected: true}
+		return m.decide(ctx, "file", subject, store.Failed, "malformed contents response", map[string]any{"error": err.Error()})
+	}
+	content, reason := m.decode(&rc)
+	if reason == "" && GitBlobSHA(content) != sha {
+		reason = "content does not match the blob SHA"
+	}
+	if reason == "" && !bytes.Contains(bytes.ToLower(content), []byte(t.Host)) {
+		reason = "host not in content"
+		m.stats.Wasted++ // the early filter should have caught it
+	}
+	if reason != "" {
+		m.files[fkey] = fileState{rejected: true}
+		ev["size"] = rc.GetSize()
+		return m.decide(ctx, "file", subject, store.Rejected, reason, ev)
+	}
+	f := &store.File{Path: path, GitSHA: sha, CommitSHA: commit, URL: subject, Size: int64(len(content)),
+		QueryLayer: layer, Query: query, APIID: t.API.ID}
+	err = m.st.Update(ctx, func(tx *store.Tx) error {
+		repoID, err := tx.UpsertRepository(ctx, rs.repo)
+		if err != nil {
+			return err
+		}
+		f.RepoID = repoID
+		if _, err := tx.SaveFile(ctx, f, content); err != nil {
+			return err
+		}
+		return tx.RecordDecision(ctx, store.Decision{RunID: m.opts.RunID, Stage: Stage, SubjectKind: "file", Subject: subject,
+			Verdict: store.Kept, Reason: "calls " + t.Host, Evidence: ev})
+	})
+	if err != nil {
+		return fmt.Errorf("mine %s/%s %s: %w", owner, name, path, err)
+	}
+	m.stats.Stored++
+	m.files[fkey] = fileState{id: f.ID}
+	m.countFile(t, f.ID)
+	return nil
+}
+
+// decode returns a contents response's bytes, or why they cannot be kept.
+func (m *ghMiner) decode(rc *github.RepositoryContent) ([]byte, string) {
+	if int64(rc.GetSize()) > m.opts.MaxFileBytes || rc.GetEncoding() == "none" {
+		return nil, "too large: over --max-file-bytes"
+	}
+	var content []byte
+	raw := ""
+	if rc.Content != nil {
+		raw = *rc.Content
+	}
+	switch rc.GetEncoding() {
+	case "base64":
+		b, err := base64.StdEncoding.DecodeString(raw)
+		if err != nil {
+			return nil, "malformed base64 content"
+		}
+		content = b
+	case "":
+		content = []byte(raw)
+	default:
+		return nil, "unsupported content encoding " + rc.GetEncoding()
+	}
+	return content, Classify(content, m.opts.MaxFileBytes)
+}
+
+// Classify says why content cannot be mined as Python source ("" when it can):
+// too large, binary, or not valid UTF-8.
+func Classify(content []byte, maxBytes int64) string {
+	switch {
+	case int64(len(content)) > maxBytes:
+		return "too large: over --max-file-bytes"
+	case bytes.IndexByte(content[:min(len(content), 8000)], 0) >= 0:
+		return "binary file"
+	case !utf8.Valid(content):
+		return "invalid UTF-8"
+	}
+	return ""
+}
+
+func (m *ghMiner) countFile(t Target, fileID int64) {
+	k := strconv.FormatInt(t.API.ID, 10) + "|" + strconv.FormatInt(fileID, 10)
+	if !m.counted[k] {
+		m.counted[k] = true
+		m.apiFiles[t.API.ID]++
+	}
+}
+
+func (m *ghMiner) addHit(ctx context.Context, t Target, fileID int64, layer, query string) error {
+	err := m.st.Update(ctx, func(tx *store.Tx) error {
+		return tx.AddFileHit(ctx, fileID, t.API.ID, layer, query)
+	})
+	if err != nil {
+		return fmt.Errorf("mine %s: %w", t.API.Slug, err)
+	}
+	m.countFile(t, fileID)
+	return nil
+}
+
+// repo returns the repository's metadata, requesting it at most once per run (with
+// the ETag of an earlier run's answer).
+func (m *ghMiner) repo(ctx context.Context, full string) (*repoState, error) {
+	if rs, ok := m.repos[full]; ok {
+		return rs, nil
+	}
+	owner, name, _ := strings.Cut(full, "/")
+	status, body, err := m.get(ctx, fmt.Sprintf("repos/%s/%s", url.PathEscape(owner), url.PathEscape(name)), &m.stats.RepoRequests)
+	if err != nil {
+		return nil, fmt.Errorf("mine %s/%s: %w", owner, name, err)
+	}
+	rs := &repoState{fetched: true}
+	m.repos[full] = rs
+	if status != http.StatusOK {
+		rs.missing = true
+		ev := map[string]any{"status": status}
+		return rs, m.decide(ctx, "repository", "https://github.com/"+full, store.Rejected,
+			fmt.Sprintf("repository unavailable (%d %s)", status, http.StatusText(status)), ev)
+	}
+	var gr github.Repository
+	if err := json.Unmarshal(body, &gr); err != nil {
+		return nil, fmt.Errorf("mine %s/%s: repository metadata: %w", owner, name, err)
+	}
+	rs.repo = repositoryRecord(full, &gr)
+	return rs, nil
+}
+
+func ts(t github.Timestamp) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02T15:04:05Z")
+}
+
+// repositoryRecord turns GitHub's repository JSON into the store's record.
+func repositoryRecord(full string, gr *github.Repository) *store.Repository {
+	r := &store.Repository{FullName: full, Source: "github", URL: gr.GetHTMLURL(), Description: gr.GetDescription(),
+		Language: gr.GetLanguage(), Stars: gr.GetStargazersCount(), Forks: gr.GetForksCount(),
+		Watchers: gr.GetWatchersCount(), OpenIssues: gr.GetOpenIssuesCount(), Topics: gr.Topics,
+		DefaultBranch: gr.GetDefaultBranch(), IsFork: gr.GetFork(), Archived: gr.GetArchived(),
+		CreatedAt: ts(gr.GetCreatedAt()), UpdatedAt: ts(gr.GetUpdatedAt()), PushedAt: ts(gr.GetPushedAt())}
+	if r.URL == "" {
+		r.URL = "https://github.com/" + full
+	}
+	if l := gr.GetLicense(); l != nil {
+		r.License = l.GetSPDXID()
+		if r.License == "" || r.License == "NOASSERTION" {
+			r.License = l.GetKey()
+		}
+	}
+	if r.Topics == nil {
+		r.Topics = []string{}
+	}
+	return r
+}
+
+// get requests rel (relative to the API root), conditionally when an earlier fetch
+// left an ETag, records the fetch under its canonical URL, and returns the status
+// and body (the stored body on 304). 404, 410 and 451 are answers, not errors.
+func (m *ghMiner) get(ctx context.Context, rel string, counter *int) (int, []byte, error) {
+	canon := canonicalAPI + rel
+	var prev *store.Fetch
+	if f, err := m.st.LatestFetch(ctx, canon); err == nil && f.Status == http.StatusOK && f.SHA256 != "" && f.Headers["ETag"] != "" {
+		prev = f
+	}
+	var buf bytes.Buffer
+	resp, err := m.pool.do(ctx, resCore, m.opts.MaxTries, func(token string) (*github.Response, error) {
+		*counter++
+		c := m.client(token)
+		req, err := c.NewRequest(http.MethodGet, rel, nil)
+		if err != nil {
+			return nil, err
+		}
+		if prev != nil {
+			req.Header.Set("If-None-Match", prev.Headers["ETag"])
+		}
+		buf.Reset()
+		return c.Do(ctx, req, &buf)
+	})
+	status := 0
+	if resp != nil && resp.Response != nil {
+		status = resp.StatusCode
+	}
+	var er *github.ErrorResponse
+	switch {
+	case err == nil:
+	case status == http.StatusNotModified && prev != nil:
+		m.stats.NotModified++
+		body, err := m.st.Blob(ctx, prev.SHA256)
+		return http.StatusOK, body, err
+	case errors.As(err, &er) && (status == http.StatusNotFound || status == http.StatusGone || status == http.StatusUnavailableForLegalReasons):
+		err := m.st.Update(ctx, func(tx *store.Tx) error {
+			return tx.RecordFetch(ctx, &store.Fetch{URL: canon, Status: status, RunID: m.opts.RunID}, nil)
+		})
+		return status, nil, err
+	default:
+		return status, nil, err
+	}
+	h := map[string]string{}
+	for _, k := range []string{"ETag", "Content-Type", "Last-Modified"} {
+		if v := resp.Header.Get(k); v != "" {
+			h[k] = v
+		}
+	}
+	body := append([]byte(nil), buf.Bytes()...)
+	err = m.st.Update(ctx, func(tx *store.Tx) error {
+		return tx.RecordFetch(ctx, &store.Fetch{URL: canon, Status: http.StatusOK, Headers: h, RunID: m.opts.RunID}, body)
+	})
+	return http.StatusOK, body, err
+}

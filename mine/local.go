@@ -1,0 +1,423 @@
+package mine
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"sccg/store"
+)
+
+// GitBlobSHA is the SHA git gives content as a blob object.
+func GitBlobSHA(content []byte) string {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(content))
+	h.Write(content)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// skipDirs are never walked: version control, environments, caches.
+var skipDirs = map[string]bool{".git": true, "node_modules": true, "venv": true, ".venv": true, "env": true,
+	"__pycache__": true, "site-packages": true, ".tox": true, ".mypy_cache": true}
+
+func isPython(p string) bool {
+	switch path.Ext(p) {
+	case ".py", ".pyw", ".pyi":
+		return true
+	}
+	return false
+}
+
+// localFile is one candidate file of a local repository.
+type localFile struct {
+	path string // slash-separated, relative to the repository root
+	sha  string // git blob SHA when known from git
+	size int64
+}
+
+// localRepo is a repository directory and what git says about it.
+type localRepo struct {
+	dir    string
+	isGit  bool
+	commit string
+	record store.Repository
+	files  []localFile
+}
+
+// MineLocal walks dir — one repository or a folder of repositories (git clones or
+// plain folders, optionally grouped in owner folders) — and applies the same host,
+// route and URL matching as the GitHub search offline, storing each matching file
+// with the same provenance: commit, blob SHA, remote URL, dates and a query layer.
+// Repositories already done by an earlier run at the same commit are skipped.
+func MineLocal(ctx context.Context, st *store.Store, dir string, opts Options) (*Stats, error) {
+	opts.defaults()
+	stats := &Stats{}
+	targets, err := Targets(ctx, st, opts.APIs)
+	if err != nil {
+		return nil, err
+	}
+	roots, err := repoRoots(dir)
+	if err != nil {
+		return nil, fmt.Errorf("mine --local %s: %w", dir, err)
+	}
+	done, err := st.DoneUnits(ctx, Stage)
+	if err != nil {
+		return nil, fmt.Errorf("mine --local: %w", err)
+	}
+	for _, root := range roots {
+		if err := ctx.Err(); err != nil {
+			return stats, err
+		}
+		lr, err := inspect(ctx, root)
+		if err != nil {
+			return stats, fmt.Errorf("mine --local %s: %w", filepath.Base(root), err)
+		}
+		unit := "local|" + lr.record.FullName + "|" + lr.version()
+		if done[unit] {
+			continue
+		}
+		if err := mineLocalRepo(ctx, st, lr, targets, opts, stats, unit); err != nil {
+			return stats, fmt.Errorf("mine --local %s: %w", lr.record.FullName, err)
+		}
+		opts.Logf("mine --local %s: done", lr.record.FullName)
+	}
+	return stats, nil
+}
+
+// version names what a repository holds: its commit, or for a plain folder a hash of
+// its files' paths and blob SHAs.
+func (lr *localRepo) version() string {
+	if lr.commit != "" {
+		return lr.commit
+	}
+	h := sha1.New()
+	for _, f := range lr.files {
+		fmt.Fprintf(h, "%s %s\n", f.path, f.sha)
+	}
+	return "tree-" + hex.EncodeToString(h.Sum(nil))
+}
+
+func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets []Target, opts Options, stats *Stats, unit string) error {
+	contents, err := lr.read(ctx, opts.MaxFileBytes)
+	if err != nil {
+		return err
+	}
+	return st.Update(ctx, func(tx *store.Tx) error {
+		var repoID int64
+		for _, f := range lr.files {
+			subject := lr.fileURL(f.path)
+			content, ok := contents[f.path]
+			reason := ""
+			switch {
+			case f.size > opts.MaxFileBytes:
+				reason = "too large: over --max-file-bytes"
+			case !ok:
+				reason = "unreadable"
+			default:
+				reason = Classify(content, opts.MaxFileBytes)
+			}
+			if reason != "" {
+				if !mentionsRapidAPI(content, targets) && f.size <= opts.MaxFileBytes {
+					continue // an unrelated file: no decision to record
+				}
+				stats.Rejected++
+				if err := tx.RecordDecision(ctx, store.Decision{RunID: opts.RunID, Stage: Stage, SubjectKind: "file",
+					Subject: subject, Verdict: store.Rejected, Reason: reason, Evidence: map[string]any{"size": f.size}}); err != nil {
+					return err
+				}
+				continue
+			}
+			for _, t := range targets {
+				q, ok := LocalLayer(t, content, opts.EndpointsPerAPI)
+				if !ok {
+					continue
+				}
+				stats.Hits++
+				if repoID == 0 {
+					if repoID, err = tx.UpsertRepository(ctx, &lr.record); err != nil {
+						return err
+					}
+				}
+				file := &store.File{RepoID: repoID, Path: f.path, GitSHA: f.sha, CommitSHA: lr.commit, URL: lr.fileURL(f.path),
+					Size: int64(len(content)), QueryLayer: q.Layer, Query: q.Text, APIID: t.API.ID}
+				if _, err := tx.SaveFile(ctx, file, content); err != nil {
+					return err
+				}
+				stats.Stored++
+				if err := tx.RecordDecision(ctx, store.Decision{RunID: opts.RunID, Stage: Stage, SubjectKind: "file",
+					Subject: subject, Verdict: store.Kept, Reason: "calls " + t.Host,
+					Evidence: map[string]any{"api": t.API.Slug, "query_layer": q.Layer, "query": q.Text}}); err != nil {
+					return err
+				}
+			}
+		}
+		return tx.MarkDone(ctx, Stage, unit, opts.RunID)
+	})
+}
+
+// mentionsRapidAPI reports whether a rejected file would have been a candidate: it
+// names one of the targets' hosts.
+func mentionsRapidAPI(content []byte, targets []Target) bool {
+	lower := bytes.ToLower(content)
+	for _, t := range targets {
+		if bytes.Contains(lower, []byte(t.Host)) {
+			return true
+		}
+	}
+	return false
+}
+
+// fileURL is the file's URL at the commit when the repository is on GitHub, else a
+// name that identifies it without revealing local paths.
+func (lr *localRepo) fileURL(p string) string {
+	if strings.HasPrefix(lr.record.URL, "https://github.com/") && lr.commit != "" {
+		return lr.record.URL + "/blob/" + lr.commit + "/" + p
+	}
+	return lr.record.FullName + "/" + p
+}
+
+// repoRoots lists the repositories under dir: dir itself when it is a git
+// repository, else its sub-folders (and, for a folder holding only folders of git
+// repositories, those), in name order.
+func repoRoots(dir string) ([]string, error) {
+	if isGitDir(dir) {
+		return []string{dir}, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() || skipDirs[e.Name()] || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		sub := filepath.Join(dir, e.Name())
+		if isGitDir(sub) {
+			out = append(out, sub)
+			continue
+		}
+		if nested := gitChildren(sub); len(nested) > 0 {
+			out = append(out, nested...)
+			continue
+		}
+		out = append(out, sub)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func isGitDir(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, ".git"))
+	return err == nil
+}
+
+// gitChildren lists the git repositories directly under an owner folder, when it
+// holds nothing else.
+func gitChildren(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		sub := filepath.Join(dir, e.Name())
+		if !e.IsDir() || !isGitDir(sub) {
+			return nil
+		}
+		out = append(out, sub)
+	}
+	return out
+}
+
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
+	}
+	return string(out), nil
+}
+
+var githubRemote = regexp.MustCompile(`^(?:https?://|ssh://git@|git@)github\.com[/:]([^/]+)/([^/]+?)(?:\.git)?/?$`)
+
+// isoUTC turns git's strict ISO dates into the store's UTC form.
+func isoUTC(s string) string {
+	t, err := time.Parse(time.RFC3339, strings.TrimSpace(s))
+	if err != nil {
+		return strings.TrimSpace(s)
+	}
+	return t.UTC().Format("2006-01-02T15:04:05Z")
+}
+
+// inspect reads a repository's provenance and lists its Python files.
+func inspect(ctx context.Context, root string) (*localRepo, error) {
+	lr := &localRepo{dir: root, record: store.Repository{Source: "local", FullName: "local/" + filepath.Base(root), Topics: []string{}}}
+	if isGitDir(root) {
+		lr.isGit = true
+		if err := lr.readGit(ctx); err != nil {
+			return nil, err
+		}
+	} else {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if p != root && skipDirs[d.Name()] {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			rel, _ := filepath.Rel(root, p)
+			rel = filepath.ToSlash(rel)
+			if !isPython(rel) || !d.Type().IsRegular() {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			lr.files = append(lr.files, localFile{path: rel, size: info.Size()})
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(lr.files) > 0 {
+		lr.record.Language = "Python"
+	}
+	return lr, nil
+}
+
+func (lr *localRepo) readGit(ctx context.Context) error {
+	out, err := git(ctx, lr.dir, "rev-parse", "HEAD")
+	if err != nil {
+		return err
+	}
+	lr.commit = strings.TrimSpace(out)
+	if remote, err := git(ctx, lr.dir, "config", "--get", "remote.origin.url"); err == nil {
+		remote = strings.TrimSpace(remote)
+		if m := githubRemote.FindStringSubmatch(remote); m != nil {
+			lr.record.FullName = m[1] + "/" + m[2]
+			lr.record.URL = "https://github.com/" + m[1] + "/" + m[2]
+		} else if strings.Contains(remote, "://") && !strings.HasPrefix(remote, "file://") {
+			lr.record.URL = remote
+		}
+	}
+	if branch, err := git(ctx, lr.dir, "symbolic-ref", "--short", "-q", "HEAD"); err == nil {
+		lr.record.DefaultBranch = strings.TrimSpace(branch)
+	}
+	if out, err := git(ctx, lr.dir, "log", "-1", "--format=%aI%n%cI", "HEAD"); err == nil {
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if len(lines) == 2 {
+			lr.record.UpdatedAt, lr.record.PushedAt = isoUTC(lines[0]), isoUTC(lines[1])
+		}
+	}
+	if out, err := git(ctx, lr.dir, "log", "--max-parents=0", "--format=%aI", "HEAD"); err == nil {
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		lr.record.CreatedAt = isoUTC(lines[len(lines)-1])
+	}
+	out, err = git(ctx, lr.dir, "ls-tree", "-r", "-z", "--long", "HEAD")
+	if err != nil {
+		return err
+	}
+	for _, rec := range strings.Split(out, "\x00") {
+		meta, p, ok := strings.Cut(rec, "\t")
+		if !ok || !isPython(p) {
+			continue
+		}
+		fields := strings.Fields(meta) // mode type sha size
+		if len(fields) != 4 || fields[1] != "blob" {
+			continue
+		}
+		size, _ := strconv.ParseInt(fields[3], 10, 64)
+		lr.files = append(lr.files, localFile{path: p, sha: fields[2], size: size})
+	}
+	sort.Slice(lr.files, func(i, j int) bool { return lr.files[i].path < lr.files[j].path })
+	return nil
+}
+
+// read returns the content of every file not over maxBytes: from git's object store
+// at the commit for a git repository (so the content is the one the blob SHA names),
+// from disk for a plain folder.
+func (lr *localRepo) read(ctx context.Context, maxBytes int64) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	if !lr.isGit {
+		for i, f := range lr.files {
+			if f.size > maxBytes {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(lr.dir, filepath.FromSlash(f.path)))
+			if err != nil {
+				return nil, err
+			}
+			out[f.path] = b
+			lr.files[i].sha = GitBlobSHA(b)
+		}
+		return out, nil
+	}
+	var want []localFile
+	for _, f := range lr.files {
+		if f.size <= maxBytes {
+			want = append(want, f)
+		}
+	}
+	if len(want) == 0 {
+		return out, nil
+	}
+	cmd := exec.CommandContext(ctx, "git", "-C", lr.dir, "cat-file", "--batch")
+	var in bytes.Buffer
+	for _, f := range want {
+		in.WriteString(f.sha + "\n")
+	}
+	cmd.Stdin = &in
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	r := bufio.NewReader(stdout)
+	for _, f := range want {
+		header, err := r.ReadString('\n')
+		if err != nil {
+			cmd.Wait()
+			return nil, fmt.Errorf("git cat-file %s: %w", f.path, err)
+		}
+		parts := strings.Fields(header)
+		if len(parts) != 3 {
+			continue // "<sha> missing"
+		}
+		n, _ := strconv.ParseInt(parts[2], 10, 64)
+		b := make([]byte, n+1) // content and a newline
+		if _, err := io.ReadFull(r, b); err != nil {
+			cmd.Wait()
+			return nil, fmt.Errorf("git cat-file %s: %w", f.path, err)
+		}
+		out[f.path] = b[:n]
+	}
+	if err := cmd.Wait(); err != nil {
+		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	return out, nil
+}

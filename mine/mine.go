@@ -1,0 +1,149 @@
+package mine
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"sccg/store"
+)
+
+// Stage is the name mine's runs, decisions and work units are recorded under.
+const Stage = "mine"
+
+// Defaults of Options.
+const (
+	DefaultMaxPerAPI       = 100
+	DefaultEndpointsPerAPI = 5
+	DefaultMaxFileBytes    = 1 << 20
+	DefaultSearchPerMinute = 10
+	DefaultMaxTries        = 6
+	DefaultPerPage         = 100
+)
+
+// Options configures a mining run. The zero value of every field means its default.
+type Options struct {
+	// APIBase is the GitHub REST API root; empty means https://api.github.com/.
+	APIBase string
+	// Tokens are GitHub tokens, rotated request by request. They are never logged
+	// or stored.
+	Tokens []string
+	// HTTPClient sends the requests; nil means http.DefaultClient.
+	HTTPClient *http.Client
+	// Clock is used for every wait; nil means the wall clock.
+	Clock Clock
+	// MaxPerAPI stops the looser layers of an API once it has this many files.
+	MaxPerAPI int
+	// EndpointsPerAPI is how many endpoints of an API get route queries.
+	EndpointsPerAPI int
+	// MaxFileBytes rejects larger files (default 1 MB).
+	MaxFileBytes int64
+	// SearchPerMinute paces code searches per token; negative disables pacing
+	// (the rate headers are still obeyed).
+	SearchPerMinute int
+	// MaxTries is how many rate-limited tries of one request are made before the
+	// miner gives up on it with a recorded decision.
+	MaxTries int
+	// PerPage is the search page size (at most 100).
+	PerPage int
+	// APIs limits the run to these API slugs; empty means every API in the store.
+	APIs []string
+	// Seed makes the backoff jitter reproducible.
+	Seed uint64
+	// RunID is the run decisions and fetches are recorded under.
+	RunID int64
+	// Logf, when set, receives one line per notable event (never a token).
+	Logf func(format string, args ...any)
+}
+
+func (o *Options) defaults() {
+	if o.MaxPerAPI <= 0 {
+		o.MaxPerAPI = DefaultMaxPerAPI
+	}
+	if o.EndpointsPerAPI <= 0 {
+		o.EndpointsPerAPI = DefaultEndpointsPerAPI
+	}
+	if o.MaxFileBytes <= 0 {
+		o.MaxFileBytes = DefaultMaxFileBytes
+	}
+	if o.SearchPerMinute == 0 {
+		o.SearchPerMinute = DefaultSearchPerMinute
+	}
+	if o.MaxTries <= 0 {
+		o.MaxTries = DefaultMaxTries
+	}
+	if o.PerPage <= 0 || o.PerPage > 100 {
+		o.PerPage = DefaultPerPage
+	}
+	if o.Clock == nil {
+		o.Clock = RealClock{}
+	}
+	if o.HTTPClient == nil {
+		o.HTTPClient = http.DefaultClient
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+}
+
+// Stats counts what a run did. Requests counts every request sent; Wasted counts
+// those whose answer a cache, the early filter or a de-duplication could have spared.
+type Stats struct {
+	Requests        int           `json:"requests"`
+	SearchRequests  int           `json:"search_requests"`
+	RepoRequests    int           `json:"repo_requests"`
+	ContentRequests int           `json:"content_requests"`
+	NotModified     int           `json:"not_modified"`
+	RateLimited     int           `json:"rate_limited"`
+	Waited          time.Duration `json:"waited_ns"`
+	Hits            int           `json:"hits"`
+	EarlyDropped    int           `json:"early_dropped"`
+	Deduped         int           `json:"deduped"`
+	Stored          int           `json:"stored"`
+	Rejected        int           `json:"rejected"`
+	Failed          int           `json:"failed"`
+	QueriesSkipped  int           `json:"queries_skipped"`
+	Splits          int           `json:"splits"`
+	Wasted          int           `json:"wasted"`
+}
+
+// Counts is s as the named counters a store run keeps.
+func (s *Stats) Counts() map[string]int64 {
+	return map[string]int64{
+		"requests": int64(s.Requests), "search_requests": int64(s.SearchRequests), "repo_requests": int64(s.RepoRequests),
+		"content_requests": int64(s.ContentRequests), "not_modified": int64(s.NotModified), "rate_limited": int64(s.RateLimited),
+		"waited_seconds": int64(s.Waited / time.Second), "hits": int64(s.Hits), "early_dropped": int64(s.EarlyDropped),
+		"deduped": int64(s.Deduped), "stored": int64(s.Stored), "rejected": int64(s.Rejected), "failed": int64(s.Failed),
+		"queries_skipped": int64(s.QueriesSkipped), "splits": int64(s.Splits), "wasted": int64(s.Wasted),
+	}
+}
+
+// Targets reads the APIs to mine from the store with their endpoints, in id order,
+// keeping only those named in slugs when slugs is not empty. APIs without a host
+// cannot be searched for and are left out.
+func Targets(ctx context.Context, st *store.Store, slugs []string) ([]Target, error) {
+	apis, err := st.APIs(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("mine targets: %w", err)
+	}
+	want := map[string]bool{}
+	for _, s := range slugs {
+		want[s] = true
+	}
+	var out []Target
+	for _, a := range apis {
+		if a.Host == "" || (len(want) > 0 && !want[a.Slug]) {
+			continue
+		}
+		eps, err := st.Endpoints(ctx, a.ID)
+		if err != nil {
+			return nil, fmt.Errorf("mine targets %s: %w", a.Slug, err)
+		}
+		out = append(out, Target{API: a, Host: strings.ToLower(a.Host), Endpoints: eps})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].API.ID < out[j].API.ID })
+	return out, nil
+}
