@@ -1,0 +1,496 @@
+package evaluate
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"sccg/decontam/secrets"
+	"sccg/evaluate/metrics"
+	"sccg/evaluate/sandbox"
+	"sccg/internal/progress"
+	"sccg/split"
+)
+
+// Generation is one completion to score, one line of a generations JSONL file.
+type Generation struct {
+	SampleID    string `json:"sample_id"`
+	Setting     string `json:"setting"`
+	Model       string `json:"model"`
+	SampleIndex int    `json:"sample_index"`
+	Completion  string `json:"completion"`
+}
+
+// Key names a generation uniquely.
+func (g Generation) Key() string {
+	return fmt.Sprintf("%s\x1f%s\x1f%s\x1f%d", g.Setting, g.Model, g.SampleID, g.SampleIndex)
+}
+
+// ReadGenerations reads a generations JSONL file. A malformed line does not stop
+// the read: it is returned as a problem naming the file and line.
+func ReadGenerations(path string) ([]Generation, []string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read generations: %w", err)
+	}
+	defer f.Close()
+	return ParseGenerations(f, path)
+}
+
+// ParseGenerations reads generations JSONL from r; name is used in problems.
+func ParseGenerations(r io.Reader, name string) ([]Generation, []string, error) {
+	var gens []Generation
+	var problems []string
+	br := bufio.NewReaderSize(r, 1<<20)
+	seen := map[string]int{}
+	for ln := 1; ; ln++ {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var g Generation
+			dec := json.NewDecoder(bytes.NewReader(line))
+			switch derr := dec.Decode(&g); {
+			case derr != nil:
+				problems = append(problems, fmt.Sprintf("%s line %d: not a generation: %v", name, ln, derr))
+			case g.SampleID == "":
+				problems = append(problems, fmt.Sprintf("%s line %d: no sample_id", name, ln))
+			default:
+				if prev, dup := seen[g.Key()]; dup {
+					problems = append(problems, fmt.Sprintf("%s line %d: duplicate of line %d (%s %s %s #%d); the later one is ignored", name, ln, prev, g.Setting, g.Model, g.SampleID, g.SampleIndex))
+					continue
+				}
+				seen[g.Key()] = ln
+				gens = append(gens, g)
+			}
+		}
+		if err == io.EOF {
+			return gens, problems, nil
+		}
+		if err != nil {
+			return gens, problems, fmt.Errorf("read %s: %w", name, err)
+		}
+	}
+}
+
+// GoldGenerations uses every sample's own complete_function as its generation.
+func GoldGenerations(bench []split.Record) []Generation {
+	out := make([]Generation, 0, len(bench))
+	for _, r := range bench {
+		out = append(out, Generation{SampleID: r.SampleID, Setting: "gold", Model: "gold", Completion: r.Code.CompleteFunction})
+	}
+	return out
+}
+
+var fenceRE = regexp.MustCompile("(?s)```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|$)")
+
+// ExtractCode takes the code out of a raw completion: the fenced blocks (Python or
+// unlabelled) when there are any, joined; otherwise the text as is.
+func ExtractCode(completion string) string {
+	if !strings.Contains(completion, "```") {
+		return completion
+	}
+	var blocks []string
+	for _, m := range fenceRE.FindAllStringSubmatch(completion, -1) {
+		lang := strings.ToLower(m[1])
+		if lang == "" || lang == "python" || lang == "py" || lang == "python3" {
+			blocks = append(blocks, m[2])
+		}
+	}
+	if len(blocks) == 0 {
+		return completion
+	}
+	return strings.Join(blocks, "\n")
+}
+
+// Metrics are one completion's scores. Rates are 0 or 1 per completion.
+type Metrics struct {
+	Syntax      float64 `json:"syntax"`
+	Dep         float64 `json:"dep"`
+	Secret      float64 `json:"secret"`
+	HostAcc     float64 `json:"host_acc"`
+	EndpointAcc float64 `json:"endpoint_acc"`
+	MethodAcc   float64 `json:"method_acc"`
+	ParamF1     float64 `json:"param_f1"`
+	ExecReq     float64 `json:"exec_req"`
+	Mock        float64 `json:"mock"`
+	Robust      float64 `json:"robust"`
+	CodeBLEU    float64 `json:"codebleu"`
+	ES          float64 `json:"es"`
+	TokenP      float64 `json:"token_p"`
+	TokenR      float64 `json:"token_r"`
+	TokenF1     float64 `json:"token_f1"`
+}
+
+// Failure stages, earliest first.
+const (
+	StageSyntax   = "syntax"
+	StageRequest  = "request"
+	StageHost     = "host"
+	StageEndpoint = "endpoint"
+	StageMethod   = "method"
+	StageHit      = "hit"
+)
+
+// Stages lists the failure stages in attribution order.
+var Stages = []string{StageSyntax, StageRequest, StageHost, StageEndpoint, StageMethod, StageHit}
+
+// Result is one scored completion, one line of results.jsonl.
+type Result struct {
+	SampleID       string `json:"sample_id"`
+	Setting        string `json:"setting"`
+	Model          string `json:"model"`
+	SampleIndex    int    `json:"sample_index"`
+	DocMatchType   string `json:"doc_match_type"`
+	CommentsSource string `json:"comments_source"`
+	TimeSlice      string `json:"time_slice"`
+	// HasEndpoint is false for host_only samples without an endpoint: they are scored
+	// on host and method and reported apart.
+	HasEndpoint  bool   `json:"has_endpoint"`
+	Status       string `json:"status"`
+	Reason       string `json:"reason,omitempty"`
+	FailureStage string `json:"failure_stage"`
+	Metrics
+	ParamP       float64           `json:"param_p"`
+	ParamR       float64           `json:"param_r"`
+	ParamsSource string            `json:"params_source"`
+	CodeBLEUPart metrics.CodeBLEU  `json:"codebleu_parts"`
+	Requests     []Captured        `json:"requests"`
+	Stubbed      []string          `json:"stubbed_modules,omitempty"`
+	DurationMS   float64           `json:"duration_ms"`
+	Truth        *GroundTruth      `json:"-"`
+	analysis     *metrics.Analysis // candidate, for corpus CodeBLEU
+	refAnalysis  *metrics.Analysis // reference
+}
+
+// Config is one evaluation run.
+type Config struct {
+	Bench       []split.Record
+	Generations []Generation
+	Workers     int // default GOMAXPROCS
+	Sandbox     sandbox.Options
+	TimeCutoff  string // RFC 3339 date splitting time slices; default 2024-06-01
+	Progress    progress.Counter // counts completions; its total is set by Run
+	K           []int // pass@k values; default 1
+	// Previous are results of an earlier, interrupted run of the same evaluation:
+	// their generations are not run again, and the summary still covers them.
+	Previous []Result
+	// OnResult is called (from one goroutine at a time) for each new result.
+	OnResult func(Generation, Result) error
+}
+
+// Output is what a run produces.
+type Output struct {
+	Results  []Result
+	Summary  Summary
+	Problems []string
+}
+
+// sampleInfo is what every completion of one sample shares.
+type sampleInfo struct {
+	rec   split.Record
+	truth GroundTruth
+	ref   metrics.Analysis
+	slice string
+	once  sync.Once
+}
+
+// Run scores the generations against the benchmark in a worker pool.
+func Run(ctx context.Context, cfg Config) (*Output, error) {
+	if len(cfg.Bench) == 0 {
+		return nil, errors.New("evaluate: empty benchmark")
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	cutoff := cfg.TimeCutoff
+	if cutoff == "" {
+		cutoff = "2024-06-01"
+	}
+	ctr := cfg.Progress
+	if ctr == nil {
+		ctr = progress.Nop
+	}
+	samples := map[string]*sampleInfo{}
+	for _, r := range cfg.Bench {
+		if _, dup := samples[r.SampleID]; dup {
+			continue
+		}
+		samples[r.SampleID] = &sampleInfo{rec: r, truth: TruthOf(r), slice: timeSlice(r, cutoff)}
+	}
+	out := &Output{}
+	prev := map[string]Result{}
+	for _, r := range cfg.Previous {
+		prev[Generation{SampleID: r.SampleID, Setting: r.Setting, Model: r.Model, SampleIndex: r.SampleIndex}.Key()] = r
+	}
+	var todo []int
+	results := make([]Result, len(cfg.Generations))
+	have := make([]bool, len(cfg.Generations))
+	for i, g := range cfg.Generations {
+		if _, ok := samples[g.SampleID]; !ok {
+			out.Problems = append(out.Problems, fmt.Sprintf("generation %s/%s #%d: unknown sample_id %q; skipped", g.Setting, g.Model, g.SampleIndex, g.SampleID))
+			continue
+		}
+		if p, ok := prev[g.Key()]; ok {
+			results[i], have[i] = p, true
+			continue
+		}
+		todo = append(todo, i)
+	}
+
+	runner, err := sandbox.New(ctx, cfg.Sandbox)
+	if err != nil {
+		return nil, fmt.Errorf("evaluate: %w", err)
+	}
+	defer runner.Close()
+	deps := DefaultDependencies()
+
+	// Samples whose parameters are neither documented nor observed fall back to the
+	// keys their gold code sends: run each such gold code once.
+	var mu sync.Mutex // guards goldKeys
+	goldKeys := map[string][]string{}
+	var needGold []string
+	for _, i := range todo {
+		s := samples[cfg.Generations[i].SampleID]
+		if s.truth.ParamsSource == "" && !contains(needGold, s.rec.SampleID) {
+			needGold = append(needGold, s.rec.SampleID)
+		}
+	}
+	if err := forEach(ctx, workers, len(needGold), func(i int) error {
+		s := samples[needGold[i]]
+		res, err := runner.Run(ctx, s.rec.Code.CompleteFunction, s.rec.FunctionName)
+		if err != nil {
+			return err
+		}
+		var cs []Captured
+		for _, q := range res.Requests {
+			cs = append(cs, parseRequest(q))
+		}
+		keys := []string{}
+		if bi, _ := s.truth.best(cs); bi >= 0 {
+			keys = cs[bi].Keys
+		}
+		mu.Lock()
+		goldKeys[s.rec.SampleID] = keys
+		mu.Unlock()
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+
+	ctr.SetTotal(int64(len(todo)))
+	var emitMu sync.Mutex
+	err = forEach(ctx, workers, len(todo), func(k int) error {
+		i := todo[k]
+		g := cfg.Generations[i]
+		s := samples[g.SampleID]
+		s.once.Do(func() { s.ref = metrics.Analyze(ctx, s.rec.Code.CompleteFunction) })
+		truth := s.truth
+		if truth.ParamsSource == "" {
+			mu.Lock()
+			truth.Params, truth.ParamsSource = goldKeys[g.SampleID], "gold_run"
+			mu.Unlock()
+		}
+		res, err := scoreOne(ctx, runner, deps, g, s, truth)
+		if err != nil {
+			return err
+		}
+		results[i], have[i] = res, true
+		ctr.Add(1)
+		if cfg.OnResult != nil {
+			emitMu.Lock()
+			defer emitMu.Unlock()
+			if err := cfg.OnResult(g, res); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	ctr.Done()
+	if err != nil {
+		return nil, err
+	}
+	for i := range results {
+		if have[i] {
+			out.Results = append(out.Results, results[i])
+		}
+	}
+	out.Summary = Summarize(out.Results, cfg.K)
+	out.Summary.Isolation = runner.Isolation()
+	out.Summary.NetworkNamespace = runner.NetworkNamespace()
+	out.Summary.Python = runner.Python()
+	out.Summary.Problems = out.Problems
+	return out, nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// forEach runs fn(0..n-1) on workers goroutines and returns the first error.
+func forEach(ctx context.Context, workers, n int, fn func(int) error) error {
+	if n == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(workers, n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if err := fn(i); err != nil {
+					cancel(err)
+				}
+			}
+		}()
+	}
+	func() {
+		defer close(next)
+		for i := 0; i < n; i++ {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		return err
+	}
+	return nil
+}
+
+func timeSlice(r split.Record, cutoff string) string {
+	t := r.GitHubInfo.CreatedAt
+	if t == "" {
+		return "unknown"
+	}
+	if len(t) >= len(cutoff) && t[:len(cutoff)] < cutoff {
+		return "before_" + cutoff
+	}
+	return "from_" + cutoff
+}
+
+// secretKinds are the findings that count as a credential literal (personal data
+// such as e-mail addresses does not fail Secret).
+var notCredential = map[string]bool{secrets.KindEmail: true, secrets.KindUser: true}
+
+func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, g Generation, s *sampleInfo, truth GroundTruth) (Result, error) {
+	code := ExtractCode(g.Completion)
+	r := Result{SampleID: g.SampleID, Setting: g.Setting, Model: g.Model, SampleIndex: g.SampleIndex,
+		DocMatchType: s.rec.APIMetadata.DocMatchType, CommentsSource: s.rec.CommentsSource, TimeSlice: s.slice,
+		HasEndpoint: truth.HasEndpoint(), ParamsSource: truth.ParamsSource, Requests: []Captured{}}
+	start := time.Now()
+	sb, err := runner.Run(ctx, code, s.rec.FunctionName)
+	if err != nil {
+		return r, fmt.Errorf("evaluate %s: %w", g.SampleID, err)
+	}
+	r.Status, r.Reason, r.Stubbed = string(sb.Status), sb.Reason, sb.Stubbed
+	if ctx.Err() != nil {
+		return r, ctx.Err()
+	}
+	for _, q := range sb.Requests {
+		r.Requests = append(r.Requests, parseRequest(q))
+	}
+	m := &r.Metrics
+	m.Syntax = b2f(sb.Facts.Syntax)
+	m.Dep = b2f(sb.Facts.Syntax && deps.Valid(sb.Facts.Imports))
+	m.Secret = 1
+	sc := secrets.NewScanner()
+	fs, err := sc.Find(ctx, []byte(code))
+	sc.Close()
+	if err == nil {
+		for _, f := range fs {
+			if !notCredential[f.Kind] {
+				m.Secret = 0
+				break
+			}
+		}
+	}
+	m.ExecReq = b2f(len(r.Requests) > 0)
+	if bi, bm := truth.best(r.Requests); bi >= 0 {
+		m.HostAcc, m.EndpointAcc, m.MethodAcc = b2f(bm.host), b2f(bm.endpoint), b2f(bm.method)
+		hit := bm.host && bm.method && (bm.endpoint || !truth.HasEndpoint())
+		m.Mock = b2f(hit)
+		m.Robust = b2f(hit && sb.Facts.HasStatusCheck && sb.Facts.HasTry)
+		keys := r.Requests[bi].Keys
+		if bm.endpoint {
+			keys = append(append([]string{}, keys...), pathParams(truth.Route)...)
+		}
+		gold := truth.Params
+		if truth.ParamsSource != "documented" {
+			// observed keys never include the route's holes; compare like with like
+			gold = append(append([]string{}, gold...), pathParams(truth.Route)...)
+		}
+		prf := metrics.KeySetPRF(keys, gold)
+		r.ParamP, r.ParamR, m.ParamF1 = prf.P, prf.R, prf.F1
+	}
+	switch {
+	case m.Syntax == 0:
+		r.FailureStage = StageSyntax
+	case m.ExecReq == 0:
+		r.FailureStage = StageRequest
+	case m.HostAcc == 0:
+		r.FailureStage = StageHost
+	case truth.HasEndpoint() && m.EndpointAcc == 0:
+		r.FailureStage = StageEndpoint
+	case m.MethodAcc == 0:
+		r.FailureStage = StageMethod
+	default:
+		r.FailureStage = StageHit
+	}
+	cand := metrics.Analyze(ctx, code)
+	r.CodeBLEUPart = metrics.Score(cand, s.ref)
+	m.CodeBLEU = r.CodeBLEUPart.Score
+	m.ES = metrics.EditSimilarity(code, s.rec.Code.CompleteFunction)
+	tp := metrics.TokenPRF(cand.Tokens, s.ref.Tokens)
+	m.TokenP, m.TokenR, m.TokenF1 = tp.P, tp.R, tp.F1
+	r.analysis, r.refAnalysis = &cand, &s.ref
+	r.DurationMS = float64(time.Since(start).Microseconds()) / 1000
+	t := truth
+	r.Truth = &t
+	return r, nil
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// sortResults orders results by setting, model, sample and index.
+func sortResults(rs []Result) {
+	sort.SliceStable(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		if a.Setting != b.Setting {
+			return a.Setting < b.Setting
+		}
+		if a.Model != b.Model {
+			return a.Model < b.Model
+		}
+		if a.SampleID != b.SampleID {
+			return a.SampleID < b.SampleID
+		}
+		return a.SampleIndex < b.SampleIndex
+	})
+}

@@ -1,0 +1,286 @@
+package evaluate
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"sccg/evaluate/stats"
+)
+
+// WriteOutputs writes DIR/results.jsonl, DIR/summary.json and DIR/tables.md.
+func WriteOutputs(dir string, out *Output) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("write results: %w", err)
+	}
+	rs := append([]Result(nil), out.Results...)
+	sortResults(rs)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for _, r := range rs {
+		if err := enc.Encode(r); err != nil {
+			return fmt.Errorf("encode result %s: %w", r.SampleID, err)
+		}
+	}
+	if err := writeFileAtomic(filepath.Join(dir, "results.jsonl"), b.Bytes()); err != nil {
+		return err
+	}
+	sj, err := json.MarshalIndent(out.Summary, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode summary: %w", err)
+	}
+	if err := writeFileAtomic(filepath.Join(dir, "summary.json"), append(sj, '\n')); err != nil {
+		return err
+	}
+	var t bytes.Buffer
+	if err := WriteTables(&t, []Summary{out.Summary}); err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, "tables.md"), t.Bytes())
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadResults reads a results.jsonl (or the results.jsonl inside a directory).
+func ReadResults(path string) ([]Result, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, "results.jsonl")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
+	defer f.Close()
+	var out []Result
+	br := bufio.NewReaderSize(f, 1<<20)
+	for ln := 1; ; ln++ {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var r Result
+			if jerr := json.Unmarshal(line, &r); jerr != nil {
+				return nil, fmt.Errorf("read results %s line %d: %w", path, ln, jerr)
+			}
+			out = append(out, r)
+		}
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read results %s: %w", path, err)
+		}
+	}
+}
+
+// MetricNames are the per-completion metrics, in summary order.
+var MetricNames = []string{"syntax", "dep", "secret", "host_acc", "endpoint_acc", "method_acc", "param_f1",
+	"exec_req", "mock", "robust", "codebleu", "es", "token_p", "token_r", "token_f1"}
+
+// Value returns a metric of a result by its summary name.
+func (m Metrics) Value(name string) (float64, bool) {
+	switch name {
+	case "syntax":
+		return m.Syntax, true
+	case "dep":
+		return m.Dep, true
+	case "secret":
+		return m.Secret, true
+	case "host_acc":
+		return m.HostAcc, true
+	case "endpoint_acc":
+		return m.EndpointAcc, true
+	case "method_acc":
+		return m.MethodAcc, true
+	case "param_f1":
+		return m.ParamF1, true
+	case "exec_req":
+		return m.ExecReq, true
+	case "mock":
+		return m.Mock, true
+	case "robust":
+		return m.Robust, true
+	case "codebleu":
+		return m.CodeBLEU, true
+	case "es":
+		return m.ES, true
+	case "token_p":
+		return m.TokenP, true
+	case "token_r":
+		return m.TokenR, true
+	case "token_f1":
+		return m.TokenF1, true
+	}
+	return 0, false
+}
+
+// Comparison is the outcome of comparing two result sets on one metric.
+type Comparison struct {
+	Metric    string                   `json:"metric"`
+	Paired    *stats.PermutationResult `json:"paired,omitempty"`
+	GroupWise stats.PermutationResult  `json:"group_wise"`
+}
+
+// CompareOptions configure Compare.
+type CompareOptions struct {
+	Metrics []string // default: mock, es, codebleu, endpoint_acc, host_acc
+	Rounds  int      // permutations; default 10000
+	Seed    uint64
+}
+
+// Compare runs, per metric, a paired permutation test over the completions present
+// in both sets (matched by sample_id and sample_index) and a group-wise permutation
+// test over all completions of each set. Samples without an endpoint are left out,
+// as in the summary.
+func Compare(a, b []Result, o CompareOptions) ([]Comparison, error) {
+	if len(o.Metrics) == 0 {
+		o.Metrics = []string{"mock", "es", "codebleu", "endpoint_acc", "host_acc"}
+	}
+	if o.Rounds <= 0 {
+		o.Rounds = 10000
+	}
+	key := func(r Result) string { return fmt.Sprintf("%s\x1f%d", r.SampleID, r.SampleIndex) }
+	ia := map[string]Result{}
+	for _, r := range a {
+		if r.HasEndpoint {
+			ia[key(r)] = r
+		}
+	}
+	var pairs [][2]Result
+	for _, r := range b {
+		if p, ok := ia[key(r)]; ok && r.HasEndpoint {
+			pairs = append(pairs, [2]Result{p, r})
+		}
+	}
+	sort.Slice(pairs, func(i, j int) bool { return key(pairs[i][0]) < key(pairs[j][0]) })
+	var out []Comparison
+	for _, m := range o.Metrics {
+		if _, ok := (Metrics{}).Value(m); !ok {
+			return nil, fmt.Errorf("compare: unknown metric %q (known: %s)", m, strings.Join(MetricNames, ", "))
+		}
+		c := Comparison{Metric: m}
+		if len(pairs) > 0 {
+			xa, xb := make([]float64, len(pairs)), make([]float64, len(pairs))
+			for i, p := range pairs {
+				xa[i], _ = p[0].Value(m)
+				xb[i], _ = p[1].Value(m)
+			}
+			pr, err := stats.PairedPermutation(xa, xb, o.Rounds, o.Seed)
+			if err != nil {
+				return nil, err
+			}
+			c.Paired = &pr
+		}
+		ga, gb := values(a, m), values(b, m)
+		gr, err := stats.GroupPermutation(ga, gb, o.Rounds, o.Seed)
+		if err != nil {
+			return nil, fmt.Errorf("compare %s: %w", m, err)
+		}
+		c.GroupWise = gr
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func values(rs []Result, metric string) []float64 {
+	var out []float64
+	for _, r := range rs {
+		if r.HasEndpoint {
+			v, _ := r.Value(metric)
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// ReadLabels reads a label file for Cohen's kappa: JSON Lines of {"id", "label"},
+// or lines "id<TAB>label" / "id,label", or one label per line (paired by position;
+// the ids are then "#1", "#2", …). Blank lines and lines starting with # are skipped.
+func ReadLabels(path string) (map[string]string, []string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read labels: %w", err)
+	}
+	labels := map[string]string{}
+	var order []string
+	n := 0
+	for i, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		n++
+		var id, label string
+		switch {
+		case strings.HasPrefix(line, "{"):
+			var rec struct {
+				ID    any `json:"id"`
+				Label any `json:"label"`
+			}
+			if err := json.Unmarshal([]byte(line), &rec); err != nil || rec.ID == nil || rec.Label == nil {
+				return nil, nil, fmt.Errorf("read labels %s line %d: want {\"id\": …, \"label\": …}", path, i+1)
+			}
+			id, label = fmt.Sprint(rec.ID), fmt.Sprint(rec.Label)
+		case strings.Contains(line, "\t"):
+			f := strings.SplitN(line, "\t", 2)
+			id, label = strings.TrimSpace(f[0]), strings.TrimSpace(f[1])
+		case strings.Contains(line, ","):
+			f := strings.SplitN(line, ",", 2)
+			id, label = strings.TrimSpace(f[0]), strings.TrimSpace(f[1])
+		default:
+			id, label = fmt.Sprintf("#%d", n), line
+		}
+		if _, dup := labels[id]; dup {
+			return nil, nil, fmt.Errorf("read labels %s line %d: id %q labelled twice", path, i+1, id)
+		}
+		labels[id] = label
+		order = append(order, id)
+	}
+	return labels, order, nil
+}
+
+// KappaOfFiles computes Cohen's kappa between two label files over the ids both
+// label; it also returns the ids only one of them labels.
+func KappaOfFiles(path1, path2 string) (stats.Kappa, []string, error) {
+	l1, order, err := ReadLabels(path1)
+	if err != nil {
+		return stats.Kappa{}, nil, err
+	}
+	l2, order2, err := ReadLabels(path2)
+	if err != nil {
+		return stats.Kappa{}, nil, err
+	}
+	var a, b, missing []string
+	for _, id := range order {
+		if v, ok := l2[id]; ok {
+			a = append(a, l1[id])
+			b = append(b, v)
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	for _, id := range order2 {
+		if _, ok := l1[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	k, err := stats.CohensKappa(a, b)
+	if err != nil {
+		return k, missing, fmt.Errorf("kappa %s vs %s: %w", path1, path2, err)
+	}
+	return k, missing, nil
+}

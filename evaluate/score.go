@@ -1,0 +1,207 @@
+package evaluate
+
+import (
+	"bufio"
+	_ "embed"
+	"encoding/json"
+	"net/url"
+	"strings"
+
+	"sccg/evaluate/sandbox"
+)
+
+// Captured is one request the code tried to send, parsed for scoring.
+type Captured struct {
+	Lib     string            `json:"lib"`
+	Method  string            `json:"method"`
+	URL     string            `json:"url"`
+	Host    string            `json:"host"`
+	Path    string            `json:"path"`
+	Keys    []string          `json:"param_keys"` // query, params, body and path-parameter keys
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// parseRequest turns a raw recorded request into host, path and parameter keys.
+func parseRequest(q sandbox.Request) Captured {
+	c := Captured{Lib: q.Lib, Method: strings.ToUpper(q.Method), URL: q.URL, Headers: q.Headers}
+	var keys []string
+	if u, err := url.Parse(withScheme(q.URL)); err == nil {
+		c.Host = normHost(u.Host)
+		c.Path = u.Path
+		if c.Path == "" {
+			c.Path = "/"
+		}
+		for k := range u.Query() {
+			keys = append(keys, k)
+		}
+	}
+	keys = append(keys, rawKeys(q.Params)...)
+	if q.ParamsRaw != "" {
+		if v, err := url.ParseQuery(strings.TrimPrefix(q.ParamsRaw, "?")); err == nil {
+			for k := range v {
+				keys = append(keys, k)
+			}
+		}
+	}
+	keys = append(keys, rawKeys(q.JSON)...)
+	keys = append(keys, bodyKeys(q.Data)...)
+	c.Keys = uniqSorted(keys)
+	return c
+}
+
+// rawKeys reads a recorded list of keys; anything else (a string body) has none.
+func rawKeys(raw json.RawMessage) []string {
+	var ks []string
+	if len(raw) > 0 && json.Unmarshal(raw, &ks) == nil {
+		return ks
+	}
+	return nil
+}
+
+// bodyKeys reads the keys of a form body: a recorded key list, or a string that is
+// a JSON object or a form-encoded body.
+func bodyKeys(raw json.RawMessage) []string {
+	if ks := rawKeys(raw); ks != nil {
+		return ks
+	}
+	var s string
+	if len(raw) == 0 || json.Unmarshal(raw, &s) != nil {
+		return nil
+	}
+	s = strings.TrimSpace(s)
+	var obj map[string]json.RawMessage
+	if strings.HasPrefix(s, "{") && json.Unmarshal([]byte(s), &obj) == nil {
+		var out []string
+		for k := range obj {
+			out = append(out, k)
+		}
+		return out
+	}
+	if strings.Contains(s, "=") && !strings.ContainsAny(s, " \n{") {
+		if v, err := url.ParseQuery(s); err == nil {
+			var out []string
+			for k := range v {
+				out = append(out, k)
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// match is how one captured request compares with the ground truth.
+type match struct {
+	host, endpoint, method bool
+}
+
+func (m match) rank() int {
+	r := 0
+	if m.host {
+		r += 4
+	}
+	if m.endpoint {
+		r += 2
+	}
+	if m.method {
+		r++
+	}
+	return r
+}
+
+func (g *GroundTruth) compare(c Captured) match {
+	var m match
+	for _, h := range g.Hosts {
+		if c.Host == h {
+			m.host = true
+		}
+	}
+	if g.route != nil {
+		m.endpoint = g.route.match(c.Path) || g.route.match(unescapePath(c.Path))
+	}
+	m.method = c.Method == g.Method
+	return m
+}
+
+func unescapePath(p string) string {
+	if u, err := url.PathUnescape(p); err == nil {
+		return u
+	}
+	return p
+}
+
+// best picks the captured request that agrees most with the ground truth (host,
+// then endpoint, then method); the first on ties. It returns -1 for none.
+func (g *GroundTruth) best(cs []Captured) (int, match) {
+	bi, bm := -1, match{}
+	for i, c := range cs {
+		m := g.compare(c)
+		if bi < 0 || m.rank() > bm.rank() {
+			bi, bm = i, m
+		}
+	}
+	return bi, bm
+}
+
+// pathParams are the names of the route's {param} holes.
+func pathParams(route string) []string {
+	var out []string
+	for _, h := range holeRE.FindAllString(route, -1) {
+		out = append(out, strings.Trim(h, "{}"))
+	}
+	return out
+}
+
+//go:embed stdlib_modules.txt
+var stdlibList string
+
+//go:embed known_packages.txt
+var knownPackagesList string
+
+// Dependencies is the Dep metric's knowledge: the standard library's modules and
+// the import names of known distributions.
+type Dependencies struct {
+	stdlib, known map[string]bool
+}
+
+// DefaultDependencies is the shipped list.
+func DefaultDependencies() *Dependencies {
+	d := &Dependencies{stdlib: map[string]bool{}, known: map[string]bool{}}
+	sc := bufio.NewScanner(strings.NewReader(stdlibList))
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" && !strings.HasPrefix(l, "#") {
+			d.stdlib[l] = true
+		}
+	}
+	sc = bufio.NewScanner(strings.NewReader(knownPackagesList))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) >= 1 && !strings.HasPrefix(f[0], "#") {
+			d.known[f[0]] = true
+		}
+	}
+	return d
+}
+
+// httpClients are the modules that count as importing an HTTP client.
+var httpClients = map[string]bool{"requests": true, "httpx": true, "aiohttp": true, "urllib": true,
+	"urllib3": true, "http": true}
+
+// Valid reports whether every import is a standard-library module or a known
+// distribution (relative imports are not) and an HTTP client is imported.
+func (d *Dependencies) Valid(imports []string) bool {
+	client := false
+	for _, imp := range imports {
+		if strings.HasPrefix(imp, ".") || imp == "" {
+			return false
+		}
+		top := strings.SplitN(imp, ".", 2)[0]
+		if !d.stdlib[top] && !d.known[top] {
+			return false
+		}
+		if httpClients[top] && (top != "urllib" || imp == "urllib.request" || imp == "urllib") &&
+			(top != "http" || imp == "http.client") {
+			client = true
+		}
+	}
+	return client
+}

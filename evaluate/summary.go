@@ -1,0 +1,189 @@
+package evaluate
+
+import (
+	"fmt"
+	"sort"
+
+	"sccg/evaluate/metrics"
+	"sccg/evaluate/stats"
+)
+
+// Agg is the mean of every metric over a set of completions (rates as fractions).
+type Agg struct {
+	N int `json:"n"`
+	Metrics
+}
+
+func aggregate(rs []Result) Agg {
+	a := Agg{N: len(rs)}
+	if len(rs) == 0 {
+		return a
+	}
+	for _, r := range rs {
+		m := r.Metrics
+		a.Syntax += m.Syntax
+		a.Dep += m.Dep
+		a.Secret += m.Secret
+		a.HostAcc += m.HostAcc
+		a.EndpointAcc += m.EndpointAcc
+		a.MethodAcc += m.MethodAcc
+		a.ParamF1 += m.ParamF1
+		a.ExecReq += m.ExecReq
+		a.Mock += m.Mock
+		a.Robust += m.Robust
+		a.CodeBLEU += m.CodeBLEU
+		a.ES += m.ES
+		a.TokenP += m.TokenP
+		a.TokenR += m.TokenR
+		a.TokenF1 += m.TokenF1
+	}
+	n := float64(len(rs))
+	m := &a.Metrics
+	for _, p := range []*float64{&m.Syntax, &m.Dep, &m.Secret, &m.HostAcc, &m.EndpointAcc, &m.MethodAcc, &m.ParamF1,
+		&m.ExecReq, &m.Mock, &m.Robust, &m.CodeBLEU, &m.ES, &m.TokenP, &m.TokenR, &m.TokenF1} {
+		*p /= n
+	}
+	return a
+}
+
+// HostMethodAgg summarizes samples without an endpoint, scored on host and method.
+type HostMethodAgg struct {
+	N         int     `json:"n"`
+	HostAcc   float64 `json:"host_acc"`
+	MethodAcc float64 `json:"method_acc"`
+	ExecReq   float64 `json:"exec_req"`
+	Mock      float64 `json:"mock"` // host ∧ method
+}
+
+// Group is the summary of one (setting, model).
+type Group struct {
+	Setting          string         `json:"setting"`
+	Model            string         `json:"model"`
+	Overall          Agg            `json:"overall"`
+	ByDocMatchType   map[string]Agg `json:"by_doc_match_type"`
+	ByCommentsSource map[string]Agg `json:"by_comments_source"`
+	ByTimeSlice      map[string]Agg `json:"by_time_slice"`
+	// NoEndpoint covers host_only samples without an endpoint, kept out of the
+	// aggregates above.
+	NoEndpoint     *HostMethodAgg     `json:"no_endpoint,omitempty"`
+	CorpusCodeBLEU metrics.CodeBLEU   `json:"corpus_codebleu"`
+	PassAtK        map[string]float64 `json:"pass_at_k"`
+	FailureStages  map[string]int     `json:"failure_stages"`
+	Statuses       map[string]int     `json:"statuses"`
+}
+
+// Summary is summary.json.
+type Summary struct {
+	Isolation        string   `json:"isolation"`
+	NetworkNamespace bool     `json:"network_namespace"`
+	Python           string   `json:"python"`
+	Groups           []Group  `json:"groups"`
+	Problems         []string `json:"problems,omitempty"`
+}
+
+// Summarize aggregates results per (setting, model) and stratum. ks are the pass@k
+// values (default 1).
+func Summarize(results []Result, ks []int) Summary {
+	if len(ks) == 0 {
+		ks = []int{1}
+	}
+	type gk struct{ setting, model string }
+	by := map[gk][]Result{}
+	var keys []gk
+	for _, r := range results {
+		k := gk{r.Setting, r.Model}
+		if _, ok := by[k]; !ok {
+			keys = append(keys, k)
+		}
+		by[k] = append(by[k], r)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].setting != keys[j].setting {
+			return keys[i].setting < keys[j].setting
+		}
+		return keys[i].model < keys[j].model
+	})
+	var s Summary
+	for _, k := range keys {
+		rs := by[k]
+		g := Group{Setting: k.setting, Model: k.model, ByDocMatchType: map[string]Agg{}, ByCommentsSource: map[string]Agg{},
+			ByTimeSlice: map[string]Agg{}, PassAtK: map[string]float64{}, FailureStages: map[string]int{}, Statuses: map[string]int{}}
+		var main, noEP []Result
+		for _, r := range rs {
+			g.Statuses[r.Status]++
+			if r.HasEndpoint {
+				main = append(main, r)
+				g.FailureStages[r.FailureStage]++
+			} else {
+				noEP = append(noEP, r)
+			}
+		}
+		g.Overall = aggregate(main)
+		strata := func(key func(Result) string) map[string]Agg {
+			parts := map[string][]Result{}
+			for _, r := range main {
+				parts[key(r)] = append(parts[key(r)], r)
+			}
+			out := map[string]Agg{}
+			for name, p := range parts {
+				out[name] = aggregate(p)
+			}
+			return out
+		}
+		g.ByDocMatchType = strata(func(r Result) string { return orUnknown(r.DocMatchType) })
+		g.ByCommentsSource = strata(func(r Result) string { return orUnknown(r.CommentsSource) })
+		g.ByTimeSlice = strata(func(r Result) string { return orUnknown(r.TimeSlice) })
+		if len(noEP) > 0 {
+			h := &HostMethodAgg{N: len(noEP)}
+			for _, r := range noEP {
+				h.HostAcc += r.HostAcc
+				h.MethodAcc += r.MethodAcc
+				h.ExecReq += r.ExecReq
+				h.Mock += r.Mock
+			}
+			n := float64(len(noEP))
+			h.HostAcc, h.MethodAcc, h.ExecReq, h.Mock = h.HostAcc/n, h.MethodAcc/n, h.ExecReq/n, h.Mock/n
+			g.NoEndpoint = h
+		}
+		var corpus metrics.Corpus
+		for _, r := range main {
+			if r.analysis != nil && r.refAnalysis != nil {
+				corpus.Add(*r.analysis, *r.refAnalysis)
+			}
+		}
+		g.CorpusCodeBLEU = corpus.Score()
+		// pass@k over sample_index: per sample, n completions of which c hit.
+		type nc struct{ n, c int }
+		per := map[string]*nc{}
+		for _, r := range main {
+			p := per[r.SampleID]
+			if p == nil {
+				p = &nc{}
+				per[r.SampleID] = p
+			}
+			p.n++
+			if r.Mock == 1 {
+				p.c++
+			}
+		}
+		for _, k := range ks {
+			if len(per) == 0 {
+				break
+			}
+			sum := 0.0
+			for _, p := range per {
+				sum += stats.PassAtK(p.n, p.c, k)
+			}
+			g.PassAtK[fmt.Sprintf("pass@%d", k)] = sum / float64(len(per))
+		}
+		s.Groups = append(s.Groups, g)
+	}
+	return s
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}

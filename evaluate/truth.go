@@ -1,0 +1,271 @@
+package evaluate
+
+import (
+	"encoding/json"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+
+	"sccg/split"
+)
+
+// GroundTruth is a sample's g = ⟨h, e, m, P⟩ as the scorer uses it.
+type GroundTruth struct {
+	// Hosts are the accepted hosts: the API host and the host of the documented URL
+	// when that differs (lower case, no port).
+	Hosts []string `json:"hosts"`
+	// Route is the endpoint template ("/forecast/{location}"), without a query
+	// string; empty when the sample has no endpoint (host_only without a path).
+	Route  string `json:"route,omitempty"`
+	Method string `json:"method"`
+	// Params are the parameter keys; ParamsSource says where they come from:
+	// "documented", "code" (observed in the real call) or "" (none known yet; the
+	// evaluator then falls back to the keys the gold code sends).
+	Params       []string `json:"params"`
+	ParamsSource string   `json:"params_source,omitempty"`
+
+	route *routeMatcher
+}
+
+// HasEndpoint reports whether the sample's ground truth names an endpoint.
+func (g *GroundTruth) HasEndpoint() bool { return g.Route != "" }
+
+// TruthOf derives the ground truth of a published record.
+func TruthOf(r split.Record) GroundTruth {
+	m := r.APIMetadata
+	g := GroundTruth{Method: strings.ToUpper(strings.TrimSpace(m.Method))}
+	if g.Method == "" {
+		g.Method = "GET"
+	}
+	addHost := func(h string) {
+		h = normHost(h)
+		if h == "" {
+			return
+		}
+		for _, x := range g.Hosts {
+			if x == h {
+				return
+			}
+		}
+		g.Hosts = append(g.Hosts, h)
+	}
+	addHost(r.APIHost)
+	route := strings.TrimSpace(m.Route)
+	if strings.Contains(route, "://") {
+		// a route recorded as a whole URL: its host is accepted, its path is the route
+		u := strings.TrimPrefix(route, "/")
+		if pu, err := url.Parse(u); err == nil {
+			addHost(pu.Host)
+			route = pu.Path
+		}
+	}
+	if m.URL != "" {
+		if pu, err := url.Parse(withScheme(m.URL)); err == nil {
+			addHost(pu.Host)
+			if route == "" && pu.Path != "" && pu.Path != "/" {
+				route = pu.Path
+			}
+		}
+	}
+	g.Route = normRoute(route)
+	g.route = compileRoute(g.Route)
+
+	if ps := documentedParams(m); len(ps) > 0 {
+		g.Params, g.ParamsSource = ps, "documented"
+	} else if ps := codeParams(m.CodeParams); len(ps) > 0 {
+		g.Params, g.ParamsSource = ps, "code"
+	}
+	return g
+}
+
+func withScheme(u string) string {
+	u = strings.TrimSpace(u)
+	if strings.HasPrefix(u, "//") {
+		return "https:" + u
+	}
+	if !strings.Contains(u, "://") {
+		return "https://" + u
+	}
+	return u
+}
+
+func normHost(h string) string {
+	h = strings.ToLower(strings.TrimSpace(h))
+	h = strings.TrimSuffix(h, ".")
+	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.Contains(h[i:], "]") {
+		h = h[:i]
+	}
+	return h
+}
+
+// normRoute drops a documented query string, a fragment and a trailing slash.
+func normRoute(r string) string {
+	r = strings.TrimSpace(r)
+	if i := strings.IndexAny(r, "?#"); i >= 0 {
+		r = r[:i]
+	}
+	if r == "" {
+		return ""
+	}
+	if !strings.HasPrefix(r, "/") {
+		r = "/" + r
+	}
+	for len(r) > 1 && strings.HasSuffix(r, "/") {
+		r = strings.TrimSuffix(r, "/")
+	}
+	return r
+}
+
+// routeMatcher matches captured paths against a route template: each segment is
+// literal text with {param} holes; a hole matches one non-empty segment part.
+type routeMatcher struct {
+	segs []*regexp.Regexp
+}
+
+var holeRE = regexp.MustCompile(`\{[^{}/]*\}`)
+
+func compileRoute(route string) *routeMatcher {
+	if route == "" {
+		return nil
+	}
+	var m routeMatcher
+	for _, s := range splitPath(route) {
+		var b strings.Builder
+		b.WriteString("^")
+		last := 0
+		for _, loc := range holeRE.FindAllStringIndex(s, -1) {
+			b.WriteString(regexp.QuoteMeta(s[last:loc[0]]))
+			b.WriteString(`[^/]+`)
+			last = loc[1]
+		}
+		b.WriteString(regexp.QuoteMeta(s[last:]))
+		b.WriteString("$")
+		m.segs = append(m.segs, regexp.MustCompile(b.String()))
+	}
+	return &m
+}
+
+func splitPath(p string) []string {
+	p = strings.Trim(p, "/")
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "/")
+}
+
+func (m *routeMatcher) match(path string) bool {
+	if m == nil {
+		return false
+	}
+	segs := splitPath(path)
+	if len(segs) != len(m.segs) {
+		return false
+	}
+	for i, re := range m.segs {
+		if !re.MatchString(segs[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// documentedParams reads parameter names from the documented lists: a list of
+// names, a list of objects with a name, or an object keyed by name.
+func documentedParams(m split.Metadata) []string {
+	var out []string
+	for _, raw := range []json.RawMessage{m.Params, m.PathParams, m.Payload} {
+		out = append(out, paramNames(raw)...)
+	}
+	return uniqSorted(out)
+}
+
+func paramNames(raw json.RawMessage) []string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) == nil {
+		var out []string
+		for _, it := range list {
+			var s string
+			if json.Unmarshal(it, &s) == nil {
+				out = append(out, s)
+				continue
+			}
+			var obj map[string]json.RawMessage
+			if json.Unmarshal(it, &obj) == nil {
+				for _, k := range []string{"name", "key", "param", "field"} {
+					if v, ok := obj[k]; ok && json.Unmarshal(v, &s) == nil && s != "" {
+						out = append(out, s)
+						break
+					}
+				}
+			}
+		}
+		return out
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) == nil {
+		// a JSON-schema-like payload: {"properties": {...}} or a plain example object
+		if p, ok := obj["properties"]; ok {
+			var props map[string]json.RawMessage
+			if json.Unmarshal(p, &props) == nil {
+				obj = props
+			}
+		}
+		var out []string
+		for k := range obj {
+			out = append(out, k)
+		}
+		return out
+	}
+	return nil
+}
+
+// dictKeyRE finds the string keys of dict literals in a code snippet.
+var dictKeyRE = regexp.MustCompile(`["']([A-Za-z_$][\w.\-\[\]$]*)["']\s*:`)
+
+// codeParams reads the parameter keys observed in the real call: an explicit
+// "params" list, or the dict-literal keys of the params / querystring / payload
+// snippets (never the headers).
+func codeParams(raw json.RawMessage) []string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return paramNames(raw)
+	}
+	var out []string
+	if p, ok := obj["params"]; ok {
+		out = append(out, paramNames(p)...)
+	}
+	for k, v := range obj {
+		if !strings.HasSuffix(k, "_code") || strings.Contains(k, "header") {
+			continue
+		}
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			continue
+		}
+		for _, m := range dictKeyRE.FindAllStringSubmatch(s, -1) {
+			out = append(out, m[1])
+		}
+	}
+	return uniqSorted(out)
+}
+
+func uniqSorted(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		x = strings.TrimSpace(x)
+		if x != "" && !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
