@@ -1,0 +1,212 @@
+package align
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"sccg/internal/progress"
+	"sccg/mine/pyast"
+	"sccg/store"
+)
+
+// Stage is the name align records runs, decisions and units under.
+const Stage = "align"
+
+// Options configure Run.
+type Options struct {
+	Dedup    DedupOptions
+	Refresh  bool // realign functions already aligned
+	Batch    int  // functions per transaction; default 200
+	Progress progress.Counter
+	RunID    int64
+}
+
+// Result counts what Run did.
+type Result struct {
+	Functions int            `json:"functions"` // candidates considered
+	Skipped   int            `json:"skipped"`   // already aligned (resumed)
+	Aligned   int            `json:"aligned"`   // functions with at least one alignment
+	Unaligned int            `json:"unaligned"` // functions none of whose calls aligned
+	ByType    map[string]int `json:"by_type"`   // primary alignments by doc_match_type
+	Dedup     DedupStats     `json:"dedup"`
+}
+
+// Run aligns every candidate function that is not aligned yet with the documented
+// endpoints in the store, then recomputes the duplicate clusters over every aligned
+// function. Each function's alignments, decision and done-mark commit together, so
+// a killed run resumes where it stopped; running it twice changes nothing.
+func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
+	if opt.Batch <= 0 {
+		opt.Batch = 200
+	}
+	prog := opt.Progress
+	if prog == nil {
+		prog = progress.Nop
+	}
+	cat, err := LoadCatalog(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	fns, err := st.Functions(ctx, store.FunctionCandidate)
+	if err != nil {
+		return nil, fmt.Errorf("align: %w", err)
+	}
+	if opt.Refresh {
+		if err := st.Update(ctx, func(tx *store.Tx) error { return tx.ResetStage(ctx, Stage) }); err != nil {
+			return nil, fmt.Errorf("align: %w", err)
+		}
+	}
+	done, err := st.DoneUnits(ctx, Stage)
+	if err != nil {
+		return nil, fmt.Errorf("align: %w", err)
+	}
+	res := &Result{Functions: len(fns), ByType: map[string]int{}}
+	prog.SetTotal(int64(len(fns)))
+	var todo []store.Function
+	for _, f := range fns {
+		if done[unitOf(f)] {
+			res.Skipped++
+			prog.Add(1)
+			continue
+		}
+		todo = append(todo, f)
+	}
+	for len(todo) > 0 {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		n := min(opt.Batch, len(todo))
+		batch := todo[:n]
+		todo = todo[n:]
+		err := st.Update(ctx, func(tx *store.Tx) error {
+			for _, f := range batch {
+				if err := alignOne(ctx, tx, f, cat, opt.RunID); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return res, fmt.Errorf("align: %w", err)
+		}
+		prog.Add(int64(n))
+	}
+	prog.Done()
+
+	prims, err := st.PrimaryAlignments(ctx)
+	if err != nil {
+		return res, fmt.Errorf("align: %w", err)
+	}
+	aligned := map[int64]bool{}
+	for _, a := range prims {
+		aligned[a.FunctionID] = true
+		res.ByType[a.DocMatchType]++
+	}
+	for _, f := range fns {
+		if !aligned[f.ID] {
+			res.Unaligned++
+		}
+	}
+	res.Aligned = len(prims)
+	items, err := dedupItems(ctx, st, fns, aligned)
+	if err != nil {
+		return res, err
+	}
+	entries, dst := Dedup(items, opt.Dedup)
+	res.Dedup = dst
+	rows := make([]store.DedupEntry, len(entries))
+	for i, e := range entries {
+		rows[i] = store.DedupEntry(e)
+	}
+	if err := st.Update(ctx, func(tx *store.Tx) error { return tx.SaveDedup(ctx, rows) }); err != nil {
+		return res, fmt.Errorf("align: %w", err)
+	}
+	return res, nil
+}
+
+// unitOf names a function's align unit: its id and code hash, so a function that
+// was re-extracted with other code is aligned again.
+func unitOf(f store.Function) string {
+	return "function:" + strconv.FormatInt(f.ID, 10) + ":" + f.CodeHash
+}
+
+func alignOne(ctx context.Context, tx *store.Tx, f store.Function, cat *Catalog, runID int64) error {
+	subject := strconv.FormatInt(f.ID, 10)
+	d := store.Decision{Stage: Stage, SubjectKind: "function", Subject: subject, RunID: runID}
+	var as []store.Alignment
+	var skips []Skip
+	facts, err := pyast.DecodeFacts(f.Facts)
+	if err != nil || len(f.Facts) == 0 {
+		d.Verdict, d.Reason = store.Rejected, "no facts"
+	} else {
+		as, skips = AlignFunction(f.Code, facts, cat)
+		if len(as) == 0 {
+			d.Verdict, d.Reason = store.Rejected, "no call aligned"
+			d.Evidence = map[string]any{"calls": len(facts.Calls), "skipped": skips}
+		} else {
+			for _, a := range as {
+				if a.IsPrimary {
+					d.Verdict, d.Reason = store.Kept, "aligned: "+a.DocMatchType
+					d.Evidence = map[string]any{"host": a.Host, "route": a.Route, "method": a.Method,
+						"endpoint_source": a.EndpointSource, "alignments": len(as), "skipped": len(skips)}
+				}
+			}
+		}
+	}
+	if err := tx.SaveAlignments(ctx, f.ID, as); err != nil {
+		return err
+	}
+	if err := tx.RecordDecision(ctx, d); err != nil {
+		return err
+	}
+	return tx.MarkDone(ctx, Stage, unitOf(f), runID)
+}
+
+// LoadCatalog reads every API's endpoints from the store into a Catalog.
+func LoadCatalog(ctx context.Context, st *store.Store) (*Catalog, error) {
+	apis, err := st.APIs(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load catalog: %w", err)
+	}
+	var eps []store.Endpoint
+	for _, a := range apis {
+		e, err := st.Endpoints(ctx, a.ID)
+		if err != nil {
+			return nil, fmt.Errorf("load catalog: %w", err)
+		}
+		eps = append(eps, e...)
+	}
+	return NewCatalog(eps), nil
+}
+
+// dedupItems gathers what Dedup needs about each aligned function: its repository's
+// creation date comes through its file.
+func dedupItems(ctx context.Context, st *store.Store, fns []store.Function, aligned map[int64]bool) ([]DedupItem, error) {
+	repoOfFile := map[int64]int64{}
+	created := map[int64]string{}
+	var items []DedupItem
+	for _, f := range fns {
+		if !aligned[f.ID] {
+			continue
+		}
+		rid, ok := repoOfFile[f.FileID]
+		if !ok {
+			file, err := st.File(ctx, f.FileID)
+			if err != nil {
+				return nil, fmt.Errorf("align: dedup: %w", err)
+			}
+			rid = file.RepoID
+			repoOfFile[f.FileID] = rid
+			if _, ok := created[rid]; !ok {
+				r, err := st.Repository(ctx, rid)
+				if err != nil {
+					return nil, fmt.Errorf("align: dedup: %w", err)
+				}
+				created[rid] = r.CreatedAt
+			}
+		}
+		items = append(items, DedupItem{FunctionID: f.ID, CodeHash: f.CodeHash, Code: f.Code, RepoCreatedAt: created[rid], Quality: f.Quality})
+	}
+	return items, nil
+}

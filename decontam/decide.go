@@ -1,0 +1,86 @@
+package decontam
+
+import (
+	"sort"
+
+	"sccg/store"
+)
+
+// Rejection reasons besides the template signals ("template: <signal>") and the caps.
+const (
+	ReasonExactDuplicate  = "exact_duplicate"
+	ReasonNearDuplicate   = "near_duplicate"
+	ReasonRedactionFailed = "redaction_failed"
+)
+
+// Reason is one reason a function was rejected, with its evidence.
+type Reason struct {
+	Code     string         `json:"reason"`
+	Evidence map[string]any `json:"evidence,omitempty"`
+}
+
+// Verdict is decontam's decision on one function before redaction.
+type Verdict struct {
+	FunctionID int64    `json:"function_id"`
+	Keep       bool     `json:"keep"`
+	Template   bool     `json:"template"`
+	Signals    []Signal `json:"signals,omitempty"` // every template signal, also below the threshold
+	Reasons    []Reason `json:"reasons,omitempty"`
+}
+
+// DecideOptions configure Decide.
+type DecideOptions struct {
+	Blocklist Blocklist
+	Factory   FactoryOptions
+	Caps      CapOptions
+}
+
+// Decide rejects templates and generated wrappers (every signal recorded),
+// duplicates that are not their cluster's representative, and what exceeds the
+// per-repository and per-API caps among the rest. Verdicts are in cands order.
+func Decide(cands []Candidate, dedup map[int64]store.DedupEntry, opt DecideOptions) []Verdict {
+	factories := WrapperFactories(cands, opt.Factory)
+	out := make([]Verdict, len(cands))
+	var survivors []Candidate
+	for i, c := range cands {
+		v := Verdict{FunctionID: c.FunctionID}
+		sigs := Signals(c)
+		if e := opt.Blocklist.Match(c.Repo); e != "" {
+			sigs = append(sigs, Signal{SignalBlocklisted, map[string]any{"entry": e}})
+		}
+		if ev, ok := factories[c.Repo]; ok {
+			sigs = append(sigs, Signal{SignalWrapperFactory, ev})
+		}
+		sort.SliceStable(sigs, func(a, b int) bool { return sigs[a].Name < sigs[b].Name })
+		v.Signals = sigs
+		if IsTemplate(sigs) {
+			v.Template = true
+			for _, s := range sigs {
+				v.Reasons = append(v.Reasons, Reason{"template: " + s.Name, s.Evidence})
+			}
+		}
+		if d, ok := dedup[c.FunctionID]; ok && d.Kind != store.DedupRepresentative {
+			code := ReasonNearDuplicate
+			if d.Kind == store.DedupExact {
+				code = ReasonExactDuplicate
+			}
+			v.Reasons = append(v.Reasons, Reason{code, map[string]any{"cluster": d.Cluster, "similarity": d.Similarity}})
+		}
+		if len(v.Reasons) == 0 {
+			survivors = append(survivors, c)
+		}
+		out[i] = v
+	}
+	capped := ApplyCaps(survivors, opt.Caps)
+	for i := range out {
+		if len(out[i].Reasons) > 0 {
+			continue
+		}
+		if r, ok := capped[out[i].FunctionID]; ok {
+			out[i].Reasons = append(out[i].Reasons, Reason{Code: r})
+			continue
+		}
+		out[i].Keep = true
+	}
+	return out
+}

@@ -1,0 +1,353 @@
+package decontam
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"sccg/decontam/secrets"
+	"sccg/internal/progress"
+	"sccg/mine/pyast"
+	"sccg/store"
+)
+
+// Stage is the name decontam records runs and decisions under.
+const Stage = "decontam"
+
+// Options configure Run.
+type Options struct {
+	DecideOptions
+	Workers  int // redaction workers; default GOMAXPROCS
+	Batch    int // kept rows per transaction; default 200
+	Progress progress.Counter
+	RunID    int64
+}
+
+// Result counts what Run did.
+type Result struct {
+	Candidates int            `json:"candidates"` // aligned candidate functions
+	Kept       int            `json:"kept"`
+	Rejected   int            `json:"rejected"`
+	Templates  int            `json:"templates"`
+	Reasons    map[string]int `json:"reasons"`    // rejected functions by first reason
+	Signals    map[string]int `json:"signals"`    // template signals seen, by name
+	Redacted   int            `json:"redacted"`   // kept functions with at least one redaction
+	Redactions map[string]int `json:"redactions"` // by kind
+	Reused     int            `json:"reused"`     // redactions already current from an earlier run
+	Verdicts   []Verdict      `json:"-"`
+}
+
+// Run decides on every aligned candidate function, redacts the credentials of the
+// kept ones and stores them (table kept) where the sample builder takes them. Every
+// rejection is recorded with each of its reasons. Redactions already made for the
+// same code are reused, so a killed run resumes cheaply and a rerun changes nothing.
+func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
+	if opt.Batch <= 0 {
+		opt.Batch = 200
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	prog := opt.Progress
+	if prog == nil {
+		prog = progress.Nop
+	}
+	cands, fns, prim, dedup, err := loadCandidates(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Candidates: len(cands), Reasons: map[string]int{}, Signals: map[string]int{}, Redactions: map[string]int{}}
+	verdicts := Decide(cands, dedup, opt.DecideOptions)
+	res.Verdicts = verdicts
+
+	// Rejections first: one decision per reason.
+	var keep []int64
+	for start := 0; start < len(verdicts); start += opt.Batch {
+		end := min(start+opt.Batch, len(verdicts))
+		err := st.Update(ctx, func(tx *store.Tx) error {
+			for _, v := range verdicts[start:end] {
+				for _, s := range v.Signals {
+					res.Signals[s.Name]++
+				}
+				if v.Keep {
+					continue
+				}
+				for _, r := range v.Reasons {
+					d := store.Decision{Stage: Stage, SubjectKind: "function", Subject: strconv.FormatInt(v.FunctionID, 10),
+						Verdict: store.Rejected, Reason: r.Code, Evidence: r.Evidence, RunID: opt.RunID}
+					if err := tx.RecordDecision(ctx, d); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return res, fmt.Errorf("decontam: %w", err)
+		}
+	}
+	for _, v := range verdicts {
+		if v.Template {
+			res.Templates++
+		}
+		if v.Keep {
+			keep = append(keep, v.FunctionID)
+		} else {
+			res.Rejected++
+			res.Reasons[v.Reasons[0].Code]++
+		}
+	}
+
+	// Redaction of the kept, in parallel, written in batches.
+	existing, err := st.KeptFunctions(ctx)
+	if err != nil {
+		return res, fmt.Errorf("decontam: %w", err)
+	}
+	current := map[int64]store.KeptFunction{}
+	for _, k := range existing {
+		current[k.FunctionID] = k
+	}
+	prog.SetTotal(int64(len(keep)))
+	type job struct {
+		fn  *store.Function
+		out *store.KeptFunction
+		fs  []secrets.Finding
+		err error
+	}
+	jobs := make([]job, len(keep))
+	var todo []int
+	for i, id := range keep {
+		f := fns[id]
+		jobs[i].fn = f
+		hash := store.KeptInputHash(f.Code, f.Source)
+		if k, ok := current[id]; ok && k.InputHash == hash && k.Alignment.ID == prim[id].ID {
+			res.Reused++
+			kk := k
+			jobs[i].out = &kk
+			continue
+		}
+		todo = append(todo, i)
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < opt.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := secrets.NewScanner()
+			defer sc.Close()
+			for i := range next {
+				j := &jobs[i]
+				code, fs1, err := sc.Redact(ctx, []byte(j.fn.Code))
+				if err != nil {
+					j.err = err
+					continue
+				}
+				src, fs2, err := sc.Redact(ctx, []byte(j.fn.Source))
+				if err != nil {
+					j.err = err
+					continue
+				}
+				j.fs = append(fs1, fs2...)
+				red := redactionLog(fs1, fs2)
+				j.out = &store.KeptFunction{FunctionID: j.fn.ID, Alignment: prim[j.fn.ID], Code: string(code), Source: string(src),
+					Redactions: red, InputHash: store.KeptInputHash(j.fn.Code, j.fn.Source)}
+			}
+		}()
+	}
+	for _, i := range todo {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+
+	var kept []int64
+	for start := 0; start < len(jobs); start += opt.Batch {
+		end := min(start+opt.Batch, len(jobs))
+		err := st.Update(ctx, func(tx *store.Tx) error {
+			for _, j := range jobs[start:end] {
+				subject := strconv.FormatInt(j.fn.ID, 10)
+				if j.err != nil {
+					reason := ReasonRedactionFailed
+					if !errors.Is(j.err, secrets.ErrBrokeSyntax) {
+						return fmt.Errorf("redact function %d: %w", j.fn.ID, j.err)
+					}
+					if err := tx.RecordDecision(ctx, store.Decision{Stage: Stage, SubjectKind: "function", Subject: subject,
+						Verdict: store.Rejected, Reason: reason, Evidence: map[string]any{"error": j.err.Error()}, RunID: opt.RunID}); err != nil {
+						return err
+					}
+					continue
+				}
+				if err := tx.SaveKept(ctx, j.out); err != nil {
+					return err
+				}
+				kept = append(kept, j.fn.ID)
+				kinds := kindsOf(j.out.Redactions)
+				if len(kinds) > 0 {
+					if err := tx.RecordDecision(ctx, store.Decision{Stage: Stage, SubjectKind: "function", Subject: subject,
+						Verdict: store.Changed, Reason: "redacted credentials", Evidence: map[string]any{"kinds": kinds},
+						RunID: opt.RunID}); err != nil {
+						return err
+					}
+				}
+				if err := tx.RecordDecision(ctx, store.Decision{Stage: Stage, SubjectKind: "function", Subject: subject,
+					Verdict: store.Kept, Reason: "kept", RunID: opt.RunID}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return res, fmt.Errorf("decontam: %w", err)
+		}
+		prog.Add(int64(end - start))
+	}
+	prog.Done()
+	if err := st.Update(ctx, func(tx *store.Tx) error { return tx.RetainKept(ctx, kept) }); err != nil {
+		return res, fmt.Errorf("decontam: %w", err)
+	}
+	res.Kept = len(kept)
+	res.Rejected += len(keep) - len(kept)
+	for _, j := range jobs {
+		if j.err != nil {
+			res.Reasons[ReasonRedactionFailed]++
+			continue
+		}
+		kinds := kindsOf(j.out.Redactions)
+		if len(kinds) > 0 {
+			res.Redacted++
+		}
+		for k, n := range kinds {
+			res.Redactions[k] += n
+		}
+	}
+	return res, nil
+}
+
+// redactionEntry is what the kept row records of one redaction: never the value.
+type redactionEntry struct {
+	Field string `json:"field"` // code | source
+	Kind  string `json:"kind"`
+	Rule  string `json:"rule"`
+	Line  int    `json:"line"`
+}
+
+func redactionLog(code, source []secrets.Finding) json.RawMessage {
+	out := []redactionEntry{}
+	for _, f := range code {
+		out = append(out, redactionEntry{"code", f.Kind, f.Rule, f.Line})
+	}
+	for _, f := range source {
+		out = append(out, redactionEntry{"source", f.Kind, f.Rule, f.Line})
+	}
+	b, _ := json.Marshal(out)
+	return b
+}
+
+// kindsOf counts the redactions of the self-contained code by kind.
+func kindsOf(raw json.RawMessage) map[string]int {
+	var es []redactionEntry
+	_ = json.Unmarshal(raw, &es)
+	out := map[string]int{}
+	for _, e := range es {
+		if e.Field == "code" {
+			out[e.Kind]++
+		}
+	}
+	return out
+}
+
+// loadCandidates joins the candidate functions that have a primary alignment with
+// their file, repository and dedup entry.
+func loadCandidates(ctx context.Context, st *store.Store) ([]Candidate, map[int64]*store.Function, map[int64]store.Alignment, map[int64]store.DedupEntry, error) {
+	fail := func(err error) ([]Candidate, map[int64]*store.Function, map[int64]store.Alignment, map[int64]store.DedupEntry, error) {
+		return nil, nil, nil, nil, fmt.Errorf("decontam: %w", err)
+	}
+	fns, err := st.Functions(ctx, store.FunctionCandidate)
+	if err != nil {
+		return fail(err)
+	}
+	prims, err := st.PrimaryAlignments(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	prim := map[int64]store.Alignment{}
+	for _, a := range prims {
+		prim[a.FunctionID] = a
+	}
+	des, err := st.Dedup(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	dedup := map[int64]store.DedupEntry{}
+	for _, d := range des {
+		dedup[d.FunctionID] = d
+	}
+	files := map[int64]*store.File{}
+	heads := map[int64]string{}
+	repos := map[int64]*store.Repository{}
+	byID := map[int64]*store.Function{}
+	var cands []Candidate
+	for i := range fns {
+		f := &fns[i]
+		a, ok := prim[f.ID]
+		if !ok {
+			continue
+		}
+		byID[f.ID] = f
+		file, ok := files[f.FileID]
+		if !ok {
+			if file, err = st.File(ctx, f.FileID); err != nil {
+				return fail(err)
+			}
+			files[f.FileID] = file
+			if content, err := st.FileContent(ctx, file); err == nil {
+				heads[f.FileID] = head(content, 40)
+			}
+		}
+		repo, ok := repos[file.RepoID]
+		if !ok {
+			if repo, err = st.Repository(ctx, file.RepoID); err != nil {
+				return fail(err)
+			}
+			repos[file.RepoID] = repo
+		}
+		facts, _ := pyast.DecodeFacts(f.Facts)
+		if len(f.Facts) == 0 {
+			facts = nil
+		}
+		cands = append(cands, Candidate{FunctionID: f.ID, Repo: repo.FullName, RepoDesc: repo.Description, RepoTopics: repo.Topics,
+			RepoCreatedAt: repo.CreatedAt, Path: file.Path, FileHead: heads[f.FileID], Name: f.Name, Code: f.Code, Facts: facts,
+			Quality: f.Quality, APIID: a.APIID, Host: a.Host, Route: a.Route})
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].FunctionID < cands[j].FunctionID })
+	return cands, byID, prim, dedup, nil
+}
+
+// head returns the first n lines of content.
+func head(content []byte, n int) string {
+	i, lines := 0, 0
+	for i < len(content) && lines < n {
+		j := bytes.IndexByte(content[i:], '\n')
+		if j < 0 {
+			i = len(content)
+			break
+		}
+		i += j + 1
+		lines++
+	}
+	return strings.ToValidUTF8(string(content[:i]), "\uFFFD")
+}
