@@ -151,6 +151,9 @@ func nameKind(name string) string {
 		}
 		return false
 	}
+	if has(notCredentialWords...) {
+		return ""
+	}
 	switch {
 	case strings.Contains(joined, "rapidapikey") || (has("rapidapi") && has("key")):
 		return KindRapidAPIKey
@@ -168,6 +171,12 @@ func nameKind(name string) string {
 	}
 	return ""
 }
+
+// notCredentialWords mark names that merely mention a credential word: a
+// pagination token, a token's type, a key's name or a URL.
+var notCredentialWords = []string{"continuation", "cursor", "page", "pagination", "next", "type", "url", "uri", "endpoint",
+	"name", "names", "path", "file", "length", "count", "limit", "field", "column", "format", "prefix", "expiry", "expires",
+	"expiration", "env", "var", "header", "param"}
 
 // splitWords splits snake_case, kebab-case, dotted and camelCase names into lower
 // words.
@@ -197,6 +206,7 @@ func splitWords(s string) []string {
 }
 
 var placeholderValue = regexp.MustCompile(`(?i)(your|xxx|\*\*\*|<[^>]*>|\{[^}]*\}|\$\{|changeme|change_me|placeholder|example|insert|replace|here|dummy|sample|enter_|todo|redacted|\.\.\.|^none$|^null$|^test$|^secret$|^password$|^token$|^(api_?)?key$)`)
+var wordsName = regexp.MustCompile(`^[a-z]+(?:[_-][a-z]+)+$`)
 var envName = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
 
 // credentialValue reports whether a literal found in a credential context is worth
@@ -204,7 +214,7 @@ var envName = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
 // a secret for its kind.
 func credentialValue(kind, v string) bool {
 	v = strings.TrimSpace(v)
-	if v == "" || placeholderValue.MatchString(v) || envName.MatchString(v) {
+	if v == "" || placeholderValue.MatchString(v) || envName.MatchString(v) || wordsName.MatchString(v) {
 		return false
 	}
 	switch kind {

@@ -183,3 +183,20 @@ func TestMask(t *testing.T) {
 		t.Errorf("Mask reveals too much: %q", got)
 	}
 }
+
+func TestNotCredentials(t *testing.T) {
+	tests := []struct{ name, code string }{
+		{"pagination token", `body = {"continuation_token": "DAACCgACF_Sz76EAJxAKAAMX9LPvoP_Y8AgABAAAAAILAAUAAABQ"}`},
+		{"value that is a name", `international_news_api_key = 'international_news_api'`},
+		{"key name", `key_name = 'primary-2024-rotation'`},
+	}
+	sc := NewScanner()
+	defer sc.Close()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if fs, _ := sc.Find(context.Background(), []byte(tt.code)); len(fs) != 0 {
+				t.Errorf("Find(%q) = %+v, want nothing", tt.code, fs)
+			}
+		})
+	}
+}
