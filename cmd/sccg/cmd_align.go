@@ -1,7 +1,69 @@
 package main
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"sccg/align"
+)
 
 func runAlign(ctx context.Context, e *env, args []string) error {
-	return errNotBuilt{issue: 6}
+	fs := e.flags("align", "[--threshold J] [--refresh]")
+	threshold := fs.Float64("threshold", 0.85, "near-duplicate Jaccard threshold over token 5-gram shingles")
+	perms := fs.Int("perms", 256, "MinHash permutations")
+	refresh := fs.Bool("refresh", false, "align every candidate again, not only those not yet aligned")
+	pos, err := e.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("align takes no arguments, got %q", pos)
+	}
+	if *threshold <= 0 || *threshold > 1 {
+		return usagef("--threshold must be in (0, 1], got %g", *threshold)
+	}
+	if *perms < 16 {
+		return usagef("--perms must be at least 16, got %d", *perms)
+	}
+	s, err := e.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	run, err := s.BeginRun(ctx, align.Stage, map[string]any{"threshold": *threshold, "perms": *perms, "refresh": *refresh})
+	if err != nil {
+		return err
+	}
+	start := e.now()
+	res, err := align.Run(ctx, s, align.Options{
+		Dedup:   align.DedupOptions{Threshold: *threshold, Perms: *perms},
+		Refresh: *refresh, RunID: run.ID, Progress: e.progress().Start("align", 0),
+	})
+	if res != nil {
+		run.Counts = map[string]int64{"functions": int64(res.Functions), "skipped": int64(res.Skipped),
+			"aligned": int64(res.Aligned), "unaligned": int64(res.Unaligned), "clusters": int64(res.Dedup.Clusters),
+			"exact_duplicates": int64(res.Dedup.ExactDropped), "near_duplicates": int64(res.Dedup.NearDropped)}
+		for k, v := range res.ByType {
+			run.Counts["match_"+k] = int64(v)
+		}
+	}
+	if ferr := s.FinishRun(ctx, run, err); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	if e.json {
+		return e.printJSON(res)
+	}
+	fmt.Fprintf(e.stdout, "aligned %d of %d candidate functions (%d already done) in %s; %d without an aligned call\n",
+		res.Aligned, res.Functions, res.Skipped, e.now().Sub(start).Round(time.Millisecond), res.Unaligned)
+	for _, k := range []string{align.MatchURL, align.MatchRoute, align.MatchHostOnly} {
+		fmt.Fprintf(e.stdout, "  %-10s %d\n", k, res.ByType[k])
+	}
+	d := res.Dedup
+	fmt.Fprintf(e.stdout, "dedup: %d clusters; %d exact copies in %d groups, %d near-duplicates in %d clusters (largest %d)\n",
+		d.Clusters, d.ExactDropped, d.ExactGroups, d.NearDropped, d.NearClusters, d.Largest)
+	return nil
 }

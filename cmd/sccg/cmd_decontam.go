@@ -1,7 +1,74 @@
 package main
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"sccg/decontam"
+)
 
 func runDecontam(ctx context.Context, e *env, args []string) error {
-	return errNotBuilt{issue: 6}
+	fs := e.flags("decontam", "[--per-repo N] [--per-api N] [--blocklist FILE]")
+	perRepo := fs.Int("per-repo", 5, "most samples one repository may contribute (-1: no cap)")
+	perAPI := fs.Int("per-api", 20, "most samples one API may contribute (-1: no cap)")
+	blockFile := fs.String("blocklist", "", "`file` of repositories (owner/name or owner/*) whose functions are always rejected")
+	workers := fs.Int("workers", 0, "redaction workers (0: one per CPU)")
+	pos, err := e.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("decontam takes no arguments, got %q", pos)
+	}
+	if *perRepo == 0 || *perAPI == 0 || *perRepo < -1 || *perAPI < -1 {
+		return usagef("--per-repo and --per-api must be positive or -1, got %d and %d", *perRepo, *perAPI)
+	}
+	var block decontam.Blocklist
+	if *blockFile != "" {
+		if block, err = decontam.ReadBlocklist(*blockFile); err != nil {
+			return usagef("--blocklist: %v", err)
+		}
+	}
+	s, err := e.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	run, err := s.BeginRun(ctx, decontam.Stage, map[string]any{"per_repo": *perRepo, "per_api": *perAPI, "blocklist": *blockFile})
+	if err != nil {
+		return err
+	}
+	start := e.now()
+	res, err := decontam.Run(ctx, s, decontam.Options{
+		DecideOptions: decontam.DecideOptions{Blocklist: block, Caps: decontam.CapOptions{PerRepo: *perRepo, PerAPI: *perAPI}},
+		Workers:       *workers, RunID: run.ID, Progress: e.progress().Start("decontam", 0),
+	})
+	if res != nil {
+		run.Counts = map[string]int64{"candidates": int64(res.Candidates), "kept": int64(res.Kept), "rejected": int64(res.Rejected),
+			"templates": int64(res.Templates), "redacted": int64(res.Redacted), "reused": int64(res.Reused)}
+		for k, v := range res.Reasons {
+			run.Counts["rejected_"+k] = int64(v)
+		}
+	}
+	if ferr := s.FinishRun(ctx, run, err); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	if e.json {
+		return e.printJSON(res)
+	}
+	fmt.Fprintf(e.stdout, "kept %d of %d aligned functions in %s; %d rejected (%d templates)\n",
+		res.Kept, res.Candidates, e.now().Sub(start).Round(time.Millisecond), res.Rejected, res.Templates)
+	for _, k := range sortedKeys(res.Reasons) {
+		fmt.Fprintf(e.stdout, "  %-32s %d\n", k, res.Reasons[k])
+	}
+	fmt.Fprintf(e.stdout, "redacted credentials in %d kept functions", res.Redacted)
+	for _, k := range sortedKeys(res.Redactions) {
+		fmt.Fprintf(e.stdout, "; %s %d", k, res.Redactions[k])
+	}
+	fmt.Fprintln(e.stdout)
+	return nil
 }
