@@ -1,7 +1,64 @@
 package main
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"sccg/mine/extract"
+)
 
 func runExtract(ctx context.Context, e *env, args []string) error {
-	return errNotBuilt{issue: 5}
+	fs := e.flags("extract", "[--workers N] [--timeout D] [--refresh]")
+	workers := fs.Int("workers", 0, "files parsed at once (0: one per CPU)")
+	timeout := fs.Duration("timeout", extract.DefaultTimeout, "time allowed for one file")
+	refresh := fs.Bool("refresh", false, "extract every file again, not only those not yet done")
+	pos, err := e.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("extract takes no arguments, got %q", pos)
+	}
+	if *workers < 0 {
+		return usagef("--workers must be 0 or more, got %d", *workers)
+	}
+	if *timeout <= 0 {
+		return usagef("--timeout must be positive, got %s", *timeout)
+	}
+	s, err := e.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	run, err := s.BeginRun(ctx, extract.Stage, map[string]any{"workers": *workers, "timeout": timeout.String(), "refresh": *refresh})
+	if err != nil {
+		return err
+	}
+	bar := e.progress().Start("extract", 0)
+	start := e.now()
+	stats, err := extract.Run(ctx, s, extract.Options{
+		Workers: *workers, Timeout: *timeout, Refresh: *refresh, RunID: run.ID, Progress: bar,
+		Logf: e.logf,
+	})
+	if stats != nil {
+		run.Counts = stats.Counts()
+	}
+	if ferr := s.FinishRun(ctx, run, err); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	if e.json {
+		return e.printJSON(stats)
+	}
+	elapsed := e.now().Sub(start).Round(time.Millisecond)
+	fmt.Fprintf(e.stdout, "extracted %d files (%d already done) in %s: %d candidate functions, %d rejected\n",
+		stats.Files, stats.Skipped, elapsed, stats.Candidates, stats.Rejected)
+	if n := stats.NoRequest + stats.Binary + stats.Failed; n > 0 {
+		fmt.Fprintf(e.stdout, "  %d files without a request function, %d binary, %d failed (see decisions)\n",
+			stats.NoRequest, stats.Binary, stats.Failed)
+	}
+	return nil
 }

@@ -1,0 +1,357 @@
+// Package extract is the extract stage: it runs pyast over every mined file in the
+// store and writes the request functions found, with a decision for each file and
+// each function, resumable file by file.
+package extract
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"sccg/internal/progress"
+	"sccg/mine/pyast"
+	"sccg/store"
+)
+
+// Stage is the name extract's runs, decisions and work units are recorded under.
+const Stage = "extract"
+
+// File-level decision reasons.
+const (
+	ReasonBinary      = "binary file"
+	ReasonTimeout     = "parse timeout"
+	ReasonPanic       = "extractor panic"
+	ReasonUnreadable  = "content unavailable"
+	ReasonNoRequest   = "no request function"
+	ReasonFunctions   = "request functions found"
+	ReasonLatin1      = "decoded as latin-1 (not valid UTF-8)"
+	ReasonFunctionOK  = "request function"
+	DefaultTimeout    = 20 * time.Second
+	defaultQueueDepth = 8
+)
+
+// Options configures an extract run. The zero value of every field means its default.
+type Options struct {
+	// Workers is how many files are parsed at once; 0 means GOMAXPROCS.
+	Workers int
+	// Timeout bounds the work on one file (0: DefaultTimeout).
+	Timeout time.Duration
+	// Refresh forgets which files were done and extracts every file again.
+	Refresh bool
+	// RunID is the run decisions and work units are recorded under.
+	RunID int64
+	// Progress receives one unit per file; nil means none.
+	Progress progress.Counter
+	// Logf, when set, receives one line per failed file.
+	Logf func(format string, args ...any)
+
+	// extract replaces pyast.Extract in tests (to inject panics and hangs).
+	extract func(ctx context.Context, content []byte, opts pyast.Options) (*pyast.Result, error)
+}
+
+// Stats counts what a run did.
+type Stats struct {
+	Files      int   `json:"files"`      // files extracted in this run
+	Skipped    int   `json:"skipped"`    // files already done by an earlier run
+	Bytes      int64 `json:"bytes"`      // bytes of the files extracted
+	Candidates int   `json:"candidates"` // functions kept as candidates
+	Rejected   int   `json:"rejected"`   // functions rejected (with their reason)
+	NoRequest  int   `json:"no_request"` // files without any request function
+	Failed     int   `json:"failed"`     // files that timed out, panicked or had no content
+	Binary     int   `json:"binary"`
+	Latin1     int   `json:"latin1"`
+}
+
+// Counts is s as the named counters a store run keeps.
+func (s *Stats) Counts() map[string]int64 {
+	return map[string]int64{"files": int64(s.Files), "skipped": int64(s.Skipped), "bytes": s.Bytes,
+		"candidates": int64(s.Candidates), "rejected": int64(s.Rejected), "no_request": int64(s.NoRequest),
+		"failed": int64(s.Failed), "binary": int64(s.Binary), "latin1": int64(s.Latin1)}
+}
+
+// Unit is the work unit name of a file.
+func Unit(fileID int64) string { return "file:" + strconv.FormatInt(fileID, 10) }
+
+// outcome is one file's extraction, handed from a worker to the writer.
+type outcome struct {
+	idx  int
+	file store.File
+	size int64
+	res  *pyast.Result
+	err  error
+}
+
+// Run extracts the request functions of every mined file not yet done. Each file's
+// functions, decisions and done-mark commit in one transaction, so a killed run
+// resumes where it stopped. A file that panics, times out or is binary is recorded
+// and skipped; it never stops the run.
+func Run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.Progress == nil {
+		opts.Progress = progress.Nop
+	}
+	if opts.Logf == nil {
+		opts.Logf = func(string, ...any) {}
+	}
+	if opts.extract == nil {
+		opts.extract = pyast.Extract
+	}
+	if opts.Refresh {
+		if err := st.Update(ctx, func(tx *store.Tx) error { return tx.ResetStage(ctx, Stage) }); err != nil {
+			return nil, fmt.Errorf("extract: reset: %w", err)
+		}
+	}
+	files, err := st.Files(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("extract: %w", err)
+	}
+	done, err := st.DoneUnits(ctx, Stage)
+	if err != nil {
+		return nil, fmt.Errorf("extract: %w", err)
+	}
+	stats := &Stats{}
+	var todo []store.File
+	for _, f := range files {
+		if done[Unit(f.ID)] {
+			stats.Skipped++
+			continue
+		}
+		todo = append(todo, f)
+	}
+	opts.Progress.SetTotal(int64(len(todo)))
+	defer opts.Progress.Done()
+
+	repos := &repoCache{st: st, m: map[int64]*store.Repository{}}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	results := make(chan outcome, defaultQueueDepth)
+	var wg sync.WaitGroup
+	for i := 0; i < opts.Workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				o := extractFile(ctx, st, repos, todo[i], opts)
+				o.idx = i
+				results <- o
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range todo {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	// Outcomes are saved in file order whatever order the workers finish in, so
+	// row ids do not depend on scheduling and a resumed run matches an
+	// uninterrupted one.
+	var werr error
+	pending := map[int]outcome{}
+	next := 0
+	for o := range results {
+		if werr != nil {
+			continue // drain
+		}
+		pending[o.idx] = o
+		for {
+			o, ok := pending[next]
+			if !ok || werr != nil {
+				break
+			}
+			delete(pending, next)
+			next++
+			if err := ctx.Err(); err != nil {
+				werr = err
+			} else if o.err != nil && errors.Is(o.err, context.Canceled) {
+				werr = o.err
+			} else if err := save(ctx, st, o, opts, stats); err != nil {
+				werr = err
+			} else {
+				opts.Progress.Add(1)
+			}
+			if werr != nil {
+				cancel()
+			}
+		}
+	}
+	if werr != nil {
+		return stats, fmt.Errorf("extract: %w", werr)
+	}
+	return stats, nil
+}
+
+// repoCache reads each repository once, for its stars and forks.
+type repoCache struct {
+	st *store.Store
+	mu sync.Mutex
+	m  map[int64]*store.Repository
+}
+
+func (c *repoCache) get(ctx context.Context, id int64) *store.Repository {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r, ok := c.m[id]; ok {
+		return r
+	}
+	r, err := c.st.Repository(ctx, id)
+	if err != nil {
+		r = nil
+	}
+	c.m[id] = r
+	return r
+}
+
+// extractFile reads and extracts one file; a panic is turned into an error.
+func extractFile(ctx context.Context, st *store.Store, repos *repoCache, f store.File, opts Options) (o outcome) {
+	o.file = f
+	defer func() {
+		if r := recover(); r != nil {
+			o.res, o.err = nil, fmt.Errorf("%s: %v", ReasonPanic, r)
+		}
+	}()
+	content, err := st.FileContent(ctx, &f)
+	if err != nil {
+		if ctx.Err() != nil {
+			o.err = ctx.Err()
+			return o
+		}
+		o.err = fmt.Errorf("%s: %w", ReasonUnreadable, err)
+		return o
+	}
+	o.size = int64(len(content))
+	popts := pyast.Options{Timeout: opts.Timeout}
+	if r := repos.get(ctx, f.RepoID); r != nil {
+		popts.Stars, popts.Forks = r.Stars, r.Forks
+	}
+	o.res, o.err = opts.extract(ctx, content, popts)
+	if o.err != nil && ctx.Err() != nil {
+		o.err = ctx.Err()
+	}
+	return o
+}
+
+// save writes one file's outcome, its decisions and its done-mark in one transaction.
+func save(ctx context.Context, st *store.Store, o outcome, opts Options, stats *Stats) error {
+	subject := strconv.FormatInt(o.file.ID, 10)
+	fileDecision := store.Decision{RunID: opts.RunID, Stage: Stage, SubjectKind: "file", Subject: subject,
+		Evidence: map[string]any{"path": o.file.Path, "bytes": o.size}}
+	var fns []store.Function
+	switch {
+	case o.err == nil:
+		for _, f := range o.res.Functions {
+			sf, err := toStore(f)
+			if err != nil {
+				return fmt.Errorf("file %d %s: %w", o.file.ID, o.file.Path, err)
+			}
+			fns = append(fns, sf)
+		}
+		fileDecision.Evidence["syntax_ok"] = o.res.SyntaxOK
+		if len(o.res.SyntaxErrors) > 0 {
+			fileDecision.Evidence["syntax_error_lines"] = o.res.SyntaxErrors
+		}
+		if len(fns) == 0 {
+			fileDecision.Verdict, fileDecision.Reason = store.Rejected, ReasonNoRequest
+		} else {
+			fileDecision.Verdict, fileDecision.Reason = store.Kept, ReasonFunctions
+			fileDecision.Evidence["functions"] = len(fns)
+		}
+	case errors.Is(o.err, pyast.ErrBinary):
+		fileDecision.Verdict, fileDecision.Reason = store.Rejected, ReasonBinary
+	case errors.Is(o.err, pyast.ErrTimeout) || errors.Is(o.err, context.DeadlineExceeded):
+		fileDecision.Verdict, fileDecision.Reason = store.Failed, ReasonTimeout
+		fileDecision.Evidence["error"] = o.err.Error()
+	default:
+		reason := ReasonPanic
+		if errors.Is(o.err, store.ErrNotFound) {
+			reason = ReasonUnreadable
+		}
+		fileDecision.Verdict, fileDecision.Reason = store.Failed, reason
+		fileDecision.Evidence["error"] = o.err.Error()
+	}
+	err := st.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.SaveFunctions(ctx, o.file.ID, fns); err != nil {
+			return err
+		}
+		if o.res != nil && o.res.Encoding == "latin-1" {
+			if err := tx.RecordDecision(ctx, store.Decision{RunID: opts.RunID, Stage: Stage, SubjectKind: "file",
+				Subject: subject, Verdict: store.Changed, Reason: ReasonLatin1, Evidence: map[string]any{"path": o.file.Path}}); err != nil {
+				return err
+			}
+		}
+		if err := tx.RecordDecision(ctx, fileDecision); err != nil {
+			return err
+		}
+		for _, f := range fns {
+			d := store.Decision{RunID: opts.RunID, Stage: Stage, SubjectKind: "function", Subject: strconv.FormatInt(f.ID, 10),
+				Evidence: map[string]any{"file_id": o.file.ID, "qualname": f.QualName, "start_line": f.StartLine, "quality": f.Quality}}
+			if f.Status == store.FunctionCandidate {
+				d.Verdict, d.Reason = store.Kept, ReasonFunctionOK
+			} else {
+				d.Verdict, d.Reason = store.Rejected, f.RejectReason
+			}
+			if err := tx.RecordDecision(ctx, d); err != nil {
+				return err
+			}
+		}
+		return tx.MarkDone(ctx, Stage, Unit(o.file.ID), opts.RunID)
+	})
+	if err != nil {
+		return fmt.Errorf("save file %d %s: %w", o.file.ID, o.file.Path, err)
+	}
+	stats.Files++
+	stats.Bytes += o.size
+	switch {
+	case o.err != nil && errors.Is(o.err, pyast.ErrBinary):
+		stats.Binary++
+	case o.err != nil:
+		stats.Failed++
+		opts.Logf("extract: file %d %s: %v", o.file.ID, o.file.Path, o.err)
+	case len(fns) == 0:
+		stats.NoRequest++
+	}
+	if o.res != nil && o.res.Encoding == "latin-1" {
+		stats.Latin1++
+	}
+	for _, f := range fns {
+		if f.Status == store.FunctionCandidate {
+			stats.Candidates++
+		} else {
+			stats.Rejected++
+		}
+	}
+	return nil
+}
+
+// toStore converts a pyast function into the store's record.
+func toStore(f pyast.Function) (store.Function, error) {
+	facts, err := json.Marshal(f.Facts)
+	if err != nil {
+		return store.Function{}, fmt.Errorf("encode facts of %s: %w", f.QualName, err)
+	}
+	return store.Function{
+		Name: f.Name, QualName: f.QualName, ClassName: f.ClassName,
+		StartLine: f.StartLine, EndLine: f.EndLine, IsAsync: f.IsAsync,
+		Source: f.Source, Code: f.Code, CodeHash: f.CodeHash, SyntaxOK: f.Facts.SyntaxOK,
+		Status: f.Status, RejectReason: f.RejectReason,
+		Quality: f.Facts.Quality.Score, QualityComponents: f.Facts.Quality.Components,
+		Facts: facts,
+	}, nil
+}
