@@ -358,12 +358,20 @@ func loadSource(ctx context.Context, s *store.Store, k *Kept, byFunc map[int64]s
 	return src, nil
 }
 
-// ErrNoKeptAccessor says the store cannot list kept functions yet (the align and
-// decontam accessors have not landed), so there is nothing to build samples from.
-var ErrNoKeptAccessor = errors.New("the store cannot list kept functions yet (align/decontam accessors missing)")
-
-// KeptFromStore lists the functions decontam kept, with their primary alignment
-// and redacted code.
+// KeptFromStore lists the functions decontam kept, with their primary alignment,
+// redacted code and redacted source, by function id.
 func KeptFromStore(ctx context.Context, s *store.Store) ([]Kept, error) {
-	return nil, ErrNoKeptAccessor
+	ks, err := s.KeptFunctions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Kept, 0, len(ks))
+	for _, k := range ks {
+		f, err := s.Function(ctx, k.FunctionID)
+		if err != nil {
+			return nil, fmt.Errorf("kept function: %w", err)
+		}
+		out = append(out, Kept{Function: *f, Alignment: k.Alignment, Code: k.Code, Source: k.Source})
+	}
+	return out, nil
 }

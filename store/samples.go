@@ -278,6 +278,7 @@ type Lineage struct {
 	API         *API             `json:"api,omitempty"`
 	Dedup       *DedupEntry      `json:"dedup,omitempty"`
 	ClusterSize int              `json:"cluster_size,omitempty"`
+	Kept        *KeptFunction    `json:"kept,omitempty"` // decontam's kept row: redacted code and redactions
 	Decisions   []Decision       `json:"decisions"`
 }
 
@@ -391,6 +392,22 @@ func (s *Store) lineageCode(ctx context.Context, l *Lineage) error {
 		if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM dedup WHERE cluster=?`, d.Cluster).Scan(&l.ClusterSize); err != nil {
 			return fmt.Errorf("dedup cluster %d: %w", d.Cluster, err)
 		}
+	}
+	k := KeptFunction{FunctionID: f.ID}
+	var red string
+	err = s.read.QueryRowContext(ctx, `SELECT code, source, redactions, input_hash, kept_at FROM kept WHERE function_id=?`, f.ID).
+		Scan(&k.Code, &k.Source, &red, &k.InputHash, &k.KeptAt)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("kept row of function %d: %w", f.ID, err)
+	}
+	if err == nil {
+		k.Redactions = json.RawMessage(red)
+		for _, a := range l.Alignments {
+			if a.IsPrimary {
+				k.Alignment = a
+			}
+		}
+		l.Kept = &k
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -127,10 +126,6 @@ func printSplitReport(w io.Writer, r split.Report) {
 // one whose align/decontam stages have not run) keeps the samples it has.
 func buildSamplesIfAny(ctx context.Context, e *env, s *store.Store) (*split.BuildResult, error) {
 	kept, err := split.KeptFromStore(ctx, s)
-	if errors.Is(err, split.ErrNoKeptAccessor) {
-		e.logf("samples: %v; splitting the samples the store has", err)
-		return nil, nil
-	}
 	if err != nil {
 		return nil, err
 	}
