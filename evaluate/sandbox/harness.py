@@ -134,10 +134,10 @@ class _Any:
         pass
 
     def __iter__(self):
-        return iter(())
+        return iter((_Any(),))  # one item, so loops over stubbed data run once
 
     def __len__(self):
-        return 0
+        return 1
 
     def __bool__(self):
         return True
@@ -162,10 +162,10 @@ class _Any:
         return 0.0
 
     def __eq__(self, o):
-        return self is o
+        return True  # `if request.method == "POST":` takes the branch that does the work
 
     def __ne__(self, o):
-        return self is not o
+        return False
 
     def __lt__(self, o):
         return False
@@ -229,6 +229,11 @@ class _ADict(dict):
 
     def __missing__(self, k):
         return "test"
+
+    def __getattr__(self, name):
+        if name[:2] == "__" and name[-2:] == "__":
+            raise AttributeError(name)
+        return _Any()
 
 
 ModuleType = _type(sys)
@@ -993,6 +998,12 @@ def _dummy(name, ann, cls_hint=None):
         return _FAKES["httpx"].Client()
     if n == "session" or "session" in a:
         return _FAKES["requests"].Session()
+    if "datetime" in a:
+        import datetime
+        return datetime.datetime(2024, 1, 1, 12, 0)
+    if a in ("date", "<class 'datetime.date'>"):
+        import datetime
+        return datetime.date(2024, 1, 1)
     if a in ("int", "<class 'int'>"):
         return 2024 if "year" in n else 1
     if a in ("float", "<class 'float'>"):
@@ -1001,7 +1012,7 @@ def _dummy(name, ann, cls_hint=None):
         return True
     if a.startswith(("dict", "<class 'dict'>", "typing.dict", "mapping")):
         return _ADict()
-    if a.startswith(("list", "<class 'list'>", "typing.list", "sequence", "tuple")):
+    if a.startswith(("list", "<class 'list'>", "typing.list", "sequence", "tuple", "typing.tuple")):
         return ["test"]
     if "url" in n or "endpoint" in n:
         return "https://example.com/test"
@@ -1013,7 +1024,7 @@ def _dummy(name, ann, cls_hint=None):
         return "test-key"
     if "email" in n:
         return "test@example.com"
-    if "date" in n:
+    if "date" in n or n in ("start", "end", "since", "until", "begin", "day_from", "day_to", "from_", "to"):
         return "2024-01-01"
     if "year" in n:
         return 2024
@@ -1043,7 +1054,9 @@ def _dummy(name, ann, cls_hint=None):
     return "test"
 
 
-def _call_with_dummies(fn, skip_first):
+def _call_with_dummies(fn, skip_first, mode=0):
+    """Calls fn with dummy arguments. mode 0 keeps defaults; mode 1 replaces them by
+    dummies too; mode 2 passes permissive stubs for everything."""
     code = _getattr(fn, "__code__", None)
     if code is None:
         return fn()
@@ -1061,13 +1074,17 @@ def _call_with_dummies(fn, skip_first):
     for i, name in enumerate(names):
         if i == 0 and skip_first:
             continue
-        if i >= first_default:
+        if mode == 2:
+            args.append(_Any())
+        elif i >= first_default and (mode == 0 or defaults[i - first_default] is not None):
             args.append(defaults[i - first_default])
         else:
             args.append(_dummy(name, ann.get(name)))
     kw = {}
     for name in kwonly:
-        if name not in kwdefaults:
+        if mode == 2:
+            kw[name] = _Any()
+        elif name not in kwdefaults or (mode == 1 and kwdefaults[name] is None):
             kw[name] = _dummy(name, ann.get(name))
     return fn(*args, **kw) if not skip_first else fn.__func__(fn.__self__, *args, **kw)
 
@@ -1096,7 +1113,7 @@ def _drive(res):
 
 
 def _run_coro(coro):
-    if "asyncio" in sys.modules:
+    if "asyncio" in sys.modules or "asyncio" in _CODE:
         import asyncio
 
         async def _no_sleep(delay=0, result=None):
@@ -1123,9 +1140,23 @@ class _Globals(dict):
         try:
             return _getattr(builtins, k)
         except AttributeError:
-            if k[:2] == "__" and k[-2:] == "__":
-                raise KeyError(k)
-            return _Any()
+            pass
+        if k[:2] == "__" and k[-2:] == "__":
+            raise KeyError(k)
+        # Code that forgot an import: an HTTP client is its recorder, a standard
+        # module the real one; anything else a stub.
+        if k in _FAKES:
+            return _FAKES[k]
+        if k in _STDLIB and k[:1] != "_" and k not in _NO_AUTO_IMPORT:
+            try:
+                __import__(k)
+                return sys.modules[k]
+            except _BaseException:
+                pass
+        return _Any()
+
+
+_NO_AUTO_IMPORT = frozenset(("this", "antigravity", "idlelib", "tkinter", "turtle", "test", "site"))
 
 
 # ---------------------------------------------------------------- isolation
@@ -1267,6 +1298,27 @@ def _main():
             exec(compile(Module(body=[node], type_ignores=[]), "<generation>", "exec", dont_inherit=True), g)
         except _BaseException as e:
             note("line %d" % _getattr(node, "lineno", 0), e)
+    if "http" in sys.modules and "http.client" not in sys.modules:
+        # `import http` alone: the real http.client would have been loaded by now
+        sys.modules["http.client"] = _FAKES["http.client"]
+        sys.modules["http"].client = _FAKES["http.client"]
+
+    def _attempts(fn, bound):
+        """Calls fn; when a call sends nothing, tries again with other dummies."""
+        first = None
+        for mode in (0, 1, 2):
+            before = _nreq[0]
+            try:
+                _drive(_call_with_dummies(fn, bound, mode))
+            except _BaseException as e:
+                if _isinstance(e, MemoryError):
+                    raise
+                if first is None:
+                    first = e
+            if _nreq[0] > before:
+                return
+        if first is not None:
+            raise first
 
     targets = []
     defs = facts["defs"]
@@ -1316,16 +1368,13 @@ def _main():
                 if _type(fn).__name__ == "method" and not bound:
                     bound = True
                 called += 1
-                _drive(_call_with_dummies(fn, bound))
+                _attempts(fn, bound)
             else:
                 fn = g.get(d)
                 if fn is None or not callable(fn):
                     continue
                 called += 1
-                if _type(fn).__name__ == "method":
-                    _drive(_call_with_dummies(fn, True))
-                else:
-                    _drive(_call_with_dummies(fn, False))
+                _attempts(fn, _type(fn).__name__ == "method")
         except _BaseException as e:
             note(d, e)
         if _nreq[0] >= 100:

@@ -115,7 +115,7 @@ func TestHostileSuite(t *testing.T) {
 	}()
 	port := ln.Addr().(*net.TCPAddr).Port
 
-	r := newTestRunner(t, Limits{Timeout: 2 * time.Second, MemoryMB: 512})
+	r := newTestRunner(t, Limits{Timeout: 3 * time.Second, MemoryMB: 256})
 	req := "\nimport requests\nrequests.get('https://ok.p.rapidapi.com/after')\n"
 	tests := []struct {
 		name        string
