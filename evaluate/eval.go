@@ -178,9 +178,9 @@ type Config struct {
 	Generations []Generation
 	Workers     int // default GOMAXPROCS
 	Sandbox     sandbox.Options
-	TimeCutoff  string // RFC 3339 date splitting time slices; default 2024-06-01
+	TimeCutoff  string           // RFC 3339 date splitting time slices; default 2024-06-01
 	Progress    progress.Counter // counts completions; its total is set by Run
-	K           []int // pass@k values; default 1
+	K           []int            // pass@k values; default 1
 	// Previous are results of an earlier, interrupted run of the same evaluation:
 	// their generations are not run again, and the summary still covers them.
 	Previous []Result
