@@ -1,0 +1,466 @@
+package crawl
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi2"
+	"github.com/getkin/kin-openapi/openapi2conv"
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"sccg/store"
+)
+
+// ErrBadInput marks a file that could not be read as documentation; the crawl
+// records it as a decision and goes on.
+var ErrBadInput = errors.New("bad input")
+
+// loader reads one documentation file into a document.
+type loader func(ctx context.Context, path string) (*Doc, error)
+
+// importFiles crawls every file under the option paths with load, one unit per file.
+func (c *crawler) importFiles(ctx context.Context, source string, load loader) error {
+	if len(c.o.Paths) == 0 {
+		return fmt.Errorf("crawl %s: no paths given", source)
+	}
+	var files []string
+	for _, p := range c.o.Paths {
+		fs, err := docFiles(p)
+		if err != nil {
+			if err := c.bad(ctx, store.Rejected, "file", p, "unreadable path: "+err.Error(), nil); err != nil {
+				return err
+			}
+			continue
+		}
+		files = append(files, fs...)
+	}
+	c.sum.Targets = len(files)
+	c.start(len(files))
+	defer c.prog.Done()
+	done, err := c.s.DoneUnits(ctx, Stage)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		unit := source + ":" + f
+		if done[unit] {
+			c.sum.Skipped++
+			c.prog.Add(1)
+			continue
+		}
+		doc, err := load(ctx, f)
+		if err != nil {
+			if err := c.bad(ctx, store.Rejected, "file", f, err.Error(), nil); err != nil {
+				return err
+			}
+			c.prog.Add(1)
+			continue
+		}
+		raw, err := os.ReadFile(f)
+		if err == nil {
+			err = c.s.Update(ctx, func(tx *store.Tx) error {
+				sha, err := tx.PutBlob(ctx, raw)
+				doc.API.BlobSHA256 = sha
+				return err
+			})
+		}
+		if err != nil {
+			return fmt.Errorf("keep %s: %w", f, err)
+		}
+		if err := c.save(ctx, doc, unit, "file", f); err != nil {
+			return err
+		}
+		c.prog.Add(1)
+	}
+	return nil
+}
+
+// docFiles lists the JSON and YAML files at path (a file, or a folder walked in
+// name order).
+func docFiles(path string) ([]string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return []string{path}, nil
+	}
+	var out []string
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != path {
+			return filepath.SkipDir
+		}
+		switch strings.ToLower(filepath.Ext(p)) {
+		case ".json", ".yaml", ".yml":
+			if !d.IsDir() {
+				out = append(out, p)
+			}
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}
+
+var swagger2 = regexp.MustCompile(`(?m)^\s*"?swagger"?\s*:\s*["']?2`)
+
+// LoadOpenAPIFile reads an OpenAPI 3.0/3.1 document (JSON or YAML), or a Swagger 2.0
+// one converted with openapi2conv, validates it with kin-openapi and turns it into a
+// document. The host comes from x-rapidapi-host (root or info) or the first server;
+// owner and slug from x-rapidapi-owner / x-rapidapi-slug, else the slug is made from
+// the title.
+func LoadOpenAPIFile(ctx context.Context, path string) (*Doc, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: read: %v", ErrBadInput, err)
+	}
+	var t *openapi3.T
+	if swagger2.Match(data[:min(len(data), 4096)]) {
+		var t2 openapi2.T
+		if err := openapi2.UnmarshalFromData(data, &t2); err != nil {
+			return nil, fmt.Errorf("%w: invalid Swagger 2.0: %v", ErrBadInput, err)
+		}
+		t, err = openapi2conv.ToV3(&t2)
+		if err != nil {
+			return nil, fmt.Errorf("%w: Swagger 2.0 conversion: %v", ErrBadInput, err)
+		}
+	} else {
+		l := openapi3.NewLoader()
+		l.Context = ctx
+		t, err = l.LoadFromData(data)
+		if err != nil {
+			return nil, fmt.Errorf("%w: invalid OpenAPI: %v", ErrBadInput, err)
+		}
+	}
+	if t.OpenAPI == "" {
+		return nil, fmt.Errorf("%w: invalid OpenAPI: no openapi version field", ErrBadInput)
+	}
+	if err := t.Validate(ctx); err != nil {
+		return nil, fmt.Errorf("%w: invalid OpenAPI: %v", ErrBadInput, err)
+	}
+	return openAPIDoc(t, path)
+}
+
+func extString(m map[string]any, key string) string {
+	if m == nil {
+		return ""
+	}
+	switch v := m[key].(type) {
+	case string:
+		return v
+	case json.RawMessage:
+		var s string
+		json.Unmarshal(v, &s)
+		return s
+	}
+	return ""
+}
+
+var slugChars = regexp.MustCompile(`[^a-z0-9]+`)
+
+// Slugify makes a hub-style slug of a title: lower case words joined by dashes.
+func Slugify(s string) string {
+	return strings.Trim(slugChars.ReplaceAllString(strings.ToLower(s), "-"), "-")
+}
+
+func openAPIDoc(t *openapi3.T, path string) (*Doc, error) {
+	var info map[string]any
+	title, version, desc := "", "", ""
+	if t.Info != nil {
+		info = t.Info.Extensions
+		title, version, desc = t.Info.Title, t.Info.Version, t.Info.Description
+	}
+	host := firstNonEmpty(extString(t.Extensions, "x-rapidapi-host"), extString(info, "x-rapidapi-host"))
+	prefix := ""
+	if len(t.Servers) > 0 && t.Servers[0] != nil {
+		if u, err := url.Parse(t.Servers[0].URL); err == nil {
+			if host == "" {
+				host = u.Host
+			}
+			prefix = strings.TrimRight(u.Path, "/")
+		}
+	}
+	if host == "" {
+		return nil, fmt.Errorf("%w: no host: neither x-rapidapi-host nor a server URL with a host", ErrBadInput)
+	}
+	slug := firstNonEmpty(extString(t.Extensions, "x-rapidapi-slug"), extString(info, "x-rapidapi-slug"), Slugify(title),
+		Slugify(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))))
+	doc := &Doc{API: store.API{
+		Source: SourceOpenAPI, Owner: firstNonEmpty(extString(t.Extensions, "x-rapidapi-owner"), extString(info, "x-rapidapi-owner")),
+		Slug: slug, Title: title, Description: desc, Host: host, Version: version, URL: path,
+		Category: firstNonEmpty(extString(t.Extensions, "x-rapidapi-category"), extString(info, "x-rapidapi-category")),
+	}}
+	for _, route := range t.Paths.InMatchingOrder() {
+		item := t.Paths.Value(route)
+		if item == nil {
+			continue
+		}
+		ops := item.Operations()
+		methods := make([]string, 0, len(ops))
+		for m := range ops {
+			methods = append(methods, m)
+		}
+		sort.Strings(methods)
+		for _, m := range methods {
+			op := ops[m]
+			ep := store.Endpoint{Version: version, IsCurrent: true, Host: host, Key: op.OperationID,
+				Name: firstNonEmpty(op.Summary, op.OperationID), Description: op.Description, Method: m, Route: prefix + route}
+			for _, pr := range append(append(openapi3.Parameters{}, item.Parameters...), op.Parameters...) {
+				if pr == nil || pr.Value == nil {
+					continue
+				}
+				p := pr.Value
+				sp := store.Param{Name: p.Name, Location: p.In, Required: p.Required, Description: p.Description, Type: "string"}
+				if p.Schema != nil && p.Schema.Value != nil {
+					sp.Type = schemaType(p.Schema.Value)
+					sp.Default = anyText(p.Schema.Value.Default)
+					if sp.Example == "" {
+						sp.Example = anyText(p.Schema.Value.Example)
+					}
+				}
+				if p.Example != nil {
+					sp.Example = anyText(p.Example)
+				}
+				if p.In == openapi3.ParameterInCookie {
+					doc.Problems = append(doc.Problems, Problem{Subject: m + " " + route, Reason: "cookie parameter " + p.Name + " dropped"})
+					continue
+				}
+				ep.Params = append(ep.Params, sp)
+			}
+			if op.RequestBody != nil && op.RequestBody.Value != nil {
+				ep.ContentType, ep.BodyExample, ep.Params = requestBodyParams(op.RequestBody.Value, ep.Params)
+			}
+			doc.Endpoints = append(doc.Endpoints, ep)
+		}
+	}
+	if len(doc.Endpoints) == 0 {
+		return nil, fmt.Errorf("%w: no operations", ErrBadInput)
+	}
+	return doc, nil
+}
+
+func schemaType(s *openapi3.Schema) string {
+	if s.Type == nil {
+		return "string"
+	}
+	for _, t := range s.Type.Slice() {
+		if t != "null" {
+			return t
+		}
+	}
+	return "string"
+}
+
+func anyText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// requestBodyParams picks the body's media type (JSON first, then forms) and turns
+// its object schema's properties into body or form parameters.
+func requestBodyParams(rb *openapi3.RequestBody, params []store.Param) (ct, example string, out []store.Param) {
+	out = params
+	types := make([]string, 0, len(rb.Content))
+	for k := range rb.Content {
+		types = append(types, k)
+	}
+	sort.Slice(types, func(i, j int) bool {
+		return mediaRank(types[i]) < mediaRank(types[j]) || (mediaRank(types[i]) == mediaRank(types[j]) && types[i] < types[j])
+	})
+	if len(types) == 0 {
+		return "", "", out
+	}
+	ct = types[0]
+	mt := rb.Content[ct]
+	loc := "body"
+	if strings.Contains(ct, "form") {
+		loc = "form"
+	}
+	if mt.Example != nil {
+		example = anyText(mt.Example)
+	}
+	if mt.Schema == nil || mt.Schema.Value == nil {
+		return ct, example, out
+	}
+	s := mt.Schema.Value
+	req := map[string]bool{}
+	for _, r := range s.Required {
+		req[r] = true
+	}
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p := store.Param{Name: n, Location: loc, Required: req[n], Type: "string"}
+		if ps := s.Properties[n]; ps != nil && ps.Value != nil {
+			p.Type = schemaType(ps.Value)
+			p.Description = ps.Value.Description
+			p.Default = anyText(ps.Value.Default)
+			p.Example = anyText(ps.Value.Example)
+		}
+		out = append(out, p)
+	}
+	if example == "" && s.Example != nil {
+		example = anyText(s.Example)
+	}
+	return ct, example, out
+}
+
+func mediaRank(ct string) int {
+	switch {
+	case strings.Contains(ct, "json"):
+		return 0
+	case strings.Contains(ct, "x-www-form-urlencoded"):
+		return 1
+	case strings.Contains(ct, "multipart"):
+		return 2
+	}
+	return 3
+}
+
+// toolBenchTool is a ToolBench / StableToolBench tool file.
+type toolBenchTool struct {
+	ToolName         string          `json:"tool_name"`
+	StandardizedName string          `json:"standardized_name"`
+	Title            string          `json:"title"`
+	ToolDescription  string          `json:"tool_description"`
+	Host             string          `json:"host"`
+	HomeURL          string          `json:"home_url"`
+	Pricing          string          `json:"pricing"`
+	Category         string          `json:"category"`
+	Score            *toolBenchScore `json:"score"`
+	APIList          []struct {
+		Name        string           `json:"name"`
+		URL         string           `json:"url"`
+		Description string           `json:"description"`
+		Method      string           `json:"method"`
+		Required    []toolBenchParam `json:"required_parameters"`
+		Optional    []toolBenchParam `json:"optional_parameters"`
+		Body        json.RawMessage  `json:"body"`
+	} `json:"api_list"`
+}
+
+type toolBenchScore struct {
+	Popularity  *float64 `json:"popularityScore"`
+	Latency     *float64 `json:"avgLatency"`
+	SuccessRate *float64 `json:"avgSuccessRate"`
+}
+
+type toolBenchParam struct {
+	Name        string          `json:"name"`
+	Type        string          `json:"type"`
+	Description string          `json:"description"`
+	Default     json.RawMessage `json:"default"`
+}
+
+// LoadToolBenchFile reads a ToolBench tool JSON. Owner and slug come from home_url
+// (https://rapidapi.com/OWNER/api/SLUG), else the slug from the tool name; the
+// category from the file's folder (ToolBench keeps tools/<Category>/<tool>.json)
+// unless the file names one. ToolBench does not say where a parameter goes: a
+// parameter named in the route is a path parameter, otherwise it is a query
+// parameter of GET/DELETE/HEAD endpoints and a body field of the others.
+func LoadToolBenchFile(ctx context.Context, path string) (*Doc, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: read: %v", ErrBadInput, err)
+	}
+	var tb toolBenchTool
+	if err := json.Unmarshal(data, &tb); err != nil {
+		return nil, fmt.Errorf("%w: invalid ToolBench JSON: %v", ErrBadInput, err)
+	}
+	if tb.ToolName == "" && tb.StandardizedName == "" {
+		return nil, fmt.Errorf("%w: invalid ToolBench JSON: no tool_name", ErrBadInput)
+	}
+	if len(tb.APIList) == 0 {
+		return nil, fmt.Errorf("%w: invalid ToolBench JSON: empty api_list", ErrBadInput)
+	}
+	owner, slug := "", ""
+	if tb.HomeURL != "" {
+		owner, slug, _ = ParseAPIRef(tb.HomeURL)
+	}
+	if slug == "" {
+		slug = Slugify(firstNonEmpty(tb.ToolName, tb.StandardizedName))
+	}
+	host := tb.Host
+	category := tb.Category
+	if category == "" {
+		category = filepath.Base(filepath.Dir(path))
+		if category == "." || category == string(filepath.Separator) {
+			category = ""
+		}
+	}
+	doc := &Doc{API: store.API{Source: SourceToolBench, Owner: owner, Slug: slug,
+		Title: firstNonEmpty(tb.Title, tb.ToolName, tb.StandardizedName), Description: tb.ToolDescription,
+		Host: host, Pricing: tb.Pricing, Category: category, URL: path}}
+	if tb.Score != nil {
+		doc.API.Popularity, doc.API.LatencyMS, doc.API.SuccessRate = tb.Score.Popularity, tb.Score.Latency, tb.Score.SuccessRate
+	}
+	if tb.StandardizedName != "" {
+		doc.API.Extra = map[string]any{"standardized_name": tb.StandardizedName}
+	}
+	for _, a := range tb.APIList {
+		epHost := host
+		if strings.Contains(a.URL, "://") {
+			if u, err := url.Parse(a.URL); err == nil && u.Host != "" {
+				epHost = u.Host
+			}
+		}
+		if doc.API.Host == "" {
+			doc.API.Host = epHost
+		}
+		route, _ := NormalizeRoute(a.URL)
+		inRoute := map[string]bool{}
+		for _, n := range PathParams(route) {
+			inRoute[n] = true
+		}
+		method := NormalizeMethod(a.Method)
+		ep := store.Endpoint{IsCurrent: true, Host: epHost, Name: a.Name, Description: a.Description, Method: method, Route: a.URL}
+		for i, group := range [][]toolBenchParam{a.Required, a.Optional} {
+			for _, p := range group {
+				loc := "query"
+				switch {
+				case inRoute[p.Name]:
+					loc = "path"
+				case method != "GET" && method != "DELETE" && method != "HEAD":
+					loc = "body"
+				}
+				if _, known := OpenAPIType(p.Type); !known {
+					doc.Problems = append(doc.Problems, Problem{Subject: method + " " + route, Reason: fmt.Sprintf("parameter %s: unknown type %q, kept as string", p.Name, p.Type)})
+				}
+				ep.Params = append(ep.Params, store.Param{Name: p.Name, Location: loc, Type: p.Type, Required: i == 0,
+					Default: jsonScalar(p.Default), Description: p.Description})
+			}
+		}
+		if b := jsonScalar(a.Body); b != "" && b != "{}" {
+			ep.BodyExample, ep.ContentType = b, "application/json"
+		}
+		doc.Endpoints = append(doc.Endpoints, ep)
+	}
+	if NormalizeHost(doc.API.Host) == "" {
+		return nil, fmt.Errorf("%w: no host: neither host nor an absolute endpoint url", ErrBadInput)
+	}
+	return doc, nil
+}
