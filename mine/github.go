@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-github/v62/github"
@@ -74,6 +75,7 @@ func Mine(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 	m := &ghMiner{st: st, opts: opts, base: u, stats: stats, files: map[string]fileState{},
 		repos: map[string]*repoState{}, counted: map[string]bool{},
 		pool: newPool(opts.Tokens, opts.SearchPerMinute, opts.Clock, opts.Seed, stats)}
+	m.pool.prime = m.prime
 	if m.done, err = st.DoneUnits(ctx, Stage); err != nil {
 		return nil, fmt.Errorf("mine: %w", err)
 	}
@@ -95,6 +97,28 @@ func Mine(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 		}
 	}
 	return stats, nil
+}
+
+// prime asks /rate_limit (which costs no budget) how much code search the token
+// has left.
+func (m *ghMiner) prime(ctx context.Context, token string) (int, time.Time, error) {
+	m.stats.Requests++
+	lim, _, err := m.client(token).RateLimit.Get(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return 0, time.Time{}, ctx.Err()
+		}
+		m.opts.Logf("mine: rate_limit: %v", err)
+		return -1, time.Time{}, nil // not fatal: the answers' headers still steer
+	}
+	r := lim.GetCodeSearch()
+	if r == nil {
+		r = lim.GetSearch()
+	}
+	if r == nil {
+		return -1, time.Time{}, nil
+	}
+	return r.Remaining, r.Reset.Time, nil
 }
 
 func (m *ghMiner) client(token string) *github.Client {
@@ -211,7 +235,10 @@ func (m *ghMiner) runQuery(ctx context.Context, t Target, layer, text string, de
 	if m.done[key+"|split"] {
 		return m.runParts(ctx, t, layer, text, depth, 0)
 	}
-	last, complete := pagesDone(m.done, key), true
+	last, complete := pagesDone(m.done, key), !m.done[key+"|capped"]
+	if m.done[key+"|end"] {
+		return complete, nil
+	}
 	for page := 1; last == 0 || page <= last; page++ {
 		unit := key + "|p" + strconv.Itoa(page)
 		if m.done[unit] {
@@ -244,8 +271,12 @@ func (m *ghMiner) runQuery(ctx context.Context, t Target, layer, text string, de
 				map[string]any{"total_count": total, "served": searchCap}); err != nil {
 				return false, err
 			}
+			if err := m.markDone(ctx, key+"|capped"); err != nil {
+				return false, err
+			}
 		}
-		if res.GetIncompleteResults() {
+		incomplete := res.GetIncompleteResults()
+		if incomplete {
 			complete = false
 		}
 		if page == 1 {
@@ -260,10 +291,17 @@ func (m *ghMiner) runQuery(ctx context.Context, t Target, layer, text string, de
 		if page == 1 {
 			units = append(units, key+"|pages="+strconv.Itoa(last))
 		}
+		short := len(res.CodeResults) < m.opts.PerPage && !incomplete
+		if short || page >= last {
+			units = append(units, key+"|end")
+		}
+		if incomplete {
+			units = append(units, key+"|capped")
+		}
 		if err := m.markDone(ctx, units...); err != nil {
 			return false, err
 		}
-		if len(res.CodeResults) == 0 {
+		if short {
 			break
 		}
 	}
@@ -429,7 +467,7 @@ func (m *ghMiner) hit(ctx context.Context, t Target, layer, query string, item *
 	if commit != "" {
 		rel += "?ref=" + url.QueryEscape(commit)
 	}
-	status, body, err := m.get(ctx, rel, &m.stats.ContentRequests)
+	status, body, err := m.get(ctx, rel, commit != "", &m.stats.ContentRequests)
 	if err != nil {
 		if errors.Is(err, errGaveUp) {
 			m.stats.Failed++
@@ -549,7 +587,7 @@ func (m *ghMiner) repo(ctx context.Context, full string) (*repoState, error) {
 		return rs, nil
 	}
 	owner, name, _ := strings.Cut(full, "/")
-	status, body, err := m.get(ctx, fmt.Sprintf("repos/%s/%s", url.PathEscape(owner), url.PathEscape(name)), &m.stats.RepoRequests)
+	status, body, err := m.get(ctx, fmt.Sprintf("repos/%s/%s", url.PathEscape(owner), url.PathEscape(name)), false, &m.stats.RepoRequests)
 	if err != nil {
 		return nil, fmt.Errorf("mine %s/%s: %w", owner, name, err)
 	}
@@ -598,14 +636,31 @@ func repositoryRecord(full string, gr *github.Repository) *store.Repository {
 	return r
 }
 
-// get requests rel (relative to the API root), conditionally when an earlier fetch
-// left an ETag, records the fetch under its canonical URL, and returns the status
+// fresh reports whether a fetch made at the store time at is recent enough to reuse
+// without asking again.
+func (m *ghMiner) fresh(at string) bool {
+	t, err := time.Parse(time.RFC3339, at)
+	return err == nil && m.opts.Clock.Now().Sub(t) < m.opts.MetadataMaxAge
+}
+
+// get requests rel (relative to the API root) unless the store holds an answer it
+// can reuse (immutable is true for content pinned to a commit), conditionally when
+// an earlier fetch left an ETag, records the fetch under its canonical URL, and returns the status
 // and body (the stored body on 304). 404, 410 and 451 are answers, not errors.
-func (m *ghMiner) get(ctx context.Context, rel string, counter *int) (int, []byte, error) {
+func (m *ghMiner) get(ctx context.Context, rel string, immutable bool, counter *int) (int, []byte, error) {
 	canon := canonicalAPI + rel
 	var prev *store.Fetch
-	if f, err := m.st.LatestFetch(ctx, canon); err == nil && f.Status == http.StatusOK && f.SHA256 != "" && f.Headers["ETag"] != "" {
-		prev = f
+	if f, err := m.st.LatestFetch(ctx, canon); err == nil && f.Status == http.StatusOK && f.SHA256 != "" {
+		// Content at a commit never changes, and metadata fetched a moment ago (by a
+		// run that was cut short) is fresh enough: use what the store holds.
+		if immutable || m.fresh(f.FetchedAt) {
+			m.stats.Cached++
+			body, err := m.st.Blob(ctx, f.SHA256)
+			return http.StatusOK, body, err
+		}
+		if f.Headers["ETag"] != "" {
+			prev = f
+		}
 	}
 	var buf bytes.Buffer
 	resp, err := m.pool.do(ctx, resCore, m.opts.MaxTries, func(token string) (*github.Response, error) {

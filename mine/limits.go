@@ -32,7 +32,8 @@ type tokenState struct {
 	token   string // never logged or stored
 	search  *rate.Limiter
 	blocked map[string]time.Time
-	strikes int // consecutive secondary limits
+	strikes int  // consecutive secondary limits
+	primed  bool // its search budget was read from /rate_limit
 }
 
 // pool rotates requests over the tokens so that none is sent that would be refused.
@@ -42,6 +43,9 @@ type pool struct {
 	clock  Clock
 	rng    *rand.Rand
 	stats  *Stats
+	// prime reads a token's code-search budget before its first search (a budget
+	// an earlier process may have spent); nil skips it.
+	prime func(ctx context.Context, token string) (remaining int, reset time.Time, err error)
 }
 
 func newPool(tokens []string, searchPerMinute int, clock Clock, seed uint64, stats *Stats) *pool {
@@ -79,6 +83,19 @@ func (p *pool) acquire(ctx context.Context, resource string) (*tokenState, error
 		p.stats.Waited += d
 		if err := p.clock.Sleep(ctx, d); err != nil {
 			return nil, err
+		}
+	}
+	if resource == resSearch && !best.primed && p.prime != nil {
+		best.primed = true
+		remaining, reset, err := p.prime(ctx, best.token)
+		if err != nil {
+			return nil, err
+		}
+		if now := p.clock.Now(); remaining == 0 && reset.After(now) {
+			p.stats.Waited += reset.Sub(now)
+			if err := p.clock.Sleep(ctx, reset.Sub(now)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if resource == resSearch && best.search != nil {

@@ -22,6 +22,7 @@ const (
 	DefaultSearchPerMinute = 10
 	DefaultMaxTries        = 6
 	DefaultPerPage         = 100
+	DefaultMetadataMaxAge  = 24 * time.Hour
 )
 
 // Options configures a mining run. The zero value of every field means its default.
@@ -51,6 +52,9 @@ type Options struct {
 	PerPage int
 	// APIs limits the run to these API slugs; empty means every API in the store.
 	APIs []string
+	// MetadataMaxAge is how long stored repository metadata is reused without asking
+	// GitHub again (then it is asked for conditionally, with its ETag).
+	MetadataMaxAge time.Duration
 	// Seed makes the backoff jitter reproducible.
 	Seed uint64
 	// RunID is the run decisions and fetches are recorded under.
@@ -78,6 +82,9 @@ func (o *Options) defaults() {
 	if o.PerPage <= 0 || o.PerPage > 100 {
 		o.PerPage = DefaultPerPage
 	}
+	if o.MetadataMaxAge <= 0 {
+		o.MetadataMaxAge = DefaultMetadataMaxAge
+	}
 	if o.Clock == nil {
 		o.Clock = RealClock{}
 	}
@@ -97,6 +104,7 @@ type Stats struct {
 	RepoRequests    int           `json:"repo_requests"`
 	ContentRequests int           `json:"content_requests"`
 	NotModified     int           `json:"not_modified"`
+	Cached          int           `json:"cached"`
 	RateLimited     int           `json:"rate_limited"`
 	Waited          time.Duration `json:"waited_ns"`
 	Hits            int           `json:"hits"`
@@ -114,7 +122,7 @@ type Stats struct {
 func (s *Stats) Counts() map[string]int64 {
 	return map[string]int64{
 		"requests": int64(s.Requests), "search_requests": int64(s.SearchRequests), "repo_requests": int64(s.RepoRequests),
-		"content_requests": int64(s.ContentRequests), "not_modified": int64(s.NotModified), "rate_limited": int64(s.RateLimited),
+		"content_requests": int64(s.ContentRequests), "not_modified": int64(s.NotModified), "cached": int64(s.Cached), "rate_limited": int64(s.RateLimited),
 		"waited_seconds": int64(s.Waited / time.Second), "hits": int64(s.Hits), "early_dropped": int64(s.EarlyDropped),
 		"deduped": int64(s.Deduped), "stored": int64(s.Stored), "rejected": int64(s.Rejected), "failed": int64(s.Failed),
 		"queries_skipped": int64(s.QueriesSkipped), "splits": int64(s.Splits), "wasted": int64(s.Wasted),

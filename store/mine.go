@@ -64,7 +64,7 @@ func (t *Tx) UpsertRepository(ctx context.Context, r *Repository) (int64, error)
 		topics = []string{}
 	}
 	tj, _ := json.Marshal(topics)
-	res, err := t.exec(ctx, `INSERT INTO repositories(full_name, source, url, description, language, stars, forks, watchers,
+	_, err := t.exec(ctx, `INSERT INTO repositories(full_name, source, url, description, language, stars, forks, watchers,
 		open_issues, license, topics, default_branch, is_fork, archived, created_at, updated_at, pushed_at, fetched_at)
 		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(full_name) DO UPDATE SET source=excluded.source, url=excluded.url, description=excluded.description,
@@ -78,8 +78,9 @@ func (t *Tx) UpsertRepository(ctx context.Context, r *Repository) (int64, error)
 	if err != nil {
 		return 0, fmt.Errorf("upsert repository %s: %w", r.FullName, err)
 	}
-	id, err := t.lastID(ctx, res, `SELECT id FROM repositories WHERE full_name=?`, r.FullName)
-	if err != nil {
+	// An upsert that updated a row leaves LastInsertId stale: look the id up.
+	var id int64
+	if err := t.tx.QueryRowContext(ctx, `SELECT id FROM repositories WHERE full_name=?`, r.FullName).Scan(&id); err != nil {
 		return 0, fmt.Errorf("upsert repository %s: %w", r.FullName, err)
 	}
 	r.ID = id

@@ -488,6 +488,7 @@ func (g *gitHub) rateLimit(w http.ResponseWriter, r *http.Request) {
 		res[name] = map[string]any{"limit": limit, "remaining": max(limit-win.used, 0), "used": win.used, "reset": reset.Unix()}
 	}
 	g.mu.Unlock()
+	res["code_search"] = res["search"]
 	writeJSON(w, http.StatusOK, map[string]any{"resources": res, "rate": res["core"]})
 }
 

@@ -1,0 +1,1 @@
+JOKES_HOST = "jokes-hub.p.rapidapi.com"
