@@ -2,6 +2,7 @@ package align
 
 import (
 	"encoding/json"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -51,6 +52,22 @@ func NewCatalog(eps []store.Endpoint) *Catalog {
 // Knows reports whether host has documented endpoints.
 func (c *Catalog) Knows(host string) bool { return len(c.byHost[strings.ToLower(host)]) > 0 }
 
+var hostLike = regexp.MustCompile(`[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+`)
+
+// hostsIn returns the distinct documented hosts named in (lower-cased) code, in
+// order of first appearance.
+func (c *Catalog) hostsIn(code string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, h := range hostLike.FindAllString(code, -1) {
+		if !seen[h] && len(c.byHost[h]) > 0 {
+			seen[h] = true
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
 // Hosts returns the number of hosts in the catalog.
 func (c *Catalog) Hosts() int { return len(c.byHost) }
 
@@ -63,7 +80,7 @@ type Evidence struct {
 	Callee         string `json:"callee,omitempty"`
 	URLExpr        string `json:"url_expr,omitempty"`
 	Host           string `json:"host"`
-	HostRule       string `json:"host_rule"` // url | x-rapidapi-host
+	HostRule       string `json:"host_rule"` // url | x-rapidapi-host | code_literal
 	HostLiteral    string `json:"host_literal,omitempty"`
 	ObservedPath   string `json:"observed_path,omitempty"`
 	ObservedMethod string `json:"observed_method,omitempty"`
@@ -160,6 +177,13 @@ func alignCall(lowerCode string, idx int, c pyast.Call, cat *Catalog) (store.Ali
 	}
 	if h := strings.ToLower(strings.TrimSpace(c.RapidAPIHost)); h != "" && h != urlHost {
 		hosts = append(hosts, hostEvidence{h, "x-rapidapi-host", c.RapidAPIHost})
+	}
+	if len(hosts) == 0 {
+		// No host at the call: a documented host written once elsewhere in the code
+		// (a constructor default, a settings constant) still evidences it.
+		if hs := cat.hostsIn(lowerCode); len(hs) == 1 {
+			hosts = append(hosts, hostEvidence{hs[0], "code_literal", hs[0]})
+		}
 	}
 	if len(hosts) == 0 {
 		return store.Alignment{}, Skip{CallIndex: idx, Line: c.Line, Reason: "no_host"}, false

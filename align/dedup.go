@@ -17,7 +17,9 @@ const (
 type DedupItem struct {
 	FunctionID    int64
 	CodeHash      string // normalized code hash from the extractor
-	Code          string
+	Code          string // shingled for near-duplicates: the function as written when Source is set
+	Source        string
+	Endpoint      string // the primary alignment's host, method and route: near-duplicates must agree
 	RepoCreatedAt string // RFC 3339; "" sorts last
 	Quality       float64
 }
@@ -52,7 +54,8 @@ type DedupStats struct {
 
 // Dedup groups exact copies (same normalized code hash: the copy from the
 // earliest-created repository is kept, then the lowest function id) and then
-// near-duplicates among the kept copies (MinHash LSH, exact Jaccard verified,
+// near-duplicates among the kept copies (MinHash LSH over the function as written,
+// exact Jaccard verified, only between functions aligned to the same endpoint,
 // union-find; the representative is the highest quality score, then the earliest
 // repository, then the lowest id). Every item gets one entry, representatives
 // included; clusters span repositories and, later, splits.
@@ -109,9 +112,16 @@ func Dedup(items []DedupItem, opt DedupOptions) ([]DedupEntry, DedupStats) {
 		k = 5
 	}
 	for n, i := range keepers {
-		sets[n] = minhash.Shingles(minhash.Tokens(items[i].Code), k)
+		text := items[i].Source
+		if text == "" {
+			text = items[i].Code
+		}
+		sets[n] = minhash.Shingles(minhash.Tokens(text), k)
 	}
-	roots, lst := minhash.ClusterSets(sets, minhash.Options{Threshold: opt.Threshold, Perms: opt.Perms, K: k})
+	// Two functions that call different endpoints are different samples however
+	// alike their code: near-duplicates must share the primary endpoint.
+	same := func(a, b int32) bool { return items[keepers[a]].Endpoint == items[keepers[b]].Endpoint }
+	roots, lst := minhash.ClusterSets(sets, minhash.Options{Threshold: opt.Threshold, Perms: opt.Perms, K: k, Compatible: same})
 	st.LSH = lst
 	members := map[int32][]int{}
 	for n := range keepers {

@@ -98,13 +98,13 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 	if err != nil {
 		return res, fmt.Errorf("align: %w", err)
 	}
-	aligned := map[int64]bool{}
+	aligned := map[int64]string{}
 	for _, a := range prims {
-		aligned[a.FunctionID] = true
+		aligned[a.FunctionID] = a.Host + " " + a.Method + " " + a.Route
 		res.ByType[a.DocMatchType]++
 	}
 	for _, f := range fns {
-		if !aligned[f.ID] {
+		if _, ok := aligned[f.ID]; !ok {
 			res.Unaligned++
 		}
 	}
@@ -182,12 +182,13 @@ func LoadCatalog(ctx context.Context, st *store.Store) (*Catalog, error) {
 
 // dedupItems gathers what Dedup needs about each aligned function: its repository's
 // creation date comes through its file.
-func dedupItems(ctx context.Context, st *store.Store, fns []store.Function, aligned map[int64]bool) ([]DedupItem, error) {
+func dedupItems(ctx context.Context, st *store.Store, fns []store.Function, aligned map[int64]string) ([]DedupItem, error) {
 	repoOfFile := map[int64]int64{}
 	created := map[int64]string{}
 	var items []DedupItem
 	for _, f := range fns {
-		if !aligned[f.ID] {
+		endpoint, ok := aligned[f.ID]
+		if !ok {
 			continue
 		}
 		rid, ok := repoOfFile[f.FileID]
@@ -206,7 +207,8 @@ func dedupItems(ctx context.Context, st *store.Store, fns []store.Function, alig
 				created[rid] = r.CreatedAt
 			}
 		}
-		items = append(items, DedupItem{FunctionID: f.ID, CodeHash: f.CodeHash, Code: f.Code, RepoCreatedAt: created[rid], Quality: f.Quality})
+		items = append(items, DedupItem{FunctionID: f.ID, CodeHash: f.CodeHash, Code: f.Code, Source: f.Source, Endpoint: endpoint,
+			RepoCreatedAt: created[rid], Quality: f.Quality})
 	}
 	return items, nil
 }

@@ -51,7 +51,13 @@ func Decide(cands []Candidate, dedup map[int64]store.DedupEntry, opt DecideOptio
 		if ev, ok := factories[c.Repo]; ok {
 			sigs = append(sigs, Signal{SignalWrapperFactory, ev})
 		}
-		sort.SliceStable(sigs, func(a, b int) bool { return sigs[a].Name < sigs[b].Name })
+		sort.SliceStable(sigs, func(a, b int) bool {
+			wa, wb := weakSignals[sigs[a].Name], weakSignals[sigs[b].Name]
+			if wa != wb {
+				return wb // strong signals first
+			}
+			return sigs[a].Name < sigs[b].Name
+		})
 		v.Signals = sigs
 		if IsTemplate(sigs) {
 			v.Template = true

@@ -80,7 +80,7 @@ var placeholderPhrases = []string{
 
 // strongPhrases name the RapidAPI template itself; one is enough.
 var strongPhrases = map[string]bool{
-	"define the target rapidapi endpoint url":  true,
+	"define the target rapidapi endpoint url":   true,
 	"send the request to the rapidapi endpoint": true,
 }
 

@@ -297,6 +297,9 @@ type Options struct {
 	Perms     int     // default 256
 	K         int     // shingle size in tokens; default 5
 	Seed      uint64
+	// Compatible, when set, must hold for two documents to be joined: a candidate
+	// pair that fails it is not even verified.
+	Compatible func(a, b int32) bool
 }
 
 func (o *Options) defaults() {
@@ -349,6 +352,9 @@ func ClusterSets(sets [][]uint64, opt Options) ([]int32, Stats) {
 		for i := 1; i < len(docs); i++ {
 			for j := 0; j < i; j++ {
 				if uf.Find(docs[i]) == uf.Find(docs[j]) {
+					continue
+				}
+				if opt.Compatible != nil && !opt.Compatible(docs[i], docs[j]) {
 					continue
 				}
 				st.CandidatePairs++
