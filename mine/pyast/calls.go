@@ -67,6 +67,9 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 	if i := strings.LastIndex(d, "."); i >= 0 {
 		last = d[i+1:]
 	}
+	if fn.typ == "attribute" {
+		last = fn.child("attribute").text(m.src)
+	}
 	rs := &reqSite{call: call, fn: f, callee: strings.Join(strings.Fields(fn.text(m.src)), ""), methodAt: -1}
 	prefix := strings.TrimSuffix(d, "."+last)
 	switch {
@@ -158,6 +161,27 @@ func (m *module) clientOf(n *node, f *fnInfo, depth int) (string, *node) {
 		d := m.dotted(n.child("function"), f)
 		if lib, ok := clientCtors[d]; ok {
 			return lib, n
+		}
+		// a same-file factory: def _client(): return httpx.AsyncClient(...)
+		if fn := n.child("function"); fn != nil && fn.typ == "identifier" {
+			if g, ok := m.topFuncs[fn.text(m.src)]; ok {
+				lib, ctor := "", (*node)(nil)
+				g.def.child("body").walk(func(r *node) bool {
+					if lib != "" || r.typ == "function_definition" || r.typ == "class_definition" {
+						return false
+					}
+					if r.typ == "return_statement" {
+						if k := r.namedKids(); len(k) == 1 {
+							lib, ctor = m.clientOf(k[0], g, depth+1)
+						}
+						return false
+					}
+					return true
+				})
+				if lib != "" {
+					return lib, ctor
+				}
+			}
 		}
 	case "await", "parenthesized_expression":
 		if k := n.namedKids(); len(k) == 1 {
@@ -282,7 +306,7 @@ func (sc *scope) dict(n *node) []kv {
 			if ci := enclosingClass(sc.fn); ci != nil {
 				for _, v := range ci.attrs[n.child("attribute").text(src)] {
 					f := sc.m.funcAt(v)
-					if out := (&scope{m: sc.m, fn: f, at: v.start, depth: sc.depth + 1}).dict(v); len(out) > 0 {
+					if out := (&scope{m: sc.m, fn: f, at: v.start, depth: sc.depth + 1, defaults: true}).dict(v); len(out) > 0 {
 						return out
 					}
 				}

@@ -15,6 +15,9 @@ type scope struct {
 	at    uint32
 	args  map[string]argRef
 	depth int
+	// defaults makes parameters without an argument take their default value
+	// (when a method reads an attribute its constructor set from a parameter).
+	defaults bool
 }
 
 // argRef is an argument expression and the scope it is evaluated in.
@@ -82,16 +85,12 @@ func (sc *scope) lookup(name string) (*node, *scope, bool) {
 			if p.name != name {
 				continue
 			}
-			if f == sc.fn && sc.args != nil {
-				if a, ok := sc.args[name]; ok {
-					if a.n == nil {
-						if p.def != nil {
-							return p.def, sc.moduleScope(), true
-						}
-						return nil, nil, true
-					}
-					a.sc = a.sc.with(a.sc.at)
-					return a.n, a.sc, true
+			if f == sc.fn {
+				if a, ok := sc.args[name]; ok && a.n != nil {
+					return a.n, a.sc.with(a.sc.at), true
+				}
+				if p.def != nil && (sc.args != nil || sc.defaults) {
+					return p.def, sc.moduleScope(), true
 				}
 			}
 			return nil, nil, true
@@ -302,7 +301,7 @@ func (sc *scope) attr(n *node) sval {
 					}
 				}
 				f := sc.m.funcAt(v)
-				return (&scope{m: sc.m, fn: f, at: v.start, depth: sc.depth + 1}).str(v)
+				return (&scope{m: sc.m, fn: f, at: v.start, depth: sc.depth + 1, defaults: true}).str(v)
 			}
 		}
 	}

@@ -122,8 +122,11 @@ func Extract(ctx context.Context, content []byte, opts Options) (res *Result, er
 		}
 		return true
 	})
+	if !res.SyntaxOK {
+		recoverDefs(ctx, src, root)
+	}
 	m := newModule(src, root)
-	x := &extractor{m: m, opts: opts, ctx: ctx}
+	x := &extractor{m: m, opts: opts, ctx: ctx, filePy2: python2(root, src)}
 	x.findSites()
 	for _, f := range m.funcs {
 		if err := ctx.Err(); err != nil {
@@ -155,6 +158,7 @@ type extractor struct {
 	ctx      context.Context
 	topSites []*reqSite
 	memo     map[*fnInfo]bool
+	filePy2  string // a Python 2-only construct of the file, if any
 }
 
 // findSites records every request call and every same-file helper call, each in
@@ -364,6 +368,9 @@ func (x *extractor) function(f *fnInfo, enc string) (*Function, error) {
 		return true
 	})
 	py2 := python2(f.outer, src)
+	if py2 == "" && x.filePy2 != "" {
+		py2 = x.filePy2 + " elsewhere in the file"
+	}
 
 	code, pulled, unresolved, imports := x.assemble(f)
 	fn.Code = code
@@ -516,7 +523,7 @@ func python2(n *node, src []byte) string {
 			what = "exec statement"
 		case "integer":
 			t := c.text(src)
-			if strings.HasSuffix(t, "L") || strings.HasSuffix(t, "l") || (len(t) > 1 && t[0] == '0' && t[1] >= '0' && t[1] <= '9') {
+			if strings.HasSuffix(t, "L") || strings.HasSuffix(t, "l") || (len(t) > 1 && t[0] == '0' && strings.Trim(t, "0") != "" && t[1] >= '0' && t[1] <= '9') {
 				what = "Python 2 integer literal"
 			}
 		case "<>":
