@@ -1,7 +1,55 @@
 package main
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"sccg/evaluate"
+)
 
 func runCompare(ctx context.Context, e *env, args []string) error {
-	return errNotBuilt{issue: 7}
+	fs := e.flags("compare", "A B   (results.jsonl files or eval output directories)")
+	metricList := fs.String("metric", "mock,es,codebleu,endpoint_acc,host_acc", "metrics to test, comma-separated")
+	rounds := fs.Int("rounds", 10000, "permutations per test")
+	seed := fs.Uint64("seed", 1, "random seed (same seed, same p-values)")
+	rest, err := e.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 2 {
+		return usagef("want two result sets, got %d arguments", len(rest))
+	}
+	a, err := evaluate.ReadResults(rest[0])
+	if err != nil {
+		return err
+	}
+	b, err := evaluate.ReadResults(rest[1])
+	if err != nil {
+		return err
+	}
+	var ms []string
+	for _, m := range strings.Split(*metricList, ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			ms = append(ms, m)
+		}
+	}
+	cs, err := evaluate.Compare(a, b, evaluate.CompareOptions{Metrics: ms, Rounds: *rounds, Seed: *seed})
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if e.json {
+		return e.printJSON(cs)
+	}
+	fmt.Fprintf(e.stdout, "| Metric | Paired n | A | B | Δ | p (paired) | Group n (A/B) | A | B | Δ | p (group-wise) |\n")
+	fmt.Fprintf(e.stdout, "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |\n")
+	for _, c := range cs {
+		paired := "| 0 | – | – | – | –"
+		if p := c.Paired; p != nil {
+			paired = fmt.Sprintf("| %d | %.4f | %.4f | %+.4f | %.4f", p.N, p.MeanA, p.MeanB, p.Diff, p.P)
+		}
+		g := c.GroupWise
+		fmt.Fprintf(e.stdout, "| %s %s | %d/%d | %.4f | %.4f | %+.4f | %.4f |\n", c.Metric, paired, g.NA, g.NB, g.MeanA, g.MeanB, g.Diff, g.P)
+	}
+	return nil
 }

@@ -1,7 +1,198 @@
 package main
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"sccg/evaluate"
+	"sccg/evaluate/sandbox"
+	"sccg/split"
+	"sccg/store"
+)
 
 func runEval(ctx context.Context, e *env, args []string) error {
-	return errNotBuilt{issue: 7}
+	fs := e.flags("eval", "--bench FILE (--generations FILE | --gold) --out DIR")
+	bench := fs.String("bench", "", "benchmark in the published format (JSON array or JSONL)")
+	gens := fs.String("generations", "", "generations JSONL: sample_id, setting, model, sample_index, completion")
+	gold := fs.Bool("gold", false, "use each sample's own code as its generation (self-check)")
+	out := fs.String("out", "", "output `dir` for results.jsonl, summary.json, tables.md")
+	workers := fs.Int("workers", 0, "parallel sandboxed runs (default GOMAXPROCS)")
+	timeout := fs.Duration("timeout", 5*time.Second, "wall-clock limit per completion")
+	memMB := fs.Int("memory-mb", 1024, "address-space limit per completion, MiB")
+	ks := fs.String("k", "1", "pass@k values, comma-separated (e.g. 1,3,5)")
+	python := fs.String("python", "", "python interpreter (default python3 on PATH, resolved once)")
+	cutoff := fs.String("time-cutoff", "2024-06-01", "date splitting the time slices (repository created_at)")
+	noNS := fs.Bool("no-namespaces", false, "do not use user/network namespaces even where the kernel allows them")
+	rest, err := e.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef("unexpected arguments %q", rest)
+	}
+	if *bench == "" || *out == "" {
+		return usagef("--bench and --out are required")
+	}
+	if *gold == (*gens != "") {
+		return usagef("give exactly one of --generations FILE and --gold")
+	}
+	kList, err := parseKs(*ks)
+	if err != nil {
+		return err
+	}
+	dbSet := false
+	fs.Visit(func(f *flag.Flag) { dbSet = dbSet || f.Name == "db" })
+	dbSet = dbSet || e.db != newEnv().db
+
+	recs, err := split.ReadFile(*bench)
+	if err != nil {
+		return err
+	}
+	var generations []evaluate.Generation
+	var problems []string
+	if *gold {
+		generations = evaluate.GoldGenerations(recs)
+	} else {
+		generations, problems, err = evaluate.ReadGenerations(*gens)
+		if err != nil {
+			return err
+		}
+	}
+	for _, p := range problems {
+		fmt.Fprintf(e.stderr, "sccg eval: %s\n", p)
+	}
+
+	cfg := evaluate.Config{
+		Bench: recs, Generations: generations, Workers: *workers, K: kList, TimeCutoff: *cutoff,
+		Sandbox: sandbox.Options{Python: *python, NoNamespaces: *noNS,
+			Limits: sandbox.Limits{Timeout: *timeout, MemoryMB: *memMB}},
+	}
+	var st *store.Store
+	var run *store.Run
+	if dbSet {
+		st, err = e.openStore(ctx)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		prev, err := previousResults(ctx, st, generations)
+		if err != nil {
+			return err
+		}
+		cfg.Previous = prev
+		run, err = st.BeginRun(ctx, store.StageEvaluate, map[string]any{"bench": *bench, "generations": *gens, "gold": *gold})
+		if err != nil {
+			return err
+		}
+		cfg.OnResult = func(g evaluate.Generation, r evaluate.Result) error {
+			return saveResult(ctx, st, run.ID, g, r)
+		}
+	}
+	counter := e.progress().Start("eval", int64(len(generations)))
+	cfg.Progress = counter
+	res, runErr := evaluate.Run(ctx, cfg)
+	if runErr == nil {
+		res.Summary.Problems = append(problems, res.Summary.Problems...)
+		runErr = evaluate.WriteOutputs(*out, res)
+	}
+	if run != nil {
+		if res != nil {
+			run.Counts["completions"] = int64(len(res.Results))
+			run.Counts["resumed"] = int64(len(cfg.Previous))
+		}
+		if err := st.FinishRun(ctx, run, runErr); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
+	if runErr != nil {
+		return runErr
+	}
+	for _, p := range res.Problems {
+		fmt.Fprintf(e.stderr, "sccg eval: %s\n", p)
+	}
+	if e.json {
+		return e.printJSON(res.Summary)
+	}
+	fmt.Fprintf(e.stdout, "isolation: %s\n", res.Summary.Isolation)
+	for _, g := range res.Summary.Groups {
+		o := g.Overall
+		fmt.Fprintf(e.stdout, "%s/%s: n=%d syntax=%.3f exec_req=%.3f host=%.3f endpoint=%.3f method=%.3f mock=%.3f robust=%.3f param_f1=%.3f codebleu=%.3f es=%.3f\n",
+			g.Setting, g.Model, o.N, o.Syntax, o.ExecReq, o.HostAcc, o.EndpointAcc, o.MethodAcc, o.Mock, o.Robust, o.ParamF1, o.CodeBLEU, o.ES)
+		if g.NoEndpoint != nil {
+			fmt.Fprintf(e.stdout, "%s/%s without endpoint: n=%d host=%.3f method=%.3f\n", g.Setting, g.Model, g.NoEndpoint.N, g.NoEndpoint.HostAcc, g.NoEndpoint.MethodAcc)
+		}
+	}
+	fmt.Fprintf(e.stdout, "wrote %s/results.jsonl, summary.json, tables.md\n", strings.TrimRight(*out, "/"))
+	return nil
+}
+
+func parseKs(s string) ([]int, error) {
+	var out []int
+	for _, p := range strings.Split(s, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		k, err := strconv.Atoi(p)
+		if err != nil || k < 1 {
+			return nil, usagef("--k: %q is not a positive integer", p)
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// evalUnit names a completion in work_units: its key and the completion's text,
+// so a changed completion is scored again.
+func evalUnit(g evaluate.Generation) string {
+	return g.Setting + "/" + g.Model + "/" + g.SampleID + "/" + strconv.Itoa(g.SampleIndex) + "@" + store.HashBlob([]byte(g.Completion))[:16]
+}
+
+// previousResults loads the stored results of completions already scored with the
+// same text, so an interrupted run resumes instead of starting over.
+func previousResults(ctx context.Context, st *store.Store, gens []evaluate.Generation) ([]evaluate.Result, error) {
+	done, err := st.DoneUnits(ctx, store.StageEvaluate)
+	if err != nil || len(done) == 0 {
+		return nil, err
+	}
+	want := map[string]bool{}
+	for _, g := range gens {
+		if done[evalUnit(g)] {
+			want[g.Key()] = true
+		}
+	}
+	stored, err := st.LatestEvaluations(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []evaluate.Result
+	for _, s := range stored {
+		g := evaluate.Generation{SampleID: s.Generation.SampleID, Setting: s.Generation.Setting, Model: s.Generation.Model,
+			SampleIndex: s.Generation.SampleIndex, Completion: s.Generation.Completion}
+		if !want[g.Key()] {
+			continue
+		}
+		var r evaluate.Result
+		if err := json.Unmarshal([]byte(s.Evaluation.Metrics), &r); err != nil {
+			continue // unreadable: score it again
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func saveResult(ctx context.Context, st *store.Store, runID int64, g evaluate.Generation, r evaluate.Result) error {
+	m, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("encode result %s: %w", g.SampleID, err)
+	}
+	q, _ := json.Marshal(r.Requests)
+	gr := &store.GenerationRow{SampleID: g.SampleID, Setting: g.Setting, Model: g.Model, SampleIndex: g.SampleIndex, Completion: g.Completion}
+	ev := &store.Evaluation{RunID: runID, Status: r.Status, FailureStage: r.FailureStage, Metrics: string(m), Requests: string(q)}
+	return st.Update(ctx, func(tx *store.Tx) error { return tx.SaveEvaluation(ctx, gr, ev, evalUnit(g)) })
 }
