@@ -62,7 +62,8 @@ func (c *crawler) importFiles(ctx context.Context, source string, load loader) e
 		}
 		doc, err := load(ctx, f)
 		if err != nil {
-			if err := c.bad(ctx, store.Rejected, "file", f, err.Error(), nil); err != nil {
+			reason := strings.TrimPrefix(err.Error(), ErrBadInput.Error()+": ")
+			if err := c.bad(ctx, store.Rejected, "file", f, reason, nil); err != nil {
 				return err
 			}
 			c.prog.Add(1)

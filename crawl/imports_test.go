@@ -1,0 +1,80 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+func TestImportGolden(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name      string
+		source    string
+		paths     []string
+		golden    string
+		wantSaved int
+		wantBad   int
+	}{
+		{"openapi folder", SourceOpenAPI, []string{"testdata/openapi"}, "openapi.txt", 2, 2},
+		{"toolbench tree", SourceToolBench, []string{"testdata/toolbench"}, "toolbench.txt", 2, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := openTestStore(t)
+			o := Options{Source: tc.source, Paths: tc.paths}
+			sum, err := Run(ctx, s, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Saved != tc.wantSaved || sum.Bad != tc.wantBad {
+				t.Errorf("summary %+v, want %d saved and %d bad", sum, tc.wantSaved, tc.wantBad)
+			}
+			golden(t, tc.golden, readableDump(t, s))
+			apis, _ := s.APIs(ctx)
+			for _, a := range apis {
+				if err := ValidateOpenAPI(ctx, []byte(a.OpenAPI)); err != nil {
+					t.Errorf("%s: normalized OpenAPI does not validate: %v", a.Slug, err)
+				}
+			}
+			// Rerun: every file is done, nothing changes.
+			before, _ := s.Dump(ctx)
+			sum2, err := Run(ctx, s, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			after, _ := s.Dump(ctx)
+			if sum2.Skipped != tc.wantSaved || before != after {
+				t.Errorf("rerun: %+v; store changed: %v", sum2, before != after)
+			}
+		})
+	}
+}
+
+func TestImportBadFiles(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		load loader
+		path string
+	}{
+		{"openapi without host", LoadOpenAPIFile, "testdata/openapi/no-host.json"},
+		{"invalid openapi", LoadOpenAPIFile, "testdata/openapi/invalid-no-paths.yaml"},
+		{"missing file", LoadOpenAPIFile, "testdata/openapi/none.yaml"},
+		{"truncated toolbench", LoadToolBenchFile, "testdata/toolbench/Broken/truncated.json"},
+		{"toolbench without endpoints", LoadToolBenchFile, "testdata/toolbench/Broken/empty_api_list.json"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := tc.load(ctx, tc.path)
+			if !errors.Is(err, ErrBadInput) {
+				t.Errorf("got %v, %v; want ErrBadInput", doc, err)
+			}
+		})
+	}
+	s := openTestStore(t)
+	_, err := Run(ctx, s, Options{Source: SourceOpenAPI, Paths: []string{"testdata/openapi/no-host.json", "testdata/nowhere"}})
+	if !errors.Is(err, ErrNothingCrawled) {
+		t.Errorf("only bad files: %v, want ErrNothingCrawled", err)
+	}
+}
