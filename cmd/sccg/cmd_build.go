@@ -1,7 +1,145 @@
 package main
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"sccg/align"
+	"sccg/crawl"
+	"sccg/decontam"
+	"sccg/internal/pipeline"
+	"sccg/mine"
+	"sccg/mine/extract"
+	"sccg/split"
+)
 
 func runBuild(ctx context.Context, e *env, args []string) error {
-	return errNotBuilt{issue: 8}
+	fs := e.flags("build", "[--docs PATH]... [--local DIR] [--out DIR] [stage flags]")
+	var docs, apis multiFlag
+	fs.Var(&docs, "docs", "OpenAPI or ToolBench `path` (file or folder) to import instead of crawling RapidAPI; repeatable")
+	local := fs.String("local", "", "`dir`ectory of repositories to mine instead of searching GitHub")
+	out := fs.String("out", "", "export the benchmark into this `dir`ectory at the end")
+	format := fs.String("format", "json", "export format: json or jsonl")
+	// crawl
+	baseURL := fs.String("base-url", "", "crawl: send RapidAPI requests to this server instead")
+	rps := fs.Float64("rps", 1, "crawl: requests per second")
+	fs.Var(&apis, "api", "crawl: OWNER/SLUG of an API to crawl; repeatable")
+	// mine
+	apiBase := fs.String("api-base", "", "mine: GitHub REST API root (a replay server)")
+	tokenEnv := fs.String("token-env", "GITHUB_TOKEN", "mine: environment variable holding GitHub tokens (comma-separated)")
+	maxPerAPI := fs.Int("max-per-api", 0, "mine: stop the looser layers of an API at this many files (0: default)")
+	epPerAPI := fs.Int("endpoints-per-api", 0, "mine: endpoints per API given route queries (0: default)")
+	maxFile := fs.Int64("max-file-bytes", 0, "mine: reject larger files (0: 1 MB)")
+	// extract, align, decontam
+	workers := fs.Int("workers", 0, "extract/decontam: workers (0: one per CPU)")
+	timeout := fs.Duration("timeout", extract.DefaultTimeout, "extract: time allowed for one file")
+	threshold := fs.Float64("threshold", 0.85, "align: near-duplicate Jaccard threshold")
+	perms := fs.Int("perms", 256, "align: MinHash permutations")
+	perRepo := fs.Int("per-repo", 5, "decontam: most samples per repository (-1: no cap)")
+	perAPI := fs.Int("per-api", 20, "decontam: most samples per API (-1: no cap)")
+	blockFile := fs.String("blocklist", "", "decontam: `file` of blocked repositories")
+	// split
+	seed := fs.Int64("seed", 1, "split: seed of the assignment")
+	ratios := fs.String("ratios", "0.72,0.085,0.195", "split: train,validation,test shares of the samples")
+	sim := fs.Float64("name-similarity", split.DefaultNameSimilarity, "split: token-set Jaccard at which API names are one family")
+	pos, err := e.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected arguments %q (give documentation with --docs)", pos)
+	}
+	r, err := split.ParseRatios(*ratios)
+	if err != nil {
+		return usagef("--ratios: %v", err)
+	}
+	if *format != string(split.JSON) && *format != string(split.JSONL) {
+		return usagef("--format must be json or jsonl, not %q", *format)
+	}
+	if *threshold <= 0 || *threshold > 1 || *perms < 16 || *timeout <= 0 || *workers < 0 {
+		return usagef("bad stage flag: --threshold in (0,1], --perms ≥ 16, --timeout > 0, --workers ≥ 0")
+	}
+	if *perRepo == 0 || *perAPI == 0 || *perRepo < -1 || *perAPI < -1 {
+		return usagef("--per-repo and --per-api must be positive or -1")
+	}
+	if *local != "" {
+		if info, err := os.Stat(*local); err != nil || !info.IsDir() {
+			return usagef("--local %s: not a directory", *local)
+		}
+	}
+	var block decontam.Blocklist
+	if *blockFile != "" {
+		if block, err = decontam.ReadBlocklist(*blockFile); err != nil {
+			return usagef("--blocklist: %v", err)
+		}
+	}
+	var tokens []string
+	for _, t := range strings.Split(e.getenv(*tokenEnv), ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			tokens = append(tokens, t)
+		}
+	}
+	if *local == "" && len(tokens) == 0 && *apiBase == "" {
+		return usagef("mining GitHub needs tokens in $%s (or use --local DIR)", *tokenEnv)
+	}
+	s, err := e.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	o := pipeline.Options{
+		Docs: docs, Local: *local, Out: *out, Format: split.Format(*format),
+		Crawl: crawl.Options{BaseURL: *baseURL, RPS: *rps, APIs: apis},
+		Mine: mine.Options{APIBase: *apiBase, Tokens: tokens, MaxPerAPI: *maxPerAPI, EndpointsPerAPI: *epPerAPI,
+			MaxFileBytes: *maxFile, Logf: e.logf},
+		Extract:  extract.Options{Workers: *workers, Timeout: *timeout, Logf: e.logf},
+		Align:    align.Options{Dedup: align.DedupOptions{Threshold: *threshold, Perms: *perms}},
+		Decontam: decontam.Options{DecideOptions: decontam.DecideOptions{Blocklist: block, Caps: decontam.CapOptions{PerRepo: *perRepo, PerAPI: *perAPI}}, Workers: *workers},
+		Split:    split.Options{Seed: *seed, Ratios: r, NameSimilarity: *sim},
+		Progress: e.progress(),
+		Now:      e.now,
+	}
+	if !e.json {
+		o.Logf = func(format string, a ...any) { fmt.Fprintf(e.stderr, format+"\n", a...) }
+	}
+	sum, err := pipeline.Build(ctx, s, o)
+	if err != nil {
+		if sum != nil && !e.json {
+			printBuildSummary(e, sum)
+		}
+		return err
+	}
+	if e.json {
+		return e.printJSON(sum)
+	}
+	printBuildSummary(e, sum)
+	return nil
+}
+
+// printBuildSummary writes one line per stage and the benchmark's size.
+func printBuildSummary(e *env, sum *pipeline.Summary) {
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "STAGE\tSTATUS\tTIME\tCOUNTS")
+	for _, st := range sum.Stages {
+		var parts []string
+		for _, k := range sortedKeys(st.Counts) {
+			if v := st.Counts[k]; v != 0 {
+				parts = append(parts, fmt.Sprintf("%s=%d", k, v))
+			}
+		}
+		line := strings.Join(parts, " ")
+		if st.Note != "" {
+			line = strings.TrimSpace(line + "  (" + st.Note + ")")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", st.Stage, st.Status, st.Elapsed.Round(time.Millisecond), line)
+	}
+	tw.Flush()
+	if sum.Samples > 0 {
+		fmt.Fprintf(e.stdout, "\n%d samples: train %d, validation %d, test %d\n", sum.Samples,
+			sum.Splits[split.Train], sum.Splits[split.Validation], sum.Splits[split.Test])
+	}
 }

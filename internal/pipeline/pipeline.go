@@ -1,0 +1,369 @@
+// Package pipeline runs every stage of the benchmark build in order into one store:
+// crawl (or documentation import), mine (GitHub or local repositories), extract,
+// align, decontam, redact, sample building, split and export. Each stage is
+// resumable on its own, so running Build again after an interruption resumes.
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"sccg/align"
+	"sccg/crawl"
+	"sccg/decontam"
+	"sccg/internal/progress"
+	"sccg/mine"
+	"sccg/mine/extract"
+	"sccg/split"
+	"sccg/store"
+)
+
+// Options configure Build. Stage options pass through to the stage packages; their
+// RunID and Progress fields are set by Build.
+type Options struct {
+	// Docs are OpenAPI or ToolBench files or folders imported instead of crawling
+	// the RapidAPI Hub; empty means crawl with Crawl.
+	Docs []string
+	// Local is a directory of repositories mined instead of searching GitHub;
+	// empty means search with Mine.
+	Local string
+
+	Crawl    crawl.Options
+	Mine     mine.Options
+	Extract  extract.Options
+	Align    align.Options
+	Decontam decontam.Options
+	Split    split.Options
+
+	// Out, when set, is where the benchmark is exported at the end, in Format.
+	Out    string
+	Format split.Format
+
+	// Progress makes one counter per stage; nil shows nothing.
+	Progress *progress.Reporter
+	// Logf receives one line as each stage starts and ends; nil discards them.
+	Logf func(format string, args ...any)
+	// Now times the stages; nil means time.Now.
+	Now func() time.Time
+}
+
+// Stage statuses in a Summary.
+const (
+	StatusOK       = "ok"
+	StatusNotBuilt = "not built"
+	StatusFailed   = "failed"
+)
+
+// StageResult is what one stage did.
+type StageResult struct {
+	Stage   string           `json:"stage"`
+	Status  string           `json:"status"`
+	Counts  map[string]int64 `json:"counts,omitempty"`
+	Note    string           `json:"note,omitempty"`
+	Elapsed time.Duration    `json:"elapsed_ns"`
+}
+
+// Summary is the outcome of a build.
+type Summary struct {
+	Stages  []StageResult       `json:"stages"`
+	Samples int                 `json:"samples"`
+	Splits  map[string]int      `json:"splits"`
+	Export  *split.ExportResult `json:"export,omitempty"`
+}
+
+// Stages lists the stages Build runs, in order.
+var Stages = []string{crawl.Stage, mine.Stage, extract.Stage, align.Stage, decontam.Stage, "redact", "samples", "split", "export"}
+
+// Build runs every stage in order into s and returns what each did. It stops at
+// the first stage that fails; running it again resumes from the stages' done
+// units.
+func Build(ctx context.Context, s *store.Store, o Options) (*Summary, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	logf := o.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	counter := func(name string) progress.Counter {
+		if o.Progress == nil {
+			return progress.Nop
+		}
+		return o.Progress.Start(name, 0)
+	}
+	sum := &Summary{Splits: map[string]int{}}
+	steps := []struct {
+		name string
+		run  func(context.Context, *StageResult) error
+	}{
+		{crawl.Stage, func(ctx context.Context, r *StageResult) error { return runCrawl(ctx, s, &o, r, counter) }},
+		{mine.Stage, func(ctx context.Context, r *StageResult) error { return runMine(ctx, s, &o, r) }},
+		{extract.Stage, func(ctx context.Context, r *StageResult) error {
+			return recorded(ctx, s, extract.Stage, map[string]any{"build": true}, r, func(runID int64) (map[string]int64, error) {
+				opt := o.Extract
+				opt.RunID, opt.Progress = runID, counter(extract.Stage)
+				st, err := extract.Run(ctx, s, opt)
+				if st == nil {
+					return nil, err
+				}
+				return st.Counts(), err
+			})
+		}},
+		{align.Stage, func(ctx context.Context, r *StageResult) error {
+			return recorded(ctx, s, align.Stage, map[string]any{"build": true}, r, func(runID int64) (map[string]int64, error) {
+				opt := o.Align
+				opt.RunID, opt.Progress = runID, counter(align.Stage)
+				res, err := align.Run(ctx, s, opt)
+				if res == nil {
+					return nil, err
+				}
+				c := map[string]int64{"functions": int64(res.Functions), "skipped": int64(res.Skipped), "aligned": int64(res.Aligned),
+					"unaligned": int64(res.Unaligned), "clusters": int64(res.Dedup.Clusters)}
+				for k, v := range res.ByType {
+					c["match_"+k] = int64(v)
+				}
+				return c, err
+			})
+		}},
+		{decontam.Stage, func(ctx context.Context, r *StageResult) error {
+			return recorded(ctx, s, decontam.Stage, map[string]any{"build": true}, r, func(runID int64) (map[string]int64, error) {
+				opt := o.Decontam
+				if opt.Caps.PerRepo == 0 {
+					opt.Caps.PerRepo = 5
+				}
+				if opt.Caps.PerAPI == 0 {
+					opt.Caps.PerAPI = 20
+				}
+				opt.RunID, opt.Progress = runID, counter(decontam.Stage)
+				res, err := decontam.Run(ctx, s, opt)
+				if res == nil {
+					return nil, err
+				}
+				return map[string]int64{"candidates": int64(res.Candidates), "kept": int64(res.Kept), "rejected": int64(res.Rejected),
+					"templates": int64(res.Templates), "redacted": int64(res.Redacted)}, err
+			})
+		}},
+		{"redact", func(ctx context.Context, r *StageResult) error {
+			r.Status = StatusNotBuilt
+			r.Note = "intent generation is not built yet: samples without original comments get comments_source \"" + split.CommentsNone + "\""
+			return nil
+		}},
+		{"samples", func(ctx context.Context, r *StageResult) error {
+			return recorded(ctx, s, "samples", nil, r, func(int64) (map[string]int64, error) {
+				kept, err := split.KeptFromStore(ctx, s)
+				if err != nil {
+					return nil, err
+				}
+				res, err := split.BuildSamples(ctx, s, kept)
+				if err != nil {
+					return nil, err
+				}
+				return map[string]int64{"kept": int64(res.Kept), "samples": int64(res.Samples), "added": int64(res.Added),
+					"updated": int64(res.Updated), "renumbered": int64(res.Renumbered), "removed": int64(res.Removed)}, nil
+			})
+		}},
+		{"split", func(ctx context.Context, r *StageResult) error {
+			return recorded(ctx, s, "split", map[string]any{"seed": o.Split.Seed}, r, func(int64) (map[string]int64, error) {
+				p, err := split.Run(ctx, s, o.Split)
+				if err != nil {
+					return nil, err
+				}
+				c := map[string]int64{"families": int64(p.Families)}
+				for _, sr := range p.Report.Splits {
+					c[sr.Name] = int64(sr.Samples)
+					sum.Splits[sr.Name] = sr.Samples
+				}
+				sum.Samples = p.Report.Samples
+				return c, nil
+			})
+		}},
+		{"export", func(ctx context.Context, r *StageResult) error {
+			if o.Out == "" {
+				r.Note = "no output directory given (sccg export --out DIR writes it)"
+				return nil
+			}
+			res, err := split.Export(ctx, s, o.Out, o.Format)
+			if err != nil {
+				return err
+			}
+			sum.Export = res
+			r.Counts = map[string]int64{}
+			for f, n := range res.Count {
+				r.Counts[f] = int64(n)
+			}
+			r.Note = "wrote " + o.Out
+			return nil
+		}},
+	}
+	for i, st := range steps {
+		if err := ctx.Err(); err != nil {
+			return sum, err
+		}
+		logf("[%d/%d] %s", i+1, len(steps), st.name)
+		r := StageResult{Stage: st.name, Status: StatusOK}
+		start := o.Now()
+		err := st.run(ctx, &r)
+		r.Elapsed = o.Now().Sub(start)
+		if err != nil {
+			r.Status, r.Note = StatusFailed, err.Error()
+			sum.Stages = append(sum.Stages, r)
+			return sum, fmt.Errorf("build: %s: %w", st.name, err)
+		}
+		sum.Stages = append(sum.Stages, r)
+		logf("[%d/%d] %s %s %s", i+1, len(steps), st.name, r.Status, formatCounts(r.Counts))
+	}
+	return sum, nil
+}
+
+// recorded runs one stage inside a recorded run.
+func recorded(ctx context.Context, s *store.Store, stage string, args map[string]any, r *StageResult, fn func(runID int64) (map[string]int64, error)) error {
+	run, err := s.BeginRun(ctx, stage, args)
+	if err != nil {
+		return err
+	}
+	counts, err := fn(run.ID)
+	if counts != nil {
+		run.Counts, r.Counts = counts, counts
+	}
+	if ferr := s.FinishRun(ctx, run, err); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+func formatCounts(c map[string]int64) string {
+	keys := make([]string, 0, len(c))
+	for k := range c {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, c[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// runCrawl imports the documentation files (sorted into OpenAPI and ToolBench) or
+// crawls the RapidAPI Hub.
+func runCrawl(ctx context.Context, s *store.Store, o *Options, r *StageResult, counter func(string) progress.Counter) error {
+	var runs []crawl.Options
+	if len(o.Docs) == 0 {
+		opt := o.Crawl
+		opt.Source = crawl.SourceRapidAPI
+		runs = append(runs, opt)
+	} else {
+		openapi, toolbench, err := ClassifyDocs(o.Docs)
+		if err != nil {
+			return err
+		}
+		if len(openapi)+len(toolbench) == 0 {
+			return fmt.Errorf("no OpenAPI or ToolBench files under %s", strings.Join(o.Docs, ", "))
+		}
+		for _, set := range []struct {
+			source string
+			paths  []string
+		}{{crawl.SourceOpenAPI, openapi}, {crawl.SourceToolBench, toolbench}} {
+			if len(set.paths) > 0 {
+				opt := o.Crawl
+				opt.Source, opt.Paths = set.source, set.paths
+				runs = append(runs, opt)
+			}
+		}
+	}
+	r.Counts = map[string]int64{}
+	for _, opt := range runs {
+		opt.Progress = counter(crawl.Stage + " " + opt.Source)
+		sum, err := crawl.Run(ctx, s, opt)
+		if sum != nil {
+			for k, v := range map[string]int{"targets": sum.Targets, "saved": sum.Saved, "skipped": sum.Skipped,
+				"endpoints": sum.Endpoints, "bad": sum.Bad} {
+				r.Counts[k] += int64(v)
+			}
+		}
+		if err != nil && !(errors.Is(err, crawl.ErrNothingCrawled) && sum != nil && sum.Skipped > 0) {
+			return err
+		}
+	}
+	return nil
+}
+
+// runMine mines the local repositories or searches GitHub, in a recorded run.
+func runMine(ctx context.Context, s *store.Store, o *Options, r *StageResult) error {
+	args := map[string]any{"local": o.Local, "build": true}
+	return recorded(ctx, s, mine.Stage, args, r, func(runID int64) (map[string]int64, error) {
+		opt := o.Mine
+		opt.RunID = runID
+		var st *mine.Stats
+		var err error
+		if o.Local != "" {
+			st, err = mine.MineLocal(ctx, s, o.Local, opt)
+		} else {
+			st, err = mine.Mine(ctx, s, opt)
+		}
+		if st == nil {
+			return nil, err
+		}
+		return st.Counts(), err
+	})
+}
+
+// ClassifyDocs walks paths (files or folders) and sorts the documentation files
+// in them into OpenAPI documents and ToolBench tool files, each list sorted.
+func ClassifyDocs(paths []string) (openapi, toolbench []string, err error) {
+	add := func(p string) error {
+		ext := strings.ToLower(filepath.Ext(p))
+		if ext != ".json" && ext != ".yaml" && ext != ".yml" {
+			return nil
+		}
+		if ext == ".json" {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			var probe map[string]json.RawMessage
+			if json.Unmarshal(b, &probe) == nil {
+				_, list := probe["api_list"]
+				_, name := probe["tool_name"]
+				if list || name {
+					toolbench = append(toolbench, p)
+					return nil
+				}
+			}
+		}
+		openapi = append(openapi, p)
+		return nil
+	}
+	for _, root := range paths {
+		info, err := os.Stat(root)
+		if err != nil {
+			return nil, nil, fmt.Errorf("docs: %w", err)
+		}
+		if !info.IsDir() {
+			if err := add(root); err != nil {
+				return nil, nil, fmt.Errorf("docs: %w", err)
+			}
+			continue
+		}
+		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			return add(p)
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("docs %s: %w", root, err)
+		}
+	}
+	sort.Strings(openapi)
+	sort.Strings(toolbench)
+	return openapi, toolbench, nil
+}
