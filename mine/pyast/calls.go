@@ -13,11 +13,12 @@ type reqSite struct {
 	fn       *fnInfo // enclosing function, nil at module level
 	lib      string
 	callee   string
-	method   string // fixed by the callee (requests.get → GET), else ""
-	methodAt int    // positional index of a method argument, -1 if none
-	urlAt    int    // positional index of the URL argument
-	client   *node  // constructor call of the session/client/connection, if known
-	receiver string // text of the receiver (s, self.session) for session headers
+	method   string            // fixed by the callee (requests.get → GET), else ""
+	methodAt int               // positional index of a method argument, -1 if none
+	urlAt    int               // positional index of the URL argument
+	client   *node             // constructor call of the session/client/connection, if known
+	keys     map[string]string // loop keys under which the client was stored (see scope.loopKey)
+	receiver string            // text of the receiver (s, self.session) for session headers
 }
 
 var httpVerbs = map[string]bool{"get": true, "post": true, "put": true, "delete": true, "patch": true, "head": true, "options": true}
@@ -26,7 +27,8 @@ var httpVerbs = map[string]bool{"get": true, "post": true, "put": true, "delete"
 var clientCtors = map[string]string{
 	"requests.Session": LibRequests, "requests.session": LibRequests, "requests.sessions.Session": LibRequests,
 	"requests_cache.CachedSession": LibRequests,
-	"httpx.Client":                 LibHTTPX, "httpx.AsyncClient": LibHTTPX,
+	"cloudscraper.create_scraper":  LibRequests, "cloudscraper.CloudScraper": LibRequests,
+	"httpx.Client": LibHTTPX, "httpx.AsyncClient": LibHTTPX,
 	"aiohttp.ClientSession": LibAIOHTTP, "aiohttp.client.ClientSession": LibAIOHTTP,
 	"http.client.HTTPSConnection": LibHTTPClient, "http.client.HTTPConnection": LibHTTPClient,
 	"httplib.HTTPSConnection": LibHTTPClient, "httplib.HTTPConnection": LibHTTPClient,
@@ -98,6 +100,9 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 			return nil
 		}
 		rs.lib, rs.client, rs.receiver = lib, ctor, strings.Join(strings.Fields(obj.text(m.src)), "")
+		if obj.typ == "subscript" && ctor != nil {
+			rs.keys = m.clientKeys(obj, ctor, f)
+		}
 		if lib == LibHTTPClient {
 			if last != "request" {
 				return nil
@@ -213,6 +218,11 @@ func (m *module) clientOf(n *node, f *fnInfo, depth int) (string, *node) {
 		if v := m.moduleValue(name); v != nil {
 			return m.clientOf(v, nil, depth+1)
 		}
+	case "subscript":
+		// clients["weather"] where clients[k] = httpx.AsyncClient(...) somewhere
+		if a := m.storedClient(n); a != nil {
+			return m.clientOf(a.child("right"), m.funcAt(a), depth+1)
+		}
 	case "attribute":
 		obj := n.child("object")
 		if obj.typ == "identifier" && (obj.text(m.src) == "self" || obj.text(m.src) == "cls") {
@@ -228,11 +238,70 @@ func (m *module) clientOf(n *node, f *fnInfo, depth int) (string, *node) {
 	return "", nil
 }
 
+// storedClient finds the assignment `name[key] = <client>` behind a subscript
+// `name[...]` whose value is a global container.
+func (m *module) storedClient(n *node) *node {
+	base := n.child("value")
+	if base == nil || base.typ != "identifier" {
+		return nil
+	}
+	name := base.text(m.src)
+	if a, ok := m.stored[name]; ok {
+		return a
+	}
+	var found *node
+	defer func() { m.stored[name] = found }()
+	m.stored[name] = nil // a client stored under its own name cannot recurse
+	m.root.walk(func(a *node) bool {
+		if found != nil {
+			return false
+		}
+		if a.typ == "assignment" {
+			l := a.child("left")
+			if l != nil && l.typ == "subscript" && l.child("value").typ == "identifier" && l.child("value").text(m.src) == name && a.child("right") != nil {
+				if lib, _ := m.clientOf(a.child("right"), m.funcAt(a), 5); lib != "" {
+					found = a
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// clientKeys binds the loop variable used as the container key when the client
+// was stored to the key the call site reads it back with.
+func (m *module) clientKeys(sub, ctor *node, f *fnInfo) map[string]string {
+	a := m.storedClient(sub)
+	if a == nil {
+		return nil
+	}
+	k := a.child("left").child("subscript")
+	if k == nil || k.typ != "identifier" {
+		return nil
+	}
+	want := (&scope{m: m, fn: f, at: sub.start}).str(sub.child("subscript"))
+	if !want.complete {
+		return nil
+	}
+	return map[string]string{k.text(m.src): want.s}
+}
+
+// clientScope is the scope a client's constructor arguments are evaluated in.
+func (sc *scope) clientScope(rs *reqSite) *scope {
+	f := sc.m.funcAt(rs.client)
+	if f == sc.fn && rs.keys == nil {
+		return sc
+	}
+	return &scope{m: sc.m, fn: f, at: rs.client.start, depth: sc.depth + 1, loopKey: rs.keys}
+}
+
 // kv is one key of a statically visible dict and its value expression.
 type kv struct {
-	key string
-	val *node
-	sc  *scope
+	key     string
+	keyNode *node
+	val     *node
+	sc      *scope
 }
 
 // dict returns the entries of a dict expression: a literal, dict(...), {**a, …}, or
@@ -250,7 +319,7 @@ func (sc *scope) dict(n *node) []kv {
 			case "pair":
 				k := sc.str(c.child("key"))
 				if k.complete {
-					out = append(out, kv{key: k.s, val: c.child("value"), sc: sc})
+					out = append(out, kv{key: k.s, keyNode: c.child("key"), val: c.child("value"), sc: sc})
 				}
 			case "dictionary_splat":
 				if k := c.namedKids(); len(k) == 1 {
@@ -362,8 +431,7 @@ func (sc *scope) sessionHeaders(rs *reqSite) []kv {
 	if rs.client != nil {
 		_, kw := splitArgs(rs.client, src)
 		if h := kw["headers"]; h != nil {
-			csc := &scope{m: sc.m, fn: sc.m.funcAt(rs.client), at: rs.client.start, depth: sc.depth + 1}
-			out = append(out, csc.dict(h)...)
+			out = append(out, sc.clientScope(rs).dict(h)...)
 		}
 	}
 	if rs.receiver == "" {
@@ -506,10 +574,7 @@ func (sc *scope) facts(rs *reqSite) Call {
 		host, scheme := sval{}, "https"
 		if rs.client != nil {
 			cpos, ckw := splitArgs(rs.client, src)
-			csc := &scope{m: sc.m, fn: sc.m.funcAt(rs.client), at: rs.client.start, depth: sc.depth + 1}
-			if csc.fn == sc.fn {
-				csc = sc
-			}
+			csc := sc.clientScope(rs)
 			if h := ckw["host"]; h != nil {
 				host = csc.str(h)
 			} else if len(cpos) > 0 {
@@ -541,11 +606,7 @@ func (sc *scope) facts(rs *reqSite) Call {
 				base = cpos[0]
 			}
 			if base != nil {
-				csc := &scope{m: sc.m, fn: sc.m.funcAt(rs.client), at: rs.client.start, depth: sc.depth + 1}
-				if csc.fn == sc.fn {
-					csc = sc
-				}
-				u = joinPath(csc.str(base), u)
+				u = joinPath(sc.clientScope(rs).str(base), u)
 			}
 		}
 		headerSrc = append(headerSrc, sc.sessionHeaders(rs)...)

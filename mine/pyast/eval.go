@@ -18,6 +18,9 @@ type scope struct {
 	// defaults makes parameters without an argument take their default value
 	// (when a method reads an attribute its constructor set from a parameter).
 	defaults bool
+	// loopKey fixes the key a `for k, v in d.items()` loop variable stands for
+	// (clients[k] = … read back as clients["weather"]).
+	loopKey map[string]string
 }
 
 // argRef is an argument expression and the scope it is evaluated in.
@@ -73,6 +76,29 @@ func (sc *scope) lookup(name string) (*node, *scope, bool) {
 			if last == nil {
 				last = &ls[0]
 			}
+			if last.aug == "for" {
+				// for x in [a, b]: x stands for the first element
+				fsc := &scope{m: sc.m, fn: f, at: last.pos, args: sc.argsFor(f), depth: sc.depth + 1}
+				if e, esc := fsc.firstElement(last.value); e != nil {
+					return e, esc, true
+				}
+				return nil, nil, true
+			}
+			if last.aug == "for-items" {
+				fsc := &scope{m: sc.m, fn: f, at: last.pos, args: sc.argsFor(f), depth: sc.depth + 1}
+				entries := fsc.dict(last.value)
+				want, fixed := sc.loopKey[last.vars[0]]
+				for _, e := range entries {
+					if fixed && e.key != want {
+						continue
+					}
+					if last.idx == 0 {
+						return e.keyNode, e.sc, true
+					}
+					return e.val, e.sc, true
+				}
+				return nil, nil, true
+			}
 			if last.aug != "" {
 				return nil, nil, true // resolved by str via augmented chain
 			}
@@ -89,7 +115,7 @@ func (sc *scope) lookup(name string) (*node, *scope, bool) {
 				if a, ok := sc.args[name]; ok && a.n != nil {
 					return a.n, a.sc.with(a.sc.at), true
 				}
-				if p.def != nil && (sc.args != nil || sc.defaults) {
+				if p.def != nil && (sc.args != nil || sc.defaults || urlLikeDefault(p.def, sc.m.src)) {
 					return p.def, sc.moduleScope(), true
 				}
 			}
@@ -107,6 +133,43 @@ func (sc *scope) argsFor(f *fnInfo) map[string]argRef {
 		return sc.args
 	}
 	return nil
+}
+
+// hostLike matches a bare host name.
+var hostLike = regexp.MustCompile(`^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$`)
+
+// urlLikeDefault reports a parameter default that is a URL, a path or a host: the
+// value the function calls when nobody overrides it, so it is used in place of a
+// {name} placeholder.
+func urlLikeDefault(def *node, src []byte) bool {
+	if def.typ != "string" || hasInterpolation(def) {
+		return false
+	}
+	v := stringBody(def, src)
+	return strings.Contains(v, "://") || (strings.HasPrefix(v, "/") && len(v) > 1) || hostLike.MatchString(v) && strings.Count(v, ".") >= 2
+}
+
+// firstElement returns the first element of a list or tuple expression (or of a
+// name bound to one), for loop variables.
+func (sc *scope) firstElement(n *node) (*node, *scope) {
+	for i := 0; n != nil && i < 4; i++ {
+		switch n.typ {
+		case "list", "tuple", "set":
+			if k := n.namedKids(); len(k) > 0 && k[0].typ != "comment" {
+				return k[0], sc
+			}
+			return nil, nil
+		case "identifier":
+			v, vs, _ := sc.lookup(n.text(sc.m.src))
+			if v == nil {
+				return nil, nil
+			}
+			n, sc = v, vs
+		default:
+			return nil, nil
+		}
+	}
+	return nil, nil
 }
 
 // augmented evaluates a name whose last definition is `name += value`.
@@ -431,6 +494,15 @@ func (sc *scope) call(n *node) sval {
 			return sc.str(pos[0])
 		}
 	case d == "os.getenv" || d == "os.environ.get" || d == "getenv" || d == "environ.get" || d == "config" || d == "decouple.config":
+		def := kw["default"]
+		if len(pos) > 1 {
+			def = pos[1]
+		}
+		if def != nil {
+			if v := sc.str(def); v.complete && v.s != "" && v.s != "None" {
+				return v
+			}
+		}
 		if len(pos) > 0 && pos[0].typ == "string" {
 			return hole(stringBody(pos[0], src))
 		}

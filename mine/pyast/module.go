@@ -18,7 +18,9 @@ type binding struct {
 type assign struct {
 	pos   uint32 // where the definition takes effect
 	value *node  // right-hand side (nil when unknown, e.g. a for target)
-	aug   string // augmented operator ("+=") or ""
+	aug   string // augmented operator ("+="), "for" (loop over value), "for-items" or ""
+	idx   int    // for-items: position of the name in the loop target (0 key, 1 value)
+	vars  []string
 }
 
 // fnInfo is one function definition anywhere in the file.
@@ -73,7 +75,8 @@ type module struct {
 	topFuncs map[string]*fnInfo
 	topClass map[string]*classInfo
 	comments []*node
-	libs     map[string]bool // client libraries the file imports
+	libs     map[string]bool  // client libraries the file imports
+	stored   map[string]*node // container name → assignment storing a client in it (memo)
 }
 
 func newModule(src []byte, root *node) *module {
@@ -83,6 +86,7 @@ func newModule(src []byte, root *node) *module {
 		topFuncs: map[string]*fnInfo{},
 		topClass: map[string]*classInfo{},
 		libs:     map[string]bool{},
+		stored:   map[string]*node{},
 	}
 	for _, st := range root.children {
 		m.bindStatement(st, st)
@@ -422,8 +426,19 @@ func (m *module) collectLocals(f *fnInfo) {
 					}
 				}
 			case "for_statement", "for_in_clause":
-				for _, nm := range targetNames(c.child("left"), m.src) {
-					add(nm, assign{pos: c.start})
+				l, r := c.child("left"), c.child("right")
+				if l != nil && l.typ == "identifier" && r != nil {
+					add(l.text(m.src), assign{pos: c.start, value: r, aug: "for"})
+				} else if l != nil && (l.typ == "pattern_list" || l.typ == "tuple_pattern") && r != nil && len(l.namedKids()) == 2 &&
+					r.typ == "call" && r.child("function").typ == "attribute" && r.child("function").child("attribute").text(m.src) == "items" {
+					names := targetNames(l, m.src)
+					for i, nm := range names {
+						add(nm, assign{pos: c.start, value: r.child("function").child("object"), aug: "for-items", idx: i, vars: names})
+					}
+				} else {
+					for _, nm := range targetNames(c.child("left"), m.src) {
+						add(nm, assign{pos: c.start})
+					}
 				}
 			case "import_statement", "import_from_statement":
 				for _, b := range m.importBindings(c) {
