@@ -1,0 +1,1 @@
+CREATE TABLE IF NOT EXISTS readings (ts TEXT, source TEXT, temp REAL, rhum REAL, pres REAL);
