@@ -1,0 +1,135 @@
+package mine_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sccg/internal/replay"
+	"sccg/mine"
+	"sccg/mine/extract"
+	"sccg/store"
+)
+
+// mineCatalogStore opens a store holding the APIs of the replay catalog, the ones the
+// embedded GitHub corpus calls.
+func mineCatalogStore(tb testing.TB, clock *fakeClock) *store.Store {
+	tb.Helper()
+	ctx := context.Background()
+	b, err := os.ReadFile("../internal/replay/testdata/catalog.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var cat struct {
+		APIs []struct {
+			Owner, Slug, Host string
+			Endpoints         []struct{ Method, Route string }
+		}
+	}
+	if err := json.Unmarshal(b, &cat); err != nil {
+		tb.Fatal(err)
+	}
+	st, err := store.Open(ctx, filepath.Join(tb.TempDir(), "bench.db"), store.WithClock(clock.Now))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	err = st.Update(ctx, func(tx *store.Tx) error {
+		for _, a := range cat.APIs {
+			var eps []store.Endpoint
+			for _, e := range a.Endpoints {
+				eps = append(eps, store.Endpoint{IsCurrent: true, Host: a.Host, Method: e.Method, Route: e.Route})
+			}
+			if _, err := tx.SaveAPI(ctx, &store.API{Source: "rapidapi", Owner: a.Owner, Slug: a.Slug, Host: a.Host}, eps); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st
+}
+
+// mineEmbedded mines the embedded corpus (with its scripted faults) into a fresh store.
+func mineEmbedded(tb testing.TB) (*store.Store, *replay.Server, *mine.Stats) {
+	tb.Helper()
+	clock := newFakeClock()
+	st := mineCatalogStore(tb, clock)
+	h, err := replay.GitHub(replay.GitHubCorpus(), replay.GitHubOptions{Now: clock.Now})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := replay.Start(h)
+	tb.Cleanup(srv.Close)
+	stats, err := mine.Mine(context.Background(), st, mine.Options{APIBase: srv.URL, Tokens: []string{"bench"},
+		HTTPClient: srv.Client(), Clock: clock, Seed: 1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st, srv, stats
+}
+
+// The embedded corpus mines without a repeated or wasted request, and every fault it
+// scripts ends in a recorded decision.
+func TestMineEmbeddedCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("mines the whole embedded corpus")
+	}
+	st, srv, stats := mineEmbedded(t)
+	if reps := srv.Log.Repeats(); len(reps) > 0 {
+		t.Errorf("repeated requests: %v", reps)
+	}
+	if stats.Wasted != 0 {
+		t.Errorf("wasted %d requests (%+v)", stats.Wasted, stats)
+	}
+	if stats.Stored == 0 {
+		t.Fatal("nothing stored")
+	}
+	counts, err := st.DecisionCounts(context.Background(), mine.Stage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reasons []string
+	for k := range counts {
+		reasons = append(reasons, k)
+	}
+	all := strings.Join(reasons, "\n")
+	for _, want := range []string{"binary file", "invalid UTF-8", "too large", "451", "repository unavailable (404", "split: saturated query"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no decision mentions %q; decisions:\n%s", want, all)
+		}
+	}
+}
+
+// BenchmarkMineReplay mines the embedded corpus and reports requests per stored file,
+// per file that yields a candidate function, and the requests wasted.
+func BenchmarkMineReplay(b *testing.B) {
+	var stats *mine.Stats
+	var st *store.Store
+	for i := 0; i < b.N; i++ {
+		st, _, stats = mineEmbedded(b)
+	}
+	b.StopTimer()
+	ctx := context.Background()
+	if _, err := extract.Run(ctx, st, extract.Options{}); err != nil {
+		b.Fatal(err)
+	}
+	fns, err := st.Functions(ctx, store.FunctionCandidate)
+	if err != nil {
+		b.Fatal(err)
+	}
+	withCandidate := map[int64]bool{}
+	for _, f := range fns {
+		withCandidate[f.FileID] = true
+	}
+	b.ReportMetric(float64(stats.Requests), "requests")
+	b.ReportMetric(float64(stats.Stored), "stored-files")
+	b.ReportMetric(float64(stats.Requests)/float64(max(stats.Stored, 1)), "requests/stored-file")
+	b.ReportMetric(float64(stats.Requests)/float64(max(len(withCandidate), 1)), "requests/candidate-file")
+	b.ReportMetric(float64(stats.Wasted), "wasted-requests")
+}
