@@ -175,7 +175,7 @@ func (c *crawler) start(total int) {
 func (c *crawler) bad(ctx context.Context, verdict, kind, subject, reason string, evidence map[string]any) error {
 	c.sum.Bad++
 	short := reason
-	if i := strings.IndexAny(short, ":("); i > 0 {
+	if i := strings.IndexByte(short, ':'); i > 0 {
 		short = strings.TrimSpace(short[:i])
 	}
 	c.sum.Reasons[verdict+": "+short]++

@@ -237,14 +237,16 @@ func (s *Store) APIBySlug(ctx context.Context, owner, slug string) (*API, error)
 	return a, nil
 }
 
-// Endpoints returns the endpoints of API apiID with their params, every version,
-// the current version first, then by version, method and route.
+// Endpoints returns the endpoints of API apiID with their params, every version:
+// the current version first, then older versions (by name, descending), each by
+// route and method.
 func (s *Store) Endpoints(ctx context.Context, apiID int64) ([]Endpoint, error) {
 	return s.endpoints(ctx, `e.api_id=?`, apiID)
 }
 
 // EndpointsByHost returns the endpoints served by host (case-insensitive) with their
-// params, every version, the current version first.
+// params, every version of every API on that host: current versions first, then by
+// API id, version (descending), route and method.
 func (s *Store) EndpointsByHost(ctx context.Context, host string) ([]Endpoint, error) {
 	return s.endpoints(ctx, `e.host=?`, strings.ToLower(host))
 }
@@ -252,7 +254,7 @@ func (s *Store) EndpointsByHost(ctx context.Context, host string) ([]Endpoint, e
 func (s *Store) endpoints(ctx context.Context, where string, arg any) ([]Endpoint, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT e.id, e.api_id, e.version, e.is_current, e.host, e.endpoint_key, e.name,
 		e.description, e.method, e.route, e.content_type, e.body_example FROM endpoints e WHERE `+where+`
-		ORDER BY e.api_id, e.is_current DESC, e.version, e.route, e.method, e.id`, arg)
+		ORDER BY e.is_current DESC, e.api_id, e.version DESC, e.route, e.method, e.id`, arg)
 	if err != nil {
 		return nil, fmt.Errorf("list endpoints: %w", err)
 	}
