@@ -160,16 +160,16 @@ type Result struct {
 	Reason       string `json:"reason,omitempty"`
 	FailureStage string `json:"failure_stage"`
 	Metrics
-	ParamP       float64           `json:"param_p"`
-	ParamR       float64           `json:"param_r"`
-	ParamsSource string            `json:"params_source"`
-	CodeBLEUPart metrics.CodeBLEU  `json:"codebleu_parts"`
-	Requests     []Captured        `json:"requests"`
-	Stubbed      []string          `json:"stubbed_modules,omitempty"`
-	DurationMS   float64           `json:"duration_ms"`
-	Truth        *GroundTruth      `json:"-"`
-	analysis     *metrics.Analysis // candidate, for corpus CodeBLEU
-	refAnalysis  *metrics.Analysis // reference
+	ParamP       float64          `json:"param_p"`
+	ParamR       float64          `json:"param_r"`
+	ParamsSource string           `json:"params_source"`
+	CodeBLEUPart metrics.CodeBLEU `json:"codebleu_parts"`
+	Requests     []Captured       `json:"requests"`
+	Stubbed      []string         `json:"stubbed_modules,omitempty"`
+	DurationMS   float64          `json:"duration_ms"`
+	// CodeBLEUStats are the pair's sufficient statistics for corpus-level CodeBLEU.
+	CodeBLEUStats metrics.Stats `json:"codebleu_stats"`
+	Truth         *GroundTruth  `json:"-"`
 }
 
 // Config is one evaluation run.
@@ -459,12 +459,12 @@ func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, g
 		r.FailureStage = StageHit
 	}
 	cand := metrics.Analyze(ctx, code)
-	r.CodeBLEUPart = metrics.Score(cand, s.ref)
+	r.CodeBLEUStats = metrics.PairStats(cand, s.ref)
+	r.CodeBLEUPart = r.CodeBLEUStats.Score()
 	m.CodeBLEU = r.CodeBLEUPart.Score
 	m.ES = metrics.EditSimilarity(code, s.rec.Code.CompleteFunction)
 	tp := metrics.TokenPRF(cand.Tokens, s.ref.Tokens)
 	m.TokenP, m.TokenR, m.TokenF1 = tp.P, tp.R, tp.F1
-	r.analysis, r.refAnalysis = &cand, &s.ref
 	r.DurationMS = float64(time.Since(start).Microseconds()) / 1000
 	t := truth
 	r.Truth = &t

@@ -147,9 +147,7 @@ func Summarize(results []Result, ks []int) Summary {
 		}
 		var corpus metrics.Corpus
 		for _, r := range main {
-			if r.analysis != nil && r.refAnalysis != nil {
-				corpus.Add(*r.analysis, *r.refAnalysis)
-			}
+			corpus.AddStats(r.CodeBLEUStats)
 		}
 		g.CorpusCodeBLEU = corpus.Score()
 		// pass@k over sample_index: per sample, n completions of which c hit.

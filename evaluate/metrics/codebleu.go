@@ -233,25 +233,36 @@ func itoa(i int) string {
 	return string(b[p:])
 }
 
-// counts holds the sufficient statistics of CodeBLEU for one pair, so the
-// corpus-level score can be summed over pairs.
-type counts struct {
-	match, total       [4]float64 // BLEU n-gram clipped matches and candidate n-grams
-	candLen, refLen    float64
-	wMatch, wTotal     float64 // weighted unigram
-	subMatch, subTotal float64
-	dfMatch, dfTotal   float64
+// Stats are the sufficient statistics of CodeBLEU for one candidate / reference
+// pair; corpus-level CodeBLEU sums them over pairs, so they are kept with each
+// result.
+type Stats struct {
+	Match    [4]float64 `json:"ngram_match"` // BLEU clipped n-gram matches, n = 1..4
+	Total    [4]float64 `json:"ngram_total"` // candidate n-grams
+	CandLen  float64    `json:"cand_len"`
+	RefLen   float64    `json:"ref_len"`
+	WMatch   float64    `json:"weighted_match"` // keyword-weighted unigrams
+	WTotal   float64    `json:"weighted_total"`
+	SubMatch float64    `json:"subtree_match"`
+	SubTotal float64    `json:"subtree_total"`
+	DFMatch  float64    `json:"dataflow_match"`
+	DFTotal  float64    `json:"dataflow_total"`
 }
+
+type counts = Stats
+
+// PairStats computes the statistics of one pair.
+func PairStats(cand, ref Analysis) Stats { return pairCounts(cand, ref) }
 
 func pairCounts(cand, ref Analysis) counts {
 	var c counts
-	c.candLen, c.refLen = float64(len(cand.Tokens)), float64(len(ref.Tokens))
+	c.CandLen, c.RefLen = float64(len(cand.Tokens)), float64(len(ref.Tokens))
 	for n := 1; n <= 4; n++ {
 		rc := ngrams(ref.Tokens, n)
 		cc := ngrams(cand.Tokens, n)
 		for g, k := range cc {
-			c.match[n-1] += math.Min(float64(k), float64(rc[g]))
-			c.total[n-1] += float64(k)
+			c.Match[n-1] += math.Min(float64(k), float64(rc[g]))
+			c.Total[n-1] += float64(k)
 		}
 	}
 	// keyword-weighted unigram match (weights from the reference's vocabulary)
@@ -262,17 +273,17 @@ func pairCounts(cand, ref Analysis) counts {
 		if pythonKeywords[g] {
 			w = 1
 		}
-		c.wMatch += w * math.Min(float64(k), float64(rc[g]))
-		c.wTotal += w * float64(k)
+		c.WMatch += w * math.Min(float64(k), float64(rc[g]))
+		c.WTotal += w * float64(k)
 	}
 	for h, k := range ref.Subtrees {
-		c.subMatch += math.Min(float64(k), float64(cand.Subtrees[h]))
+		c.SubMatch += math.Min(float64(k), float64(cand.Subtrees[h]))
 	}
-	c.subTotal = float64(ref.NSub)
+	c.SubTotal = float64(ref.NSub)
 	for e, k := range ref.Flows {
-		c.dfMatch += math.Min(float64(k), float64(cand.Flows[e]))
+		c.DFMatch += math.Min(float64(k), float64(cand.Flows[e]))
 	}
-	c.dfTotal = float64(ref.NFlow)
+	c.DFTotal = float64(ref.NFlow)
 	return c
 }
 
@@ -287,15 +298,15 @@ func ngrams(toks []string, n int) map[string]int {
 func (c counts) score(smooth bool) CodeBLEU {
 	var out CodeBLEU
 	bp := 1.0
-	if c.candLen == 0 {
+	if c.CandLen == 0 {
 		bp = 0
-	} else if c.candLen < c.refLen {
-		bp = math.Exp(1 - c.refLen/c.candLen)
+	} else if c.CandLen < c.RefLen {
+		bp = math.Exp(1 - c.RefLen/c.CandLen)
 	}
 	logSum := 0.0
 	ok := true
 	for i := 0; i < 4; i++ {
-		m, t := c.match[i], c.total[i]
+		m, t := c.Match[i], c.Total[i]
 		if smooth && i > 0 { // add-one smoothing for n > 1 (sentence level)
 			m, t = m+1, t+1
 		}
@@ -308,16 +319,16 @@ func (c counts) score(smooth bool) CodeBLEU {
 	if ok {
 		out.BLEU = bp * math.Exp(logSum)
 	}
-	if c.wTotal > 0 {
-		out.Weighted = bp * c.wMatch / c.wTotal
+	if c.WTotal > 0 {
+		out.Weighted = bp * c.WMatch / c.WTotal
 	}
 	parts := []float64{out.BLEU, out.Weighted}
-	if c.subTotal > 0 {
-		out.Syntax = c.subMatch / c.subTotal
+	if c.SubTotal > 0 {
+		out.Syntax = c.SubMatch / c.SubTotal
 		parts = append(parts, out.Syntax)
 	}
-	if c.dfTotal > 0 {
-		out.Dataflow = c.dfMatch / c.dfTotal
+	if c.DFTotal > 0 {
+		out.Dataflow = c.DFMatch / c.DFTotal
 		parts = append(parts, out.Dataflow)
 	}
 	// Equal weights; a component the reference does not have (no subtree, no data
@@ -336,21 +347,26 @@ func Score(cand, ref Analysis) CodeBLEU { return pairCounts(cand, ref).score(tru
 type Corpus struct{ c counts }
 
 // Add adds one candidate / reference pair.
-func (k *Corpus) Add(cand, ref Analysis) {
-	p := pairCounts(cand, ref)
+func (k *Corpus) Add(cand, ref Analysis) { k.AddStats(pairCounts(cand, ref)) }
+
+// AddStats adds the statistics of one pair.
+func (k *Corpus) AddStats(p Stats) {
 	for i := 0; i < 4; i++ {
-		k.c.match[i] += p.match[i]
-		k.c.total[i] += p.total[i]
+		k.c.Match[i] += p.Match[i]
+		k.c.Total[i] += p.Total[i]
 	}
-	k.c.candLen += p.candLen
-	k.c.refLen += p.refLen
-	k.c.wMatch += p.wMatch
-	k.c.wTotal += p.wTotal
-	k.c.subMatch += p.subMatch
-	k.c.subTotal += p.subTotal
-	k.c.dfMatch += p.dfMatch
-	k.c.dfTotal += p.dfTotal
+	k.c.CandLen += p.CandLen
+	k.c.RefLen += p.RefLen
+	k.c.WMatch += p.WMatch
+	k.c.WTotal += p.WTotal
+	k.c.SubMatch += p.SubMatch
+	k.c.SubTotal += p.SubTotal
+	k.c.DFMatch += p.DFMatch
+	k.c.DFTotal += p.DFTotal
 }
+
+// Score is the sentence-level CodeBLEU of one pair's statistics.
+func (p Stats) Score() CodeBLEU { return p.score(true) }
 
 // Score is the corpus-level CodeBLEU of the pairs added so far.
 func (k *Corpus) Score() CodeBLEU { return k.c.score(false) }
