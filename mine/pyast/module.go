@@ -139,6 +139,14 @@ func (m *module) bindStatement(st, top *node) {
 		if d := st.child("definition"); d != nil {
 			m.bindStatement(d, top)
 		}
+	case "ERROR":
+		// statements tree-sitter could still make out inside a broken region
+		// stand for themselves
+		if st == top {
+			for _, c := range st.children {
+				m.bindStatement(c, c)
+			}
+		}
 	case "if_statement", "try_statement", "with_statement", "else_clause", "elif_clause",
 		"except_clause", "finally_clause", "block":
 		if m.isMainGuard(st) {
