@@ -141,3 +141,29 @@ func TestAPILookupsNotFound(t *testing.T) {
 		t.Errorf("EndpointsByHost(unknown) = %v, %v", eps, err)
 	}
 }
+
+// TestLastIDAfterUpsertUpdate pins the SQLite behaviour lastID works around: an
+// upsert that updates leaves LastInsertId at the previous insert's id.
+func TestLastIDAfterUpsertUpdate(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	api, eps := weatherAPI()
+	first := saveTest(t, s, api, eps)
+	var got int64
+	err := s.Update(ctx, func(tx *Tx) error {
+		// Another row inserted first, with a different id.
+		if _, err := tx.exec(ctx, `INSERT INTO apis(source, owner, slug, crawled_at) VALUES('rapidapi','other','api','x')`); err != nil {
+			return err
+		}
+		res, err := tx.exec(ctx, `INSERT INTO apis(source, owner, slug, crawled_at) VALUES('rapidapi','skyward','weather','x')
+			ON CONFLICT(source, owner, slug) DO UPDATE SET title='again'`)
+		if err != nil {
+			return err
+		}
+		got, err = tx.lastID(ctx, res, `SELECT id FROM apis WHERE source=? AND owner=? AND slug=?`, "rapidapi", "skyward", "weather")
+		return err
+	})
+	if err != nil || got != first {
+		t.Errorf("lastID after an updating upsert = %d, %v; want %d", got, err, first)
+	}
+}

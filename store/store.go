@@ -127,13 +127,11 @@ func (t *Tx) exec(ctx context.Context, q string, args ...any) (sql.Result, error
 }
 
 // lastID returns the id of the row an upsert touched: the inserted one or the
-// existing one that the conflict clause kept.
+// existing one that the conflict clause kept. It always looks the row up: after an
+// ON CONFLICT DO UPDATE, RowsAffected is 1 but LastInsertId still holds the id of the
+// connection's previous insert (possibly another table's row).
 func (t *Tx) lastID(ctx context.Context, res sql.Result, lookup string, args ...any) (int64, error) {
-	if n, _ := res.RowsAffected(); n > 0 {
-		if id, err := res.LastInsertId(); err == nil && id != 0 {
-			return id, nil
-		}
-	}
+	_ = res
 	var id int64
 	err := t.tx.QueryRowContext(ctx, lookup, args...).Scan(&id)
 	return id, err
