@@ -99,7 +99,7 @@ func TestMineEmbeddedCorpus(t *testing.T) {
 		reasons = append(reasons, k)
 	}
 	all := strings.Join(reasons, "\n")
-	for _, want := range []string{"binary file", "invalid UTF-8", "too large", "451", "repository unavailable (404", "split: saturated query"} {
+	for _, want := range []string{"binary file", mine.NotUTF8, "too large", "451", "repository unavailable (404", "split: saturated query"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no decision mentions %q; decisions:\n%s", want, all)
 		}

@@ -510,8 +510,12 @@ func (m *ghMiner) hit(ctx context.Context, t Target, layer, query string, item *
 		if _, err := tx.SaveFile(ctx, f, content); err != nil {
 			return err
 		}
-		return tx.RecordDecision(ctx, store.Decision{RunID: m.opts.RunID, Stage: Stage, SubjectKind: "file", Subject: subject,
-			Verdict: store.Kept, Reason: "calls " + t.Host, Evidence: ev})
+		for _, d := range keptDecisions(m.opts.RunID, subject, t.Host, content, ev) {
+			if err := tx.RecordDecision(ctx, d); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("mine %s/%s %s: %w", owner, name, path, err)
@@ -548,17 +552,31 @@ func (m *ghMiner) decode(rc *github.RepositoryContent) ([]byte, string) {
 }
 
 // Classify says why content cannot be mined as Python source ("" when it can):
-// too large, binary, or not valid UTF-8.
+// too large or binary. Content that is not valid UTF-8 is kept (the extractor
+// decodes it as Latin-1); NotUTF8 names the decision recorded for it.
 func Classify(content []byte, maxBytes int64) string {
 	switch {
 	case int64(len(content)) > maxBytes:
 		return "too large: over --max-file-bytes"
 	case bytes.IndexByte(content[:min(len(content), 8000)], 0) >= 0:
 		return "binary file"
-	case !utf8.Valid(content):
-		return "invalid UTF-8"
 	}
 	return ""
+}
+
+// NotUTF8 is the reason of the decision recorded for a kept file that is not valid
+// UTF-8.
+const NotUTF8 = "invalid UTF-8: kept as bytes for the extractor to decode"
+
+// keptDecisions are the decisions recorded when a file is stored.
+func keptDecisions(runID int64, subject, host string, content []byte, ev map[string]any) []store.Decision {
+	ds := []store.Decision{{RunID: runID, Stage: Stage, SubjectKind: "file", Subject: subject, Verdict: store.Kept,
+		Reason: "calls " + host, Evidence: ev}}
+	if !utf8.Valid(content) {
+		ds = append(ds, store.Decision{RunID: runID, Stage: Stage, SubjectKind: "file", Subject: subject,
+			Verdict: store.Kept, Reason: NotUTF8})
+	}
+	return ds
 }
 
 func (m *ghMiner) countFile(t Target, fileID int64) {

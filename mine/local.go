@@ -158,10 +158,11 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 					return err
 				}
 				stats.Stored++
-				if err := tx.RecordDecision(ctx, store.Decision{RunID: opts.RunID, Stage: Stage, SubjectKind: "file",
-					Subject: subject, Verdict: store.Kept, Reason: "calls " + t.Host,
-					Evidence: map[string]any{"api": t.API.Slug, "query_layer": q.Layer, "query": q.Text}}); err != nil {
-					return err
+				for _, d := range keptDecisions(opts.RunID, subject, t.Host, content,
+					map[string]any{"api": t.API.Slug, "query_layer": q.Layer, "query": q.Text}) {
+					if err := tx.RecordDecision(ctx, d); err != nil {
+						return err
+					}
 				}
 			}
 		}
