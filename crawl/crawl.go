@@ -414,6 +414,20 @@ func discoveries(o Options) []discovery {
 }
 
 func (c *crawler) discover(ctx context.Context, d discovery) ([]target, error) {
+	entry := HubURL + "/gateway/graphql"
+	if c.o.Discovery == "pages" {
+		entry = HubURL + "/search/"
+		if d.Category != "" {
+			entry = HubURL + "/category/"
+		}
+	}
+	ok, err := c.f.allowed(ctx, entry)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("%s disallowed by robots.txt", entry)
+	}
 	if c.o.Discovery == "pages" {
 		return c.discoverPages(ctx, d)
 	}

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"sccg/internal/replay"
@@ -436,5 +438,32 @@ func TestCrawlRefreshUsesETags(t *testing.T) {
 	last := srv.Log.All()[srv.Log.Len()-1]
 	if last.Status != 304 || last.Header.Get("If-None-Match") == "" {
 		t.Errorf("refresh of an unchanged page: %d with If-None-Match %q, want a 304", last.Status, last.Header.Get("If-None-Match"))
+	}
+}
+
+func TestCrawlRespectsRobotsForDiscovery(t *testing.T) {
+	ctx := context.Background()
+	index, err := fs.ReadFile(replay.RapidAPIFS(), "index.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := startHub(t, replay.RapidAPIOptions{NoFaults: true, FS: fstest.MapFS{
+		"index.json": {Data: index},
+		"robots.txt": {Data: []byte("User-agent: sccg-crawler\nDisallow: /gateway/\n\nUser-agent: *\nAllow: /\n")},
+	}})
+	s := openTestStore(t)
+	var sl sleeps
+	sum, err := Run(ctx, s, hubOptions(srv, &sl))
+	if !errors.Is(err, ErrNothingCrawled) || sum.Bad != 1 {
+		t.Fatalf("err %v, summary %+v; want one failed discovery and nothing crawled", err, sum)
+	}
+	for _, r := range srv.Log.All() {
+		if strings.HasPrefix(r.Path, "/gateway/") {
+			t.Errorf("requested %s although robots.txt disallows it for sccg-crawler", r.Path)
+		}
+	}
+	ds, _ := s.Decisions(ctx, "search", discovery{}.subject())
+	if len(ds) != 1 || !strings.Contains(ds[0].Reason, "disallowed by robots.txt") {
+		t.Errorf("decisions = %+v", ds)
 	}
 }
