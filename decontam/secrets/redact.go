@@ -20,17 +20,41 @@ var ErrBrokeSyntax = errors.New("redacted code no longer parses")
 // Scanner must not be used by two goroutines at once; make one per worker.
 type Scanner struct {
 	parser *sitter.Parser
+	query  *sitter.Query
+	cursor *sitter.QueryCursor
 }
+
+// contextQuery selects the only nodes find looks at, so the tree is not walked
+// node by node through cgo.
+const contextQuery = `
+(string_content) @n
+(comment) @n
+(pair) @n
+(keyword_argument) @n
+(assignment) @n
+(default_parameter) @n
+(typed_default_parameter) @n
+(call) @n
+`
 
 // NewScanner returns a Scanner for Python.
 func NewScanner() *Scanner {
 	p := sitter.NewParser()
-	p.SetLanguage(python.GetLanguage())
-	return &Scanner{parser: p}
+	lang := python.GetLanguage()
+	p.SetLanguage(lang)
+	q, err := sitter.NewQuery([]byte(contextQuery), lang)
+	if err != nil {
+		panic(fmt.Sprintf("secrets: context query: %v", err)) // a constant: fails in every test
+	}
+	return &Scanner{parser: p, query: q, cursor: sitter.NewQueryCursor()}
 }
 
-// Close releases the parser.
-func (s *Scanner) Close() { s.parser.Close() }
+// Close releases the parser and query.
+func (s *Scanner) Close() {
+	s.cursor.Close()
+	s.query.Close()
+	s.parser.Close()
+}
 
 // Find returns the credentials and personal data in src, in source order, without
 // overlaps: value patterns in every string literal and comment, and literals that
@@ -48,7 +72,27 @@ func (s *Scanner) find(ctx context.Context, src []byte) ([]Finding, bool, error)
 	defer tree.Close()
 	root := tree.RootNode()
 	var out []Finding
-	walk(root, func(n *sitter.Node) {
+	s.cursor.Exec(s.query, root)
+	for {
+		m, ok := s.cursor.NextMatch()
+		if !ok {
+			break
+		}
+		for _, c := range m.Captures {
+			out = append(out, nodeFindings(c.Node, src)...)
+		}
+	}
+	out = dedupe(out)
+	for i := range out {
+		out[i].Line = 1 + bytes.Count(src[:out[i].Start], []byte("\n"))
+	}
+	return out, !root.HasError(), nil
+}
+
+// nodeFindings are the findings one selected node contributes.
+func nodeFindings(n *sitter.Node, src []byte) []Finding {
+	var out []Finding
+	func() {
 		switch n.Type() {
 		case "string_content":
 			out = append(out, findPatterns(string(src[n.StartByte():n.EndByte()]), int(n.StartByte()))...)
@@ -96,20 +140,8 @@ func (s *Scanner) find(ctx context.Context, src []byte) ([]Finding, bool, error)
 				out = append(out, contextFinding(name, "default", args.NamedChild(1), src)...)
 			}
 		}
-	})
-	out = dedupe(out)
-	for i := range out {
-		out[i].Line = 1 + bytes.Count(src[:out[i].Start], []byte("\n"))
-	}
-	return out, !root.HasError(), nil
-}
-
-// walk visits n and its descendants in document order.
-func walk(n *sitter.Node, fn func(*sitter.Node)) {
-	fn(n)
-	for i := 0; i < int(n.ChildCount()); i++ {
-		walk(n.Child(i), fn)
-	}
+	}()
+	return out
 }
 
 // plainString returns the content of a string literal without interpolations.
@@ -267,4 +299,21 @@ func RedactText(s string) (string, []Finding) {
 		fs[i].Line = 1 + strings.Count(s[:fs[i].Start], "\n")
 	}
 	return string(Apply([]byte(s), fs)), fs
+}
+
+// Within returns the findings of a text that fall inside its part text[off:off+n],
+// with offsets and lines made relative to that part. A caller that redacted a
+// self-contained function uses it to redact the function as written, which is a
+// part of it, without parsing again.
+func Within(fs []Finding, text []byte, off, n int) []Finding {
+	var out []Finding
+	for _, f := range fs {
+		if f.Start >= off && f.End <= off+n {
+			g := f
+			g.Start, g.End = f.Start-off, f.End-off
+			g.Line = 1 + bytes.Count(text[off:f.Start], []byte("\n"))
+			out = append(out, g)
+		}
+	}
+	return out
 }

@@ -200,3 +200,22 @@ func TestNotCredentials(t *testing.T) {
 		})
 	}
 }
+
+func TestWithin(t *testing.T) {
+	code := "import requests\n\nKEY = 'x'\n\ndef f():\n    h = {'X-RapidAPI-Key': '" + rapidKey + "'}\n    return h\n"
+	source := code[strings.Index(code, "def f"):]
+	sc := NewScanner()
+	defer sc.Close()
+	_, fs, err := sc.Redact(context.Background(), []byte(code))
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := Within(fs, []byte(code), strings.Index(code, "def f"), len(source))
+	if len(part) != 1 || part[0].Line != 2 {
+		t.Fatalf("Within = %+v, want one finding on line 2 of the part", part)
+	}
+	want, _, _ := sc.Redact(context.Background(), []byte(source))
+	if got := Apply([]byte(source), part); string(got) != string(want) {
+		t.Errorf("redacting the part through Within gives\n%s\nwant\n%s", got, want)
+	}
+}
