@@ -1,0 +1,115 @@
+package pipeline
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"sccg/crawl"
+	"sccg/internal/replay"
+	"sccg/mine"
+	"sccg/split"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// TestBuildReplaySnapshotGolden builds the benchmark from the replay servers (the
+// RapidAPI Hub snapshot and the synthetic GitHub corpus), through the real crawl and
+// mine code paths, and compares the export with the golden files: an index of the
+// samples (one line each) and stats.json. A change to the corpus or to a stage
+// changes them: check the diff, then refresh with -update.
+func TestBuildReplaySnapshotGolden(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replay build skipped in -short mode")
+	}
+	ctx := context.Background()
+	rh, err := replay.RapidAPI(replay.RapidAPIOptions{NoFaults: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub := replay.Start(rh)
+	defer hub.Close()
+	gh, err := replay.GitHub(replay.GitHubCorpus(), replay.GitHubOptions{SearchPerMinute: -1, CorePerHour: -1, NoRequestFaults: true,
+		Now: func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ghs := replay.Start(gh)
+	defer ghs.Close()
+
+	out := t.TempDir()
+	s := openPipelineStore(t)
+	sum, err := Build(ctx, s, Options{
+		Crawl: crawl.Options{BaseURL: hub.URL, Sleep: func(context.Context, time.Duration) error { return nil }},
+		Mine:  mine.Options{APIBase: ghs.URL + "/", Tokens: []string{"replay-token"}, SearchPerMinute: -1, Seed: 1},
+		Split: split.Options{Seed: 1},
+		Out:   out,
+	})
+	if err != nil {
+		t.Fatalf("build: %v (%+v)", err, sum)
+	}
+	for _, st := range sum.Stages {
+		t.Logf("%-9s %-9s %v %s", st.Stage, st.Status, st.Counts, st.Note)
+	}
+	if sum.Samples == 0 {
+		t.Fatal("the replay build made no samples")
+	}
+	index, err := exportIndex(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats, err := os.ReadFile(filepath.Join(out, "stats.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for f, got := range map[string][]byte{"index.tsv": index, "stats.json": stats} {
+		path := filepath.Join("testdata", "replay", f)
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run go test -update to create it)", err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s differs from %s (run go test -update after checking the change)", f, path)
+		}
+	}
+}
+
+// exportIndex renders an export as one tab-separated line per sample: id, split,
+// doc_match_type, method, host, route, where it came from and its comment source.
+func exportIndex(dir string) ([]byte, error) {
+	recs, err := split.ReadFile(filepath.Join(dir, "sccgbench.json"))
+	if err != nil {
+		return nil, err
+	}
+	splitOf := map[string]string{}
+	for _, name := range split.Names {
+		rs, err := split.ReadFile(filepath.Join(dir, "splits", name+".json"))
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			splitOf[r.SampleID] = name
+		}
+	}
+	var b strings.Builder
+	for _, r := range recs {
+		m := r.APIMetadata
+		b.WriteString(strings.Join([]string{r.SampleID, splitOf[r.SampleID], m.DocMatchType, m.Method, r.APIHost, m.Route,
+			r.GitHubInfo.Repo + "/" + r.GitHubInfo.FilePath + ":" + r.FunctionName, r.CommentsSource}, "\t"))
+		b.WriteByte('\n')
+	}
+	return []byte(b.String()), nil
+}
