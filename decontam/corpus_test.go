@@ -227,8 +227,10 @@ func TestCorpusAlignDecontam(t *testing.T) {
 		} else {
 			t.Logf("match type %s, label %s: %s", a.DocMatchType, l.ExpectedMatch, k)
 		}
-		if l.Route != nil && a.Route == *l.Route && a.Host == *l.Host && (l.Method == nil || a.Method == *l.Method) {
+		if l.Route == nil || (a.Route == *l.Route && a.Host == *l.Host && (l.Method == nil || a.Method == *l.Method)) {
 			routeOK++
+		} else {
+			t.Logf("endpoint %s %s %s, label %s %s %s: %s", a.Host, a.Method, a.Route, *l.Host, deref(l.Method), *l.Route, k)
 		}
 	}
 	t.Logf("alignment: %d labeled request functions, %d aligned, doc_match_type agrees on %d, host+route+method on %d",
