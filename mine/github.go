@@ -86,10 +86,13 @@ func Mine(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts.Progress.SetTotal(int64(len(targets)))
+	defer opts.Progress.Done()
 	for _, t := range targets {
 		if err := m.mineAPI(ctx, t); err != nil {
 			return stats, err
 		}
+		opts.Progress.Add(1)
 	}
 	for _, r := range m.repos {
 		if r.fetched && !r.missing && !r.used {
@@ -235,7 +238,7 @@ func (m *ghMiner) runQuery(ctx context.Context, t Target, layer, text string, de
 	if m.done[key+"|split"] {
 		return m.runParts(ctx, t, layer, text, depth, 0)
 	}
-	last, complete := pagesDone(m.done, key), !m.done[key+"|capped"]
+	last, complete := pagesDone(m.done, key), !m.done[key+"|capped"] || minSize(text) > m.opts.MaxFileBytes
 	if m.done[key+"|end"] {
 		return complete, nil
 	}
@@ -266,7 +269,9 @@ func (m *ghMiner) runQuery(ctx context.Context, t Target, layer, text string, de
 					return m.runParts(ctx, t, layer, text, depth, total)
 				}
 			}
-			complete = false
+			// Every file over the size cap is rejected unread, so missing some of
+			// them loses nothing.
+			complete = minSize(text) > m.opts.MaxFileBytes
 			if err := m.decide(ctx, "query", key, store.Changed, "capped: saturated query cannot be split further",
 				map[string]any{"total_count": total, "served": searchCap}); err != nil {
 				return false, err
@@ -337,9 +342,13 @@ var sizeQualifier = regexp.MustCompile(`(^|\s)size:(\S+)`)
 // sizeRanges are the first split of a saturated query: most source files are small.
 var sizeRanges = [][2]int64{{0, 1023}, {1024, 4095}, {4096, 16383}, {16384, 65535}, {65536, 262143}}
 
+// pythonExtensions are the file extensions GitHub counts as Python.
+var pythonExtensions = []string{"py", "pyi", "pyw"}
+
 // splitQuery splits a saturated query into parts that together cover it: first by
 // size ranges (the last part holds the files over maxBytes), then by halving a
-// bounded size range. It returns nil when the query cannot be split further.
+// bounded size range, then by extension. It returns nil when the query cannot be
+// split further.
 func splitQuery(text string, maxBytes int64) []string {
 	m := sizeQualifier.FindStringSubmatch(text)
 	if m == nil {
@@ -359,6 +368,14 @@ func splitQuery(text string, maxBytes int64) []string {
 	lo, err1 := strconv.ParseInt(a, 10, 64)
 	hi, err2 := strconv.ParseInt(b, 10, 64)
 	if !ok || err1 != nil || err2 != nil || hi <= lo {
+		// A range too narrow to halve: split by extension, once.
+		if ok && err1 == nil && err2 == nil && !strings.Contains(text, "extension:") {
+			var parts []string
+			for _, ext := range pythonExtensions {
+				parts = append(parts, text+" extension:"+ext)
+			}
+			return parts
+		}
 		return nil
 	}
 	mid := lo + (hi-lo)/2

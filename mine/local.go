@@ -78,7 +78,10 @@ func MineLocal(ctx context.Context, st *store.Store, dir string, opts Options) (
 	if err != nil {
 		return nil, fmt.Errorf("mine --local: %w", err)
 	}
+	opts.Progress.SetTotal(int64(len(roots)))
+	defer opts.Progress.Done()
 	for _, root := range roots {
+		opts.Progress.Add(1)
 		if err := ctx.Err(); err != nil {
 			return stats, err
 		}

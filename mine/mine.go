@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"sccg/internal/progress"
 	"sccg/store"
 )
 
@@ -59,6 +60,8 @@ type Options struct {
 	Seed uint64
 	// RunID is the run decisions and fetches are recorded under.
 	RunID int64
+	// Progress counts one unit per API searched (or repository walked); nil: none.
+	Progress progress.Counter
 	// Logf, when set, receives one line per notable event (never a token).
 	Logf func(format string, args ...any)
 }
@@ -90,6 +93,9 @@ func (o *Options) defaults() {
 	}
 	if o.HTTPClient == nil {
 		o.HTTPClient = http.DefaultClient
+	}
+	if o.Progress == nil {
+		o.Progress = progress.Nop
 	}
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}

@@ -446,3 +446,63 @@ func mineBudgetedRequests(srv *replay.Server) int {
 	}
 	return n
 }
+
+func TestMineRetriesIncompleteResults(t *testing.T) {
+	ctx := context.Background()
+	clock := newFakeClock()
+	want := mineTestStore(t, clock)
+	srv := mineTestServer(t, clock, replay.GitHubOptions{Faults: &replay.GitHubFaults{}})
+	if _, err := mine.Mine(ctx, want, mineTestOptions(srv, clock)); err != nil {
+		t.Fatal(err)
+	}
+	wantDump, _ := want.Dump(ctx, "files", "file_hits")
+
+	st := mineTestStore(t, clock)
+	srv = mineTestServer(t, clock, replay.GitHubOptions{Faults: &replay.GitHubFaults{Incomplete: []replay.RequestFault{{SearchRequest: 1}}}})
+	if _, err := mine.Mine(ctx, st, mineTestOptions(srv, clock)); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := st.Dump(ctx, "files", "file_hits")
+	if got != wantDump {
+		t.Errorf("after an incomplete page:\n%s\n--- want\n%s", got, wantDump)
+	}
+	if reps := srv.Log.Repeats(); len(reps) != 1 || !strings.HasPrefix(reps[0], "2x GET /search/code?page=1") {
+		t.Errorf("repeats %v, want the incomplete first page asked twice", reps)
+	}
+}
+
+func TestMineRefreshesStaleMetadataConditionally(t *testing.T) {
+	ctx := context.Background()
+	clock := newFakeClock()
+	st := mineTestStore(t, clock)
+	srv := mineTestServer(t, clock, replay.GitHubOptions{Faults: &replay.GitHubFaults{}})
+	opts := mineTestOptions(srv, clock)
+	opts.APIs = []string{"jokes-hub"}
+	if _, err := mine.Mine(ctx, st, opts); err != nil {
+		t.Fatal(err)
+	}
+	// Two days later the weather API is mined: bob/bots holds one of its files, and
+	// its metadata is asked for again with the ETag, answered 304.
+	clock.Sleep(ctx, 48*time.Hour)
+	opts.APIs = []string{"weather-now"}
+	stats, err := mine.Mine(ctx, st, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.NotModified != 1 {
+		t.Errorf("not modified %d, want 1 (bob/bots): %+v", stats.NotModified, stats)
+	}
+	var sawConditional bool
+	for _, r := range srv.Log.All() {
+		if r.Path == "/repos/bob/bots" && r.Header.Get("If-None-Match") != "" && r.Status == http.StatusNotModified {
+			sawConditional = true
+		}
+	}
+	if !sawConditional {
+		t.Error("no conditional request for bob/bots")
+	}
+	r, err := st.RepositoryByName(ctx, "bob/bots")
+	if err != nil || r.Stars != 1 || !r.IsFork || !r.Archived {
+		t.Errorf("bob/bots after a 304: %+v, %v", r, err)
+	}
+}

@@ -67,6 +67,11 @@ func runMine(ctx context.Context, e *env, args []string) error {
 	opts := mine.Options{APIBase: *apiBase, Tokens: tokens, Clock: mineClock{e.now}, MaxPerAPI: *maxPerAPI,
 		EndpointsPerAPI: *endpointsPerAPI, MaxFileBytes: *maxFileBytes, SearchPerMinute: *searchRate, MaxTries: *maxTries,
 		APIs: apis, RunID: run.ID, Logf: e.logf}
+	name := "mine github"
+	if *local != "" {
+		name = "mine local"
+	}
+	opts.Progress = e.progress().Start(name, 0)
 	var stats *mine.Stats
 	if *local != "" {
 		stats, err = mine.MineLocal(ctx, st, *local, opts)

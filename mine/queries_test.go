@@ -1,0 +1,90 @@
+package mine
+
+import (
+	"strings"
+	"testing"
+
+	"sccg/store"
+)
+
+func TestQueries(t *testing.T) {
+	tgt := Target{Host: "w.p.rapidapi.com", Endpoints: []store.Endpoint{
+		{IsCurrent: true, Route: "/forecast/daily/{location}"},
+		{IsCurrent: true, Route: "/v1/aqi"},
+		{IsCurrent: true, Route: "/forecast/daily/{location}/extra"}, // same prefix: one query
+		{IsCurrent: true, Route: "/search"},
+		{IsCurrent: false, Route: "/old/route"},
+	}}
+	var got []string
+	for _, q := range Queries(tgt, 3) {
+		got = append(got, q.Layer+" "+q.Text)
+	}
+	want := []string{
+		`endpoint_url "https://w.p.rapidapi.com/forecast/daily" language:python`,
+		`endpoint_url "https://w.p.rapidapi.com/v1/aqi" language:python`,
+		`endpoint_url "https://w.p.rapidapi.com/search" language:python`,
+		`route_host "w.p.rapidapi.com" "/forecast/daily" language:python`,
+		`host "w.p.rapidapi.com" language:python`,
+		`header "x-rapidapi-host" "w.p.rapidapi.com" language:python`,
+		`library "w.p.rapidapi.com" requests language:python`,
+		`library "w.p.rapidapi.com" httpx language:python`,
+		`function "w.p.rapidapi.com" def language:python`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if n := len(Queries(tgt, 1)); n != 7 {
+		t.Errorf("one endpoint per API: %d queries, want 7", n)
+	}
+}
+
+func TestLocalLayer(t *testing.T) {
+	tgt := Target{Host: "w.p.rapidapi.com", Endpoints: []store.Endpoint{
+		{IsCurrent: true, Route: "/current"}, {IsCurrent: true, Route: "/forecast/daily/{loc}"}}}
+	tests := []struct {
+		name, content, layer string
+		ok                   bool
+	}{
+		{"full url", `requests.get("https://w.p.rapidapi.com/current?q=1")`, store.LayerEndpointURL, true},
+		{"url with path parameter", `f"https://W.P.RapidAPI.com/forecast/daily/{city}"`, store.LayerEndpointURL, true},
+		{"longer route is not the route", `"https://w.p.rapidapi.com/currently"`, store.LayerHost, true},
+		{"route and host apart", "HOST = 'w.p.rapidapi.com'\nget(HOST, '/current')", store.LayerRouteHost, true},
+		{"host only", "HOST = 'w.p.rapidapi.com'", store.LayerHost, true},
+		{"no host", "get('/current')", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, ok := LocalLayer(tgt, []byte(tt.content), 5)
+			if ok != tt.ok || q.Layer != tt.layer {
+				t.Errorf("got %q %v, want %q %v", q.Layer, ok, tt.layer, tt.ok)
+			}
+		})
+	}
+}
+
+func TestSplitQuery(t *testing.T) {
+	tests := []struct {
+		name, query string
+		want        []string
+	}{
+		{"unsized: size ranges and the oversized rest", `"h" language:python`, []string{
+			`"h" language:python size:0..1023`, `"h" language:python size:1024..4095`, `"h" language:python size:4096..16383`,
+			`"h" language:python size:16384..65535`, `"h" language:python size:65536..262143`,
+			`"h" language:python size:262144..1048576`, `"h" language:python size:>1048576`}},
+		{"bounded: halves", `"h" size:0..1023`, []string{`"h" size:0..511`, `"h" size:512..1023`}},
+		{"one size: by extension", `"h" size:7..7`, []string{`"h" size:7..7 extension:py`, `"h" size:7..7 extension:pyi`, `"h" size:7..7 extension:pyw`}},
+		{"one size and extension: no further", `"h" size:7..7 extension:py`, nil},
+		{"open range: no further", `"h" size:>1048576`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := splitQuery(tt.query, 1<<20)
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if got := minSize(`"h" size:>1048576`); got != 1048577 {
+		t.Errorf("minSize: got %d", got)
+	}
+}
