@@ -179,8 +179,10 @@ func (c *crawler) bad(ctx context.Context, verdict, kind, subject, reason string
 		short = strings.TrimSpace(short[:i])
 	}
 	c.sum.Reasons[verdict+": "+short]++
-	return c.s.Update(context.WithoutCancel(ctx), func(tx *store.Tx) error {
-		return tx.RecordDecision(ctx, store.Decision{RunID: c.run.ID, Stage: Stage, SubjectKind: kind, Subject: subject,
+	// Recorded even when the crawl is being cancelled: the verdict is already known.
+	nctx := context.WithoutCancel(ctx)
+	return c.s.Update(nctx, func(tx *store.Tx) error {
+		return tx.RecordDecision(nctx, store.Decision{RunID: c.run.ID, Stage: Stage, SubjectKind: kind, Subject: subject,
 			Verdict: verdict, Reason: reason, Evidence: evidence})
 	})
 }
