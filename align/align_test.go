@@ -88,8 +88,6 @@ func alignTestCatalog() *Catalog {
 
 func TestAlignFunctionGolden(t *testing.T) {
 	cat := alignTestCatalog()
-	rapidHeaders := func(host string) (bool, string) { return true, host }
-	_ = rapidHeaders
 	tests := []struct {
 		name  string
 		code  string
@@ -191,6 +189,12 @@ func TestAlignFunctionGolden(t *testing.T) {
 			name:  "route under another method is host only",
 			code:  `requests.delete("https://weatherstack-forecast.p.rapidapi.com/current")`,
 			calls: []pyast.Call{{Line: 2, Method: "DELETE", URL: "https://" + wxHost + "/current", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current"}},
+		},
+		{
+			name: "host from a documented literal elsewhere in the code",
+			code: "class Client:\n    def __init__(self, host='weatherstack-forecast.p.rapidapi.com'):\n        self.base = 'https://' + host\n    def current(self, q):\n        return self.session.get(self.base + '/current', params={'q': q})",
+			calls: []pyast.Call{{Line: 5, Method: "GET", URLExpr: "self.base + '/current'", URL: "{self.base}/current",
+				Params: []pyast.CallParam{{Name: "q", Location: "query"}}}},
 		},
 		{
 			name: "unknown and missing hosts are skipped",

@@ -3,6 +3,7 @@ package minhash
 import (
 	"fmt"
 	"math/rand"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -173,5 +174,39 @@ func TestUnionFindOrderIndependent(t *testing.T) {
 		if a.Find(i) != b.Find(i) {
 			t.Errorf("Find(%d) = %d and %d depending on union order", i, a.Find(i), b.Find(i))
 		}
+	}
+}
+
+// TestClusterMemoryIsLinear clusters n and 4n distinct documents and checks that
+// the allocations grow about 4 times, not 16: no pairwise structure is built.
+func TestClusterMemoryIsLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocation measurement")
+	}
+	rng := rand.New(rand.NewSource(3))
+	makeSets := func(n int) [][]uint64 {
+		sets := make([][]uint64, n)
+		for i := range sets {
+			s := make([]uint64, 60)
+			for j := range s {
+				s[j] = rng.Uint64()
+			}
+			sets[i] = sortedCopy(s)
+		}
+		return sets
+	}
+	alloc := func(sets [][]uint64) uint64 {
+		var a, b runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&a)
+		ClusterSets(sets, Options{Perms: 64})
+		runtime.ReadMemStats(&b)
+		return b.TotalAlloc - a.TotalAlloc
+	}
+	small, large := alloc(makeSets(1000)), alloc(makeSets(4000))
+	ratio := float64(large) / float64(small)
+	t.Logf("allocated %d KiB for 1,000 documents, %d KiB for 4,000 (×%.1f)", small>>10, large>>10, ratio)
+	if ratio > 6 {
+		t.Errorf("allocations grew ×%.1f for 4× the documents, want about ×4", ratio)
 	}
 }
