@@ -16,7 +16,7 @@ func TestImportGolden(t *testing.T) {
 		wantSaved int
 		wantBad   int
 	}{
-		{"openapi folder", SourceOpenAPI, []string{"testdata/openapi"}, "openapi.txt", 2, 2},
+		{"openapi folder (3.0 YAML, 3.1 JSON, Swagger 2.0)", SourceOpenAPI, []string{"testdata/openapi"}, "openapi.txt", 3, 2},
 		{"toolbench tree", SourceToolBench, []string{"testdata/toolbench"}, "toolbench.txt", 2, 2},
 	}
 	for _, tc := range tests {
