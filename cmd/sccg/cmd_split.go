@@ -12,7 +12,9 @@ import (
 )
 
 func runSplit(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("split", "[--seed N] [--ratios TRAIN,VAL,TEST] [--name-similarity J]")
+	fs := e.flags("split", "[--seed N] [--ratios TRAIN,VAL,TEST] [--name-similarity J]\n\n"+
+		"Builds a sample from every function decontam kept (ids SCG-000001… in repository,\n"+
+		"path, qualname, line order), then assigns whole API families to splits.")
 	seed := fs.Int64("seed", 1, "seed of the assignment; the same seed and samples give the same splits")
 	ratios := fs.String("ratios", "0.72,0.085,0.195", "train,validation,test shares of the samples")
 	sim := fs.Float64("name-similarity", split.DefaultNameSimilarity, "token-set Jaccard at which two API names are one family (above 1: off)")
@@ -122,21 +124,18 @@ func printSplitReport(w io.Writer, r split.Report) {
 }
 
 // buildSamplesIfAny turns the store's kept functions into samples (renumbering them
-// stably) before a split; a store without kept functions (an imported benchmark, or
-// one whose align/decontam stages have not run) keeps the samples it has.
+// stably) before a split, so a split always covers what decontam last kept; a store
+// of imported samples has no kept functions and keeps the samples it has.
 func buildSamplesIfAny(ctx context.Context, e *env, s *store.Store) (*split.BuildResult, error) {
 	kept, err := split.KeptFromStore(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	if len(kept) == 0 {
-		return nil, nil
-	}
 	res, err := split.BuildSamples(ctx, s, kept)
 	if err != nil {
 		return nil, err
 	}
-	if !e.json {
+	if !e.json && res.Samples+res.Removed > 0 {
 		fmt.Fprintf(e.stderr, "samples: %d built from kept functions (%d new, %d updated, %d renumbered, %d removed)\n",
 			res.Samples, res.Added, res.Updated, res.Renumbered, res.Removed)
 	}
