@@ -897,3 +897,14 @@ func setLinks(h http.Header, u *url.URL, page, last int) {
 		h.Set("Link", strings.Join(ls, ", "))
 	}
 }
+
+// StartGitHub serves the corpus in fsys (GitHubCorpus() for the embedded one) on a
+// loopback address. For a demo that should not wait, pass NoRequestFaults and a
+// negative SearchPerMinute, and mine with a negative mine.Options.SearchPerMinute.
+func StartGitHub(fsys fs.FS, opts GitHubOptions) (*Server, error) {
+	h, err := GitHub(fsys, opts)
+	if err != nil {
+		return nil, err
+	}
+	return Start(h), nil
+}
