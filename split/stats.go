@@ -1,9 +1,11 @@
 package split
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -20,10 +22,14 @@ type Summary struct {
 	Methods              map[string]int `json:"http_methods"`
 	TopDependencies      []Dependency   `json:"top_dependencies"`
 	UpdateYears          map[string]int `json:"repository_update_years"`
-	TopAPIsShare         float64        `json:"top_20pct_apis_sample_share"`
-	APIsWithOneSample    int            `json:"apis_with_one_sample"`
-	AverageStars         float64        `json:"average_stars"`
-	AverageForks         float64        `json:"average_forks"`
+	// RecentUpdateShare is the share of samples whose repository was updated in the
+	// last three calendar years of the data (RecentFrom and the two after it).
+	RecentUpdateShare float64 `json:"recent_update_share"`
+	RecentFrom        string  `json:"recent_update_from,omitempty"`
+	TopAPIsShare      float64 `json:"top_20pct_apis_sample_share"`
+	APIsWithOneSample int     `json:"apis_with_one_sample"`
+	AverageStars      float64 `json:"average_stars"`
+	AverageForks      float64 `json:"average_forks"`
 }
 
 // Dependency is a module imported by some samples and the share of samples that do.
@@ -94,6 +100,22 @@ func Summarize(recs []Record) Summary {
 		stars += r.GitHubInfo.Stars
 		forks += r.GitHubInfo.Forks
 	}
+	maxYear := ""
+	for y := range s.UpdateYears {
+		if y != "unknown" && y > maxYear {
+			maxYear = y
+		}
+	}
+	if maxYear != "" {
+		from := fmt.Sprintf("%04d", mustAtoi(maxYear)-2)
+		recent := 0
+		for y, n := range s.UpdateYears {
+			if y != "unknown" && y >= from {
+				recent += n
+			}
+		}
+		s.RecentFrom, s.RecentUpdateShare = from, round(float64(recent)/float64(len(recs)), 4)
+	}
 	s.DistinctAPIs = len(apis)
 	s.DistinctRepositories = len(repos)
 	s.EffectiveLOCAverage = round(float64(locSum)/float64(len(recs)), 2)
@@ -157,6 +179,11 @@ func ComputeStats(recs []Record, splitOf func(i int) string) Stats {
 		st.Per[name] = Summarize(rs)
 	}
 	return st
+}
+
+func mustAtoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
 
 func orUnknown(s string) string {

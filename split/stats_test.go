@@ -1,6 +1,7 @@
 package split
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -78,6 +79,7 @@ func TestSummarize(t *testing.T) {
 		{"methods upper-cased", s.Methods, map[string]int{"GET": 5}},
 		{"update years", s.UpdateYears, map[string]int{"2024": 2, "2025": 1, "2026": 1, "unknown": 1}},
 		{"stars", s.AverageStars, 2.4},
+		{"recent updates (2024-2026) share", s.RecentFrom + " " + fmt.Sprint(s.RecentUpdateShare), "2024 0.8"},
 		{"dependencies by count then name", s.TopDependencies, []Dependency{{"os", 2, 0.4}, {"requests", 2, 0.4}}},
 	}
 	for _, c := range checks {
