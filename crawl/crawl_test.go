@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -465,5 +466,53 @@ func TestCrawlRespectsRobotsForDiscovery(t *testing.T) {
 	ds, _ := s.Decisions(ctx, "search", discovery{}.subject())
 	if len(ds) != 1 || !strings.Contains(ds[0].Reason, "disallowed by robots.txt") {
 		t.Errorf("decisions = %+v", ds)
+	}
+}
+
+// dropOnce closes the connection of the first request to path without answering.
+type dropOnce struct {
+	next    http.Handler
+	path    string
+	mu      sync.Mutex
+	dropped bool
+}
+
+func (d *dropOnce) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	d.mu.Lock()
+	drop := r.URL.Path == d.path && !d.dropped
+	d.dropped = d.dropped || drop
+	d.mu.Unlock()
+	if drop {
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+		return
+	}
+	d.next.ServeHTTP(w, r)
+}
+
+func TestCrawlRetriesDroppedConnections(t *testing.T) {
+	ctx := context.Background()
+	h, err := replay.RapidAPI(replay.RapidAPIOptions{NoFaults: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := replay.PlaygroundPath("airq", "air-quality-index")
+	srv := replay.Start(&dropOnce{next: h, path: page})
+	t.Cleanup(srv.Close)
+	s := openTestStore(t)
+	var sl sleeps
+	o := hubOptions(srv, &sl)
+	o.APIs = []string{"airq/air-quality-index"}
+	// Without keep-alives, so net/http's own retry of requests on reused
+	// connections does not hide the drop.
+	o.Transport = &http.Transport{DisableKeepAlives: true}
+	sum, err := Run(ctx, s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Saved != 1 || sum.Retries != 1 || len(sl.all()) != 1 {
+		t.Errorf("summary %+v, waits %v; want the page saved after one retry", sum, sl.all())
 	}
 }
