@@ -15,6 +15,7 @@ import (
 	"sccg/align"
 	"sccg/align/minhash"
 	"sccg/decontam"
+	"sccg/decontam/secrets"
 	"sccg/mine/pyast"
 	"sccg/store"
 )
@@ -328,7 +329,7 @@ func TestCorpusAlignDecontam(t *testing.T) {
 
 	// Every kept function is free of findings; labeled secrets were redacted.
 	kept, _ := s.KeptFunctions(ctx)
-	sc := newScanner()
+	sc := secrets.NewScanner()
 	defer sc.Close()
 	secretsKept, secretsRedacted := 0, 0
 	for _, k := range kept {
@@ -343,6 +344,9 @@ func TestCorpusAlignDecontam(t *testing.T) {
 		fs, err := sc.Find(ctx, []byte(k.Code))
 		if err != nil || len(fs) > 0 {
 			t.Errorf("kept function %s still has %d findings (%v)", keyOf[k.FunctionID], len(fs), err)
+		}
+		if _, ffs, err := secrets.RedactJSON(k.Facts); err != nil || len(ffs) > 0 {
+			t.Errorf("kept facts of %s still have %d findings (%v)", keyOf[k.FunctionID], len(ffs), err)
 		}
 	}
 	t.Logf("secrets: %d kept functions labeled with a hard-coded secret, %d redacted", secretsKept, secretsRedacted)

@@ -126,7 +126,7 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 	for i, id := range keep {
 		f := fns[id]
 		jobs[i].fn = f
-		hash := store.KeptInputHash(f.Code, f.Source)
+		hash := store.KeptInputHash(f.Code, f.Source, f.Facts)
 		if k, ok := current[id]; ok && k.InputHash == hash && k.Alignment.ID == prim[id].ID {
 			res.Reused++
 			kk := k
@@ -160,10 +160,15 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 					j.err = err
 					continue
 				}
-				j.fs = append(fs1, fs2...)
-				red := redactionLog(fs1, fs2)
+				facts, fs3, err := secrets.RedactJSON(j.fn.Facts)
+				if err != nil {
+					j.err = err
+					continue
+				}
+				j.fs = append(append(fs1, fs2...), fs3...)
+				red := redactionLog(fs1, fs2, fs3)
 				j.out = &store.KeptFunction{FunctionID: j.fn.ID, Alignment: prim[j.fn.ID], Code: string(code), Source: string(src),
-					Redactions: red, InputHash: store.KeptInputHash(j.fn.Code, j.fn.Source)}
+					Redactions: red, Facts: facts, InputHash: store.KeptInputHash(j.fn.Code, j.fn.Source, j.fn.Facts)}
 			}
 		}()
 	}
@@ -244,19 +249,22 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 
 // redactionEntry is what the kept row records of one redaction: never the value.
 type redactionEntry struct {
-	Field string `json:"field"` // code | source
+	Field string `json:"field"` // code | source | facts
 	Kind  string `json:"kind"`
 	Rule  string `json:"rule"`
 	Line  int    `json:"line"`
 }
 
-func redactionLog(code, source []secrets.Finding) json.RawMessage {
+func redactionLog(code, source, facts []secrets.Finding) json.RawMessage {
 	out := []redactionEntry{}
 	for _, f := range code {
 		out = append(out, redactionEntry{"code", f.Kind, f.Rule, f.Line})
 	}
 	for _, f := range source {
 		out = append(out, redactionEntry{"source", f.Kind, f.Rule, f.Line})
+	}
+	for _, f := range facts {
+		out = append(out, redactionEntry{"facts", f.Kind, f.Rule, 0})
 	}
 	b, _ := json.Marshal(out)
 	return b

@@ -26,17 +26,23 @@ type KeptFunction struct {
 	Code       string          `json:"code"`      // redacted self-contained code
 	Source     string          `json:"source"`    // redacted function as written
 	Redactions json.RawMessage `json:"redactions"`
+	// Facts are the function's extractor facts (pyast.Facts JSON) with credential
+	// values (headers, the RapidAPI key, parameter examples) redacted like the code:
+	// build published metadata from these, never from Function.Facts.
+	Facts     json.RawMessage `json:"facts"`
 	InputHash  string          `json:"input_hash"`
 	KeptAt     string          `json:"kept_at"`
 }
 
-// KeptInputHash is the hash KeptFunction.InputHash records: of the unredacted code
-// and source, so decontam can tell a stale redaction from a current one.
-func KeptInputHash(code, source string) string {
+// KeptInputHash is the hash KeptFunction.InputHash records: of the unredacted code,
+// source and facts, so decontam can tell a stale redaction from a current one.
+func KeptInputHash(code, source string, facts []byte) string {
 	h := sha256.New()
 	h.Write([]byte(code))
 	h.Write([]byte{0})
 	h.Write([]byte(source))
+	h.Write([]byte{0})
+	h.Write(facts)
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -174,10 +180,11 @@ func (t *Tx) SaveKept(ctx context.Context, k *KeptFunction) error {
 	if k.KeptAt == "" {
 		k.KeptAt = t.Now()
 	}
-	_, err := t.exec(ctx, `INSERT INTO kept(function_id, alignment_id, code, source, redactions, input_hash, kept_at)
-		VALUES(?,?,?,?,?,?,?) ON CONFLICT(function_id) DO UPDATE SET alignment_id=excluded.alignment_id, code=excluded.code,
-		source=excluded.source, redactions=excluded.redactions, input_hash=excluded.input_hash, kept_at=excluded.kept_at`,
-		k.FunctionID, k.Alignment.ID, k.Code, k.Source, rawOr(k.Redactions, "[]"), k.InputHash, k.KeptAt)
+	_, err := t.exec(ctx, `INSERT INTO kept(function_id, alignment_id, code, source, redactions, facts, input_hash, kept_at)
+		VALUES(?,?,?,?,?,?,?,?) ON CONFLICT(function_id) DO UPDATE SET alignment_id=excluded.alignment_id, code=excluded.code,
+		source=excluded.source, redactions=excluded.redactions, facts=excluded.facts, input_hash=excluded.input_hash,
+		kept_at=excluded.kept_at`,
+		k.FunctionID, k.Alignment.ID, k.Code, k.Source, rawOr(k.Redactions, "[]"), rawOr(k.Facts, "{}"), k.InputHash, k.KeptAt)
 	if err != nil {
 		return fmt.Errorf("save kept function %d: %w", k.FunctionID, err)
 	}
@@ -214,7 +221,7 @@ func (t *Tx) RetainKept(ctx context.Context, keep []int64) error {
 func (s *Store) KeptFunctions(ctx context.Context) ([]KeptFunction, error) {
 	const cols = `a.id, a.function_id, a.call_index, COALESCE(a.api_id,0), COALESCE(a.endpoint_id,0), a.host, a.route,
 		a.method, a.doc_match_type, a.endpoint_source, a.params, a.params_source, a.evidence, a.alternatives, a.is_primary`
-	rows, err := s.read.QueryContext(ctx, `SELECT k.function_id, k.code, k.source, k.redactions, k.input_hash, k.kept_at, `+cols+`
+	rows, err := s.read.QueryContext(ctx, `SELECT k.function_id, k.code, k.source, k.redactions, k.facts, k.input_hash, k.kept_at, `+cols+`
 		FROM kept k JOIN alignments a ON a.id=k.alignment_id ORDER BY k.function_id`)
 	if err != nil {
 		return nil, fmt.Errorf("read kept functions: %w", err)
@@ -223,10 +230,10 @@ func (s *Store) KeptFunctions(ctx context.Context) ([]KeptFunction, error) {
 	var out []KeptFunction
 	for rows.Next() {
 		var k KeptFunction
-		var red string
+		var red, facts string
 		var a Alignment
 		var ps, ev, alt string
-		if err := rows.Scan(&k.FunctionID, &k.Code, &k.Source, &red, &k.InputHash, &k.KeptAt,
+		if err := rows.Scan(&k.FunctionID, &k.Code, &k.Source, &red, &facts, &k.InputHash, &k.KeptAt,
 			&a.ID, &a.FunctionID, &a.CallIndex, &a.APIID, &a.EndpointID, &a.Host, &a.Route, &a.Method,
 			&a.DocMatchType, &a.EndpointSource, &ps, &a.ParamsSource, &ev, &alt, &a.IsPrimary); err != nil {
 			return nil, fmt.Errorf("read kept functions: %w", err)
@@ -239,7 +246,7 @@ func (s *Store) KeptFunctions(ctx context.Context) ([]KeptFunction, error) {
 		if alt != "" && alt != "[]" {
 			a.Alternatives = json.RawMessage(alt)
 		}
-		k.Alignment, k.Redactions = a, json.RawMessage(red)
+		k.Alignment, k.Redactions, k.Facts = a, json.RawMessage(red), json.RawMessage(facts)
 		out = append(out, k)
 	}
 	return out, rows.Err()

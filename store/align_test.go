@@ -92,12 +92,12 @@ func TestAlignmentsRoundTrip(t *testing.T) {
 	}
 
 	k := &KeptFunction{FunctionID: fids[0], Alignment: prim[0], Code: "code", Source: "src",
-		Redactions: json.RawMessage(`[{"kind":"EMAIL"}]`), InputHash: KeptInputHash("a", "b")}
+		Redactions: json.RawMessage(`[{"kind":"EMAIL"}]`), Facts: json.RawMessage(`{"calls":[]}`), InputHash: KeptInputHash("a", "b", nil)}
 	if err := s.Update(ctx, func(tx *Tx) error { return tx.SaveKept(ctx, k) }); err != nil {
 		t.Fatal(err)
 	}
 	kept, err := s.KeptFunctions(ctx)
-	if err != nil || len(kept) != 1 || kept[0].Code != "code" || kept[0].Alignment.Route != "/current" || kept[0].Alignment.ID != prim[0].ID {
+	if err != nil || len(kept) != 1 || kept[0].Code != "code" || string(kept[0].Facts) != `{"calls":[]}` || kept[0].Alignment.Route != "/current" || kept[0].Alignment.ID != prim[0].ID {
 		t.Fatalf("KeptFunctions = %+v, %v", kept, err)
 	}
 	if err := s.Update(ctx, func(tx *Tx) error { return tx.RetainKept(ctx, []int64{fids[1]}) }); err != nil {

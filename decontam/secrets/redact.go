@@ -3,6 +3,7 @@ package secrets
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -199,16 +200,19 @@ func targetName(n *sitter.Node, src []byte) string {
 // contextFinding reports val when name says it is a credential and val is a plain
 // string literal shaped like one. Values already caught by a pattern are left to it.
 func contextFinding(name, rule string, val *sitter.Node, src []byte) []Finding {
-	kind := nameKind(name)
-	if kind == "" {
-		return nil
-	}
 	st, en, ok := contentSpan(val)
 	if !ok {
 		return nil
 	}
-	v := string(src[st:en])
-	if len(findPatterns(v, 0)) > 0 {
+	return valueFinding(name, rule, string(src[st:en]), st)
+}
+
+// valueFinding reports v (found at offset base) when name labels it as a
+// credential and it is shaped like one: the whole value, or the part after a
+// "Bearer " / "Token " / "Basic " scheme.
+func valueFinding(name, rule, v string, base int) []Finding {
+	kind := nameKind(name)
+	if kind == "" || len(findPatterns(v, 0)) > 0 {
 		return nil
 	}
 	lv := strings.ToLower(v)
@@ -222,13 +226,74 @@ func contextFinding(name, rule string, val *sitter.Node, src []byte) []Finding {
 			if pre == "basic " {
 				k = KindBasicCredential
 			}
-			return []Finding{{Kind: k, Rule: rule, Start: en - len(rest), End: en}}
+			return []Finding{{Kind: k, Rule: rule, Start: base + len(v) - len(rest), End: base + len(v)}}
 		}
 	}
 	if !credentialValue(kind, v) {
 		return nil
 	}
-	return []Finding{{Kind: kind, Rule: rule, Start: st, End: en}}
+	return []Finding{{Kind: kind, Rule: rule, Start: base, End: base + len(v)}}
+}
+
+// RedactValue redacts a value that name labels (a header, a field, a parameter):
+// value patterns anywhere in it, and the whole value when the name says it is a
+// credential and it looks like one.
+func RedactValue(name, v string) (string, []Finding) {
+	fs := findPatterns(v, 0)
+	fs = append(fs, valueFinding(name, "field", v, 0)...)
+	fs = dedupe(fs)
+	if len(fs) == 0 {
+		return v, nil
+	}
+	return string(Apply([]byte(v), fs)), fs
+}
+
+// RedactJSON redacts every string of a JSON document with RedactValue, the name
+// being the object key that holds it (or, for a parameter's example, the
+// parameter's name). Object keys themselves are kept.
+func RedactJSON(raw []byte) ([]byte, []Finding, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return raw, nil, nil
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return nil, nil, fmt.Errorf("redact JSON: %w", err)
+	}
+	var all []Finding
+	var walk func(name string, v any) any
+	walk = func(name string, v any) any {
+		switch x := v.(type) {
+		case string:
+			out, fs := RedactValue(name, x)
+			all = append(all, fs...)
+			return out
+		case []any:
+			for i := range x {
+				x[i] = walk(name, x[i])
+			}
+		case map[string]any:
+			pname, _ := x["name"].(string)
+			for k, e := range x {
+				n := k
+				if (k == "example" || k == "default" || k == "value") && pname != "" {
+					n = pname
+				}
+				x[k] = walk(n, e)
+			}
+		}
+		return v
+	}
+	v = walk("", v)
+	if len(all) == 0 {
+		return raw, nil, nil
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return nil, nil, fmt.Errorf("redact JSON: %w", err)
+	}
+	return out, all, nil
 }
 
 // dedupe sorts findings and drops those overlapping an earlier, longer one.

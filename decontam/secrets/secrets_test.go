@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -217,5 +218,31 @@ func TestWithin(t *testing.T) {
 	want, _, _ := sc.Redact(context.Background(), []byte(source))
 	if got := Apply([]byte(source), part); string(got) != string(want) {
 		t.Errorf("redacting the part through Within gives\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestRedactJSON(t *testing.T) {
+	facts := `{"calls":[{"url":"https://a.p.rapidapi.com/x?key=` + googleKey + `","headers":{"X-RapidAPI-Key":"a81b2c3d4e5f60718293","Accept":"application/json"},` +
+		`"rapidapi_key":"` + rapidKey + `","params":[{"name":"token","location":"query","example":"f00dfeed12345678"},{"name":"q","location":"query","example":"London"}]}],` +
+		`"comments":[{"text":"# mail jane.doe@corp.io"}]}`
+	out, fs, err := RedactJSON([]byte(facts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lit := range []string{googleKey, "a81b2c3d4e5f60718293", rapidKey, "f00dfeed12345678", "jane.doe@corp.io"} {
+		if strings.Contains(string(out), lit) {
+			t.Errorf("redacted JSON still contains %s", Mask(lit))
+		}
+	}
+	for _, keep := range []string{"application/json", "London", "X-RapidAPI-Key"} {
+		if !strings.Contains(string(out), keep) {
+			t.Errorf("redacted JSON lost %q", keep)
+		}
+	}
+	if len(fs) != 5 {
+		t.Errorf("%d findings, want 5", len(fs))
+	}
+	if !json.Valid(out) {
+		t.Errorf("redacted JSON is not valid: %s", out)
 	}
 }

@@ -36,6 +36,7 @@ CREATE TABLE kept (
     code         TEXT    NOT NULL,             -- redacted self-contained code
     source       TEXT    NOT NULL,             -- redacted function as written
     redactions   TEXT    NOT NULL DEFAULT '[]', -- JSON: kind, rule, line per replaced literal (never the value)
+    facts        TEXT    NOT NULL DEFAULT '{}', -- the extractor's facts with the same credentials redacted
     input_hash   TEXT    NOT NULL,             -- hash of the unredacted code and source it was made from
     kept_at      TEXT    NOT NULL
 );
