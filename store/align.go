@@ -30,8 +30,8 @@ type KeptFunction struct {
 	// values (headers, the RapidAPI key, parameter examples) redacted like the code:
 	// build published metadata from these, never from Function.Facts.
 	Facts     json.RawMessage `json:"facts"`
-	InputHash  string          `json:"input_hash"`
-	KeptAt     string          `json:"kept_at"`
+	InputHash string          `json:"input_hash"`
+	KeptAt    string          `json:"kept_at"`
 }
 
 // KeptInputHash is the hash KeptFunction.InputHash records: of the unredacted code,
