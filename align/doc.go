@@ -1,4 +1,37 @@
 // Package align binds each candidate function to the documented endpoint it calls
 // (url, route or host_only evidence) and groups exact and near-duplicate functions
 // across repositories.
+//
+// For every request call site of a function (pyast facts), the hosts the code
+// evidences — the URL's host, an x-rapidapi-host header, or failing both a
+// documented host written elsewhere in the code — select the candidate endpoints,
+// and the observed path is matched against their route templates (CompileRoute:
+// {name} is one path segment; query strings, trailing and doubled slashes are
+// ignored). The alignment is
+//
+//   - url: a documented route matched and the full endpoint URL (up to its first
+//     path parameter) is a literal of the code;
+//   - route: a documented route matched but the URL was assembled (base URL + path,
+//     f-strings, a host only in a header);
+//   - host_only: no documented route matched. The observed path is kept with
+//     endpoint_source "observed" when it says something, else endpoint_source is
+//     "none"; an endpoint is never invented.
+//
+// Ties between endpoints (several versions, several evidenced hosts, one route under
+// several methods) are broken by method agreement, host evidence order, route
+// specificity, overlap with the observed parameters and the current version; the
+// losers are recorded as alternatives. The ground-truth parameters are the
+// endpoint's documented ones, else those observed in the call (params_source). The
+// primary alignment of a function is its strongest, the first in source order on
+// ties. Each alignment carries its evidence: rule, literal, line.
+//
+// Dedup groups exact copies by the extractor's normalized code hash (the copy from
+// the earliest-created repository is kept) and near-duplicates by MinHash LSH over
+// token 5-gram shingles of the function as written (package minhash: 256
+// permutations, Jaccard 0.85 by default, verified exactly, union-find), only
+// between functions aligned to the same endpoint; a cluster's representative has
+// the best quality score.
+//
+// Run does both over the store: alignments and a decision per function (stage
+// "align"), resumable per function, then the dedup table recomputed as a whole.
 package align
