@@ -43,8 +43,8 @@ type pool struct {
 	clock  Clock
 	rng    *rand.Rand
 	stats  *Stats
-	// prime reads a token's code-search budget before its first search (a budget
-	// an earlier process may have spent); nil skips it.
+	// prime reads each token's code-search budget before the first search (a
+	// budget an earlier process may have spent); nil skips it.
 	prime func(ctx context.Context, token string) (remaining int, reset time.Time, err error)
 }
 
@@ -68,6 +68,21 @@ func newPool(tokens []string, searchPerMinute int, clock Clock, seed uint64, sta
 // acquire picks the token that can send a request for resource soonest and waits
 // until it may.
 func (p *pool) acquire(ctx context.Context, resource string) (*tokenState, error) {
+	if resource == resSearch && p.prime != nil {
+		for _, ts := range p.tokens {
+			if ts.primed {
+				continue
+			}
+			ts.primed = true
+			remaining, reset, err := p.prime(ctx, ts.token)
+			if err != nil {
+				return nil, err
+			}
+			if remaining == 0 && reset.After(ts.blocked[resSearch]) {
+				ts.blocked[resSearch] = reset
+			}
+		}
+	}
 	now := p.clock.Now()
 	var best *tokenState
 	var bestAt time.Time
@@ -83,19 +98,6 @@ func (p *pool) acquire(ctx context.Context, resource string) (*tokenState, error
 		p.stats.Waited += d
 		if err := p.clock.Sleep(ctx, d); err != nil {
 			return nil, err
-		}
-	}
-	if resource == resSearch && !best.primed && p.prime != nil {
-		best.primed = true
-		remaining, reset, err := p.prime(ctx, best.token)
-		if err != nil {
-			return nil, err
-		}
-		if now := p.clock.Now(); remaining == 0 && reset.After(now) {
-			p.stats.Waited += reset.Sub(now)
-			if err := p.clock.Sleep(ctx, reset.Sub(now)); err != nil {
-				return nil, err
-			}
 		}
 	}
 	if resource == resSearch && best.search != nil {

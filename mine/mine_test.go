@@ -506,3 +506,33 @@ func TestMineRefreshesStaleMetadataConditionally(t *testing.T) {
 		t.Errorf("bob/bots after a 304: %+v, %v", r, err)
 	}
 }
+
+func TestMineRotatesAwayFromAnExhaustedToken(t *testing.T) {
+	ctx := context.Background()
+	clock := newFakeClock()
+	st := mineTestStore(t, clock)
+	srv := mineTestServer(t, clock, replay.GitHubOptions{SearchPerMinute: 100, Faults: &replay.GitHubFaults{}})
+	for i := 0; i < 100; i++ { // tok-a's budget is gone for this minute
+		resp, err := srv.Client().Do(httptestRequest(srv.URL + "/search/code?q=earlier"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	n := srv.Log.Len()
+	opts := mineTestOptions(srv, clock)
+	opts.Tokens = []string{"tok-a", "tok-b"}
+	opts.SearchPerMinute = -1
+	start := clock.Now()
+	if _, err := mine.Mine(ctx, st, opts); err != nil {
+		t.Fatal(err)
+	}
+	if waited := clock.Now().Sub(start); waited != 0 {
+		t.Errorf("waited %v although tok-b was free", waited)
+	}
+	for _, r := range srv.Log.All()[n:] {
+		if strings.HasPrefix(r.Path, "/search/") && r.Header.Get("Authorization") != "Bearer tok-b" {
+			t.Errorf("search sent with the exhausted token: %s", r.Path)
+		}
+	}
+}
