@@ -124,6 +124,9 @@ func (m *ghMiner) prime(ctx context.Context, token string) (int, time.Time, erro
 	return r.Remaining, r.Reset.Time, nil
 }
 
+// client returns a fresh go-github client for one request. go-github remembers
+// rate limits against the wall clock and refuses to send until they pass; the miner
+// keeps that state itself, per token and on its own Clock, so it never reuses one.
 func (m *ghMiner) client(token string) *github.Client {
 	c := github.NewClient(m.opts.HTTPClient)
 	if token != "" {
@@ -133,6 +136,7 @@ func (m *ghMiner) client(token string) *github.Client {
 	return c
 }
 
+// decide records a decision of the mine stage.
 func (m *ghMiner) decide(ctx context.Context, kind, subject, verdict, reason string, ev map[string]any) error {
 	if verdict == store.Rejected && kind == "file" {
 		m.stats.Rejected++
