@@ -149,3 +149,24 @@ func TestMineCLIReplayGolden(t *testing.T) {
 		t.Errorf("rerun --json: %s (%v)", out.String(), err)
 	}
 }
+
+func TestMineCLILocal(t *testing.T) {
+	e, _ := mineTestEnv(t)
+	dir := t.TempDir()
+	src, err := os.ReadFile("../../mine/testdata/corpus/repos/bob/bots/files/jokes.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "bots"), 0o755)
+	if err := os.WriteFile(filepath.Join(dir, "bots", "jokes.py"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb strings.Builder
+	e.stdout, e.stderr = &out, &errb
+	if code := run(context.Background(), []string{"mine", "--local", dir}, e); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "mined: 1 files stored") || !strings.Contains(out.String(), "0 requests") {
+		t.Errorf("stdout %q", out.String())
+	}
+}
