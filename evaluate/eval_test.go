@@ -241,3 +241,7 @@ func TestConformanceMutants(t *testing.T) {
 	}
 	t.Logf("%d mutants, none hit", len(out.Results))
 }
+
+func sandboxOpts(tb testing.TB) sandbox.Options {
+	return sandbox.Options{ScratchDir: tb.TempDir()}
+}
