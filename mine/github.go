@@ -20,6 +20,22 @@ import (
 	"sccg/store"
 )
 
+// failure names why a request failed in a way that ends only its own unit — rate
+// limits that outlasted every try, or an error answer from the server — and is ""
+// for errors that must stop the run (cancellation, a broken connection, the store).
+func failure(err error) string {
+	var er *github.ErrorResponse
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, errGaveUp):
+		return "gave up after repeated rate limits"
+	case errors.As(err, &er) && er.Response != nil:
+		return fmt.Sprintf("request failed (%d %s)", er.Response.StatusCode, http.StatusText(er.Response.StatusCode))
+	}
+	return ""
+}
+
 // searchCap is how many results GitHub serves for one code search.
 const searchCap = 1000
 
@@ -193,11 +209,10 @@ func (m *ghMiner) mineAPI(ctx context.Context, t Target) error {
 			continue
 		}
 		complete, err := m.runQuery(ctx, t, q.Layer, q.Text, 0, 0)
-		if errors.Is(err, errGaveUp) {
+		if reason := failure(err); reason != "" {
 			m.stats.Failed++
 			m.opts.Logf("mine %s: %s: %v", t.API.Slug, q.Text, err)
-			if err := m.decide(ctx, "query", key, store.Failed, "gave up after repeated rate limits",
-				map[string]any{"error": err.Error()}); err != nil {
+			if err := m.decide(ctx, "query", key, store.Failed, reason, map[string]any{"error": err.Error()}); err != nil {
 				return err
 			}
 			continue
@@ -481,7 +496,7 @@ func (m *ghMiner) hit(ctx context.Context, t Target, layer, query string, item *
 	}
 	if rs.missing {
 		m.files[fkey] = fileState{rejected: true}
-		return m.decide(ctx, "file", subject, store.Rejected, "repository not found (404)", ev)
+		return m.decide(ctx, "file", subject, store.Rejected, "repository unavailable", ev)
 	}
 	owner, name, _ := strings.Cut(full, "/")
 	rel := fmt.Sprintf("repos/%s/%s/contents/%s", url.PathEscape(owner), url.PathEscape(name), escapePath(path))
@@ -490,9 +505,11 @@ func (m *ghMiner) hit(ctx context.Context, t Target, layer, query string, item *
 	}
 	status, body, err := m.get(ctx, rel, commit != "", &m.stats.ContentRequests)
 	if err != nil {
-		if errors.Is(err, errGaveUp) {
+		if reason := failure(err); reason != "" {
 			m.stats.Failed++
-			return m.decide(ctx, "file", subject, store.Failed, "gave up after repeated rate limits", ev)
+			m.files[fkey] = fileState{rejected: true}
+			ev["error"] = err.Error()
+			return m.decide(ctx, "file", subject, store.Failed, reason, ev)
 		}
 		return fmt.Errorf("mine %s/%s %s: %w", owner, name, path, err)
 	}
@@ -627,10 +644,15 @@ func (m *ghMiner) repo(ctx context.Context, full string) (*repoState, error) {
 	}
 	owner, name, _ := strings.Cut(full, "/")
 	status, body, err := m.get(ctx, fmt.Sprintf("repos/%s/%s", url.PathEscape(owner), url.PathEscape(name)), false, &m.stats.RepoRequests)
+	rs := &repoState{fetched: true}
+	if reason := failure(err); reason != "" {
+		m.repos[full] = rs
+		rs.missing = true
+		return rs, m.decide(ctx, "repository", "https://github.com/"+full, store.Failed, reason, map[string]any{"error": err.Error()})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("mine %s/%s: %w", owner, name, err)
 	}
-	rs := &repoState{fetched: true}
 	m.repos[full] = rs
 	if status != http.StatusOK {
 		rs.missing = true

@@ -164,8 +164,8 @@ func (p *pool) backoff(ts *tokenState) time.Duration {
 	return d + time.Duration(p.rng.Int64N(int64(d/4)+1))
 }
 
-// do sends one request through the pool, waiting out rate limits, until it gets an
-// answer that is not a rate limit or maxTries tries of secondary limits have failed.
+// do sends one request through the pool, waiting out rate limits and retrying server
+// errors, until it gets another answer or maxTries tries have failed.
 func (p *pool) do(ctx context.Context, resource string, maxTries int, send func(token string) (*github.Response, error)) (*github.Response, error) {
 	tries := 0
 	for {
@@ -185,7 +185,20 @@ func (p *pool) do(ctx context.Context, resource string, maxTries int, send func(
 		}
 		wait, secondary, limited := p.classify(ts, err)
 		if !limited {
-			return resp, err
+			var er *github.ErrorResponse
+			if !errors.As(err, &er) || er.Response == nil || er.Response.StatusCode < 500 {
+				return resp, err
+			}
+			// A server error: retry after a short, growing pause.
+			p.stats.ServerErrors++
+			tries++
+			if tries >= maxTries {
+				return resp, err
+			}
+			if err := p.clock.Sleep(ctx, time.Second<<min(tries, 6)); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		p.stats.RateLimited++
 		tries++

@@ -112,6 +112,7 @@ type Stats struct {
 	NotModified     int           `json:"not_modified"`
 	Cached          int           `json:"cached"`
 	RateLimited     int           `json:"rate_limited"`
+	ServerErrors    int           `json:"server_errors"`
 	Waited          time.Duration `json:"waited_ns"`
 	Hits            int           `json:"hits"`
 	EarlyDropped    int           `json:"early_dropped"`
@@ -128,7 +129,7 @@ type Stats struct {
 func (s *Stats) Counts() map[string]int64 {
 	return map[string]int64{
 		"requests": int64(s.Requests), "search_requests": int64(s.SearchRequests), "repo_requests": int64(s.RepoRequests),
-		"content_requests": int64(s.ContentRequests), "not_modified": int64(s.NotModified), "cached": int64(s.Cached), "rate_limited": int64(s.RateLimited),
+		"content_requests": int64(s.ContentRequests), "not_modified": int64(s.NotModified), "cached": int64(s.Cached), "rate_limited": int64(s.RateLimited), "server_errors": int64(s.ServerErrors),
 		"waited_seconds": int64(s.Waited / time.Second), "hits": int64(s.Hits), "early_dropped": int64(s.EarlyDropped),
 		"deduped": int64(s.Deduped), "stored": int64(s.Stored), "rejected": int64(s.Rejected), "failed": int64(s.Failed),
 		"queries_skipped": int64(s.QueriesSkipped), "splits": int64(s.Splits), "wasted": int64(s.Wasted),

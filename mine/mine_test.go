@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -534,5 +535,62 @@ func TestMineRotatesAwayFromAnExhaustedToken(t *testing.T) {
 		if strings.HasPrefix(r.Path, "/search/") && r.Header.Get("Authorization") != "Bearer tok-b" {
 			t.Errorf("search sent with the exhausted token: %s", r.Path)
 		}
+	}
+}
+
+// failingTransport answers some requests itself: the first search with a 502, and
+// every search naming the given term with a 422.
+type failingTransport struct {
+	next    http.RoundTripper
+	term    string
+	mu      sync.Mutex
+	first   bool
+	answers int
+}
+
+func (f *failingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	f.mu.Lock()
+	status := 0
+	if r.URL.Path == "/search/code" {
+		switch {
+		case !f.first:
+			f.first, status = true, http.StatusBadGateway
+		case strings.Contains(r.URL.Query().Get("q"), f.term):
+			status = http.StatusUnprocessableEntity
+		}
+	}
+	if status != 0 {
+		f.answers++
+	}
+	f.mu.Unlock()
+	if status == 0 {
+		return f.next.RoundTrip(r)
+	}
+	return &http.Response{StatusCode: status, Status: http.StatusText(status), Request: r, Header: http.Header{},
+		Body: io.NopCloser(strings.NewReader(`{"message":"` + http.StatusText(status) + `"}`))}, nil
+}
+
+func TestMineServerErrorsEndOnlyTheirUnit(t *testing.T) {
+	ctx := context.Background()
+	clock := newFakeClock()
+	st := mineTestStore(t, clock)
+	srv := mineTestServer(t, clock, replay.GitHubOptions{Faults: &replay.GitHubFaults{}})
+	opts := mineTestOptions(srv, clock)
+	ft := &failingTransport{next: srv.Client().Transport, term: `"/current"`}
+	opts.HTTPClient = &http.Client{Transport: ft}
+	stats, err := mine.Mine(ctx, st, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.ServerErrors != 1 || stats.Failed != 1 {
+		t.Errorf("server errors %d, failed %d; want 1 and 1 (%+v)", stats.ServerErrors, stats.Failed, stats)
+	}
+	counts, _ := st.DecisionCounts(ctx, mine.Stage)
+	if counts["failed: request failed (422 Unprocessable Entity)"] != 1 {
+		t.Errorf("decisions %v: want one failed query", counts)
+	}
+	files, _ := st.Files(ctx)
+	if len(files) != 5 {
+		t.Errorf("stored %d files, want 5: the host query still finds current.py", len(files))
 	}
 }
