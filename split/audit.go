@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"sccg/mine/pyast"
@@ -208,7 +209,11 @@ func (a *Audit) WriteText(w io.Writer) error {
 			kv("endpoint", fmt.Sprintf("%s (%s) %s %s, version %s", ep.Name, ep.Key, ep.Method, ep.Route, orNone(ep.Version)))
 		}
 		if api := a.API; api != nil {
-			kv("api record", fmt.Sprintf("%s/%s (%s) %s", api.Owner, api.Slug, api.Source, api.URL))
+			name := api.Slug
+			if api.Owner != "" {
+				name = api.Owner + "/" + api.Slug
+			}
+			kv("api record", fmt.Sprintf("%s (%s) %s", name, api.Source, docRef(api.URL)))
 		}
 	} else {
 		if smp.Origin == store.OriginImported {
@@ -292,6 +297,15 @@ func commentsText(cs []Comment) string {
 		ts = append(ts, fmt.Sprintf("%q", string(t)))
 	}
 	return strings.Join(ts, "; ")
+}
+
+// docRef shows where an API's documentation came from: its URL, or for a local
+// file only the file's name (the folder is the importer's machine's business).
+func docRef(u string) string {
+	if strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") || u == "" {
+		return orNone(u)
+	}
+	return "file " + filepath.Base(u)
 }
 
 func orNone(s string) string {

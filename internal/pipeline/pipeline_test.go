@@ -203,6 +203,25 @@ func TestBuildEndToEnd(t *testing.T) {
 		t.Error("the export contains the hard-coded key")
 	}
 
+	t.Run("audit of each kind of sample", func(t *testing.T) {
+		for _, r := range recs {
+			kind := r.APIMetadata.DocMatchType
+			a, err := split.LoadAudit(ctx, s, r.SampleID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := a.WriteText(&buf); err != nil {
+				t.Fatal(err)
+			}
+			// Temporary directory names must not leak into the lineage shown.
+			if strings.Contains(buf.String(), os.TempDir()) {
+				t.Errorf("audit of %s shows a local path:\n%s", r.SampleID, buf.String())
+			}
+			goldenFile(t, filepath.Join("testdata", "audit", kind+".txt"), buf.Bytes())
+		}
+	})
+
 	t.Run("rerun changes nothing", func(t *testing.T) {
 		before, _ := s.Dump(ctx, "samples", "splits", "kept", "alignments", "functions", "files")
 		out2 := t.TempDir()
