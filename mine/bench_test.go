@@ -3,6 +3,8 @@ package mine_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,4 +134,41 @@ func BenchmarkMineReplay(b *testing.B) {
 	b.ReportMetric(float64(stats.Requests)/float64(max(stats.Stored, 1)), "requests/stored-file")
 	b.ReportMetric(float64(stats.Requests)/float64(max(len(withCandidate), 1)), "requests/candidate-file")
 	b.ReportMetric(float64(stats.Wasted), "wasted-requests")
+}
+
+// Killing a run over the embedded corpus (faults included) and running it again
+// stores exactly what one uninterrupted run stores.
+func TestMineEmbeddedCorpusResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("mines the whole embedded corpus twice")
+	}
+	ctx := context.Background()
+	tables := []string{"repositories", "files", "file_hits", "blobs"}
+	want, srv, _ := mineEmbedded(t)
+	wantDump, _ := want.Dump(ctx, tables...)
+	k := srv.Log.Len() / 2
+
+	clock := newFakeClock()
+	st := mineCatalogStore(t, clock)
+	h, err := replay.GitHub(replay.GitHubCorpus(), replay.GitHubOptions{Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv = replay.Start(h)
+	defer srv.Close()
+	opts := mine.Options{APIBase: srv.URL, Tokens: []string{"bench"}, HTTPClient: srv.Client(), Clock: clock, Seed: 1}
+	kctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	killed := opts
+	killed.HTTPClient = &http.Client{Transport: &cancelAfter{n: k, cancel: cancel, next: srv.Client().Transport}}
+	if _, err := mine.Mine(kctx, st, killed); !errors.Is(err, context.Canceled) {
+		t.Fatalf("killed run: got %v, want context.Canceled", err)
+	}
+	if _, err := mine.Mine(ctx, st, opts); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := st.Dump(ctx, tables...)
+	if got != wantDump {
+		t.Errorf("resumed store differs from an uninterrupted run")
+	}
 }
