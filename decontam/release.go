@@ -75,7 +75,7 @@ func AuditRelease(ctx context.Context, target string) (*ReleaseReport, error) {
 			}
 			rep.Records++
 			var walkErr error
-			walkStrings(r, "", func(path, s string) {
+			walkStrings(r, "", "", func(path, name, s string) {
 				if walkErr != nil {
 					return
 				}
@@ -87,7 +87,7 @@ func AuditRelease(ctx context.Context, target string) (*ReleaseReport, error) {
 				if looksLikeCode(path, s) {
 					fs, walkErr = sc.Find(ctx, []byte(s))
 				} else {
-					fs = secrets.FindText(s)
+					fs = secrets.FindValue(name, s)
 				}
 				for _, x := range fs {
 					rep.Findings = append(rep.Findings, ReleaseFinding{File: f, Sample: sample, Field: path,
@@ -165,14 +165,15 @@ func decodeRecords(b []byte) ([]map[string]any, error) {
 	return recs, nil
 }
 
-// walkStrings calls fn with every string in v (object keys included) and its path.
-func walkStrings(v any, path string, fn func(path, s string)) {
+// walkStrings calls fn with every string in v (object keys included), its path and
+// the name of the object key that holds it.
+func walkStrings(v any, path, name string, fn func(path, name, s string)) {
 	switch x := v.(type) {
 	case string:
-		fn(path, x)
+		fn(path, name, x)
 	case []any:
 		for i, e := range x {
-			walkStrings(e, path+"["+strconv.Itoa(i)+"]", fn)
+			walkStrings(e, path+"["+strconv.Itoa(i)+"]", name, fn)
 		}
 	case map[string]any:
 		keys := make([]string, 0, len(x))
@@ -185,8 +186,8 @@ func walkStrings(v any, path string, fn func(path, s string)) {
 			if path != "" {
 				p = path + "." + k
 			}
-			fn(p+"{key}", k)
-			walkStrings(x[k], p, fn)
+			fn(p+"{key}", "", k)
+			walkStrings(x[k], p, k, fn)
 		}
 	}
 }

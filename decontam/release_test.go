@@ -56,6 +56,15 @@ func TestAuditRelease(t *testing.T) {
 			wantKinds: []string{"RAPIDAPI_KEY"}, wantField: "code.complete_function",
 		},
 		{
+			name: "unrecognised key in a metadata header",
+			recs: []map[string]any{func() map[string]any {
+				r := releaseTestRecord("SCG-000005", clean, "ok")
+				r["api_metadata"].(map[string]any)["headers"] = map[string]any{"x-rapidapi-key": "a81b2c3d4e5f60718293"}
+				return r
+			}()},
+			wantKinds: []string{"RAPIDAPI_KEY"}, wantField: "api_metadata.headers.x-rapidapi-key",
+		},
+		{
 			name:      "email and user path in a comment",
 			recs:      []map[string]any{releaseTestRecord("SCG-000004", clean, "Ask ops.lead@corp-mail.io, data in /Users/mlopez/data")},
 			wantKinds: []string{"EMAIL", "USER"}, wantField: "comments[0].text",
@@ -92,7 +101,7 @@ func TestAuditRelease(t *testing.T) {
 			if rep.OK() != (len(tt.wantKinds) == 0) {
 				t.Errorf("OK() = %v with %d findings", rep.OK(), len(rep.Findings))
 			}
-			if rep.Placeholders["RAPIDAPI_KEY"] == 0 {
+			if rep.Placeholders["RAPIDAPI_KEY"] == 0 && tt.wantField != "api_metadata.headers.x-rapidapi-key" {
 				t.Errorf("placeholders not counted: %v", rep.Placeholders)
 			}
 		})

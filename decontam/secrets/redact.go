@@ -248,6 +248,17 @@ func RedactValue(name, v string) (string, []Finding) {
 	return string(Apply([]byte(v), fs)), fs
 }
 
+// FindValue finds what RedactValue would replace in v.
+func FindValue(name, v string) []Finding {
+	fs := findPatterns(v, 0)
+	fs = append(fs, valueFinding(name, "field", v, 0)...)
+	fs = dedupe(fs)
+	for i := range fs {
+		fs[i].Line = 1 + strings.Count(v[:fs[i].Start], "\n")
+	}
+	return fs
+}
+
 // RedactJSON redacts every string of a JSON document with RedactValue, the name
 // being the object key that holds it (or, for a parameter's example, the
 // parameter's name). Object keys themselves are kept.
