@@ -18,7 +18,10 @@ import (
 )
 
 func runBuild(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("build", "[--docs PATH]... [--local DIR] [--out DIR] [stage flags]")
+	fs := e.flags("build", "[--docs PATH...] [--local DIR] [--out DIR] [stage flags]\n\n"+
+		"Runs crawl (or imports --docs), mine (or walks --local), extract, align, decontam,\n"+
+		"redact, sample building, split and (with --out) export into one store. Run it\n"+
+		"again after an interruption: every stage resumes where it stopped.")
 	var docs, apis multiFlag
 	fs.Var(&docs, "docs", "OpenAPI or ToolBench `path` (file or folder) to import instead of crawling RapidAPI; repeatable")
 	local := fs.String("local", "", "`dir`ectory of repositories to mine instead of searching GitHub")
@@ -51,7 +54,10 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return usagef("unexpected arguments %q (give documentation with --docs)", pos)
+		if len(docs) == 0 {
+			return usagef("unexpected arguments %q (give documentation with --docs)", pos)
+		}
+		docs = append(docs, pos...) // --docs a.json b.json …
 	}
 	r, err := split.ParseRatios(*ratios)
 	if err != nil {

@@ -22,6 +22,9 @@ func buildTestInputs(t *testing.T) (docs, repos string) {
 		filepath.Join(docs, "jokes.json"): `{"openapi": "3.0.3", "info": {"title": "Jokes", "version": "1"},
   "servers": [{"url": "https://jokes-now.p.rapidapi.com"}],
   "paths": {"/random": {"get": {"operationId": "random", "summary": "Random joke", "responses": {"200": {"description": "ok"}}}}}}`,
+		filepath.Join(docs, "quotes.json"): `{"openapi": "3.0.3", "info": {"title": "Quotes", "version": "1"},
+  "servers": [{"url": "https://quotes-now.p.rapidapi.com"}],
+  "paths": {"/today": {"get": {"operationId": "today", "summary": "Quote of the day", "responses": {"200": {"description": "ok"}}}}}}`,
 		filepath.Join(repo, "jokes.py"): "import requests\n\n\ndef random_joke(key):\n    \"\"\"Tell me a joke.\"\"\"\n" +
 			"    r = requests.get(\"https://jokes-now.p.rapidapi.com/random\", headers={\"x-rapidapi-key\": key})\n    return r.json()\n",
 	} {
@@ -49,8 +52,8 @@ func TestBuildCLI(t *testing.T) {
 	docs, repos := buildTestInputs(t)
 	e, out, errb := newTestEnv(t)
 	dir := t.TempDir()
-	importTestRun(t, e, 0, "build", "--docs", docs, "--local", repos, "--out", dir, "--seed", "2")
-	for _, want := range []string{"crawl", "redact", "not built", "1 samples"} {
+	importTestRun(t, e, 0, "build", "--docs", filepath.Join(docs, "jokes.json"), filepath.Join(docs, "quotes.json"), "--local", repos, "--out", dir, "--seed", "2")
+	for _, want := range []string{"crawl", "saved=2", "redact", "not built", "1 samples"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("stdout = %q, want it to contain %q", out, want)
 		}
@@ -78,7 +81,7 @@ func TestBuildUsage(t *testing.T) {
 		name string
 		args []string
 	}{
-		{"stray argument", []string{"build", "docs/"}},
+		{"stray argument without --docs", []string{"build", "--local", ".", "docs/"}},
 		{"bad ratios", []string{"build", "--local", ".", "--ratios", "x"}},
 		{"local is not a directory", []string{"build", "--local", "/nonexistent-sccg"}},
 		{"github without tokens", []string{"build"}},

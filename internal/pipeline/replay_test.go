@@ -7,11 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"sccg/crawl"
-	"sccg/internal/replay"
-	"sccg/mine"
 	"sccg/split"
 )
 
@@ -27,28 +23,17 @@ func TestBuildReplaySnapshotGolden(t *testing.T) {
 		t.Skip("replay build skipped in -short mode")
 	}
 	ctx := context.Background()
-	rh, err := replay.RapidAPI(replay.RapidAPIOptions{NoFaults: true})
+	rp, err := StartReplay()
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := replay.Start(rh)
-	defer hub.Close()
-	gh, err := replay.GitHub(replay.GitHubCorpus(), replay.GitHubOptions{SearchPerMinute: -1, CorePerHour: -1, NoRequestFaults: true,
-		Now: func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ghs := replay.Start(gh)
-	defer ghs.Close()
+	defer rp.Close()
 
 	out := t.TempDir()
 	s := openPipelineStore(t)
-	sum, err := Build(ctx, s, Options{
-		Crawl: crawl.Options{BaseURL: hub.URL, Sleep: func(context.Context, time.Duration) error { return nil }},
-		Mine:  mine.Options{APIBase: ghs.URL + "/", Tokens: []string{"replay-token"}, SearchPerMinute: -1, Seed: 1},
-		Split: split.Options{Seed: 1},
-		Out:   out,
-	})
+	o := Options{Split: split.Options{Seed: 1}, Out: out}
+	rp.Apply(&o)
+	sum, err := Build(ctx, s, o)
 	if err != nil {
 		t.Fatalf("build: %v (%+v)", err, sum)
 	}
