@@ -665,6 +665,17 @@ func splitURL(s string) urlParts {
 		}
 		u.authority = rest[:j]
 		rest = rest[j:]
+		// "https://" + HOST + path: the host ends where an unknown path begins
+		if k := strings.Index(u.authority, "{"); k > 0 && strings.Contains(u.authority[:k], ".") && !strings.Contains(u.authority[:k], "@") {
+			tail := u.authority[k:] + rest
+			if strings.Count(tail, "{") == 1 && strings.HasSuffix(tail, "}") {
+				tail = "" // the whole path is unknown: no route evidence
+			} else {
+				tail = "/" + tail
+			}
+			rest = tail
+			u.authority = u.authority[:k]
+		}
 		h := u.authority
 		if k := strings.LastIndex(h, "@"); k >= 0 {
 			h = h[k+1:]
