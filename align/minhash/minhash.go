@@ -8,7 +8,6 @@ package minhash
 import (
 	"hash/fnv"
 	"math"
-	"math/bits"
 	"sort"
 	"unicode"
 	"unicode/utf8"
@@ -115,15 +114,14 @@ func Jaccard(a, b []uint64) float64 {
 	return float64(inter) / float64(len(a)+len(b)-inter)
 }
 
-// Hasher computes MinHash signatures with a fixed number of permutations
-// (universal hashes a·x+b mod a Mersenne prime), deterministic for a seed.
+// Hasher computes MinHash signatures with a fixed number of hash functions standing
+// in for permutations: multiply-shift hashes h(x) = (a·x + b) >> 32 over 64-bit
+// words (a odd), deterministic for a seed.
 type Hasher struct {
 	a, b []uint64
 }
 
-const mersenne61 = (1 << 61) - 1
-
-// NewHasher returns a hasher with perms permutations derived from seed.
+// NewHasher returns a hasher with perms hash functions derived from seed.
 func NewHasher(perms int, seed uint64) *Hasher {
 	h := &Hasher{a: make([]uint64, perms), b: make([]uint64, perms)}
 	s := seed
@@ -135,26 +133,14 @@ func NewHasher(perms int, seed uint64) *Hasher {
 		return z ^ (z >> 31)
 	}
 	for i := range h.a {
-		h.a[i] = next()%(mersenne61-1) + 1
-		h.b[i] = next() % mersenne61
+		h.a[i] = next() | 1
+		h.b[i] = next()
 	}
 	return h
 }
 
-// Perms is the number of permutations (the signature length).
+// Perms is the number of hash functions (the signature length).
 func (h *Hasher) Perms() int { return len(h.a) }
-
-// mulmod61 computes a·x mod 2^61-1 without overflow.
-func mulmod61(a, x uint64) uint64 {
-	hi, lo := bits.Mul64(a, x)
-	// value = hi·2^64 + lo; 2^64 ≡ 2^3 (mod 2^61-1)
-	r := (lo & mersenne61) + (lo >> 61) + (hi << 3)
-	r = (r & mersenne61) + (r >> 61)
-	if r >= mersenne61 {
-		r -= mersenne61
-	}
-	return r
-}
 
 // Signature is the MinHash signature of a shingle set.
 func (h *Hasher) Signature(shingles []uint64) []uint32 {
@@ -162,14 +148,10 @@ func (h *Hasher) Signature(shingles []uint64) []uint32 {
 	for i := range sig {
 		sig[i] = math.MaxUint32
 	}
-	for _, s := range shingles {
-		x := s % mersenne61
-		for i := range h.a {
-			v := mulmod61(h.a[i], x) + h.b[i]
-			if v >= mersenne61 {
-				v -= mersenne61
-			}
-			if u := uint32(v); u < sig[i] {
+	a, b := h.a, h.b[:len(h.a)]
+	for _, x := range shingles {
+		for i := range a {
+			if u := uint32((a[i]*x + b[i]) >> 32); u < sig[i] {
 				sig[i] = u
 			}
 		}

@@ -70,24 +70,32 @@ func pow(x float64, n int) float64 {
 }
 
 // TestSignatureEstimatesJaccard checks that the fraction of equal signature entries
-// tracks the exact Jaccard similarity.
+// tracks the exact Jaccard similarity at several levels.
 func TestSignatureEstimatesJaccard(t *testing.T) {
 	h := NewHasher(256, 1)
-	a := make([]uint64, 0, 200)
-	for i := 0; i < 200; i++ {
-		a = append(a, uint64(i)*7919)
-	}
-	b := append(append([]uint64(nil), a[:150]...), 1_000_001, 1_000_002, 1_000_003)
-	sa, sb := h.Signature(a), h.Signature(sortedCopy(b))
-	eq := 0
-	for i := range sa {
-		if sa[i] == sb[i] {
-			eq++
-		}
-	}
-	est, exact := float64(eq)/256, Jaccard(a, sortedCopy(b))
-	if d := est - exact; d > 0.1 || d < -0.1 {
-		t.Errorf("estimate %.3f vs exact %.3f: off by more than 0.1", est, exact)
+	for _, shared := range []int{50, 120, 180, 195} {
+		t.Run(fmt.Sprint(shared), func(t *testing.T) {
+			a := make([]uint64, 0, 200)
+			for i := 0; i < 200; i++ {
+				a = append(a, uint64(i)*7919+13)
+			}
+			b := append([]uint64(nil), a[:shared]...)
+			for i := shared; i < 200; i++ {
+				b = append(b, uint64(i)*104729+1_000_003)
+			}
+			a, b = sortedCopy(a), sortedCopy(b)
+			sa, sb := h.Signature(a), h.Signature(b)
+			eq := 0
+			for i := range sa {
+				if sa[i] == sb[i] {
+					eq++
+				}
+			}
+			est, exact := float64(eq)/256, Jaccard(a, b)
+			if d := est - exact; d > 0.1 || d < -0.1 {
+				t.Errorf("estimate %.3f vs exact %.3f: off by more than 0.1", est, exact)
+			}
+		})
 	}
 }
 
