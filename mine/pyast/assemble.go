@@ -5,8 +5,21 @@ import (
 	"strings"
 )
 
+// program is an extracted, self-contained program.
+type program struct {
+	code       string
+	pulled     []PulledIn
+	unresolved []string
+	imports    Imports
+	// nodes are the file's statements the code is made of, in order, when the code
+	// is exactly their text; nil when it was rewritten (a class reduced to what a
+	// method needs, a dedented nested function), which must then be re-parsed.
+	nodes []*node
+}
+
 // piece is one block of the extracted program.
 type piece struct {
+	nodes []*node // the statements of the file it copies; nil when rewritten
 	start uint32
 	text  string
 	kind  string // import | constant | assignment | function | class | target
@@ -18,7 +31,7 @@ type piece struct {
 // assemble builds f's self-contained program: f (or, for a method, its class
 // reduced to what f needs), plus the imports and module-level definitions its free
 // names refer to, transitively, in source order.
-func (x *extractor) assemble(f *fnInfo) (string, []PulledIn, []string, Imports) {
+func (x *extractor) assemble(f *fnInfo) *program {
 	m := x.m
 	src := m.src
 	var roots []*node
@@ -62,20 +75,21 @@ func (x *extractor) assemble(f *fnInfo) (string, []PulledIn, []string, Imports) 
 			}
 		}
 	case f.topLevel:
-		target = &piece{start: f.outer.start, text: lineText(src, f.outer), kind: "target", row: f.outer.row, end: f.outer.endRow}
+		target = &piece{start: f.outer.start, text: lineText(src, f.outer), kind: "target", row: f.outer.row, end: f.outer.endRow,
+			nodes: []*node{f.outer}}
 		roots = []*node{f.outer}
 	default:
 		target = &piece{start: f.outer.start, text: dedent(lineText(src, f.outer), f.outer.col), kind: "target", row: f.outer.row, end: f.outer.endRow}
 		roots = []*node{f.outer}
 	}
-	code, pulled, unresolved, imports := x.build(roots, target, closure)
-	pulled = append(pulled, extra...)
-	sort.SliceStable(pulled, func(i, j int) bool { return pulled[i].StartLine < pulled[j].StartLine })
-	return code, pulled, unresolved, imports
+	p := x.build(roots, target, closure)
+	p.pulled = append(p.pulled, extra...)
+	sort.SliceStable(p.pulled, func(i, j int) bool { return p.pulled[i].StartLine < p.pulled[j].StartLine })
+	return p
 }
 
 // assembleRoots builds a program from top-level statements (script code).
-func (x *extractor) assembleRoots(stmts []*node, closure map[string]bool) (string, []PulledIn, []string, Imports) {
+func (x *extractor) assembleRoots(stmts []*node, closure map[string]bool) *program {
 	var b strings.Builder
 	for i, st := range stmts {
 		if i > 0 {
@@ -83,7 +97,7 @@ func (x *extractor) assembleRoots(stmts []*node, closure map[string]bool) (strin
 		}
 		b.WriteString(lineText(x.m.src, st))
 	}
-	target := &piece{start: stmts[0].start, text: b.String(), kind: "target", row: stmts[0].row}
+	target := &piece{start: stmts[0].start, text: b.String(), kind: "target", row: stmts[0].row, nodes: stmts}
 	return x.build(stmts, target, closure)
 }
 
@@ -198,7 +212,7 @@ func memberKind(st *node) string {
 
 // build resolves the free names of roots against the module, transitively, and
 // joins the target with what it pulled in, in source order.
-func (x *extractor) build(roots []*node, target *piece, closure map[string]bool) (string, []PulledIn, []string, Imports) {
+func (x *extractor) build(roots []*node, target *piece, closure map[string]bool) *program {
 	m := x.m
 	src := m.src
 	pieces := map[*node]*piece{}
@@ -249,7 +263,8 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 			if kind == "assignment" && isConstantName(name) {
 				kind = "constant"
 			}
-			pieces[b.stmt] = &piece{start: b.stmt.start, text: lineText(src, b.stmt), kind: kind, name: name, row: b.stmt.row, end: b.stmt.endRow}
+			pieces[b.stmt] = &piece{start: b.stmt.start, text: lineText(src, b.stmt), kind: kind, name: name, row: b.stmt.row, end: b.stmt.endRow,
+				nodes: []*node{b.stmt}}
 			if b.kind != "import" {
 				queue = append(queue, freeNames(b.stmt, src)...)
 			} else if b.stmt.typ != "import_statement" && b.stmt.typ != "import_from_statement" {
@@ -260,7 +275,7 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 	if starsUsed {
 		for _, st := range m.stars {
 			if _, ok := pieces[st]; !ok {
-				pieces[st] = &piece{start: st.start, text: lineText(src, st), kind: "import", row: st.row, end: st.endRow}
+				pieces[st] = &piece{start: st.start, text: lineText(src, st), kind: "import", row: st.row, end: st.endRow, nodes: []*node{st}}
 			}
 		}
 	}
@@ -324,7 +339,15 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 	imports.Stdlib = sortedSet(set["stdlib"])
 	imports.ThirdParty = sortedSet(set["third_party"])
 	imports.Local = sortedSet(set["local"])
-	return code, pulled, unresolved, imports
+	prog := &program{code: code, pulled: pulled, unresolved: unresolved, imports: imports}
+	for _, p := range all {
+		if p.nodes == nil {
+			prog.nodes = nil
+			break
+		}
+		prog.nodes = append(prog.nodes, p.nodes...)
+	}
+	return prog
 }
 
 func (x *extractor) importsIn(p *piece, mods map[string]string) {

@@ -372,16 +372,14 @@ func (x *extractor) function(f *fnInfo, enc string) (*Function, error) {
 		py2 = x.filePy2 + " elsewhere in the file"
 	}
 
-	code, pulled, unresolved, imports := x.assemble(f)
-	fn.Code = code
-	facts.PulledIn, facts.Unresolved, facts.Imports = pulled, unresolved, imports
-
-	codeTree, err := parse(x.ctx, []byte(code))
+	prog := x.assemble(f)
+	fn.Code = prog.code
+	facts.PulledIn, facts.Unresolved, facts.Imports = prog.pulled, prog.unresolved, prog.imports
+	codeOK, hash, err := x.checkCode(prog)
 	if err != nil {
 		return nil, err
 	}
-	codeOK := !codeTree.hasError() && python2(codeTree, []byte(code)) == ""
-	fn.CodeHash = codeHash(codeTree, []byte(code))
+	fn.CodeHash = hash
 
 	switch {
 	case !facts.SyntaxOK:
@@ -391,7 +389,7 @@ func (x *extractor) function(f *fnInfo, enc string) (*Function, error) {
 	case !codeOK:
 		fn.Status, fn.RejectReason = StatusRejected, ReasonExtractedCode
 	}
-	facts.Quality = x.quality(f, helpers, facts, imports)
+	facts.Quality = x.quality(f, helpers, facts, prog.imports)
 	return fn, nil
 }
 
@@ -433,17 +431,39 @@ func (x *extractor) topLevel(enc string) (*Function, error) {
 			facts.SyntaxOK = false
 		}
 	}
-	code, pulled, unresolved, imports := x.assembleRoots(stmts, nil)
-	fn.Code = code
-	facts.PulledIn, facts.Unresolved, facts.Imports = pulled, unresolved, imports
-	if t, err := parse(x.ctx, []byte(code)); err == nil {
-		fn.CodeHash = codeHash(t, []byte(code))
-	} else {
+	prog := x.assembleRoots(stmts, nil)
+	fn.Code = prog.code
+	facts.PulledIn, facts.Unresolved, facts.Imports = prog.pulled, prog.unresolved, prog.imports
+	_, hash, err := x.checkCode(prog)
+	if err != nil {
 		return nil, err
 	}
+	fn.CodeHash = hash
 	facts.EffectiveLOC = len(strings.Split(strings.TrimSpace(fn.Source), "\n"))
 	facts.Quality = Quality{Components: map[string]float64{}}
 	return fn, nil
+}
+
+// checkCode reports whether a program parses on its own as Python 3 and returns its
+// normalized hash. A program that is the plain concatenation of statements of the
+// file is checked on the file's tree (it parsed there, so it parses alone); a
+// rewritten one is parsed again.
+func (x *extractor) checkCode(p *program) (bool, string, error) {
+	if p.nodes != nil {
+		ok := true
+		for _, n := range p.nodes {
+			if n.hasError() || python2(n, x.m.src) != "" {
+				ok = false
+			}
+		}
+		return ok, codeHash(x.m.src, p.nodes...), nil
+	}
+	src := []byte(p.code)
+	t, err := parse(x.ctx, src)
+	if err != nil {
+		return false, "", err
+	}
+	return !t.hasError() && python2(t, src) == "", codeHash(src, t), nil
 }
 
 // helperClosure lists the request-making helpers f calls, transitively.
@@ -588,7 +608,7 @@ func dedent(s string, col int) string {
 
 // codeHash hashes the token stream of a parsed program, leaving out comments and
 // docstrings, ignoring whitespace and the quote style of string literals.
-func codeHash(root *node, src []byte) string {
+func codeHash(src []byte, roots ...*node) string {
 	h := sha256.New()
 	var visit func(n *node)
 	visit = func(n *node) {
@@ -618,7 +638,9 @@ func codeHash(root *node, src []byte) string {
 			visit(c)
 		}
 	}
-	visit(root)
+	for _, r := range roots {
+		visit(r)
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -223,6 +223,10 @@ func loadNames() {
 	})
 }
 
+// watchAbove is the size above which a parse is watched for cancellation; smaller
+// ones finish in milliseconds and are bounded by the deadline alone.
+const watchAbove = 64 << 10
+
 // errParseTimeout is returned when tree-sitter did not finish in time.
 var errParseTimeout = errors.New("parse timed out")
 
@@ -242,7 +246,7 @@ func parse(ctx context.Context, src []byte) (*node, error) {
 		timeout = C.uint64_t(us)
 	}
 	flag := (*C.size_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.size_t(0)))))
-	if ctx.Done() != nil {
+	if ctx.Done() != nil && len(src) > watchAbove {
 		// cancel the parse when ctx is done; the flag is freed only after the
 		// watcher has stopped, so it never writes to freed memory
 		done := make(chan struct{})
