@@ -177,6 +177,17 @@ func BuildRecord(src *Source) (Record, error) {
 	r.Extra = map[string]json.RawMessage{
 		"source_lines": rawJSON(map[string]any{"qualname": f.QualName, "start": f.StartLine, "end": f.EndLine}),
 	}
+	if api := src.API; api != nil {
+		info := map[string]any{"source": api.Source, "owner": api.Owner, "slug": api.Slug, "title": api.Title,
+			"category": api.Category, "pricing": api.Pricing}
+		if api.Subscribers != nil {
+			info["subscribers"] = *api.Subscribers
+		}
+		if api.Popularity != nil {
+			info["popularity"] = *api.Popularity
+		}
+		r.Extra["api_info"] = rawJSON(info)
+	}
 	return r, nil
 }
 

@@ -1,6 +1,7 @@
 package split
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -30,6 +31,20 @@ type Summary struct {
 	APIsWithOneSample int     `json:"apis_with_one_sample"`
 	AverageStars      float64 `json:"average_stars"`
 	AverageForks      float64 `json:"average_forks"`
+
+	// The RapidAPI figures, over the samples whose record carries api_info (built
+	// samples; a published release has none): share of samples from services with
+	// at least 1,000 subscribers, and from FREE or FREEMIUM ones.
+	WithSubscribers      int     `json:"samples_with_subscriber_count"`
+	Subscribers1000Share float64 `json:"subscribers_1000_share"`
+	WithPricing          int     `json:"samples_with_pricing"`
+	FreeOrFreemiumShare  float64 `json:"free_or_freemium_share"`
+}
+
+// apiInfo is the part of a built record's api_info the stats read.
+type apiInfo struct {
+	Pricing     string `json:"pricing"`
+	Subscribers *int64 `json:"subscribers"`
 }
 
 // Dependency is a module imported by some samples and the share of samples that do.
@@ -76,7 +91,7 @@ func Summarize(recs []Record) Summary {
 	repos := map[string]bool{}
 	deps := map[string]int{}
 	locs := make([]int, 0, len(recs))
-	var stars, forks, locSum int
+	var stars, forks, locSum, subs1000, free int
 	for i := range recs {
 		r := &recs[i]
 		apis[APIKey(r)]++
@@ -99,6 +114,27 @@ func Summarize(recs []Record) Summary {
 		}
 		stars += r.GitHubInfo.Stars
 		forks += r.GitHubInfo.Forks
+		var info apiInfo
+		if raw, ok := r.Extra["api_info"]; ok && json.Unmarshal(raw, &info) == nil {
+			if info.Subscribers != nil {
+				s.WithSubscribers++
+				if *info.Subscribers >= 1000 {
+					subs1000++
+				}
+			}
+			if p := strings.ToUpper(info.Pricing); p != "" {
+				s.WithPricing++
+				if p == "FREE" || p == "FREEMIUM" {
+					free++
+				}
+			}
+		}
+	}
+	if s.WithSubscribers > 0 {
+		s.Subscribers1000Share = round(float64(subs1000)/float64(s.WithSubscribers), 4)
+	}
+	if s.WithPricing > 0 {
+		s.FreeOrFreemiumShare = round(float64(free)/float64(s.WithPricing), 4)
 	}
 	maxYear := ""
 	for y := range s.UpdateYears {

@@ -1,6 +1,7 @@
 package split
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"testing"
@@ -64,6 +65,9 @@ func TestSummarize(t *testing.T) {
 		mk("b", "o/r3", "", 2, "import os\nx = 1\ny = 2\nz = 3"),
 		mk("c", "o/r4", "2026-01-01T00:00:00Z", 0, ""),
 	}
+	recs[0].Extra = map[string]json.RawMessage{"api_info": json.RawMessage(`{"pricing":"FREEMIUM","subscribers":1500}`)}
+	recs[1].Extra = map[string]json.RawMessage{"api_info": json.RawMessage(`{"pricing":"PAID","subscribers":20}`)}
+	recs[2].Extra = map[string]json.RawMessage{"api_info": json.RawMessage(`{"pricing":"free"}`)}
 	s := Summarize(recs)
 	checks := []struct {
 		name      string
@@ -80,6 +84,8 @@ func TestSummarize(t *testing.T) {
 		{"update years", s.UpdateYears, map[string]int{"2024": 2, "2025": 1, "2026": 1, "unknown": 1}},
 		{"stars", s.AverageStars, 2.4},
 		{"recent updates (2024-2026) share", s.RecentFrom + " " + fmt.Sprint(s.RecentUpdateShare), "2024 0.8"},
+		{"subscriber figures over samples that know them", fmt.Sprint(s.WithSubscribers, " ", s.Subscribers1000Share), "2 0.5"},
+		{"pricing figures over samples that know them", fmt.Sprint(s.WithPricing, " ", s.FreeOrFreemiumShare), "3 0.6667"},
 		{"dependencies by count then name", s.TopDependencies, []Dependency{{"os", 2, 0.4}, {"requests", 2, 0.4}}},
 	}
 	for _, c := range checks {
