@@ -30,18 +30,32 @@ func BenchmarkEvalGold(b *testing.B) {
 		gens = append(gens, Generation{SampleID: r.SampleID, Setting: "gold", Model: "gold",
 			SampleIndex: i / len(bench), Completion: r.Code.CompleteFunction})
 	}
-	cpu := func() float64 {
-		var self, ch syscall.Rusage
-		syscall.Getrusage(syscall.RUSAGE_SELF, &self)
-		syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ch)
-		tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
-		return tv(self.Utime) + tv(self.Stime) + tv(ch.Utime) + tv(ch.Stime)
+	for _, warm := range []bool{false, true} {
+		name := "exec"
+		if warm {
+			name = "fork-server"
+		}
+		b.Run(name, func(b *testing.B) { benchEval(b, bench, gens, warm) })
 	}
-	c0 := cpu()
+}
+
+// cpuSeconds is the CPU time of this process and its reaped children so far.
+func cpuSeconds() float64 {
+	var self, ch syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ch)
+	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+	return tv(self.Utime) + tv(self.Stime) + tv(ch.Utime) + tv(ch.Stime)
+}
+
+func benchEval(b *testing.B, bench []split.Record, gens []Generation, warm bool) {
+	c0 := cpuSeconds()
 	b.ResetTimer()
 	var done int
 	for i := 0; i < b.N; i++ {
-		out, err := Run(context.Background(), Config{Bench: bench, Generations: gens, Sandbox: sandboxOpts(b)})
+		opts := sandboxOpts(b)
+		opts.Warm = warm
+		out, err := Run(context.Background(), Config{Bench: bench, Generations: gens, Sandbox: opts})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -54,7 +68,7 @@ func BenchmarkEvalGold(b *testing.B) {
 	b.ReportMetric(float64(done)/b.Elapsed().Seconds(), "completions/s")
 	// The wall-clock rate depends on what else the machine runs; CPU seconds per
 	// completion give the rate two otherwise idle cores would reach.
-	cpuPer := (cpu() - c0) / float64(done)
+	cpuPer := (cpuSeconds() - c0) / float64(done)
 	b.ReportMetric(cpuPer*1000, "cpu-ms/completion")
 	b.ReportMetric(2/cpuPer, "projected-completions/s-2cores")
 	var self, children syscall.Rusage

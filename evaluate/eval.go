@@ -202,6 +202,9 @@ type sampleInfo struct {
 	ref   metrics.Analysis
 	slice string
 	once  sync.Once
+
+	refSecretOnce sync.Once
+	refSecret     float64 // Secret of the reference code itself
 }
 
 // Run scores the generations against the benchmark in a worker pool.
@@ -414,17 +417,12 @@ func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, g
 	m := &r.Metrics
 	m.Syntax = b2f(sb.Facts.Syntax)
 	m.Dep = b2f(sb.Facts.Syntax && deps.Valid(sb.Facts.Imports))
-	m.Secret = 1
-	sc := secrets.NewScanner()
-	fs, err := sc.Find(ctx, []byte(code))
-	sc.Close()
-	if err == nil {
-		for _, f := range fs {
-			if !notCredential[f.Kind] {
-				m.Secret = 0
-				break
-			}
-		}
+	ref := s.rec.Code.CompleteFunction
+	if code == ref { // the gold code itself: its analyses are done once per sample
+		s.refSecretOnce.Do(func() { s.refSecret = secretScore(ctx, code) })
+		m.Secret = s.refSecret
+	} else {
+		m.Secret = secretScore(ctx, code)
 	}
 	m.ExecReq = b2f(len(r.Requests) > 0)
 	if bi, bm := truth.best(r.Requests); bi >= 0 {
@@ -458,7 +456,10 @@ func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, g
 	default:
 		r.FailureStage = StageHit
 	}
-	cand := metrics.Analyze(ctx, code)
+	cand := s.ref
+	if code != ref {
+		cand = metrics.Analyze(ctx, code)
+	}
 	r.CodeBLEUStats = metrics.PairStats(cand, s.ref)
 	r.CodeBLEUPart = r.CodeBLEUStats.Score()
 	m.CodeBLEU = r.CodeBLEUPart.Score
@@ -469,6 +470,22 @@ func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, g
 	t := truth
 	r.Truth = &t
 	return r, nil
+}
+
+// secretScore is 1 when the code holds no credential literal.
+func secretScore(ctx context.Context, code string) float64 {
+	sc := secrets.NewScanner()
+	defer sc.Close()
+	fs, err := sc.Find(ctx, []byte(code))
+	if err != nil {
+		return 1 // unparseable code: Syntax already fails it
+	}
+	for _, f := range fs {
+		if !notCredential[f.Kind] {
+			return 0
+		}
+	}
+	return 1
 }
 
 func b2f(b bool) float64 {

@@ -28,6 +28,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	python := fs.String("python", "", "python interpreter (default python3 on PATH, resolved once)")
 	cutoff := fs.String("time-cutoff", "2024-06-01", "date splitting the time slices (repository created_at)")
 	noNS := fs.Bool("no-namespaces", false, "do not use user/network namespaces even where the kernel allows them")
+	warm := fs.Bool("warm", false, "fork each run from a warm fork server that never runs generated code (≈3× less CPU) instead of a fresh exec")
 	rest, err := e.parse(fs, args)
 	if err != nil {
 		return err
@@ -69,7 +70,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 
 	cfg := evaluate.Config{
 		Bench: recs, Generations: generations, Workers: *workers, K: kList, TimeCutoff: *cutoff,
-		Sandbox: sandbox.Options{Python: *python, NoNamespaces: *noNS,
+		Sandbox: sandbox.Options{Python: *python, NoNamespaces: *noNS, Warm: *warm,
 			Limits: sandbox.Limits{Timeout: *timeout, MemoryMB: *memMB}},
 	}
 	var st *store.Store
@@ -85,7 +86,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		cfg.Previous = prev
-		run, err = st.BeginRun(ctx, store.StageEvaluate, map[string]any{"bench": *bench, "generations": *gens, "gold": *gold})
+		run, err = st.BeginRun(ctx, store.StageEvaluate, map[string]any{"bench": *bench, "generations": *gens, "gold": *gold, "warm": *warm})
 		if err != nil {
 			return err
 		}

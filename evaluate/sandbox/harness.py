@@ -18,23 +18,30 @@ _write, _exit = posix.write, posix._exit
 _BaseException, _Exception = BaseException, Exception
 
 _argv = sys.argv
-_FD = _int(_argv[1])
-_SCRATCH = _argv[2]
-_CPU, _AS, _FSIZE, _NOFILE, _NPROC = (_int(x) for x in _argv[3:8])
+# Set by _setup for the one job this process runs.
+_FD, _SCRATCH, _SCR = -1, "", ""
+_CPU = _AS = _FSIZE = _NOFILE = _NPROC = 0
+_NONCE = _FUNC = _CODE = ""
 
-_job = sys.stdin.buffer.read().decode("utf-8", "replace")
-_NONCE, _FUNC, _CODE = _job.split("\n", 2) if _job.count("\n") >= 2 else ("", "", "")
 
-# Move the report channel to a high descriptor and close the one the code could guess.
-try:
-    _hi = posix.dup(_FD)
-    _FD2 = 200 + (_int.from_bytes(posix.urandom(1), "little") % 700)
-    posix.dup2(_hi, _FD2, False)
-    posix.close(_hi)
-    posix.close(_FD)
-    _FD = _FD2
-except OSError:
-    pass
+def _setup(fd, scratch, limits, job):
+    """Takes the job: report channel, scratch directory, limits and the code."""
+    global _FD, _SCRATCH, _SCR, _CPU, _AS, _FSIZE, _NOFILE, _NPROC, _NONCE, _FUNC, _CODE
+    _SCRATCH = scratch
+    _SCR = _abspath(scratch)
+    _CPU, _AS, _FSIZE, _NOFILE, _NPROC = (_int(x) for x in limits)
+    _NONCE, _FUNC, _CODE = job.split("\n", 2) if job.count("\n") >= 2 else ("", "", "")
+    # Move the report channel to a high descriptor and close the one the code could guess.
+    _FD = fd
+    try:
+        hi = posix.dup(fd)
+        fd2 = 200 + (_int.from_bytes(posix.urandom(1), "little") % 700)
+        posix.dup2(hi, fd2, False)
+        posix.close(hi)
+        posix.close(fd)
+        _FD = fd2
+    except OSError:
+        pass
 
 # ---------------------------------------------------------------- reporting
 _ESC = {i: "\\u%04x" % i for i in range(32)}
@@ -1195,7 +1202,6 @@ def _abspath(p):
     return "/" + "/".join(parts)
 
 
-_SCR = _abspath(_SCRATCH)
 _W = posix.O_WRONLY | posix.O_RDWR | posix.O_CREAT | posix.O_TRUNC | posix.O_APPEND
 _BLOCK = frozenset((
     "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty", "os.kill", "os.killpg",
@@ -1388,10 +1394,77 @@ def _main():
     _exit(0)
 
 
-try:
-    _main()
-except MemoryError:
-    _send("end", {"status": "oom", "error": "MemoryError"})
-except _BaseException as e:
-    _send("end", {"status": "error", "error": "harness: " + _type(e).__name__ + ": " + _safe(e)})
-_exit(0)
+def _run():
+    try:
+        _main()
+    except MemoryError:
+        _send("end", {"status": "oom", "error": "MemoryError"})
+    except _BaseException as e:
+        _send("end", {"status": "error", "error": "harness: " + _type(e).__name__ + ": " + _safe(e)})
+    _exit(0)
+
+
+# Modules a warm server imports before it forks: the harness's own needs and what
+# generated code imports most. It never runs generated code itself.
+_WARM = ("_ast", "os", "json", "re", "time", "datetime", "typing", "collections", "urllib", "urllib.parse",
+         "base64", "hashlib", "random", "math", "logging", "dataclasses", "pathlib", "enum", "functools",
+         "string", "uuid", "csv", "io", "traceback", "argparse", "copy", "http", "email.utils")
+
+
+def _serve(ctrl):
+    """Fork server: for each job message on the control socket (scratch, limits and
+    the report pipe's descriptor), fork a child that runs the job, report its pid,
+    wait for it and report its wait status."""
+    for m in _WARM:
+        try:
+            __import__(m)
+        except ImportError:
+            pass
+    import socket
+    import os
+    sock = socket.socket(fileno=ctrl)
+    while True:
+        try:
+            msg, fds, _, _ = socket.recv_fds(sock, 65536, 4)
+        except OSError:
+            _exit(0)
+        if not msg:
+            _exit(0)
+        fields = msg.decode("utf-8", "replace").split("\t")
+        if _len(fields) != 6 or not fds:
+            for f in fds:
+                posix.close(f)
+            sock.send(b"error bad message")
+            continue
+        scratch, limits, rfd = fields[0], fields[1:6], fds[0]
+        for f in fds[1:]:
+            posix.close(f)
+        pid = posix.fork()
+        if pid == 0:
+            try:
+                posix.close(ctrl)
+                posix.setpgid(0, 0)
+                posix.chdir(scratch)
+                jf = scratch + "/job.txt"
+                with open(jf, "rb") as f:
+                    job = f.read().decode("utf-8", "replace")
+                posix.unlink(jf)
+                _setup(rfd, scratch, limits, job)
+                _run()
+            finally:
+                _exit(70)
+        try:
+            posix.setpgid(pid, pid)
+        except OSError:
+            pass
+        posix.close(rfd)
+        sock.send(b"pid %d" % pid)
+        _, status = posix.waitpid(pid, 0)
+        sock.send(b"status %d" % status)
+
+
+if _len(_argv) >= 3 and _argv[1] == "serve":
+    _serve(_int(_argv[2]))
+else:
+    _setup(_int(_argv[1]), _argv[2], _argv[3:8], sys.stdin.buffer.read().decode("utf-8", "replace"))
+    _run()

@@ -121,6 +121,11 @@ type Options struct {
 	Limits     Limits
 	// NoNamespaces turns the namespace isolation off even where the kernel allows it.
 	NoNamespaces bool
+	// Warm runs each job in a child forked from a warm fork server (an interpreter
+	// that has loaded the harness and common modules and never runs generated code)
+	// instead of a fresh exec: about three times less CPU per completion. The
+	// children of one server share its namespaces.
+	Warm bool
 }
 
 // Runner runs code in the sandbox. It is safe for concurrent use.
@@ -132,6 +137,8 @@ type Runner struct {
 	attr      *syscall.SysProcAttr
 	isolation string
 	once      sync.Once
+	warm      bool
+	pool      zygotes
 }
 
 // New resolves the interpreter once, writes the harness and detects which namespace
@@ -154,15 +161,21 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	if pyc, err := compileHarness(ctx, py, h); err == nil {
 		h = pyc
 	}
-	r := &Runner{python: py, harness: h, dir: dir, limits: opts.Limits.withDefaults()}
+	r := &Runner{python: py, harness: h, dir: dir, limits: opts.Limits.withDefaults(), warm: opts.Warm}
 	r.attr, r.isolation = detectIsolation(ctx, py, dir, opts.NoNamespaces)
+	if r.warm {
+		r.isolation = "fork-server+" + r.isolation
+	}
 	return r, nil
 }
 
 // Close removes the runner's files. It is safe to call twice.
 func (r *Runner) Close() error {
 	var err error
-	r.once.Do(func() { err = os.RemoveAll(r.dir) })
+	r.once.Do(func() {
+		r.closeZygotes()
+		err = os.RemoveAll(r.dir)
+	})
 	return err
 }
 
@@ -276,25 +289,20 @@ func (r *Runner) Run(ctx context.Context, code, function string) (Result, error)
 	function = strings.NewReplacer("\n", " ", "\r", " ").Replace(function)
 	job := nonce + "\n" + function + "\n" + code
 
-	cmd := exec.Command(r.python, "-I", "-S", "-B", r.harness, "3", scratch,
-		strconv.Itoa(l.CPUSeconds), strconv.Itoa(l.MemoryMB<<20), strconv.Itoa(l.FileSizeMB<<20),
-		strconv.Itoa(l.OpenFiles), strconv.Itoa(l.Processes))
-	cmd.Dir = scratch
-	cmd.Env = baseEnv(scratch)
-	cmd.Stdin = strings.NewReader(job)
+	limits := []string{strconv.Itoa(l.CPUSeconds), strconv.Itoa(l.MemoryMB << 20), strconv.Itoa(l.FileSizeMB << 20),
+		strconv.Itoa(l.OpenFiles), strconv.Itoa(l.Processes)}
 	stderr := &capped{max: 8 << 10}
-	cmd.Stdout = nil // /dev/null: printing megabytes costs the code, not us
-	cmd.Stderr = stderr
-	cmd.ExtraFiles = []*os.File{pw}
-	attr := *r.attr
-	cmd.SysProcAttr = &attr
-	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
-		pw.Close()
-		return res, fmt.Errorf("sandbox: start %s: %w", r.python, err)
+	var ch child
+	if r.warm {
+		ch, err = r.startWarm(scratch, job, limits, pw)
+	} else {
+		ch, err = r.startExec(scratch, job, limits, pw, stderr)
 	}
 	pw.Close()
-	pid := cmd.Process.Pid
+	if err != nil {
+		return res, err
+	}
+	pid := ch.pid
 
 	lines := make(chan []byte, 16)
 	readDone := make(chan struct{})
@@ -320,8 +328,15 @@ func (r *Runner) Run(ctx context.Context, code, function string) (Result, error)
 		}
 	}()
 
-	waitErr := make(chan error, 1)
-	go func() { waitErr <- cmd.Wait() }()
+	type waited struct {
+		ws  syscall.WaitStatus
+		err error
+	}
+	waitErr := make(chan waited, 1)
+	go func() {
+		ws, err := ch.wait()
+		waitErr <- waited{ws, err}
+	}()
 
 	timer := time.NewTimer(l.Timeout)
 	defer timer.Stop()
@@ -358,7 +373,7 @@ func (r *Runner) Run(ctx context.Context, code, function string) (Result, error)
 		syscall.Kill(-pid, syscall.SIGKILL)
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
-	var exitErr error
+	var exit waited
 	waiting := true
 	for waiting {
 		select {
@@ -368,7 +383,7 @@ func (r *Runner) Run(ctx context.Context, code, function string) (Result, error)
 				continue
 			}
 			collect(line)
-		case exitErr = <-waitErr:
+		case exit = <-waitErr:
 			waiting = false
 		case <-timer.C:
 			killedBy = StatusTimeout
@@ -403,14 +418,14 @@ func (r *Runner) Run(ctx context.Context, code, function string) (Result, error)
 
 	res.Duration = time.Since(start)
 	res.Stderr = stderr.String()
-	res.Status, res.Reason = classify(killedBy, ended, endStatus, endReason, exitErr, cmd.ProcessState)
+	res.Status, res.Reason = classify(killedBy, ended, endStatus, endReason, exit.err, exit.ws)
 	if res.Facts.Syntax == false && res.Facts.Error == "" && res.Status == StatusOK {
 		res.Status, res.Reason = StatusCrash, "no facts reported"
 	}
 	return res, nil
 }
 
-func classify(killedBy Status, ended bool, endStatus Status, endReason string, exitErr error, ps *os.ProcessState) (Status, string) {
+func classify(killedBy Status, ended bool, endStatus Status, endReason string, exitErr error, ws syscall.WaitStatus) (Status, string) {
 	if killedBy == StatusTimeout {
 		return StatusTimeout, "wall-clock timeout"
 	}
@@ -424,32 +439,62 @@ func classify(killedBy Status, ended bool, endStatus Status, endReason string, e
 		}
 		return StatusError, endReason
 	}
-	if ps != nil {
-		if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
-			if ws.Signaled() {
-				switch ws.Signal() {
-				case syscall.SIGXCPU:
-					return StatusTimeout, "CPU-time limit"
-				case syscall.SIGKILL:
-					return StatusKilled, "killed by SIGKILL"
-				case syscall.SIGXFSZ:
-					return StatusCrash, "file-size limit"
-				default:
-					return StatusCrash, "signal " + ws.Signal().String()
-				}
-			}
-			if ws.Exited() {
-				if ws.ExitStatus() == 86 {
-					return StatusCrash, "report channel lost"
-				}
-				return StatusCrash, fmt.Sprintf("exited with status %d before the harness finished", ws.ExitStatus())
-			}
-		}
-	}
 	if exitErr != nil {
 		return StatusCrash, exitErr.Error()
 	}
+	if ws.Signaled() {
+		switch ws.Signal() {
+		case syscall.SIGXCPU:
+			return StatusTimeout, "CPU-time limit"
+		case syscall.SIGKILL:
+			return StatusKilled, "killed by SIGKILL"
+		case syscall.SIGXFSZ:
+			return StatusCrash, "file-size limit"
+		default:
+			return StatusCrash, "signal " + ws.Signal().String()
+		}
+	}
+	if ws.Exited() {
+		if ws.ExitStatus() == 86 {
+			return StatusCrash, "report channel lost"
+		}
+		return StatusCrash, fmt.Sprintf("exited with status %d before the harness finished", ws.ExitStatus())
+	}
 	return StatusCrash, "no end report"
+}
+
+// child is a started sandboxed process: its pid (also its process group) and how
+// to wait for it.
+type child struct {
+	pid  int
+	wait func() (syscall.WaitStatus, error)
+}
+
+// startExec starts a fresh interpreter for one job.
+func (r *Runner) startExec(scratch, job string, limits []string, pw *os.File, stderr io.Writer) (child, error) {
+	args := append([]string{"-I", "-S", "-B", r.harness, "3", scratch}, limits...)
+	cmd := exec.Command(r.python, args...)
+	cmd.Dir = scratch
+	cmd.Env = baseEnv(scratch)
+	cmd.Stdin = strings.NewReader(job)
+	cmd.Stdout = nil // /dev/null: printing megabytes costs the code, not us
+	cmd.Stderr = stderr
+	cmd.ExtraFiles = []*os.File{pw}
+	attr := *r.attr
+	cmd.SysProcAttr = &attr
+	cmd.WaitDelay = time.Second
+	if err := cmd.Start(); err != nil {
+		return child{}, fmt.Errorf("sandbox: start %s: %w", r.python, err)
+	}
+	return child{pid: cmd.Process.Pid, wait: func() (syscall.WaitStatus, error) {
+		err := cmd.Wait()
+		if cmd.ProcessState != nil {
+			if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
+				return ws, nil // how it ended is in ws, whatever Wait says about stdio
+			}
+		}
+		return 0, err
+	}}, nil
 }
 
 // parseLine splits "NONCE\tKIND\tJSON\n", rejecting lines without the run's nonce.

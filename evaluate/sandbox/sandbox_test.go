@@ -12,9 +12,9 @@ import (
 	"time"
 )
 
-func newTestRunner(t *testing.T, l Limits) *Runner {
+func newTestRunner(t *testing.T, l Limits, warm bool) *Runner {
 	t.Helper()
-	r, err := New(context.Background(), Options{Limits: l, ScratchDir: t.TempDir()})
+	r, err := New(context.Background(), Options{Limits: l, ScratchDir: t.TempDir(), Warm: warm})
 	if err != nil {
 		t.Skipf("no python sandbox here: %v", err)
 	}
@@ -34,7 +34,20 @@ def get_weather(city, api_key):
 `
 
 func TestRunRecordsRequests(t *testing.T) {
-	r := newTestRunner(t, Limits{Timeout: 5 * time.Second})
+	for _, warm := range []bool{false, true} {
+		t.Run(mode(warm), func(t *testing.T) { testRunRecordsRequests(t, warm) })
+	}
+}
+
+func mode(warm bool) string {
+	if warm {
+		return "fork-server"
+	}
+	return "exec"
+}
+
+func testRunRecordsRequests(t *testing.T, warm bool) {
+	r := newTestRunner(t, Limits{Timeout: 5 * time.Second}, warm)
 	tests := []struct {
 		name, code, fn string
 		wantMethod     string
@@ -71,7 +84,7 @@ func TestRunRecordsRequests(t *testing.T) {
 }
 
 func TestRunSyntaxError(t *testing.T) {
-	r := newTestRunner(t, Limits{})
+	r := newTestRunner(t, Limits{}, false)
 	res, err := r.Run(context.Background(), "def f(:\n  pass", "f")
 	if err != nil {
 		t.Fatal(err)
@@ -88,6 +101,12 @@ func TestHostileSuite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("hostile suite takes a few seconds")
 	}
+	for _, warm := range []bool{false, true} {
+		t.Run(mode(warm), func(t *testing.T) { testHostileSuite(t, warm) })
+	}
+}
+
+func testHostileSuite(t *testing.T, warm bool) {
 	outside := t.TempDir()
 	sentinel := filepath.Join(outside, "sentinel.txt")
 	if err := os.WriteFile(sentinel, []byte("untouched"), 0o644); err != nil {
@@ -115,7 +134,7 @@ func TestHostileSuite(t *testing.T) {
 	}()
 	port := ln.Addr().(*net.TCPAddr).Port
 
-	r := newTestRunner(t, Limits{Timeout: 3 * time.Second, MemoryMB: 256})
+	r := newTestRunner(t, Limits{Timeout: 3 * time.Second, MemoryMB: 256}, warm)
 	req := "\nimport requests\nrequests.get('https://ok.p.rapidapi.com/after')\n"
 	tests := []struct {
 		name        string
@@ -207,5 +226,25 @@ func TestHostileSuite(t *testing.T) {
 	defer mu.Unlock()
 	if connected != 0 {
 		t.Errorf("%d connections reached 127.0.0.1", connected)
+	}
+}
+
+// TestForkServerRestarts: a fork server that died is replaced, and the run that
+// found it dead still runs.
+func TestForkServerRestarts(t *testing.T) {
+	r := newTestRunner(t, Limits{}, true)
+	ctx := context.Background()
+	if res, err := r.Run(ctx, goodCode, "get_weather"); err != nil || len(res.Requests) != 1 {
+		t.Fatalf("first run: %+v %v", res, err)
+	}
+	r.pool.mu.Lock()
+	for z := range r.pool.all {
+		z.cmd.Process.Kill()
+		<-z.done
+	}
+	r.pool.mu.Unlock()
+	res, err := r.Run(ctx, goodCode, "get_weather")
+	if err != nil || res.Status != StatusOK || len(res.Requests) != 1 {
+		t.Fatalf("run after the fork server died: %+v %v", res, err)
 	}
 }
