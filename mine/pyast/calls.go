@@ -34,7 +34,7 @@ var clientCtors = map[string]string{
 	"httplib.HTTPSConnection": LibHTTPClient, "httplib.HTTPConnection": LibHTTPClient,
 }
 
-var clientName = regexp.MustCompile(`(?i)(session|client|^http$|^sess$|^conn$|^api$)`)
+var clientName = regexp.MustCompile(`(?i)(session|client|scraper|^http$|^sess$|^conn$|^api$)`)
 
 // splitArgs returns a call's positional and keyword arguments.
 func splitArgs(call *node, src []byte) ([]*node, map[string]*node) {
