@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -200,5 +201,43 @@ func TestAlignDecontamUsage(t *testing.T) {
 				t.Errorf("exit %d, want 2 (stderr %q)", code, errb)
 			}
 		})
+	}
+}
+
+func TestDecontamBlocklistAndJSON(t *testing.T) {
+	e, open := alignTestEnv(t)
+	ctx := context.Background()
+	block := filepath.Join(t.TempDir(), "blocklist.txt")
+	os.WriteFile(block, []byte("# never sample these\nalice/*\n"), 0o644)
+	if code := run(ctx, []string{"align"}, e); code != 0 {
+		t.Fatalf("align: exit %d: %s", code, e.stderr)
+	}
+	e.stdout.(interface{ Reset() }).Reset()
+	if code := run(ctx, []string{"--json", "decontam", "--blocklist", block, "--per-repo", "-1"}, e); code != 0 {
+		t.Fatalf("decontam: exit %d: %s", code, e.stderr)
+	}
+	var res struct {
+		Kept    int            `json:"kept"`
+		Reasons map[string]int `json:"reasons"`
+	}
+	if err := json.Unmarshal([]byte(e.stdout.(interface{ String() string }).String()), &res); err != nil {
+		t.Fatalf("--json output: %v", err)
+	}
+	// alice's original is blocked; bob's exact copy is still a duplicate of it.
+	if res.Kept != 0 || res.Reasons["template: blocklisted_repository"] != 1 {
+		t.Errorf("kept %d, reasons %v; want nothing kept and alice's function blocklisted", res.Kept, res.Reasons)
+	}
+	fns, _ := open().Functions(ctx, "candidate")
+	for _, f := range fns {
+		ds, _ := open().Decisions(ctx, "function", fmt.Sprint(f.ID))
+		var reasons []string
+		for _, d := range ds {
+			if d.Stage == "decontam" {
+				reasons = append(reasons, d.Verdict+": "+d.Reason)
+			}
+		}
+		if len(reasons) == 0 {
+			t.Errorf("function %s has no decontam decision", f.QualName)
+		}
 	}
 }
