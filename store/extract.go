@@ -9,10 +9,16 @@ import (
 	"strings"
 )
 
+// ReasonNoLongerExtracted is the reject reason of a function a sample was built
+// from that a later extraction of its file no longer finds.
+const ReasonNoLongerExtracted = "no longer extracted from its file"
+
 // SaveFunctions makes fns the functions extracted from file fileID: a function
 // already saved under the same (qualname, start line) keeps its row id and is
 // updated, the file's other functions are deleted. Saving the same file twice leaves
-// the store as it was. Each fn's ID and FileID are set.
+// the store as it was. A function that is no longer found is deleted (with its
+// alignments), unless a sample was built from it: then it is kept, rejected with
+// ReasonNoLongerExtracted. Each fn's ID and FileID are set.
 func (t *Tx) SaveFunctions(ctx context.Context, fileID int64, fns []Function) error {
 	keep := make([]any, 0, len(fns)+1)
 	keep = append(keep, fileID)
@@ -48,11 +54,18 @@ func (t *Tx) SaveFunctions(ctx context.Context, fileID int64, fns []Function) er
 		}
 		keep = append(keep, f.ID)
 	}
-	q := `DELETE FROM functions WHERE file_id=?`
+	// A function no longer found is deleted, unless a sample was built from it:
+	// that one stays, rejected, so the sample's lineage still resolves.
+	gone := `file_id=?`
 	if len(fns) > 0 {
-		q += ` AND id NOT IN (?` + strings.Repeat(",?", len(fns)-1) + `)`
+		gone += ` AND id NOT IN (?` + strings.Repeat(",?", len(fns)-1) + `)`
 	}
-	if _, err := t.exec(ctx, q, keep...); err != nil {
+	used := ` AND id IN (SELECT function_id FROM samples WHERE function_id IS NOT NULL)`
+	if _, err := t.exec(ctx, `UPDATE functions SET status=?, reject_reason=? WHERE `+gone+used,
+		append([]any{FunctionRejected, ReasonNoLongerExtracted}, keep...)...); err != nil {
+		return fmt.Errorf("save functions of file %d: %w", fileID, err)
+	}
+	if _, err := t.exec(ctx, `DELETE FROM functions WHERE `+gone+strings.Replace(used, " IN ", " NOT IN ", 1), keep...); err != nil {
 		return fmt.Errorf("save functions of file %d: %w", fileID, err)
 	}
 	return nil

@@ -122,3 +122,36 @@ func TestFunctionsFilterByStatus(t *testing.T) {
 		t.Errorf("Function(9999) error = %v, want ErrNotFound", err)
 	}
 }
+
+func TestSaveFunctionsKeepsFunctionsThatSamplesUse(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	fileID := extractFixtureFile(t, s)
+	fns := []Function{
+		{Name: "a", QualName: "a", StartLine: 1, Status: FunctionCandidate},
+		{Name: "b", QualName: "b", StartLine: 5, Status: FunctionCandidate},
+		{Name: "c", QualName: "c", StartLine: 9, Status: FunctionCandidate},
+	}
+	err := s.Update(ctx, func(tx *Tx) error {
+		if err := tx.SaveFunctions(ctx, fileID, fns); err != nil {
+			return err
+		}
+		return tx.PutSample(ctx, &Sample{SampleID: "SCG-000001", FunctionID: fns[1].ID, Origin: "built"})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A new extraction finds only a: b has a sample and stays, rejected; c goes.
+	if err := s.Update(ctx, func(tx *Tx) error { return tx.SaveFunctions(ctx, fileID, fns[:1]) }); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.FunctionsOfFile(ctx, fileID)
+	var states []string
+	for _, f := range got {
+		states = append(states, f.QualName+":"+f.Status+":"+f.RejectReason)
+	}
+	want := []string{"a:candidate:", "b:rejected:" + ReasonNoLongerExtracted}
+	if !reflect.DeepEqual(states, want) {
+		t.Errorf("functions = %v, want %v", states, want)
+	}
+}
