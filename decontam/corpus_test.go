@@ -333,6 +333,9 @@ func TestCorpusAlignDecontam(t *testing.T) {
 	defer sc.Close()
 	secretsKept, secretsRedacted := 0, 0
 	for _, k := range kept {
+		if l, ok := labels[keyOf[k.FunctionID]]; ok && !l.HasSecret && string(k.Redactions) != "[]" {
+			t.Logf("redacted without a labeled secret: %s %s", keyOf[k.FunctionID], k.Redactions)
+		}
 		if l, ok := labels[keyOf[k.FunctionID]]; ok && l.HasSecret {
 			secretsKept++
 			if string(k.Redactions) != "[]" {

@@ -207,6 +207,7 @@ func splitWords(s string) []string {
 
 var placeholderValue = regexp.MustCompile(`(?i)(your|xxx|\*\*\*|<[^>]*>|\{[^}]*\}|\$\{|changeme|change_me|placeholder|example|insert|replace|here|dummy|sample|enter_|todo|redacted|\.\.\.|^none$|^null$|^test$|^secret$|^password$|^token$|^(api_?)?key$)`)
 var wordsName = regexp.MustCompile(`^[a-z]+(?:[_-][a-z]+)+$`)
+var dottedName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$`)
 var envName = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
 
 // credentialValue reports whether a literal found in a credential context is worth
@@ -214,8 +215,9 @@ var envName = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
 // a secret for its kind.
 func credentialValue(kind, v string) bool {
 	v = strings.TrimSpace(v)
-	if v == "" || placeholderValue.MatchString(v) || envName.MatchString(v) || wordsName.MatchString(v) {
-		return false
+	if v == "" || placeholderValue.MatchString(v) || envName.MatchString(v) || wordsName.MatchString(v) ||
+		dottedName.MatchString(v) || strings.ContainsAny(v, "()[]{}'\"`,") {
+		return false // a placeholder, a name, or an expression's source text
 	}
 	switch kind {
 	case KindPassword:

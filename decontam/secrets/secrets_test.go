@@ -190,6 +190,8 @@ func TestNotCredentials(t *testing.T) {
 		{"pagination token", `body = {"continuation_token": "DAACCgACF_Sz76EAJxAKAAMX9LPvoP_Y8AgABAAAAAILAAUAAABQ"}`},
 		{"value that is a name", `international_news_api_key = 'international_news_api'`},
 		{"key name", `key_name = 'primary-2024-rotation'`},
+		{"expression text", `exprs = {"X-RapidAPI-Key": "os.environ.get('RAPIDAPI_KEY2')"}`},
+		{"dotted setting", `headers = {"X-RapidAPI-Key": "settings.RAPIDAPI_KEY_2"}`},
 	}
 	sc := NewScanner()
 	defer sc.Close()
