@@ -166,6 +166,8 @@ type Result struct {
 	CodeBLEUPart metrics.CodeBLEU `json:"codebleu_parts"`
 	Requests     []Captured       `json:"requests"`
 	Stubbed      []string         `json:"stubbed_modules,omitempty"`
+	Undefined    []string         `json:"undefined_names,omitempty"`
+	FreeNames    []string         `json:"free_names,omitempty"`
 	DurationMS   float64          `json:"duration_ms"`
 	// CodeBLEUStats are the pair's sufficient statistics for corpus-level CodeBLEU.
 	CodeBLEUStats metrics.Stats `json:"codebleu_stats"`
@@ -407,7 +409,8 @@ func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, g
 	if err != nil {
 		return r, fmt.Errorf("evaluate %s: %w", g.SampleID, err)
 	}
-	r.Status, r.Reason, r.Stubbed = string(sb.Status), sb.Reason, sb.Stubbed
+	r.Status, r.Reason, r.Stubbed, r.Undefined = string(sb.Status), sb.Reason, sb.Stubbed, sb.Undefined
+	r.FreeNames = sb.Facts.Free
 	if ctx.Err() != nil {
 		return r, ctx.Err()
 	}

@@ -231,6 +231,10 @@ class _StubBase:
         return _Any()
 
 
+class _NoMode(Exception):
+    """A dummy-argument mode that does not apply to this function."""
+
+
 class _ADict(dict):
     """A dict that answers every missing key: configuration passed as a dummy."""
 
@@ -912,6 +916,9 @@ class _StubFinder:
 # ---------------------------------------------------------------- static facts
 def _facts(tree):
     imports, defs = [], []
+    loaded, stored = set(), set()
+    Name, Store, Del, arg = _ast.Name, _ast.Store, _ast.Del, _ast.arg
+    alias, ExceptHandler, Global, Nonlocal = _ast.alias, _ast.ExceptHandler, _ast.Global, _ast.Nonlocal
     has_try = has_status = False
     stack = [tree]
     Import, ImportFrom, Try = _ast.Import, _ast.ImportFrom, _ast.Try
@@ -921,6 +928,18 @@ def _facts(tree):
     while stack:
         n = stack.pop()
         t = _type(n)
+        if t is Name:
+            (stored if _type(n.ctx) in (Store, Del) else loaded).add(n.id)
+        elif t is arg:
+            stored.add(n.arg)
+        elif t is alias:
+            stored.add((n.asname or n.name).split(".", 1)[0])
+        elif t in (FunctionDef, AsyncFunctionDef, ClassDef):
+            stored.add(n.name)
+        elif t is ExceptHandler and n.name:
+            stored.add(n.name)
+        elif t is Global or t is Nonlocal:
+            stored.update(n.names)
         if t is Import:
             for a in n.names:
                 imports.append(a.name)
@@ -945,11 +964,13 @@ def _facts(tree):
         if _type(n) in (FunctionDef, AsyncFunctionDef):
             defs.append(n.name)
             calls[n.name] = _called(n)
+            _dict_keys[n.name] = _literal_keys(n)
         elif _type(n) is ClassDef:
             for m in n.body:
                 if _type(m) in (FunctionDef, AsyncFunctionDef):
                     defs.append(n.name + "." + m.name)
                     calls[n.name + "." + m.name] = _called(m)
+                    _dict_keys[m.name] = _literal_keys(m)
     # A definition reaches a request when it calls an HTTP verb or client, or calls a
     # definition that does.
     reach = set(d for d in defs if calls[d] & _HTTPISH)
@@ -960,13 +981,39 @@ def _facts(tree):
             if d not in reach and any(d2.rsplit(".", 1)[-1] in calls[d] for d2 in reach):
                 reach.add(d)
                 changed = True
+    free = sorted(x for x in loaded - stored if not hasattr(builtins, x) and x not in ("__file__", "__name__"))
     return {"syntax": True, "imports": imports, "has_try": has_try, "has_status_check": has_status, "defs": defs,
-            "reach": [d for d in defs if d in reach]}
+            "reach": [d for d in defs if d in reach], "free": free[:100]}
 
 
 _HTTPISH = frozenset(("get", "post", "put", "patch", "delete", "head", "options", "request", "urlopen", "send",
                       "stream", "getresponse", "Request", "ClientSession", "Client", "AsyncClient", "Session",
                       "HTTPSConnection", "HTTPConnection", "PoolManager", "fetch"))
+
+
+# string keys of the dict literals in each definition, by function name: dummy
+# values of last resort, for code that looks its input up in a table of its own
+_dict_keys = {}
+
+
+def _literal_keys(fn):
+    out = []
+    stack = [fn]
+    Dict, Constant, AST = _ast.Dict, _ast.Constant, _ast.AST
+    while stack and _len(out) < 3:
+        n = stack.pop(0)
+        if _type(n) is Dict:
+            for k in n.keys:
+                if _type(k) is Constant and _type(k.value) is _str and k.value:
+                    out.append(k.value)
+                    break
+        for fld in n._fields:
+            v = _getattr(n, fld, None)
+            if _type(v) is _list:
+                stack.extend(x for x in v if _isinstance(x, AST))
+            elif _isinstance(v, AST):
+                stack.append(v)
+    return out
 
 
 def _called(fn):
@@ -1045,6 +1092,8 @@ def _dummy(name, ann, cls_hint=None):
     if n in ("request", "req", "self_request", "update", "message", "msg", "bot", "client", "app", "db", "conn",
              "cursor", "logger", "log", "interaction", "event", "callback"):
         return _Any()
+    if n.endswith("list") or n.endswith("_ids"):
+        return ["test"]
     if n.endswith("s") and n not in ("address", "status", "news", "class", "alias", "bus", "os", "is", "has",
                                       "symbols_str") and _len(n) > 3:
         return ["test"]
@@ -1062,8 +1111,9 @@ def _dummy(name, ann, cls_hint=None):
 
 
 def _call_with_dummies(fn, skip_first, mode=0):
-    """Calls fn with dummy arguments. mode 0 keeps defaults; mode 1 replaces them by
-    dummies too; mode 2 passes permissive stubs for everything."""
+    """Calls fn with dummy arguments. mode 0 keeps defaults; mode 1 replaces None
+    defaults by dummies too; mode 3 is mode 1 with strings taken from the keys of the
+    function's own dict literals; mode 2 passes permissive stubs for everything."""
     code = _getattr(fn, "__code__", None)
     if code is None:
         return fn()
@@ -1078,6 +1128,19 @@ def _call_with_dummies(fn, skip_first, mode=0):
         ann = {}
     args = []
     first_default = argc - _len(defaults)
+    keys = _dict_keys.get(_getattr(fn, "__name__", ""), ())
+    dummy = _dummy
+    if mode == 3:
+        if not keys:
+            raise _NoMode()
+
+        def dummy(name, ann):
+            d = _dummy(name, ann)
+            if _type(d) is _str:
+                return keys[0]
+            if _type(d) is _list and d and _type(d[0]) is _str:
+                return [keys[0]]
+            return d
     for i, name in enumerate(names):
         if i == 0 and skip_first:
             continue
@@ -1086,13 +1149,13 @@ def _call_with_dummies(fn, skip_first, mode=0):
         elif i >= first_default and (mode == 0 or defaults[i - first_default] is not None):
             args.append(defaults[i - first_default])
         else:
-            args.append(_dummy(name, ann.get(name)))
+            args.append(dummy(name, ann.get(name)))
     kw = {}
     for name in kwonly:
         if mode == 2:
             kw[name] = _Any()
-        elif name not in kwdefaults or (mode == 1 and kwdefaults[name] is None):
-            kw[name] = _dummy(name, ann.get(name))
+        elif name not in kwdefaults or (mode != 0 and kwdefaults[name] is None):
+            kw[name] = dummy(name, ann.get(name))
     return fn(*args, **kw) if not skip_first else fn.__func__(fn.__self__, *args, **kw)
 
 
@@ -1160,7 +1223,12 @@ class _Globals(dict):
                 return sys.modules[k]
             except _BaseException:
                 pass
+        if _len(_undefined) < 50 and k not in _undefined:
+            _undefined.append(k)
         return _Any()
+
+
+_undefined = []
 
 
 _NO_AUTO_IMPORT = frozenset(("this", "antigravity", "idlelib", "tkinter", "turtle", "test", "site"))
@@ -1312,10 +1380,12 @@ def _main():
     def _attempts(fn, bound):
         """Calls fn; when a call sends nothing, tries again with other dummies."""
         first = None
-        for mode in (0, 1, 2):
+        for mode in (0, 1, 3, 2):
             before = _nreq[0]
             try:
                 _drive(_call_with_dummies(fn, bound, mode))
+            except _NoMode:
+                continue
             except _BaseException as e:
                 if _isinstance(e, MemoryError):
                     raise
@@ -1386,7 +1456,7 @@ def _main():
         if _nreq[0] >= 100:
             break
 
-    out = {"status": "error" if errors else "ok", "called": called, "stubbed": _stubbed[:50]}
+    out = {"status": "error" if errors else "ok", "called": called, "stubbed": _stubbed[:50], "undefined": _undefined}
     if errors:
         out["error"] = errors[0]
         out["errors"] = errors

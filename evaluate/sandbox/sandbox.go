@@ -69,17 +69,23 @@ type Facts struct {
 	HasTry         bool     `json:"has_try"`
 	HasStatusCheck bool     `json:"has_status_check"`
 	Defs           []string `json:"defs,omitempty"`
+	// Free are the global names the code reads but never defines, imports or
+	// assigns (builtins aside): what it needs from outside itself.
+	Free []string `json:"free,omitempty"`
 }
 
 // Result is the outcome of one run.
 type Result struct {
-	Status   Status        `json:"status"`
-	Reason   string        `json:"reason,omitempty"`
-	Facts    Facts         `json:"facts"`
-	Requests []Request     `json:"requests"`
-	Stubbed  []string      `json:"stubbed,omitempty"`
-	Duration time.Duration `json:"duration_ns"`
-	Stderr   string        `json:"stderr,omitempty"`
+	Status   Status    `json:"status"`
+	Reason   string    `json:"reason,omitempty"`
+	Facts    Facts     `json:"facts"`
+	Requests []Request `json:"requests"`
+	Stubbed  []string  `json:"stubbed,omitempty"`
+	// Undefined are the global names the code used without defining or importing
+	// them (each became a permissive stub).
+	Undefined []string      `json:"undefined,omitempty"`
+	Duration  time.Duration `json:"duration_ns"`
+	Stderr    string        `json:"stderr,omitempty"`
 }
 
 // Limits bound one run.
@@ -359,13 +365,14 @@ func (r *Runner) Run(ctx context.Context, code, function string) (Result, error)
 			}
 		case "end":
 			var e struct {
-				Status  string   `json:"status"`
-				Error   string   `json:"error"`
-				Stubbed []string `json:"stubbed"`
+				Status    string   `json:"status"`
+				Error     string   `json:"error"`
+				Stubbed   []string `json:"stubbed"`
+				Undefined []string `json:"undefined"`
 			}
 			if json.Unmarshal(body, &e) == nil && !ended {
 				ended = true
-				endStatus, endReason, res.Stubbed = Status(e.Status), e.Error, e.Stubbed
+				endStatus, endReason, res.Stubbed, res.Undefined = Status(e.Status), e.Error, e.Stubbed, e.Undefined
 			}
 		}
 	}
