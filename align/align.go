@@ -85,6 +85,7 @@ type Evidence struct {
 	ObservedPath   string `json:"observed_path,omitempty"`
 	ObservedMethod string `json:"observed_method,omitempty"`
 	MatchedRoute   string `json:"matched_route,omitempty"`
+	MethodMismatch bool   `json:"method_mismatch,omitempty"` // the code's method is not the documented one
 	InHelper       string `json:"in_helper,omitempty"`
 }
 
@@ -122,7 +123,7 @@ func AlignFunction(code string, facts *pyast.Facts, cat *Catalog) ([]store.Align
 	var skips []Skip
 	lowerCode := strings.ToLower(code)
 	for i, c := range facts.Calls {
-		a, skip, ok := alignCall(lowerCode, i, c, cat)
+		a, skip, ok := alignCall(code, lowerCode, i, c, cat)
 		if !ok {
 			skips = append(skips, skip)
 			continue
@@ -163,7 +164,7 @@ func Strength(a store.Alignment) int {
 	return 1
 }
 
-func alignCall(lowerCode string, idx int, c pyast.Call, cat *Catalog) (store.Alignment, Skip, bool) {
+func alignCall(code, lowerCode string, idx int, c pyast.Call, cat *Catalog) (store.Alignment, Skip, bool) {
 	urlHost, obsPath := splitURL(c.URL)
 	if c.Path != "" {
 		obsPath = c.Path
@@ -236,8 +237,9 @@ func alignCall(lowerCode string, idx int, c pyast.Call, cat *Catalog) (store.Ali
 			}
 		}
 	}
-	// A route that matches only with another method is weaker than any method match;
-	// drop mismatches when something agrees.
+	// A route that matches only under another method is weaker than any method
+	// match; it is still the documented endpoint the path names (the mismatch is
+	// recorded in the evidence).
 	sort.SliceStable(cands, func(i, j int) bool {
 		a, b := cands[i].score, cands[j].score
 		for k := range a {
@@ -247,10 +249,6 @@ func alignCall(lowerCode string, idx int, c pyast.Call, cat *Catalog) (store.Ali
 		}
 		return cands[i].ep.ID < cands[j].ep.ID
 	})
-	if len(cands) > 0 && cands[0].score[0] == 0 {
-		// The route matches but only under another method: not the endpoint called.
-		cands = nil
-	}
 
 	a := store.Alignment{CallIndex: idx, Method: method}
 	if len(cands) > 0 {
@@ -260,8 +258,8 @@ func alignCall(lowerCode string, idx int, c pyast.Call, cat *Catalog) (store.Ali
 		a.APIID, a.EndpointID = best.ep.APIID, best.ep.ID
 		a.Host, a.Route, a.Method = best.he.host, best.ep.Route, strings.ToUpper(best.ep.Method)
 		a.EndpointSource = SourceDocumented
-		lit := urlLiteral(c, best.he.host, obsPath)
-		if best.he.rule == "url" && lit != "" && strings.Contains(lowerCode, strings.ToLower(lit)) {
+		ev.MethodMismatch = best.score[0] == 0
+		if lit := urlLiteralIn(code, best.he.host, best.ep.Route); best.he.rule == "url" && lit != "" {
 			a.DocMatchType, ev.Rule, ev.Literal = MatchURL, "url_literal", lit
 		} else {
 			a.DocMatchType, ev.Rule = MatchRoute, "route_match"
@@ -319,28 +317,49 @@ func alignCall(lowerCode string, idx int, c pyast.Call, cat *Catalog) (store.Ali
 	return a, Skip{}, true
 }
 
-// urlLiteral is the text a full endpoint URL literal would have in the code: scheme,
-// host and the observed path up to its first unresolved part.
-func urlLiteral(c pyast.Call, host, obsPath string) string {
-	if obsPath == "" {
-		return ""
-	}
-	p := obsPath
-	if i := strings.IndexAny(p, "{?#"); i >= 0 {
-		p = p[:i]
-	}
-	p = strings.TrimRight(p, "/")
-	if p == "" {
-		return ""
-	}
-	scheme := c.Scheme
-	if scheme == "" {
-		scheme = "https"
-		if i := strings.Index(c.URL, "://"); i > 0 {
-			scheme = c.URL[:i]
+// urlLiteralIn finds the full endpoint URL as one literal of the code: scheme, host
+// and the route, its path parameters filled in any way that keeps the literal whole
+// (f-string, format, %, a value), ending where the string, query or fragment does —
+// or the literal up to the first path parameter, the rest being concatenated. It
+// returns the literal found, or "".
+func urlLiteralIn(code, host, route string) string {
+	var b strings.Builder
+	b.WriteString(`(?i)https?://`)
+	b.WriteString(regexp.QuoteMeta(host))
+	if np := NormalizePath(route); np != "/" {
+		rest := np
+		for rest != "" {
+			i := strings.IndexByte(rest, '{')
+			j := strings.IndexByte(rest, '}')
+			if i < 0 || j < i {
+				b.WriteString(regexp.QuoteMeta(rest))
+				break
+			}
+			b.WriteString(regexp.QuoteMeta(rest[:i]))
+			b.WriteString(`[^/"'\s]+`)
+			rest = rest[j+1:]
 		}
 	}
-	return scheme + "://" + host + p
+	b.WriteString(`/?(?:["'?#]|$)`)
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return ""
+	}
+	if m := re.FindString(code); m != "" {
+		return strings.TrimRight(m, `"'?#`)
+	}
+	// The literal may also stop right where the first path parameter starts, the
+	// parameter being concatenated ("https://h/forecast/daily/" + city).
+	np := NormalizePath(route)
+	i := strings.IndexByte(np, '{')
+	if i < 0 {
+		return ""
+	}
+	re, err = regexp.Compile(`(?i)https?://` + regexp.QuoteMeta(host+np[:i]) + `["']`)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimRight(re.FindString(code), `"'`)
 }
 
 var lostNames = []string{"method", "host evidence order", "route specificity", "parameter overlap", "current version"}

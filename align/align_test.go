@@ -83,6 +83,7 @@ func alignTestCatalog() *Catalog {
 			Params: []store.Param{p("q", "query")}},
 		{ID: 6, APIID: 20, Version: "1", IsCurrent: true, Host: newHost, Method: "POST", Route: "/search"},
 		{ID: 7, APIID: 20, Version: "1", IsCurrent: true, Host: newHost, Method: "GET", Route: "/search"},
+		{ID: 8, APIID: 20, Version: "1", IsCurrent: true, Host: newHost, Method: "GET", Route: "/"},
 	})
 }
 
@@ -170,6 +171,26 @@ func TestAlignFunctionGolden(t *testing.T) {
 				Params: []pyast.CallParam{{Name: "query", Location: "json"}}}},
 		},
 		{
+			name: "root route as a url literal",
+			code: `requests.get("https://news-feed.p.rapidapi.com/", params={"q": q})`,
+			calls: []pyast.Call{{Line: 2, Method: "GET", URL: "https://" + newHost + "/", URLResolved: true, Scheme: "https", Host: newHost, Path: "/"}},
+		},
+		{
+			name: "path parameter filled by percent format is a url literal",
+			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/forecast/daily/%s" % city)`,
+			calls: []pyast.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/forecast/daily/{city}", Scheme: "https", Host: wxHost, Path: "/forecast/daily/{city}"}},
+		},
+		{
+			name: "path parameter concatenated to the literal is a url",
+			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/forecast/daily/" + city)`,
+			calls: []pyast.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/forecast/daily/{city}", Scheme: "https", Host: wxHost, Path: "/forecast/daily/{city}"}},
+		},
+		{
+			name: "route assembled from base and path is a route",
+			code: "BASE = 'https://weatherstack-forecast.p.rapidapi.com'\nrequests.get(BASE + '/forecast/daily/' + city)",
+			calls: []pyast.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/forecast/daily/{city}", Scheme: "https", Host: wxHost, Path: "/forecast/daily/{city}"}},
+		},
+		{
 			name: "host only with observed path",
 			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/history/" + day, headers={"X-RapidAPI-Key": KEY})`,
 			calls: []pyast.Call{{Line: 7, Method: "GET", URL: "https://" + wxHost + "/history/{day}", Scheme: "https", Host: wxHost, Path: "/history/{day}",
@@ -186,7 +207,7 @@ func TestAlignFunctionGolden(t *testing.T) {
 			calls: []pyast.Call{{Line: 9, Method: "GET", URL: "https://" + wxHost + "/{endpoint}", Scheme: "https", Host: wxHost, Path: "/{endpoint}"}},
 		},
 		{
-			name:  "route under another method is host only",
+			name:  "route under another method keeps the endpoint and flags it",
 			code:  `requests.delete("https://weatherstack-forecast.p.rapidapi.com/current")`,
 			calls: []pyast.Call{{Line: 2, Method: "DELETE", URL: "https://" + wxHost + "/current", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current"}},
 		},
