@@ -171,23 +171,23 @@ func TestAlignFunctionGolden(t *testing.T) {
 				Params: []pyast.CallParam{{Name: "query", Location: "json"}}}},
 		},
 		{
-			name: "root route as a url literal",
-			code: `requests.get("https://news-feed.p.rapidapi.com/", params={"q": q})`,
+			name:  "root route as a url literal",
+			code:  `requests.get("https://news-feed.p.rapidapi.com/", params={"q": q})`,
 			calls: []pyast.Call{{Line: 2, Method: "GET", URL: "https://" + newHost + "/", URLResolved: true, Scheme: "https", Host: newHost, Path: "/"}},
 		},
 		{
-			name: "path parameter filled by percent format is a url literal",
-			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/forecast/daily/%s" % city)`,
+			name:  "path parameter filled by percent format is a url literal",
+			code:  `requests.get("https://weatherstack-forecast.p.rapidapi.com/forecast/daily/%s" % city)`,
 			calls: []pyast.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/forecast/daily/{city}", Scheme: "https", Host: wxHost, Path: "/forecast/daily/{city}"}},
 		},
 		{
-			name: "path parameter concatenated to the literal is a url",
-			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/forecast/daily/" + city)`,
+			name:  "path parameter concatenated to the literal is a url",
+			code:  `requests.get("https://weatherstack-forecast.p.rapidapi.com/forecast/daily/" + city)`,
 			calls: []pyast.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/forecast/daily/{city}", Scheme: "https", Host: wxHost, Path: "/forecast/daily/{city}"}},
 		},
 		{
-			name: "route assembled from base and path is a route",
-			code: "BASE = 'https://weatherstack-forecast.p.rapidapi.com'\nrequests.get(BASE + '/forecast/daily/' + city)",
+			name:  "route assembled from base and path is a route",
+			code:  "BASE = 'https://weatherstack-forecast.p.rapidapi.com'\nrequests.get(BASE + '/forecast/daily/' + city)",
 			calls: []pyast.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/forecast/daily/{city}", Scheme: "https", Host: wxHost, Path: "/forecast/daily/{city}"}},
 		},
 		{
