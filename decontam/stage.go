@@ -93,7 +93,11 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 			return res, fmt.Errorf("decontam: %w", err)
 		}
 	}
+	signalsOf := map[int64][]Signal{}
 	for _, v := range verdicts {
+		if v.Keep && len(v.Signals) > 0 {
+			signalsOf[v.FunctionID] = v.Signals
+		}
 		if v.Template {
 			res.Templates++
 		}
@@ -213,8 +217,12 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 						return err
 					}
 				}
+				var ev map[string]any
+				if sigs := signalsOf[j.fn.ID]; len(sigs) > 0 {
+					ev = map[string]any{"signals_below_threshold": sigs}
+				}
 				if err := tx.RecordDecision(ctx, store.Decision{Stage: Stage, SubjectKind: "function", Subject: subject,
-					Verdict: store.Kept, Reason: "kept", RunID: opt.RunID}); err != nil {
+					Verdict: store.Kept, Reason: "kept", Evidence: ev, RunID: opt.RunID}); err != nil {
 					return err
 				}
 			}
