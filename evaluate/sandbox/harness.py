@@ -1338,6 +1338,9 @@ def _main():
         def __missing__(self, k):
             return "test-value"
 
+        def get(self, k, d=None):
+            return dict.get(self, k, d if d is not None else "test-value")
+
     env = _Env(os.environ)
     env.setdefault("HOME", _SCRATCH)
     os.environ = env
