@@ -47,7 +47,7 @@ type Result struct {
 // Run decides on every aligned candidate function, redacts the credentials of the
 // kept ones and stores them (table kept) where the sample builder takes them. Every
 // rejection is recorded with each of its reasons. Redactions already made for the
-// same code are reused, so a killed run resumes cheaply and a rerun changes nothing.
+// same inputs are reused, so a killed run resumes cheaply and a rerun changes nothing.
 func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 	if opt.Batch <= 0 {
 		opt.Batch = 200
@@ -55,9 +55,8 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	prog := opt.Progress
-	if prog == nil {
-		prog = progress.Nop
+	if opt.Progress == nil {
+		opt.Progress = progress.Nop
 	}
 	cands, fns, prim, dedup, err := loadCandidates(ctx, st)
 	if err != nil {
@@ -66,50 +65,30 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 	res := &Result{Candidates: len(cands), Reasons: map[string]int{}, Signals: map[string]int{}, Redactions: map[string]int{}}
 	verdicts := Decide(cands, dedup, opt.DecideOptions)
 	res.Verdicts = verdicts
-
-	// Rejections first: one decision per reason.
 	var keep []int64
-	for start := 0; start < len(verdicts); start += opt.Batch {
-		end := min(start+opt.Batch, len(verdicts))
-		err := st.Update(ctx, func(tx *store.Tx) error {
-			for _, v := range verdicts[start:end] {
-				for _, s := range v.Signals {
-					res.Signals[s.Name]++
-				}
-				if v.Keep {
-					continue
-				}
-				for _, r := range v.Reasons {
-					d := store.Decision{Stage: Stage, SubjectKind: "function", Subject: strconv.FormatInt(v.FunctionID, 10),
-						Verdict: store.Rejected, Reason: r.Code, Evidence: r.Evidence, RunID: opt.RunID}
-					if err := tx.RecordDecision(ctx, d); err != nil {
-						return err
-					}
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return res, fmt.Errorf("decontam: %w", err)
-		}
-	}
 	signalsOf := map[int64][]Signal{}
 	for _, v := range verdicts {
-		if v.Keep && len(v.Signals) > 0 {
-			signalsOf[v.FunctionID] = v.Signals
+		for _, s := range v.Signals {
+			res.Signals[s.Name]++
 		}
 		if v.Template {
 			res.Templates++
 		}
 		if v.Keep {
 			keep = append(keep, v.FunctionID)
+			if len(v.Signals) > 0 {
+				signalsOf[v.FunctionID] = v.Signals
+			}
 		} else {
 			res.Rejected++
 			res.Reasons[v.Reasons[0].Code]++
 		}
 	}
+	if err := recordRejections(ctx, st, verdicts, opt); err != nil {
+		return res, err
+	}
 
-	// Redaction of the kept, in parallel, written in batches.
+	// The kept: reuse current redactions, redact the rest in parallel, write in batches.
 	existing, err := st.KeptFunctions(ctx)
 	if err != nil {
 		return res, fmt.Errorf("decontam: %w", err)
@@ -118,122 +97,27 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 	for _, k := range existing {
 		current[k.FunctionID] = k
 	}
-	prog.SetTotal(int64(len(keep)))
-	type job struct {
-		fn  *store.Function
-		out *store.KeptFunction
-		fs  []secrets.Finding
-		err error
-	}
-	jobs := make([]job, len(keep))
-	var todo []int
+	jobs := make([]redactJob, len(keep))
+	var todo []*redactJob
 	for i, id := range keep {
 		f := fns[id]
-		jobs[i].fn = f
-		hash := store.KeptInputHash(f.Code, f.Source, f.Facts)
-		if k, ok := current[id]; ok && k.InputHash == hash && k.Alignment.ID == prim[id].ID {
+		jobs[i] = redactJob{fn: f, alignment: prim[id]}
+		if k, ok := current[id]; ok && k.InputHash == store.KeptInputHash(f.Code, f.Source, f.Facts) && k.Alignment.ID == prim[id].ID {
 			res.Reused++
-			kk := k
-			jobs[i].out = &kk
+			jobs[i].out = &k
 			continue
 		}
-		todo = append(todo, i)
+		todo = append(todo, &jobs[i])
 	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < opt.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sc := secrets.NewScanner()
-			defer sc.Close()
-			for i := range next {
-				j := &jobs[i]
-				code, fs1, err := sc.Redact(ctx, []byte(j.fn.Code))
-				if err != nil {
-					j.err = err
-					continue
-				}
-				var src []byte
-				var fs2 []secrets.Finding
-				if off := strings.Index(j.fn.Code, j.fn.Source); off >= 0 && j.fn.Source != "" {
-					// The function as written is part of its self-contained code.
-					fs2 = secrets.Within(fs1, []byte(j.fn.Code), off, len(j.fn.Source))
-					src = secrets.Apply([]byte(j.fn.Source), fs2)
-				} else if src, fs2, err = sc.Redact(ctx, []byte(j.fn.Source)); err != nil {
-					j.err = err
-					continue
-				}
-				facts, fs3, err := secrets.RedactJSON(j.fn.Facts)
-				if err != nil {
-					j.err = err
-					continue
-				}
-				j.fs = append(append(fs1, fs2...), fs3...)
-				red := redactionLog(fs1, fs2, fs3)
-				j.out = &store.KeptFunction{FunctionID: j.fn.ID, Alignment: prim[j.fn.ID], Code: string(code), Source: string(src),
-					Redactions: red, Facts: facts, InputHash: store.KeptInputHash(j.fn.Code, j.fn.Source, j.fn.Facts)}
-			}
-		}()
-	}
-	for _, i := range todo {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	opt.Progress.SetTotal(int64(len(keep)))
+	if err := redactAll(ctx, todo, opt.Workers); err != nil {
 		return res, err
 	}
-
-	var kept []int64
-	for start := 0; start < len(jobs); start += opt.Batch {
-		end := min(start+opt.Batch, len(jobs))
-		err := st.Update(ctx, func(tx *store.Tx) error {
-			for _, j := range jobs[start:end] {
-				subject := strconv.FormatInt(j.fn.ID, 10)
-				if j.err != nil {
-					reason := ReasonRedactionFailed
-					if !errors.Is(j.err, secrets.ErrBrokeSyntax) {
-						return fmt.Errorf("redact function %d: %w", j.fn.ID, j.err)
-					}
-					if err := tx.RecordDecision(ctx, store.Decision{Stage: Stage, SubjectKind: "function", Subject: subject,
-						Verdict: store.Rejected, Reason: reason, Evidence: map[string]any{"error": j.err.Error()}, RunID: opt.RunID}); err != nil {
-						return err
-					}
-					continue
-				}
-				if err := tx.SaveKept(ctx, j.out); err != nil {
-					return err
-				}
-				kept = append(kept, j.fn.ID)
-				kinds := kindsOf(j.out.Redactions)
-				if len(kinds) > 0 {
-					if err := tx.RecordDecision(ctx, store.Decision{Stage: Stage, SubjectKind: "function", Subject: subject,
-						Verdict: store.Changed, Reason: "redacted credentials", Evidence: map[string]any{"kinds": kinds},
-						RunID: opt.RunID}); err != nil {
-						return err
-					}
-				}
-				var ev map[string]any
-				if sigs := signalsOf[j.fn.ID]; len(sigs) > 0 {
-					ev = map[string]any{"signals_below_threshold": sigs}
-				}
-				if err := tx.RecordDecision(ctx, store.Decision{Stage: Stage, SubjectKind: "function", Subject: subject,
-					Verdict: store.Kept, Reason: "kept", Evidence: ev, RunID: opt.RunID}); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return res, fmt.Errorf("decontam: %w", err)
-		}
-		prog.Add(int64(end - start))
+	kept, err := writeKept(ctx, st, jobs, signalsOf, opt)
+	if err != nil {
+		return res, err
 	}
-	prog.Done()
+	opt.Progress.Done()
 	if err := st.Update(ctx, func(tx *store.Tx) error { return tx.RetainKept(ctx, kept) }); err != nil {
 		return res, fmt.Errorf("decontam: %w", err)
 	}
@@ -253,6 +137,139 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// recordRejections stores one decision per reason of every rejected function.
+func recordRejections(ctx context.Context, st *store.Store, verdicts []Verdict, opt Options) error {
+	for start := 0; start < len(verdicts); start += opt.Batch {
+		end := min(start+opt.Batch, len(verdicts))
+		err := st.Update(ctx, func(tx *store.Tx) error {
+			for _, v := range verdicts[start:end] {
+				if v.Keep {
+					continue
+				}
+				for _, r := range v.Reasons {
+					d := store.Decision{Stage: Stage, SubjectKind: "function", Subject: strconv.FormatInt(v.FunctionID, 10),
+						Verdict: store.Rejected, Reason: r.Code, Evidence: r.Evidence, RunID: opt.RunID}
+					if err := tx.RecordDecision(ctx, d); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("decontam: %w", err)
+		}
+	}
+	return nil
+}
+
+// redactJob is one kept function on its way to the kept table.
+type redactJob struct {
+	fn        *store.Function
+	alignment store.Alignment
+	out       *store.KeptFunction
+	err       error
+}
+
+// redactAll redacts the jobs' code, source and facts with one scanner per worker.
+func redactAll(ctx context.Context, jobs []*redactJob, workers int) error {
+	var wg sync.WaitGroup
+	next := make(chan *redactJob)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := secrets.NewScanner()
+			defer sc.Close()
+			for j := range next {
+				j.out, j.err = redactFunction(ctx, sc, j.fn, j.alignment)
+			}
+		}()
+	}
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+	return ctx.Err()
+}
+
+// redactFunction makes the kept row of f: its code, source and facts redacted.
+func redactFunction(ctx context.Context, sc *secrets.Scanner, f *store.Function, a store.Alignment) (*store.KeptFunction, error) {
+	code, fs1, err := sc.Redact(ctx, []byte(f.Code))
+	if err != nil {
+		return nil, err
+	}
+	var src []byte
+	var fs2 []secrets.Finding
+	if off := strings.Index(f.Code, f.Source); off >= 0 && f.Source != "" {
+		// The function as written is part of its self-contained code.
+		fs2 = secrets.Within(fs1, []byte(f.Code), off, len(f.Source))
+		src = secrets.Apply([]byte(f.Source), fs2)
+	} else if src, fs2, err = sc.Redact(ctx, []byte(f.Source)); err != nil {
+		return nil, err
+	}
+	facts, fs3, err := secrets.RedactJSON(f.Facts)
+	if err != nil {
+		return nil, err
+	}
+	return &store.KeptFunction{FunctionID: f.ID, Alignment: a, Code: string(code), Source: string(src),
+		Redactions: redactionLog(fs1, fs2, fs3), Facts: facts, InputHash: store.KeptInputHash(f.Code, f.Source, f.Facts)}, nil
+}
+
+// writeKept stores the kept rows and their decisions in batches and returns the ids
+// kept. A function whose redaction would break its syntax is rejected instead.
+func writeKept(ctx context.Context, st *store.Store, jobs []redactJob, signalsOf map[int64][]Signal, opt Options) ([]int64, error) {
+	var kept []int64
+	for start := 0; start < len(jobs); start += opt.Batch {
+		end := min(start+opt.Batch, len(jobs))
+		var batch []int64
+		err := st.Update(ctx, func(tx *store.Tx) error {
+			for _, j := range jobs[start:end] {
+				d := store.Decision{Stage: Stage, SubjectKind: "function", Subject: strconv.FormatInt(j.fn.ID, 10), RunID: opt.RunID}
+				if j.err != nil {
+					if !errors.Is(j.err, secrets.ErrBrokeSyntax) {
+						return fmt.Errorf("redact function %d: %w", j.fn.ID, j.err)
+					}
+					d.Verdict, d.Reason, d.Evidence = store.Rejected, ReasonRedactionFailed, map[string]any{"error": j.err.Error()}
+					if err := tx.RecordDecision(ctx, d); err != nil {
+						return err
+					}
+					continue
+				}
+				if err := tx.SaveKept(ctx, j.out); err != nil {
+					return err
+				}
+				batch = append(batch, j.fn.ID)
+				if kinds := kindsOf(j.out.Redactions); len(kinds) > 0 {
+					c := d
+					c.Verdict, c.Reason, c.Evidence = store.Changed, "redacted credentials", map[string]any{"kinds": kinds}
+					if err := tx.RecordDecision(ctx, c); err != nil {
+						return err
+					}
+				}
+				d.Verdict, d.Reason = store.Kept, "kept"
+				if sigs := signalsOf[j.fn.ID]; len(sigs) > 0 {
+					d.Evidence = map[string]any{"signals_below_threshold": sigs}
+				}
+				if err := tx.RecordDecision(ctx, d); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("decontam: %w", err)
+		}
+		kept = append(kept, batch...)
+		opt.Progress.Add(int64(end - start))
+	}
+	return kept, nil
 }
 
 // redactionEntry is what the kept row records of one redaction: never the value.
