@@ -1,0 +1,156 @@
+package evaluate
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"sccg/evaluate/sandbox"
+	"sccg/split"
+)
+
+func TestTruthOf(t *testing.T) {
+	tests := []struct {
+		name       string
+		rec        split.Record
+		wantHosts  []string
+		wantRoute  string
+		wantMethod string
+		wantParams []string
+		wantSource string
+	}{
+		{"url with documented params", split.Record{APIHost: "A.p.rapidapi.com", APIMetadata: split.Metadata{
+			URL: "https://a.p.rapidapi.com/v1/x", Route: "/v1/x/", Method: "get",
+			Params: json.RawMessage(`[{"name":"q"},{"name":"limit"}]`), PathParams: json.RawMessage(`["id"]`)}},
+			[]string{"a.p.rapidapi.com"}, "/v1/x", "GET", []string{"id", "limit", "q"}, "documented"},
+		{"route with a documented query string", split.Record{APIHost: "b.p.rapidapi.com", APIMetadata: split.Metadata{
+			Route: "/search?q={q}", Method: "POST", CodeParams: json.RawMessage(`{"params": ["q", "page"]}`)}},
+			[]string{"b.p.rapidapi.com"}, "/search", "POST", []string{"page", "q"}, "code"},
+		{"route recorded as a whole URL", split.Record{APIHost: "c.p.rapidapi.com", APIMetadata: split.Metadata{
+			Route: "/https://api.example.com/v1/os", Method: "GET",
+			CodeParams: json.RawMessage(`{"headers_code": "h = {\"X-Key\": k}", "querystring_code": "qs = {\"os\": \"linux\", 'v': 2}"}`)}},
+			[]string{"c.p.rapidapi.com", "api.example.com"}, "/v1/os", "GET", []string{"os", "v"}, "code"},
+		{"host only without a path", split.Record{APIHost: "d.p.rapidapi.com", APIMetadata: split.Metadata{Method: "POST", DocMatchType: "host_only"}},
+			[]string{"d.p.rapidapi.com"}, "", "POST", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := TruthOf(tt.rec)
+			if !reflect.DeepEqual(g.Hosts, tt.wantHosts) || g.Route != tt.wantRoute || g.Method != tt.wantMethod ||
+				!reflect.DeepEqual(g.Params, tt.wantParams) || g.ParamsSource != tt.wantSource {
+				t.Errorf("got hosts %v route %q method %s params %v (%s); want %v %q %s %v (%s)", g.Hosts, g.Route, g.Method,
+					g.Params, g.ParamsSource, tt.wantHosts, tt.wantRoute, tt.wantMethod, tt.wantParams, tt.wantSource)
+			}
+		})
+	}
+}
+
+func TestRouteMatch(t *testing.T) {
+	tests := []struct {
+		route, path string
+		want        bool
+	}{
+		{"/forecast/{location}", "/forecast/London", true},
+		{"/forecast/{location}", "/forecast/London/", true},
+		{"/forecast/{location}", "/forecast", false},
+		{"/forecast/{location}", "/forecast/London/daily", false},
+		{"/forecast/{location}", "/forecast/", false},
+		{"/v1/{id}.json", "/v1/42.json", true},
+		{"/v1/{id}.json", "/v1/42.xml", false},
+		{"/search", "/search", true},
+		{"/search", "/Search", false},
+		{"/search", "/search2", false},
+		{"/", "/", true},
+		{"/", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.route+" "+tt.path, func(t *testing.T) {
+			if got := compileRoute(normRoute(tt.route)).match(tt.path); got != tt.want {
+				t.Errorf("match(%q, %q) = %v, want %v", tt.route, tt.path, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseRequest(t *testing.T) {
+	q := sandbox.Request{Lib: "requests", Method: "get", URL: "HTTPS://X.p.rapidapi.com:443/a/b?z=1&y=2",
+		Params: json.RawMessage(`["q"]`), JSON: json.RawMessage(`["body_key"]`), Data: json.RawMessage(`"{\"form\": 1}"`)}
+	c := parseRequest(q)
+	if c.Host != "x.p.rapidapi.com" || c.Path != "/a/b" || c.Method != "GET" ||
+		!reflect.DeepEqual(c.Keys, []string{"body_key", "form", "q", "y", "z"}) {
+		t.Errorf("parseRequest = %+v", c)
+	}
+	c = parseRequest(sandbox.Request{Method: "POST", URL: "api.example.com/v2", ParamsRaw: "a=1&b=2"})
+	if c.Host != "api.example.com" || c.Path != "/v2" || !reflect.DeepEqual(c.Keys, []string{"a", "b"}) {
+		t.Errorf("scheme-less URL with string params: %+v", c)
+	}
+}
+
+func TestDependencies(t *testing.T) {
+	d := DefaultDependencies()
+	tests := []struct {
+		name    string
+		imports []string
+		want    bool
+	}{
+		{"requests and stdlib", []string{"requests", "os", "json", "datetime"}, true},
+		{"known distributions", []string{"httpx", "pandas", "django.conf", "bs4"}, true},
+		{"urllib.request is a client", []string{"urllib.request", "json"}, true},
+		{"urllib.parse alone is not", []string{"urllib.parse", "json"}, false},
+		{"http.client", []string{"http.client"}, true},
+		{"no HTTP client", []string{"os", "json"}, false},
+		{"unknown package", []string{"requests", "totally_made_up_pkg"}, false},
+		{"relative import", []string{"requests", ".models"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := d.Valid(tt.imports); got != tt.want {
+				t.Errorf("Valid(%v) = %v, want %v", tt.imports, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestExtractCode(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"plain", "import os\n", "import os\n"},
+		{"python fence", "Sure:\n```python\nx = 1\n```\nDone.", "x = 1\n"},
+		{"two fences joined, other languages dropped", "```py\na = 1\n```\n```bash\nls\n```\n```\nb = 2\n```", "a = 1\n\nb = 2\n"},
+		{"unclosed fence", "```python\nx = 1\n", "x = 1\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ExtractCode(tt.in); got != tt.want {
+				t.Errorf("ExtractCode = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseGenerations(t *testing.T) {
+	in := `{"sample_id": "A", "setting": "s", "model": "m", "sample_index": 0, "completion": "x"}
+not json
+{"setting": "s"}
+{"sample_id": "A", "setting": "s", "model": "m", "sample_index": 0, "completion": "again"}
+
+{"sample_id": "B", "setting": "s", "model": "m", "sample_index": 1, "completion": "y"}`
+	gens, problems, err := ParseGenerations(strings.NewReader(in), "g.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gens) != 2 || gens[0].Completion != "x" || gens[1].SampleID != "B" {
+		t.Errorf("generations = %+v", gens)
+	}
+	want := []string{"g.jsonl line 2: not a generation", "g.jsonl line 3: no sample_id", "g.jsonl line 4: duplicate of line 1"}
+	if len(problems) != len(want) {
+		t.Fatalf("problems = %q", problems)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(problems[i], w) {
+			t.Errorf("problem %d = %q, want prefix %q", i, problems[i], w)
+		}
+	}
+}
