@@ -29,6 +29,7 @@ type Result struct {
 	Aligned   int            `json:"aligned"`   // functions with at least one alignment
 	Unaligned int            `json:"unaligned"` // functions none of whose calls aligned
 	ByType    map[string]int `json:"by_type"`   // primary alignments by doc_match_type
+	Skips     map[string]int `json:"skips"`     // call sites this run could not align, by reason
 	Dedup     DedupStats     `json:"dedup"`
 }
 
@@ -61,7 +62,7 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("align: %w", err)
 	}
-	res := &Result{Functions: len(fns), ByType: map[string]int{}}
+	res := &Result{Functions: len(fns), ByType: map[string]int{}, Skips: map[string]int{}}
 	prog.SetTotal(int64(len(fns)))
 	var todo []store.Function
 	for _, f := range fns {
@@ -79,9 +80,10 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 		n := min(opt.Batch, len(todo))
 		batch := todo[:n]
 		todo = todo[n:]
+		skips := map[string]int{}
 		err := st.Update(ctx, func(tx *store.Tx) error {
 			for _, f := range batch {
-				if err := alignOne(ctx, tx, f, cat, opt.RunID); err != nil {
+				if err := alignOne(ctx, tx, f, cat, opt.RunID, skips); err != nil {
 					return err
 				}
 			}
@@ -89,6 +91,9 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 		})
 		if err != nil {
 			return res, fmt.Errorf("align: %w", err)
+		}
+		for k, v := range skips {
+			res.Skips[k] += v
 		}
 		prog.Add(int64(n))
 	}
@@ -131,7 +136,7 @@ func unitOf(f store.Function) string {
 	return "function:" + strconv.FormatInt(f.ID, 10) + ":" + f.CodeHash
 }
 
-func alignOne(ctx context.Context, tx *store.Tx, f store.Function, cat *Catalog, runID int64) error {
+func alignOne(ctx context.Context, tx *store.Tx, f store.Function, cat *Catalog, runID int64, skipped map[string]int) error {
 	subject := strconv.FormatInt(f.ID, 10)
 	d := store.Decision{Stage: Stage, SubjectKind: "function", Subject: subject, RunID: runID}
 	var as []store.Alignment
@@ -141,6 +146,9 @@ func alignOne(ctx context.Context, tx *store.Tx, f store.Function, cat *Catalog,
 		d.Verdict, d.Reason = store.Rejected, "no facts"
 	} else {
 		as, skips = AlignFunction(f.Code, facts, cat)
+		for _, sk := range skips {
+			skipped[sk.Reason]++
+		}
 		if len(as) == 0 {
 			d.Verdict, d.Reason = store.Rejected, "no call aligned"
 			d.Evidence = map[string]any{"calls": len(facts.Calls), "skipped": skips}

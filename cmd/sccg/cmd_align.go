@@ -62,6 +62,13 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 	for _, k := range []string{align.MatchURL, align.MatchRoute, align.MatchHostOnly} {
 		fmt.Fprintf(e.stdout, "  %-10s %d\n", k, res.ByType[k])
 	}
+	if len(res.Skips) > 0 {
+		fmt.Fprintf(e.stdout, "  calls not aligned:")
+		for _, k := range sortedKeys(res.Skips) {
+			fmt.Fprintf(e.stdout, " %s %d", k, res.Skips[k])
+		}
+		fmt.Fprintln(e.stdout)
+	}
 	d := res.Dedup
 	fmt.Fprintf(e.stdout, "dedup: %d clusters; %d exact copies in %d groups, %d near-duplicates in %d clusters (largest %d)\n",
 		d.Clusters, d.ExactDropped, d.ExactGroups, d.NearDropped, d.NearClusters, d.Largest)
