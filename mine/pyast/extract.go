@@ -126,7 +126,7 @@ func Extract(ctx context.Context, content []byte, opts Options) (res *Result, er
 		recoverDefs(ctx, src, root)
 	}
 	m := newModule(src, root)
-	x := &extractor{m: m, opts: opts, ctx: ctx, filePy2: python2(root, src)}
+	x := &extractor{m: m, opts: opts, ctx: ctx, filePy2: python2(root, src), fileOK: res.SyntaxOK}
 	x.findSites()
 	for _, f := range m.funcs {
 		if err := ctx.Err(); err != nil {
@@ -159,6 +159,7 @@ type extractor struct {
 	topSites []*reqSite
 	memo     map[*fnInfo]bool
 	filePy2  string // a Python 2-only construct of the file, if any
+	fileOK   bool   // the file parsed without ERROR or MISSING nodes
 }
 
 // findSites records every request call and every same-file helper call, each in
@@ -440,7 +441,11 @@ func (x *extractor) topLevel(enc string) (*Function, error) {
 	}
 	fn.CodeHash = hash
 	facts.EffectiveLOC = len(strings.Split(strings.TrimSpace(fn.Source), "\n"))
+	// script code is rejected; its quality is recorded as zero in every component
 	facts.Quality = Quality{Components: map[string]float64{}}
+	for _, k := range qualityComponents {
+		facts.Quality.Components[k] = 0
+	}
 	return fn, nil
 }
 
@@ -449,7 +454,15 @@ func (x *extractor) topLevel(enc string) (*Function, error) {
 // file is checked on the file's tree (it parsed there, so it parses alone); a
 // rewritten one is parsed again.
 func (x *extractor) checkCode(p *program) (bool, string, error) {
-	if p.nodes != nil {
+	// in a file with syntax errors an error next to a function can change how it
+	// parses alone, so only a clean file's tree vouches for its pieces
+	plain := p.nodes != nil && x.fileOK
+	for _, n := range p.nodes {
+		if n.col != 0 {
+			plain = false // not where a module-level statement can start
+		}
+	}
+	if plain {
 		ok := true
 		for _, n := range p.nodes {
 			if n.hasError() || python2(n, x.m.src) != "" {
@@ -585,6 +598,9 @@ func signature(def *node, src []byte) string {
 func lineText(src []byte, n *node) string {
 	start := int(n.start)
 	for start > 0 && src[start-1] != '\n' {
+		if c := src[start-1]; c != ' ' && c != '\t' {
+			return string(src[n.start:n.end]) // other code before it on its line
+		}
 		start--
 	}
 	return string(src[start:n.end])

@@ -21,6 +21,10 @@ const (
 	penMissingImports = -10
 )
 
+// qualityComponents names every component of Quality.Components.
+var qualityComponents = []string{"syntax", "api_call", "response_handling", "error_handling", "length", "repo_signals",
+	"comments", "docstring", "database_call", "indentation", "missing_imports"}
+
 var responseAttrs = map[string]bool{"json": true, "text": true, "content": true, "read": true, "iter_content": true,
 	"iter_lines": true, "status_code": true, "status": true, "raise_for_status": true, "ok": true, "getresponse": true,
 	"getcode": true, "aread": true, "body": true}
