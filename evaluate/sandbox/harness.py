@@ -1496,6 +1496,7 @@ def _serve(ctrl):
     import socket
     import os
     sock = socket.socket(fileno=ctrl)
+    sock.send(b"ready")
     while True:
         try:
             msg, fds, _, _ = socket.recv_fds(sock, 65536, 4)

@@ -58,6 +58,12 @@ func (r *Runner) startZygote() (*zygote, error) {
 		cmd.Wait()
 		close(z.done)
 	}()
+	// Loading the warm modules can take a while on a busy machine; wait for it here
+	// so a job's own deadline only covers the fork.
+	if reply, err := recvCtrl(z.ctrl, 2*time.Minute); err != nil || reply != "ready" {
+		r.dropZygote(z)
+		return nil, fmt.Errorf("sandbox: fork server did not start: %q %v", reply, err)
+	}
 	return z, nil
 }
 
@@ -146,7 +152,7 @@ func (r *Runner) startWarm(scratch, job string, limits []string, pw *os.File) (c
 			last = err
 			continue
 		}
-		reply, err := recvCtrl(z.ctrl, 10*time.Second)
+		reply, err := recvCtrl(z.ctrl, 30*time.Second)
 		if err != nil || !strings.HasPrefix(reply, "pid ") {
 			r.dropZygote(z)
 			last = fmt.Errorf("fork server: %q %v", reply, err)
