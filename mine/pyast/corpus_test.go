@@ -59,6 +59,8 @@ type corpusLabel struct {
 	ExpectedMatch string  `json:"expected_match"`
 	Template      bool    `json:"template"`
 	Python2       bool    `json:"python2"`
+	DuplicateOf   *string `json:"duplicate_of"`
+	NearDupOf     *string `json:"near_duplicate_of"`
 	Notes         string  `json:"notes"`
 }
 
@@ -170,6 +172,25 @@ func TestCorpusAgreesWithLabels(t *testing.T) {
 				method++
 			} else {
 				t.Logf("method miss %s: got %q, want %q", key, c.Method, *l.Method)
+			}
+		}
+	}
+	// copies identical up to whitespace, comments and quoting share a code hash;
+	// edited copies do not
+	for _, l := range labels {
+		key := l.Repo + ":" + l.Path + ":" + l.Function
+		f, ok := byKey[key]
+		if !ok {
+			continue
+		}
+		if l.DuplicateOf != nil {
+			if orig, ok := byKey[*l.DuplicateOf]; !ok || orig.CodeHash != f.CodeHash {
+				t.Errorf("%s: duplicate of %s but the code hashes differ", key, *l.DuplicateOf)
+			}
+		}
+		if l.NearDupOf != nil {
+			if orig, ok := byKey[*l.NearDupOf]; ok && orig.CodeHash == f.CodeHash {
+				t.Errorf("%s: near-duplicate of %s but the code hashes are equal", key, *l.NearDupOf)
 			}
 		}
 	}
