@@ -483,6 +483,24 @@ func (sc *scope) call(n *node) sval {
 	switch {
 	case last == "urljoin" && len(pos) >= 2:
 		return urlJoin(sc.str(pos[0]), sc.str(pos[1]))
+	case last == "urlencode" && len(pos) >= 1:
+		// urlencode({"q": q, "n": 5}) → q={q}&n=5
+		entries := sc.dict(pos[0])
+		if len(entries) == 0 {
+			break
+		}
+		out := sval{complete: true}
+		for i, e := range entries {
+			if i > 0 {
+				out.s += "&"
+			}
+			v := e.sc.str(e.val)
+			if !v.complete {
+				v = hole(e.key)
+			}
+			out = out.cat(sval{s: e.key + "=", complete: true}).cat(v)
+		}
+		return out
 	case (d == "os.path.join" || d == "posixpath.join") && len(pos) > 0:
 		out := sc.str(pos[0])
 		for _, p := range pos[1:] {

@@ -313,3 +313,15 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 }
+
+func TestURLEncodeBuildsTheQuery(t *testing.T) {
+	f := extractOne(t, `import requests
+from urllib.parse import urlencode
+def f(q):
+    return requests.get("https://a.com/s?" + urlencode({"q": q, "n": 5}))
+`, "f")
+	c := f.Facts.Calls[0]
+	if c.Query != "q={q}&n=5" || len(c.Params) != 2 || c.Params[1].Example != "5" {
+		t.Errorf("query %q params %+v, want q={q}&n=5 with n=5", c.Query, c.Params)
+	}
+}
