@@ -37,11 +37,12 @@ type DecideOptions struct {
 
 // Decide rejects templates and generated wrappers (every signal recorded),
 // duplicates that are not their cluster's representative, and what exceeds the
-// per-repository and per-API caps among the rest. Verdicts are in cands order.
+// per-repository and per-API caps among the rest. When a cluster's representative
+// is itself a template, its best member that is not stands for the cluster instead.
+// Verdicts are in cands order.
 func Decide(cands []Candidate, dedup map[int64]store.DedupEntry, opt DecideOptions) []Verdict {
 	factories := WrapperFactories(cands, opt.Factory)
 	out := make([]Verdict, len(cands))
-	var survivors []Candidate
 	for i, c := range cands {
 		v := Verdict{FunctionID: c.FunctionID}
 		sigs := Signals(c)
@@ -65,17 +66,36 @@ func Decide(cands []Candidate, dedup map[int64]store.DedupEntry, opt DecideOptio
 				v.Reasons = append(v.Reasons, Reason{"template: " + s.Name, s.Evidence})
 			}
 		}
-		if d, ok := dedup[c.FunctionID]; ok && d.Kind != store.DedupRepresentative {
+		out[i] = v
+	}
+
+	// The function that stands for each duplicate cluster: its representative, or
+	// when that is a template, the best of its other members.
+	stands := map[int64]int{} // cluster → index in cands
+	for i, c := range cands {
+		d, ok := dedup[c.FunctionID]
+		if !ok || out[i].Template {
+			continue
+		}
+		j, seen := stands[d.Cluster]
+		if !seen || d.Kind == store.DedupRepresentative || (dedup[cands[j].FunctionID].Kind != store.DedupRepresentative && better(c, cands[j])) {
+			stands[d.Cluster] = i
+		}
+	}
+	var survivors []Candidate
+	for i, c := range cands {
+		v := &out[i]
+		if d, ok := dedup[c.FunctionID]; ok && !v.Template && stands[d.Cluster] != i {
 			code := ReasonNearDuplicate
 			if d.Kind == store.DedupExact {
 				code = ReasonExactDuplicate
 			}
-			v.Reasons = append(v.Reasons, Reason{code, map[string]any{"cluster": d.Cluster, "similarity": d.Similarity}})
+			v.Reasons = append(v.Reasons, Reason{code, map[string]any{"cluster": d.Cluster, "similarity": d.Similarity,
+				"kept": cands[stands[d.Cluster]].FunctionID}})
 		}
 		if len(v.Reasons) == 0 {
 			survivors = append(survivors, c)
 		}
-		out[i] = v
 	}
 	capped := ApplyCaps(survivors, opt.Caps)
 	for i := range out {
@@ -89,4 +109,19 @@ func Decide(cands []Candidate, dedup map[int64]store.DedupEntry, opt DecideOptio
 		out[i].Keep = true
 	}
 	return out
+}
+
+// better orders candidates for standing in for a cluster: higher quality, then the
+// earlier repository, then the lower function id.
+func better(a, b Candidate) bool {
+	if a.Quality != b.Quality {
+		return a.Quality > b.Quality
+	}
+	if (a.RepoCreatedAt == "") != (b.RepoCreatedAt == "") {
+		return b.RepoCreatedAt == ""
+	}
+	if a.RepoCreatedAt != b.RepoCreatedAt {
+		return a.RepoCreatedAt < b.RepoCreatedAt
+	}
+	return a.FunctionID < b.FunctionID
 }

@@ -1,11 +1,13 @@
 package decontam
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"testing"
 
 	"sccg/mine/pyast"
+	"sccg/store"
 )
 
 func signalNames(sigs []Signal) string {
@@ -131,5 +133,45 @@ func TestBlocklist(t *testing.T) {
 	}
 	if _, err := ParseBlocklist(strings.NewReader("bad[pattern\n")); err == nil {
 		t.Error("a malformed pattern parsed")
+	}
+}
+
+func TestDecideDuplicates(t *testing.T) {
+	code := "import requests\n\ndef get(q):\n    return requests.get('https://a.p.rapidapi.com/x', params={'q': q}).json()\n"
+	cands := []Candidate{
+		{FunctionID: 1, Repo: "gen/dump", Code: code, Quality: 90, APIID: 1},
+		{FunctionID: 2, Repo: "real/app", Code: code, Quality: 50, APIID: 1},
+		{FunctionID: 3, Repo: "other/app", Code: code, Quality: 70, APIID: 1},
+		{FunctionID: 4, Repo: "solo/app", Code: code + "\n# solo\n", Quality: 10, APIID: 1},
+	}
+	dedup := map[int64]store.DedupEntry{
+		1: {FunctionID: 1, Cluster: 1, Kind: store.DedupRepresentative, Similarity: 1},
+		2: {FunctionID: 2, Cluster: 1, Kind: store.DedupExact, Similarity: 1},
+		3: {FunctionID: 3, Cluster: 1, Kind: store.DedupNear, Similarity: 0.9},
+		4: {FunctionID: 4, Cluster: 4, Kind: store.DedupRepresentative, Similarity: 1},
+	}
+	tests := []struct {
+		name      string
+		blocklist string
+		keep      []int64
+	}{
+		{"representative stands for its cluster", "", []int64{1, 4}},
+		{"best other member stands in for a blocked representative", "gen/*", []int64{3, 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, _ := ParseBlocklist(strings.NewReader(tt.blocklist))
+			var keep []int64
+			for _, v := range Decide(cands, dedup, DecideOptions{Blocklist: b}) {
+				if v.Keep {
+					keep = append(keep, v.FunctionID)
+				} else if len(v.Reasons) == 0 {
+					t.Errorf("function %d rejected without a reason", v.FunctionID)
+				}
+			}
+			if fmt.Sprint(keep) != fmt.Sprint(tt.keep) {
+				t.Errorf("kept %v, want %v", keep, tt.keep)
+			}
+		})
 	}
 }
