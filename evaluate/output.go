@@ -196,6 +196,44 @@ func Compare(a, b []Result, o CompareOptions) ([]Comparison, error) {
 	return out, nil
 }
 
+// Stratum returns the value of a result's stratum field: doc_match_type,
+// comments_source, time_slice, setting or model.
+func (r Result) Stratum(field string) (string, bool) {
+	switch field {
+	case "doc_match_type":
+		return r.DocMatchType, true
+	case "comments_source":
+		return r.CommentsSource, true
+	case "time_slice":
+		return r.TimeSlice, true
+	case "setting":
+		return r.Setting, true
+	case "model":
+		return r.Model, true
+	}
+	return "", false
+}
+
+// SplitBy returns the results whose stratum field equals a and b: the two groups of
+// a group-wise comparison inside one result set (e.g. comments_source original vs
+// intent_redacted).
+func SplitBy(rs []Result, field, a, b string) ([]Result, []Result, error) {
+	var ga, gb []Result
+	for _, r := range rs {
+		v, ok := r.Stratum(field)
+		if !ok {
+			return nil, nil, fmt.Errorf("compare: unknown stratum %q (doc_match_type, comments_source, time_slice, setting, model)", field)
+		}
+		switch v {
+		case a:
+			ga = append(ga, r)
+		case b:
+			gb = append(gb, r)
+		}
+	}
+	return ga, gb, nil
+}
+
 func values(rs []Result, metric string) []float64 {
 	var out []float64
 	for _, r := range rs {

@@ -9,24 +9,39 @@ import (
 )
 
 func runCompare(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("compare", "A B   (results.jsonl files or eval output directories)")
+	fs := e.flags("compare", "A B | --by FIELD --groups X,Y A   (results.jsonl files or eval output directories)")
 	metricList := fs.String("metric", "mock,es,codebleu,endpoint_acc,host_acc", "metrics to test, comma-separated")
 	rounds := fs.Int("rounds", 10000, "permutations per test")
 	seed := fs.Uint64("seed", 1, "random seed (same seed, same p-values)")
+	by := fs.String("by", "", "compare two strata of ONE result set: doc_match_type, comments_source, time_slice, setting, model")
+	groups := fs.String("groups", "", "the two strata values for --by, e.g. original,intent_redacted")
 	rest, err := e.parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(rest) != 2 {
+	var a, b []evaluate.Result
+	switch {
+	case *by != "":
+		g := strings.Split(*groups, ",")
+		if len(rest) != 1 || len(g) != 2 {
+			return usagef("--by wants one result set and --groups X,Y")
+		}
+		all, err := evaluate.ReadResults(rest[0])
+		if err != nil {
+			return err
+		}
+		if a, b, err = evaluate.SplitBy(all, *by, strings.TrimSpace(g[0]), strings.TrimSpace(g[1])); err != nil {
+			return usagef("%v", err)
+		}
+	case len(rest) != 2:
 		return usagef("want two result sets, got %d arguments", len(rest))
-	}
-	a, err := evaluate.ReadResults(rest[0])
-	if err != nil {
-		return err
-	}
-	b, err := evaluate.ReadResults(rest[1])
-	if err != nil {
-		return err
+	default:
+		if a, err = evaluate.ReadResults(rest[0]); err != nil {
+			return err
+		}
+		if b, err = evaluate.ReadResults(rest[1]); err != nil {
+			return err
+		}
 	}
 	var ms []string
 	for _, m := range strings.Split(*metricList, ",") {

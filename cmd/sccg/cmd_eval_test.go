@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -98,6 +99,29 @@ func TestEvalCommand(t *testing.T) {
 	out.Reset()
 	if code := run(ctx, []string{"compare", "--rounds", "200", filepath.Join(dir, "gold"), filepath.Join(dir, "gen")}, e); code != 0 || !strings.Contains(out.String(), "| mock |") {
 		t.Errorf("compare: exit %d, output %s, stderr %s", code, out, errb)
+	}
+}
+
+func TestCompareByStratum(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the sandbox end to end")
+	}
+	ctx := context.Background()
+	e, out, errb, bench, gens := evalTestEnv(t)
+	dir := t.TempDir()
+	if code := run(ctx, []string{"eval", "--warm", "--bench", bench, "--generations", gens, "--out", dir}, e); code != 0 {
+		t.Fatalf("eval --warm: exit %d, stderr %s", code, errb)
+	}
+	out.Reset()
+	if code := run(ctx, []string{"--json", "compare", "--by", "model", "--groups", "model-a,model-b", "--rounds", "300", dir}, e); code != 0 {
+		t.Fatalf("compare --by: exit %d, stderr %s", code, errb)
+	}
+	var cs []evaluate.Comparison
+	if err := json.Unmarshal(out.Bytes(), &cs); err != nil || len(cs) == 0 {
+		t.Fatalf("compare --json output %s: %v", out, err)
+	}
+	if m := cs[0]; m.Metric != "mock" || m.GroupWise.NA != 7 || m.GroupWise.NB != 7 || m.GroupWise.Diff <= 0 {
+		t.Errorf("mock model-a vs model-b: %+v", m.GroupWise)
 	}
 }
 
