@@ -325,3 +325,26 @@ def f(q):
 		t.Errorf("query %q params %+v, want q={q}&n=5 with n=5", c.Query, c.Params)
 	}
 }
+
+func TestCommentsPlaceholderAndGoal(t *testing.T) {
+	tests := []struct {
+		name              string
+		comments          string
+		placeholder, goal bool
+	}{
+		{"generated steps", "    # Define the target RapidAPI endpoint URL\n    # Send the GET request to the API\n", true, false},
+		{"todo only", "    # TODO: cache this\n", true, false},
+		{"real intent", "    # fetch tomorrow's forecast for the user's city\n", false, true},
+		{"intent among steps", "    # Set up the query parameters\n    # look up the cheapest flight for the trip\n", false, true},
+		{"no comments", "", false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "import requests\ndef f():\n" + tc.comments + "    return requests.get('https://a.com')\n"
+			fa := extractOne(t, src, "f").Facts
+			if fa.CommentsPlaceholder != tc.placeholder || fa.CommentsStateGoal != tc.goal {
+				t.Errorf("placeholder=%v goal=%v, want %v %v", fa.CommentsPlaceholder, fa.CommentsStateGoal, tc.placeholder, tc.goal)
+			}
+		})
+	}
+}

@@ -117,7 +117,7 @@ func (x *extractor) quality(f *fnInfo, helpers []*fnInfo, facts *Facts, imports 
 	c["repo_signals"] = round1(wRepo * math.Min(1, signal))
 	hasReal := false
 	for _, cm := range facts.Comments {
-		if !placeholderComment.MatchString(cm.Text) && !looksLikeCode(cm.Text) {
+		if !isPlaceholder(cm.Text) {
 			hasReal = true
 		}
 	}
