@@ -12,19 +12,22 @@ import (
 
 // Captured is one request the code tried to send, parsed for scoring.
 type Captured struct {
-	Lib     string            `json:"lib"`
-	Method  string            `json:"method"`
-	URL     string            `json:"url"`
-	Host    string            `json:"host"`
-	Path    string            `json:"path"`
-	Keys    []string          `json:"param_keys"` // query, params, body and path-parameter keys
-	Headers map[string]string `json:"headers,omitempty"`
+	Lib      string            `json:"lib"`
+	Method   string            `json:"method"`
+	URL      string            `json:"url"`
+	Host     string            `json:"host"`
+	Path     string            `json:"path"`
+	Query    []string          `json:"query,omitempty"`     // keys in the URL's query string
+	Params   []string          `json:"params,omitempty"`    // keys of params=
+	JSONKeys []string          `json:"json_keys,omitempty"` // keys of a JSON body
+	BodyKeys []string          `json:"body_keys,omitempty"` // keys of a form or string body
+	Keys     []string          `json:"param_keys"`          // all of the above, for ParamF1
+	Headers  map[string]string `json:"headers,omitempty"`   // secret-looking values redacted
 }
 
 // parseRequest turns a raw recorded request into host, path and parameter keys.
 func parseRequest(q sandbox.Request) Captured {
 	c := Captured{Lib: q.Lib, Method: strings.ToUpper(q.Method), URL: q.URL, Headers: q.Headers}
-	var keys []string
 	if u, err := url.Parse(withScheme(q.URL)); err == nil {
 		c.Host = normHost(u.Host)
 		c.Path = u.Path
@@ -32,20 +35,28 @@ func parseRequest(q sandbox.Request) Captured {
 			c.Path = "/"
 		}
 		for k := range u.Query() {
-			keys = append(keys, k)
+			c.Query = append(c.Query, k)
 		}
 	}
-	keys = append(keys, rawKeys(q.Params)...)
+	c.Params = rawKeys(q.Params)
 	if q.ParamsRaw != "" {
 		if v, err := url.ParseQuery(strings.TrimPrefix(q.ParamsRaw, "?")); err == nil {
 			for k := range v {
-				keys = append(keys, k)
+				c.Params = append(c.Params, k)
 			}
 		}
 	}
-	keys = append(keys, rawKeys(q.JSON)...)
-	keys = append(keys, bodyKeys(q.Data)...)
+	c.JSONKeys = rawKeys(q.JSON)
+	c.BodyKeys = bodyKeys(q.Data)
+	c.Query, c.Params, c.JSONKeys, c.BodyKeys = uniqSorted(c.Query), uniqSorted(c.Params), uniqSorted(c.JSONKeys), uniqSorted(c.BodyKeys)
+	var keys []string
+	for _, ks := range [][]string{c.Query, c.Params, c.JSONKeys, c.BodyKeys} {
+		keys = append(keys, ks...)
+	}
 	c.Keys = uniqSorted(keys)
+	if c.Keys == nil {
+		c.Keys = []string{}
+	}
 	return c
 }
 

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -152,5 +153,26 @@ not json
 		if !strings.HasPrefix(problems[i], w) {
 			t.Errorf("problem %d = %q, want prefix %q", i, problems[i], w)
 		}
+	}
+}
+
+func TestSecretScore(t *testing.T) {
+	tests := []struct {
+		name, code string
+		want       float64
+	}{
+		{"placeholder key", `headers = {"X-RapidAPI-Key": "YOUR_RAPIDAPI_KEY"}`, 1},
+		{"redacted key", `headers = {"X-RapidAPI-Key": "<REDACTED_RAPIDAPI_KEY>"}`, 1},
+		{"key from the environment", `api_key = os.getenv("RAPIDAPI_KEY")`, 1},
+		{"an e-mail is not a credential", `contact = "someone@company.io"`, 1},
+		{"RapidAPI key literal", `headers = {"X-RapidAPI-Key": "9f8e7d6c5bmsh1234567890abcdep1a2b3cjsn0123456789ab"}`, 0},
+		{"key-like variable", `API_KEY = "a1b2c3d4e5f6a7b8c9d0e1f2"`, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := secretScore(context.Background(), tt.code); got != tt.want {
+				t.Errorf("secretScore(%s) = %v, want %v", tt.code, got, tt.want)
+			}
+		})
 	}
 }
