@@ -2,6 +2,7 @@ package pyast_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
@@ -78,6 +79,7 @@ func TestConformanceExtract(t *testing.T) {
 			}
 		}
 	}
+	checkAgreement(t, recs)
 	kinds := make([]string, 0, len(by))
 	for k := range by {
 		kinds = append(kinds, k)
@@ -153,4 +155,59 @@ func confRouteMatches(observed, route string) bool {
 		}
 	}
 	return true
+}
+
+// checkAgreement logs how often the extractor's completeness checks agree with the
+// published quality_metrics.completeness_checks, check by check.
+func checkAgreement(t *testing.T, recs []split.Record) {
+	type pair struct{ agree, n int }
+	agree := map[string]*pair{}
+	var disagreements []string
+	for _, r := range recs {
+		var qm struct {
+			Checks map[string]any `json:"completeness_checks"`
+		}
+		if len(r.QualityMetrics) == 0 || json.Unmarshal(r.QualityMetrics, &qm) != nil || qm.Checks == nil {
+			continue
+		}
+		res, err := pyast.Extract(context.Background(), []byte(r.Code.CompleteFunction), pyast.Options{})
+		if err != nil {
+			continue
+		}
+		f := conformanceFunction(res, r.FunctionName)
+		if f == nil {
+			continue
+		}
+		var ours map[string]any
+		b, _ := json.Marshal(f.Facts.Quality.Checks)
+		_ = json.Unmarshal(b, &ours)
+		for k, want := range qm.Checks {
+			wb, ok := want.(bool)
+			if !ok {
+				continue
+			}
+			p := agree[k]
+			if p == nil {
+				p = &pair{}
+				agree[k] = p
+			}
+			p.n++
+			if got, _ := ours[k].(bool); got == wb {
+				p.agree++
+			} else {
+				disagreements = append(disagreements, fmt.Sprintf("%s %s: published %v", r.SampleID, k, wb))
+			}
+		}
+	}
+	keys := make([]string, 0, len(agree))
+	for k := range agree {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Logf("check %-24s agrees %3d/%d", k, agree[k].agree, agree[k].n)
+	}
+	for _, d := range disagreements {
+		t.Log("check differs: " + d)
+	}
 }
