@@ -1284,6 +1284,12 @@ _PATHS = frozenset(("os.remove", "os.rmdir", "os.rename", "shutil.rmtree", "os.c
                     "os.chflags", "os.setxattr", "os.removexattr", "os.mknod", "os.mkfifo"))
 
 
+# positions of dir_fd arguments in the audit events of path operations
+_DIRFD = {"os.remove": (1,), "os.rmdir": (1,), "os.rename": (2, 3), "os.mkdir": (2,), "os.chmod": (2,),
+          "os.chown": (3,), "os.symlink": (2,), "os.link": (2, 3), "os.utime": (3,), "shutil.rmtree": (1,),
+          "os.mknod": (3,), "os.mkfifo": (2,)}
+
+
 def _inside(p):
     a = _abspath(p)
     return a is not None and (a == _SCR or a.startswith(_SCR + "/"))
@@ -1310,6 +1316,9 @@ def _audit(event, args):
     if event in _BLOCK:
         raise PermissionError("sandbox: %s is not allowed" % event)
     if event in _PATHS:
+        for i in _DIRFD.get(event, ()):
+            if i < _len(args) and args[i] is not None:
+                raise PermissionError("sandbox: %s relative to a directory descriptor is not allowed" % event)
         for p in args[:2]:
             if _type(p) in (_str, _bytes) and not _inside(p):
                 raise PermissionError("sandbox: %s outside the scratch directory" % event)
@@ -1356,6 +1365,15 @@ def _main():
     _limit(resource.RLIMIT_NPROC, _NPROC)
     _limit(resource.RLIMIT_CORE, 0)
     _signal.signal(_signal.SIGXFSZ, _signal.SIG_IGN)
+    # The "open" audit event does not carry dir_fd: refuse it at the function.
+    real_open = posix.open
+
+    def safe_open(path, flags, mode=0o777, *, dir_fd=None):
+        if dir_fd is not None:
+            raise PermissionError("sandbox: open relative to a directory descriptor is not allowed")
+        return real_open(path, flags, mode)
+
+    posix.open = os.open = safe_open
     sys.addaudithook(_audit)
 
     g = _Globals({"__name__": "sccg_user.main", "__package__": "sccg_user", "__builtins__": builtins,
