@@ -16,7 +16,7 @@ import (
 )
 
 func runEval(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("eval", "--bench FILE (--generations FILE | --gold) --out DIR")
+	fs := e.flags("eval", "--bench FILE (--generations FILE | --gold) --out DIR [--db FILE: also store generations and scores, and resume]")
 	bench := fs.String("bench", "", "benchmark in the published format (JSON array or JSONL)")
 	gens := fs.String("generations", "", "generations JSONL: sample_id, setting, model, sample_index, completion")
 	gold := fs.Bool("gold", false, "use each sample's own code as its generation (self-check)")
@@ -46,9 +46,11 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Results go into the store only when --db is given (before or after "eval"); the
+	// global default store is not written by an evaluation nobody asked to keep.
 	dbSet := false
 	fs.Visit(func(f *flag.Flag) { dbSet = dbSet || f.Name == "db" })
-	dbSet = dbSet || e.db != newEnv().db
+	dbSet = dbSet || e.db != defaultDB
 
 	recs, err := split.ReadFile(*bench)
 	if err != nil {
@@ -119,18 +121,13 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if e.json {
 		return e.printJSON(res.Summary)
 	}
-	fmt.Fprintf(e.stdout, "isolation: %s\n", res.Summary.Isolation)
-	for _, g := range res.Summary.Groups {
-		o := g.Overall
-		fmt.Fprintf(e.stdout, "%s/%s: n=%d syntax=%.3f exec_req=%.3f host=%.3f endpoint=%.3f method=%.3f mock=%.3f robust=%.3f param_f1=%.3f codebleu=%.3f es=%.3f\n",
-			g.Setting, g.Model, o.N, o.Syntax, o.ExecReq, o.HostAcc, o.EndpointAcc, o.MethodAcc, o.Mock, o.Robust, o.ParamF1, o.CodeBLEU, o.ES)
-		if g.NoEndpoint != nil {
-			fmt.Fprintf(e.stdout, "%s/%s without endpoint: n=%d host=%.3f method=%.3f\n", g.Setting, g.Model, g.NoEndpoint.N, g.NoEndpoint.HostAcc, g.NoEndpoint.MethodAcc)
-		}
-	}
+	printEvalSummary(e, res.Summary)
 	fmt.Fprintf(e.stdout, "wrote %s/results.jsonl, summary.json, tables.md\n", strings.TrimRight(*out, "/"))
 	return nil
 }
+
+// defaultDB is the --db default of newEnv.
+const defaultDB = "sccg.db"
 
 func parseKs(s string) ([]int, error) {
 	var out []int
@@ -196,4 +193,18 @@ func saveResult(ctx context.Context, st *store.Store, runID int64, g evaluate.Ge
 	gr := &store.GenerationRow{SampleID: g.SampleID, Setting: g.Setting, Model: g.Model, SampleIndex: g.SampleIndex, Completion: g.Completion}
 	ev := &store.Evaluation{RunID: runID, Status: r.Status, FailureStage: r.FailureStage, Metrics: string(m), Requests: string(q)}
 	return st.Update(ctx, func(tx *store.Tx) error { return tx.SaveEvaluation(ctx, gr, ev, evalUnit(g)) })
+}
+
+// printEvalSummary writes the isolation in force and one line of rates per setting
+// and model.
+func printEvalSummary(e *env, sum evaluate.Summary) {
+	fmt.Fprintf(e.stdout, "isolation: %s\n", sum.Isolation)
+	for _, g := range sum.Groups {
+		o := g.Overall
+		fmt.Fprintf(e.stdout, "%s/%s: n=%d syntax=%.3f exec_req=%.3f host=%.3f endpoint=%.3f method=%.3f mock=%.3f robust=%.3f param_f1=%.3f codebleu=%.3f es=%.3f\n",
+			g.Setting, g.Model, o.N, o.Syntax, o.ExecReq, o.HostAcc, o.EndpointAcc, o.MethodAcc, o.Mock, o.Robust, o.ParamF1, o.CodeBLEU, o.ES)
+		if g.NoEndpoint != nil {
+			fmt.Fprintf(e.stdout, "%s/%s without endpoint: n=%d host=%.3f method=%.3f\n", g.Setting, g.Model, g.NoEndpoint.N, g.NoEndpoint.HostAcc, g.NoEndpoint.MethodAcc)
+		}
+	}
 }
