@@ -6,8 +6,6 @@ import "context"
 
 func runRedact(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
 
-func runDemo(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
-
 func runPrompts(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
 
 func runGenerate(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
