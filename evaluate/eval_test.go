@@ -245,3 +245,21 @@ func TestConformanceMutants(t *testing.T) {
 func sandboxOpts(tb testing.TB) sandbox.Options {
 	return sandbox.Options{ScratchDir: tb.TempDir()}
 }
+
+// TestWarmMatchesExec: the fork server scores every completion as a fresh exec does.
+func TestWarmMatchesExec(t *testing.T) {
+	bench, gens, _ := readSynthetic(t)
+	cold := runOrSkip(t, Config{Bench: bench, Generations: gens})
+	warm := runOrSkip(t, Config{Bench: bench, Generations: gens, Sandbox: sandbox.Options{Warm: true}})
+	if len(cold.Results) != len(warm.Results) {
+		t.Fatalf("%d results cold, %d warm", len(cold.Results), len(warm.Results))
+	}
+	for i := range cold.Results {
+		c, w := cold.Results[i], warm.Results[i]
+		if c.SampleID != w.SampleID || c.Metrics != w.Metrics || c.FailureStage != w.FailureStage || c.Status != w.Status ||
+			len(c.Requests) != len(w.Requests) {
+			t.Errorf("%s/%s #%d: exec %s %s %+v, fork server %s %s %+v", c.Model, c.SampleID, c.SampleIndex,
+				c.Status, c.FailureStage, c.Metrics, w.Status, w.FailureStage, w.Metrics)
+		}
+	}
+}

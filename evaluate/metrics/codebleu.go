@@ -241,8 +241,10 @@ type Stats struct {
 	Total    [4]float64 `json:"ngram_total"` // candidate n-grams
 	CandLen  float64    `json:"cand_len"`
 	RefLen   float64    `json:"ref_len"`
-	WMatch   float64    `json:"weighted_match"` // keyword-weighted unigrams
-	WTotal   float64    `json:"weighted_total"`
+	KwMatch  float64    `json:"keyword_match"` // unigram matches and totals, keywords and
+	KwTotal  float64    `json:"keyword_total"` // other tokens apart (integer counts, so
+	OtMatch  float64    `json:"other_match"`   // sums do not depend on order)
+	OtTotal  float64    `json:"other_total"`
 	SubMatch float64    `json:"subtree_match"`
 	SubTotal float64    `json:"subtree_total"`
 	DFMatch  float64    `json:"dataflow_match"`
@@ -269,12 +271,13 @@ func pairCounts(cand, ref Analysis) counts {
 	rc := ngrams(ref.Tokens, 1)
 	cc := ngrams(cand.Tokens, 1)
 	for g, k := range cc {
-		w := 0.2
 		if pythonKeywords[g] {
-			w = 1
+			c.KwMatch += math.Min(float64(k), float64(rc[g]))
+			c.KwTotal += float64(k)
+		} else {
+			c.OtMatch += math.Min(float64(k), float64(rc[g]))
+			c.OtTotal += float64(k)
 		}
-		c.WMatch += w * math.Min(float64(k), float64(rc[g]))
-		c.WTotal += w * float64(k)
 	}
 	for h, k := range ref.Subtrees {
 		c.SubMatch += math.Min(float64(k), float64(cand.Subtrees[h]))
@@ -319,8 +322,9 @@ func (c counts) score(smooth bool) CodeBLEU {
 	if ok {
 		out.BLEU = bp * math.Exp(logSum)
 	}
-	if c.WTotal > 0 {
-		out.Weighted = bp * c.WMatch / c.WTotal
+	// keywords weigh 1, other tokens 0.2
+	if wTotal := c.KwTotal + 0.2*c.OtTotal; wTotal > 0 {
+		out.Weighted = bp * (c.KwMatch + 0.2*c.OtMatch) / wTotal
 	}
 	parts := []float64{out.BLEU, out.Weighted}
 	if c.SubTotal > 0 {
@@ -357,8 +361,10 @@ func (k *Corpus) AddStats(p Stats) {
 	}
 	k.c.CandLen += p.CandLen
 	k.c.RefLen += p.RefLen
-	k.c.WMatch += p.WMatch
-	k.c.WTotal += p.WTotal
+	k.c.KwMatch += p.KwMatch
+	k.c.KwTotal += p.KwTotal
+	k.c.OtMatch += p.OtMatch
+	k.c.OtTotal += p.OtTotal
 	k.c.SubMatch += p.SubMatch
 	k.c.SubTotal += p.SubTotal
 	k.c.DFMatch += p.DFMatch
