@@ -223,9 +223,16 @@ func TestDecontamBlocklistAndJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(e.stdout.(interface{ String() string }).String()), &res); err != nil {
 		t.Fatalf("--json output: %v", err)
 	}
-	// alice's original is blocked; bob's exact copy is still a duplicate of it.
-	if res.Kept != 0 || res.Reasons["template: blocklisted_repository"] != 1 {
-		t.Errorf("kept %d, reasons %v; want nothing kept and alice's function blocklisted", res.Kept, res.Reasons)
+	// alice's original is blocked, so bob's exact copy stands for their cluster.
+	if res.Kept != 1 || res.Reasons["template: blocklisted_repository"] != 1 || res.Reasons["exact_duplicate"] != 0 {
+		t.Errorf("kept %d, reasons %v; want alice's function blocklisted and bob's copy kept", res.Kept, res.Reasons)
+	}
+	kept, _ := open().KeptFunctions(ctx)
+	if len(kept) != 1 {
+		t.Fatalf("%d kept rows, want 1", len(kept))
+	}
+	if f, _ := open().Function(ctx, kept[0].FunctionID); f == nil || f.Name != "current" {
+		t.Errorf("kept %+v, want bob's copy of current", f)
 	}
 	fns, _ := open().Functions(ctx, "candidate")
 	for _, f := range fns {
