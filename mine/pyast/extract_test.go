@@ -348,3 +348,23 @@ func TestCommentsPlaceholderAndGoal(t *testing.T) {
 		})
 	}
 }
+
+func TestIndentationIssue(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		want bool
+	}{
+		{"spaces", "    h = {\n        'a': 1}\n    return requests.get('https://a.com', headers=h)\n", false},
+		{"tab inside brackets", "    h = {\n    \t'a': 1}\n    return requests.get('https://a.com', headers=h)\n", false},
+		{"tabs and spaces", "    h = 1\n    if h:\n\t\treturn requests.get('https://a.com')\n", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := extractOne(t, "import requests\ndef f():\n"+tc.body, "f")
+			if got := f.Facts.Quality.Checks.HasIndentationIssue; got != tc.want {
+				t.Errorf("has_indentation_issue = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

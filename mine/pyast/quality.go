@@ -83,7 +83,7 @@ func (x *extractor) quality(f *fnInfo, helpers []*fnInfo, facts *Facts, imports 
 			return true
 		})
 	}
-	ck.HasIndentationIssue = mixedIndentation(lineText(src, f.outer))
+	ck.HasIndentationIssue = mixedIndentation(src, f.outer)
 	unres := map[string]bool{}
 	for _, u := range facts.Unresolved {
 		unres[u] = true
@@ -152,22 +152,33 @@ func appendOnce(xs []string, s string) []string {
 	return append(xs, s)
 }
 
-// mixedIndentation reports lines indented with tabs and others with spaces.
-func mixedIndentation(s string) bool {
-	tabs, spaces := false, false
-	for _, l := range strings.Split(s, "\n") {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		switch {
-		case strings.HasPrefix(l, "\t"):
-			tabs = true
-		case strings.HasPrefix(l, " "):
-			spaces = true
-		}
-		if strings.HasPrefix(strings.TrimLeft(l, " "), "\t") && strings.HasPrefix(l, " ") {
+// mixedIndentation reports statements of n indented with tabs and others with
+// spaces, or an indentation mixing both: what Python 3 rejects with TabError. Lines
+// continued inside brackets do not count.
+func mixedIndentation(src []byte, n *node) bool {
+	tabs, spaces, mixed := false, false, false
+	n.walk(func(c *node) bool {
+		if c.parent == nil || c.parent.typ != "block" || !c.named || c.typ == "comment" {
 			return true
 		}
-	}
-	return tabs && spaces
+		i := int(c.start)
+		for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
+			i--
+		}
+		if i > 0 && src[i-1] != '\n' {
+			return true // not the first thing on its line
+		}
+		indent := src[i:c.start]
+		hasTab, hasSpace := strings.Contains(string(indent), "\t"), strings.Contains(string(indent), " ")
+		switch {
+		case hasTab && hasSpace:
+			mixed = true
+		case hasTab:
+			tabs = true
+		case hasSpace:
+			spaces = true
+		}
+		return true
+	})
+	return mixed || (tabs && spaces)
 }
