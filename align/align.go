@@ -418,7 +418,7 @@ func observedParams(c pyast.Call) []store.Param {
 		seen[k] = true
 		q := store.Param{Name: p.Name, Location: loc, Type: "string"}
 		if p.Literal && loc != "header" && !keyLike(ln) {
-			q.Example = p.Example
+			q.Example, _ = secrets.RedactValue(p.Name, p.Example)
 		}
 		out = append(out, q)
 	}
