@@ -107,17 +107,21 @@ func (x *extractor) classMembers(ci *classInfo, f *fnInfo) []*node {
 	src := x.m.src
 	body := ci.def.child("body")
 	want := map[string]bool{f.name: true, "__init__": true}
-	byName := map[string]*node{}
-	var members []*node
-	for _, st := range body.children {
-		d := st
-		if st.typ == "decorated_definition" {
-			d = st.child("definition")
+	byName := x.m.members[ci]
+	if byName == nil {
+		byName = map[string]*node{}
+		for _, st := range body.children {
+			d := st
+			if st.typ == "decorated_definition" {
+				d = st.child("definition")
+			}
+			if d != nil && d.typ == "function_definition" && d.child("name") != nil {
+				byName[d.child("name").text(src)] = st
+			}
 		}
-		if d != nil && d.typ == "function_definition" {
-			byName[d.child("name").text(src)] = st
-		}
+		x.m.members[ci] = byName
 	}
+	var members []*node
 	queue := []string{f.name, "__init__"}
 	for len(queue) > 0 {
 		name := queue[0]

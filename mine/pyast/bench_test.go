@@ -105,3 +105,24 @@ func peakRSS() float64 {
 	}
 	return 0
 }
+
+// sdkClass returns a generated API client class with n request methods sharing
+// one session, the shape of generated SDKs.
+func sdkClass(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("import requests\n\n\nclass Api:\n    def __init__(self, key):\n        self.session = requests.Session()\n" +
+		"        self.session.headers.update({'x-rapidapi-key': key, 'x-rapidapi-host': 'big.p.rapidapi.com'})\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "\n    def op%d(self, a, b=None):\n        \"\"\"Operation %d.\"\"\"\n        params = {'a': a, 'b': b, 'n': %d}\n"+
+			"        r = self.session.get('https://big.p.rapidapi.com/v1/op%d/' + str(a), params=params)\n"+
+			"        r.raise_for_status()\n        return r.json()\n", i, i, i, i)
+	}
+	return b.Bytes()
+}
+
+// BenchmarkExtractSDKClass extracts a 1,500-method generated client class: every
+// method is a candidate whose code is the class reduced to it.
+func BenchmarkExtractSDKClass(b *testing.B) {
+	src := sdkClass(1500)
+	benchExtract(b, [][]byte{src}, len(src))
+}

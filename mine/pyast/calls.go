@@ -1,6 +1,7 @@
 package pyast
 
 import (
+	"fmt"
 	"net/url"
 	"regexp"
 	"sort"
@@ -438,19 +439,28 @@ func (sc *scope) sessionHeaders(rs *reqSite) []kv {
 		return out
 	}
 	var scan []*fnInfo
+	memo := ""
 	if strings.HasPrefix(rs.receiver, "self.") || strings.HasPrefix(rs.receiver, "cls.") {
-		if ci := enclosingClass(rs.fn); ci != nil {
-			for _, f := range sc.m.funcs {
-				if f.class == ci {
-					scan = append(scan, f)
-				}
+		ci := enclosingClass(rs.fn)
+		if ci == nil {
+			return out
+		}
+		// the whole class is scanned once per receiver, not once per call site
+		memo = ci.name + "\x00" + fmt.Sprint(ci.def.start) + "\x00" + rs.receiver
+		if kvs, ok := sc.m.sessHeaders[memo]; ok {
+			return append(out, kvs...)
+		}
+		for _, f := range sc.m.funcs {
+			if f.class == ci {
+				scan = append(scan, f)
 			}
 		}
 	} else if rs.fn != nil {
 		scan = []*fnInfo{rs.fn}
 	}
+	var found []kv
 	for _, f := range scan {
-		fsc := &scope{m: sc.m, fn: f, at: f.def.end, depth: sc.depth + 1}
+		fsc := &scope{m: sc.m, fn: f, at: f.def.end, depth: 1}
 		f.def.walk(func(n *node) bool {
 			switch n.typ {
 			case "call":
@@ -460,7 +470,7 @@ func (sc *scope) sessionHeaders(rs *reqSite) []kv {
 					if o == rs.receiver+".headers" {
 						pos, _ := splitArgs(n, src)
 						if len(pos) == 1 {
-							out = append(out, fsc.with(n.start).dict(pos[0])...)
+							found = append(found, fsc.with(n.start).dict(pos[0])...)
 						}
 					}
 				}
@@ -470,7 +480,7 @@ func (sc *scope) sessionHeaders(rs *reqSite) []kv {
 					o := strings.Join(strings.Fields(l.child("value").text(src)), "")
 					if o == rs.receiver+".headers" {
 						if k := fsc.str(l.child("subscript")); k.complete {
-							out = append(out, kv{key: k.s, val: n.child("right"), sc: fsc.with(n.start)})
+							found = append(found, kv{key: k.s, val: n.child("right"), sc: fsc.with(n.start)})
 						}
 					}
 				}
@@ -478,7 +488,10 @@ func (sc *scope) sessionHeaders(rs *reqSite) []kv {
 			return true
 		})
 	}
-	return out
+	if memo != "" {
+		sc.m.sessHeaders[memo] = found
+	}
+	return append(out, found...)
 }
 
 // resolveCall follows n (a call, or a name bound to one) to a call whose callee's

@@ -77,6 +77,10 @@ type module struct {
 	comments []*node
 	libs     map[string]bool  // client libraries the file imports
 	stored   map[string]*node // container name → assignment storing a client in it (memo)
+	// sessHeaders memoizes the headers set on a session attribute across a class
+	sessHeaders map[string][]kv
+	// members memoizes each class's methods by name
+	members map[*classInfo]map[string]*node
 }
 
 func newModule(src []byte, root *node) *module {
@@ -87,6 +91,9 @@ func newModule(src []byte, root *node) *module {
 		topClass: map[string]*classInfo{},
 		libs:     map[string]bool{},
 		stored:   map[string]*node{},
+
+		sessHeaders: map[string][]kv{},
+		members:     map[*classInfo]map[string]*node{},
 	}
 	for _, st := range root.children {
 		m.bindStatement(st, st)
