@@ -11,21 +11,24 @@ type program struct {
 	pulled     []PulledIn
 	unresolved []string
 	imports    Imports
-	// nodes are the file's statements the code is made of, in order, when the code
-	// is exactly their text; nil when it was rewritten (a class reduced to what a
-	// method needs, a dedented nested function), which must then be re-parsed.
+	// nodes are the file's statements the code is made of, in order (a class
+	// reduced to what a method needs is a reduced copy of its node).
 	nodes []*node
+	// rewritten is set when the code is not their exact text: a dedented nested
+	// function or a reduced class; the tokens are the same.
+	rewritten bool
 }
 
 // piece is one block of the extracted program.
 type piece struct {
-	nodes []*node // the statements of the file it copies; nil when rewritten
-	start uint32
-	text  string
-	kind  string // import | constant | assignment | function | class | target
-	name  string
-	row   int
-	end   int
+	nodes     []*node // the statements of the file it copies (for a reduced class, a reduced copy)
+	rewritten bool    // the text is a dedented or reduced form of nodes
+	start     uint32
+	text      string
+	kind      string // import | constant | assignment | function | class | target
+	name      string
+	row       int
+	end       int
 }
 
 // assemble builds f's self-contained program: f (or, for a method, its class
@@ -64,7 +67,8 @@ func (x *extractor) assemble(f *fnInfo) *program {
 			}
 		}
 		extra = append(extra, PulledIn{Name: ci.name, Kind: "class", StartLine: ci.outer.row + 1, EndLine: ci.def.child("body").row})
-		target = &piece{start: ci.outer.start, text: b.String(), kind: "target", row: ci.outer.row, end: ci.outer.endRow}
+		target = &piece{start: ci.outer.start, text: b.String(), kind: "target", row: ci.outer.row, end: ci.outer.endRow,
+			nodes: []*node{reducedClass(ci, members)}, rewritten: true}
 		roots = append(roots, members...)
 		if sup := ci.def.child("superclasses"); sup != nil {
 			roots = append(roots, sup)
@@ -79,7 +83,8 @@ func (x *extractor) assemble(f *fnInfo) *program {
 			nodes: []*node{f.outer}}
 		roots = []*node{f.outer}
 	default:
-		target = &piece{start: f.outer.start, text: dedent(lineText(src, f.outer), f.outer.col), kind: "target", row: f.outer.row, end: f.outer.endRow}
+		target = &piece{start: f.outer.start, text: dedent(lineText(src, f.outer), f.outer.col), kind: "target", row: f.outer.row, end: f.outer.endRow,
+			nodes: []*node{f.outer}, rewritten: true}
 		roots = []*node{f.outer}
 	}
 	p := x.build(roots, target, closure)
@@ -170,6 +175,33 @@ func (x *extractor) classMembers(ci *classInfo, f *fnInfo) []*node {
 		}
 	}
 	return members
+}
+
+// reducedClass returns a copy of a class's node whose body holds only members,
+// for checking and hashing the reduced class without parsing it again.
+func reducedClass(ci *classInfo, members []*node) *node {
+	def := *ci.def
+	def.children = nil
+	for _, c := range ci.def.children {
+		if c.field == "body" {
+			body := *c
+			body.children = members
+			c = &body
+		}
+		def.children = append(def.children, c)
+	}
+	if ci.outer == ci.def {
+		return &def
+	}
+	outer := *ci.outer
+	outer.children = nil
+	for _, c := range ci.outer.children {
+		if c == ci.def {
+			c = &def
+		}
+		outer.children = append(outer.children, c)
+	}
+	return &outer
 }
 
 func classHeader(ci *classInfo, src []byte) string {
@@ -350,6 +382,7 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 			break
 		}
 		prog.nodes = append(prog.nodes, p.nodes...)
+		prog.rewritten = prog.rewritten || p.rewritten
 	}
 	return prog
 }

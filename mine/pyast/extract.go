@@ -450,15 +450,16 @@ func (x *extractor) topLevel(enc string) (*Function, error) {
 }
 
 // checkCode reports whether a program parses on its own as Python 3 and returns its
-// normalized hash. A program that is the plain concatenation of statements of the
-// file is checked on the file's tree (it parsed there, so it parses alone); a
-// rewritten one is parsed again.
+// normalized hash. In a file that parsed cleanly, a program made of the file's
+// statements (possibly dedented, or a class reduced to some of its members) is
+// checked and hashed on the file's tree: it parsed there, so it parses alone, with
+// the same tokens. Otherwise the program is parsed again.
 func (x *extractor) checkCode(p *program) (bool, string, error) {
 	// in a file with syntax errors an error next to a function can change how it
 	// parses alone, so only a clean file's tree vouches for its pieces
 	plain := p.nodes != nil && x.fileOK
 	for _, n := range p.nodes {
-		if n.col != 0 {
+		if n.col != 0 && !p.rewritten {
 			plain = false // not where a module-level statement can start
 		}
 	}
