@@ -148,9 +148,17 @@ func Run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 			}
 		}()
 	}
+	// window bounds how far extraction may run ahead of the in-order writer, so
+	// one slow file does not make the finished ones pile up in memory
+	window := make(chan struct{}, 4*opts.Workers)
 	go func() {
 		defer close(jobs)
 		for i := range todo {
+			select {
+			case window <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
 			select {
 			case jobs <- i:
 			case <-ctx.Done():
@@ -178,6 +186,7 @@ func Run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 			}
 			delete(pending, next)
 			next++
+			<-window
 			if err := ctx.Err(); err != nil {
 				werr = err
 			} else if o.err != nil && errors.Is(o.err, context.Canceled) {
