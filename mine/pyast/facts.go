@@ -29,8 +29,9 @@ const (
 
 // Facts are the static facts about one extracted function.
 type Facts struct {
-	// Calls are the HTTP request call sites, in source order: those in the function
-	// itself first, then those made by same-file helpers it calls (InHelper set).
+	// Calls are the HTTP request call sites, in the order the function makes them:
+	// the requests of a same-file helper it calls (InHelper set, URL resolved with
+	// the function's arguments) stand where it calls the helper.
 	Calls []Call `json:"calls"`
 
 	Imports Imports `json:"imports"`
@@ -98,9 +99,11 @@ type Call struct {
 	// URLResolved is true when URL is complete: no placeholder is left.
 	URLResolved bool   `json:"url_resolved"`
 	Scheme      string `json:"scheme,omitempty"`
-	Host        string `json:"host,omitempty"` // lower-cased; "" when unknown
-	Path        string `json:"path,omitempty"` // may hold {name} placeholders
-	Query       string `json:"query,omitempty"`
+	// Host is the URL's host, lower-cased; when the URL's host cannot be resolved,
+	// the literal x-rapidapi-host header value; "" when unknown.
+	Host  string `json:"host,omitempty"`
+	Path  string `json:"path,omitempty"` // may hold {name} placeholders
+	Query string `json:"query,omitempty"`
 
 	// Headers maps header names as written to their literal values; a value that is
 	// not a literal is "" here and its source text is in HeaderExprs.
@@ -149,8 +152,10 @@ type Text struct {
 
 // PulledIn is one piece of module-level context copied into the extracted code.
 type PulledIn struct {
-	Name      string `json:"name"`
-	Kind      string `json:"kind"` // constant | assignment | function | class
+	Name string `json:"name"`
+	// Kind is constant | assignment | function | class, and for a method's class:
+	// class (the header), method, class_attribute.
+	Kind      string `json:"kind"`
 	StartLine int    `json:"start_line"`
 	EndLine   int    `json:"end_line"`
 }
