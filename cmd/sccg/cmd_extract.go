@@ -9,9 +9,10 @@ import (
 )
 
 func runExtract(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("extract", "[--workers N] [--timeout D] [--refresh]")
+	fs := e.flags("extract", "[--workers N] [--timeout D] [--max-bytes N] [--refresh]")
 	workers := fs.Int("workers", 0, "files parsed at once (0: one per CPU)")
 	timeout := fs.Duration("timeout", extract.DefaultTimeout, "time allowed for one file")
+	maxBytes := fs.Int64("max-bytes", extract.DefaultMaxBytes, "skip (and record) files larger than this many bytes")
 	refresh := fs.Bool("refresh", false, "extract every file again, not only those not yet done")
 	pos, err := e.parse(fs, args)
 	if err != nil {
@@ -26,19 +27,23 @@ func runExtract(ctx context.Context, e *env, args []string) error {
 	if *timeout <= 0 {
 		return usagef("--timeout must be positive, got %s", *timeout)
 	}
+	if *maxBytes <= 0 {
+		return usagef("--max-bytes must be positive, got %d", *maxBytes)
+	}
 	s, err := e.openStore(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	run, err := s.BeginRun(ctx, extract.Stage, map[string]any{"workers": *workers, "timeout": timeout.String(), "refresh": *refresh})
+	run, err := s.BeginRun(ctx, extract.Stage, map[string]any{"workers": *workers, "timeout": timeout.String(),
+		"max_bytes": *maxBytes, "refresh": *refresh})
 	if err != nil {
 		return err
 	}
 	bar := e.progress().Start("extract", 0)
 	start := e.now()
 	stats, err := extract.Run(ctx, s, extract.Options{
-		Workers: *workers, Timeout: *timeout, Refresh: *refresh, RunID: run.ID, Progress: bar,
+		Workers: *workers, Timeout: *timeout, MaxBytes: *maxBytes, Refresh: *refresh, RunID: run.ID, Progress: bar,
 		Logf: e.logf,
 	})
 	if stats != nil {
@@ -56,9 +61,9 @@ func runExtract(ctx context.Context, e *env, args []string) error {
 	elapsed := e.now().Sub(start).Round(time.Millisecond)
 	fmt.Fprintf(e.stdout, "extracted %d files (%d already done) in %s: %d candidate functions, %d rejected\n",
 		stats.Files, stats.Skipped, elapsed, stats.Candidates, stats.Rejected)
-	if n := stats.NoRequest + stats.Binary + stats.Failed; n > 0 {
-		fmt.Fprintf(e.stdout, "  %d files without a request function, %d binary, %d failed (see decisions)\n",
-			stats.NoRequest, stats.Binary, stats.Failed)
+	if n := stats.NoRequest + stats.Binary + stats.TooLarge + stats.Failed; n > 0 {
+		fmt.Fprintf(e.stdout, "  %d files without a request function, %d binary, %d too large, %d failed (see decisions)\n",
+			stats.NoRequest, stats.Binary, stats.TooLarge, stats.Failed)
 	}
 	return nil
 }

@@ -55,6 +55,8 @@ func TestExtractCLI(t *testing.T) {
 		{name: "json", args: []string{"--json", "extract", "--refresh"}, code: 0, stdout: `"candidates": 1`},
 		{name: "bad timeout", args: []string{"extract", "--timeout", "0s"}, code: 2, stderr: "--timeout"},
 		{name: "bad workers", args: []string{"extract", "--workers", "-1"}, code: 2, stderr: "--workers"},
+		{name: "bad max bytes", args: []string{"extract", "--max-bytes", "0"}, code: 2, stderr: "--max-bytes"},
+		{name: "too large", args: []string{"extract", "--refresh", "--max-bytes", "40"}, code: 0, stdout: "1 too large"},
 		{name: "stray argument", args: []string{"extract", "x"}, code: 2, stderr: "no arguments"},
 	}
 	e := extractTestEnv(t)

@@ -30,8 +30,10 @@ const (
 	ReasonNoRequest   = "no request function"
 	ReasonFunctions   = "request functions found"
 	ReasonLatin1      = "decoded as latin-1 (not valid UTF-8)"
+	ReasonTooLarge    = "too large to extract"
 	ReasonFunctionOK  = "request function"
 	DefaultTimeout    = 20 * time.Second
+	DefaultMaxBytes   = 8 << 20
 	defaultQueueDepth = 8
 )
 
@@ -41,6 +43,9 @@ type Options struct {
 	Workers int
 	// Timeout bounds the work on one file (0: DefaultTimeout).
 	Timeout time.Duration
+	// MaxBytes skips larger files with a recorded decision (0: DefaultMaxBytes): a
+	// parse tree costs about 100 times the source in memory.
+	MaxBytes int64
 	// Refresh forgets which files were done and extracts every file again.
 	Refresh bool
 	// RunID is the run decisions and work units are recorded under.
@@ -64,6 +69,7 @@ type Stats struct {
 	NoRequest  int   `json:"no_request"` // files without any request function
 	Failed     int   `json:"failed"`     // files that timed out, panicked or had no content
 	Binary     int   `json:"binary"`
+	TooLarge   int   `json:"too_large"`
 	Latin1     int   `json:"latin1"`
 }
 
@@ -71,11 +77,15 @@ type Stats struct {
 func (s *Stats) Counts() map[string]int64 {
 	return map[string]int64{"files": int64(s.Files), "skipped": int64(s.Skipped), "bytes": s.Bytes,
 		"candidates": int64(s.Candidates), "rejected": int64(s.Rejected), "no_request": int64(s.NoRequest),
-		"failed": int64(s.Failed), "binary": int64(s.Binary), "latin1": int64(s.Latin1)}
+		"failed": int64(s.Failed), "binary": int64(s.Binary), "latin1": int64(s.Latin1),
+		"too_large": int64(s.TooLarge)}
 }
 
 // Unit is the work unit name of a file.
 func Unit(fileID int64) string { return "file:" + strconv.FormatInt(fileID, 10) }
+
+// errTooLarge marks a file skipped for its size.
+var errTooLarge = errors.New(ReasonTooLarge)
 
 // outcome is one file's extraction, handed from a worker to the writer.
 type outcome struct {
@@ -99,6 +109,9 @@ func Run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 	}
 	if opts.Progress == nil {
 		opts.Progress = progress.Nop
+	}
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = DefaultMaxBytes
 	}
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
@@ -236,6 +249,11 @@ func extractFile(ctx context.Context, st *store.Store, repos *repoCache, f store
 			o.res, o.err = nil, fmt.Errorf("%s: %v", ReasonPanic, r)
 		}
 	}()
+	if f.Size > opts.MaxBytes {
+		o.size = f.Size
+		o.err = errTooLarge
+		return o
+	}
 	content, err := st.FileContent(ctx, &f)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -246,6 +264,10 @@ func extractFile(ctx context.Context, st *store.Store, repos *repoCache, f store
 		return o
 	}
 	o.size = int64(len(content))
+	if o.size > opts.MaxBytes {
+		o.err = errTooLarge
+		return o
+	}
 	popts := pyast.Options{Timeout: opts.Timeout}
 	if r := repos.get(ctx, f.RepoID); r != nil {
 		popts.Stars, popts.Forks = r.Stars, r.Forks
@@ -284,6 +306,9 @@ func save(ctx context.Context, st *store.Store, o outcome, opts Options, stats *
 		}
 	case errors.Is(o.err, pyast.ErrBinary):
 		fileDecision.Verdict, fileDecision.Reason = store.Rejected, ReasonBinary
+	case errors.Is(o.err, errTooLarge):
+		fileDecision.Verdict, fileDecision.Reason = store.Rejected, ReasonTooLarge
+		fileDecision.Evidence["max_bytes"] = opts.MaxBytes
 	case errors.Is(o.err, pyast.ErrTimeout) || errors.Is(o.err, context.DeadlineExceeded):
 		fileDecision.Verdict, fileDecision.Reason = store.Failed, ReasonTimeout
 		fileDecision.Evidence["error"] = o.err.Error()
@@ -296,8 +321,12 @@ func save(ctx context.Context, st *store.Store, o outcome, opts Options, stats *
 		fileDecision.Evidence["error"] = o.err.Error()
 	}
 	err := st.Update(ctx, func(tx *store.Tx) error {
-		if err := tx.SaveFunctions(ctx, o.file.ID, fns); err != nil {
-			return err
+		// a file that could not be extracted this time keeps what an earlier run
+		// found; one that was extracted gets exactly what was found
+		if o.err == nil || errors.Is(o.err, pyast.ErrBinary) {
+			if err := tx.SaveFunctions(ctx, o.file.ID, fns); err != nil {
+				return err
+			}
 		}
 		if o.res != nil && o.res.Encoding == "latin-1" {
 			if err := tx.RecordDecision(ctx, store.Decision{RunID: opts.RunID, Stage: Stage, SubjectKind: "file",
@@ -330,6 +359,8 @@ func save(ctx context.Context, st *store.Store, o outcome, opts Options, stats *
 	switch {
 	case o.err != nil && errors.Is(o.err, pyast.ErrBinary):
 		stats.Binary++
+	case o.err != nil && errors.Is(o.err, errTooLarge):
+		stats.TooLarge++
 	case o.err != nil:
 		stats.Failed++
 		opts.Logf("extract: file %d %s: %v", o.file.ID, o.file.Path, o.err)

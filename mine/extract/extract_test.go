@@ -34,6 +34,7 @@ requests.get("https://cats.p.rapidapi.com/ping")
 	"blob.py":   "\x00\x01\x02binary",
 	"panic.py":  "PANIC = 1\n",
 	"hangs.py":  "HANG = 1\n",
+	"big.py":    "import requests\n" + strings.Repeat("# padding\n", 120),
 	"second.py": "import httpx\n\nasync def go():\n    async with httpx.AsyncClient() as c:\n        return await c.get('https://dogs.p.rapidapi.com/x')\n",
 }
 
@@ -51,7 +52,7 @@ func extractStageStore(t *testing.T) *store.Store {
 		if err != nil {
 			return err
 		}
-		for _, p := range []string{"blob.py", "client.py", "hangs.py", "latin.py", "panic.py", "second.py", "util.py"} {
+		for _, p := range []string{"big.py", "blob.py", "client.py", "hangs.py", "latin.py", "panic.py", "second.py", "util.py"} {
 			c := extractStageFiles[p]
 			if _, err := tx.SaveFile(ctx, &store.File{RepoID: repoID, Path: p, GitSHA: p, Size: int64(len(c))}, []byte(c)); err != nil {
 				return err
@@ -83,11 +84,11 @@ func faultyExtract(ctx context.Context, content []byte, opts pyast.Options) (*py
 func TestRunRecordsEveryFileAndFunction(t *testing.T) {
 	ctx := context.Background()
 	st := extractStageStore(t)
-	stats, err := Run(ctx, st, Options{Workers: 3, Timeout: 200 * time.Millisecond, RunID: 0, extract: faultyExtract})
+	stats, err := Run(ctx, st, Options{Workers: 3, Timeout: 200 * time.Millisecond, MaxBytes: 1000, extract: faultyExtract})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Stats{Files: 7, Bytes: stats.Bytes, Candidates: 3, Rejected: 2, NoRequest: 1, Failed: 2, Binary: 1, Latin1: 1}
+	want := Stats{Files: 8, Bytes: stats.Bytes, Candidates: 3, Rejected: 2, NoRequest: 1, Failed: 2, Binary: 1, Latin1: 1, TooLarge: 1}
 	if *stats != want {
 		t.Errorf("stats = %+v, want %+v", *stats, want)
 	}
@@ -108,6 +109,7 @@ func TestRunRecordsEveryFileAndFunction(t *testing.T) {
 		{"panic", "panic.py", store.Failed, ReasonPanic},
 		{"timeout", "hangs.py", store.Failed, ReasonTimeout},
 		{"latin-1", "latin.py", store.Changed, ReasonLatin1},
+		{"too large", "big.py", store.Rejected, ReasonTooLarge},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -172,7 +174,7 @@ func TestRunIsResumableAndIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if stats.Skipped == 0 || stats.Files+stats.Skipped != 7 {
+	if stats.Skipped == 0 || stats.Files+stats.Skipped != 8 {
 		t.Errorf("resumed run: %+v, want the done file skipped and the rest extracted", stats)
 	}
 	got, _ := st.Dump(ctx)
