@@ -368,3 +368,46 @@ func TestIndentationIssue(t *testing.T) {
 		})
 	}
 }
+
+func TestDefinitionsAfterAnUnclosedBracketAreSalvaged(t *testing.T) {
+	src := `import requests
+
+HEADERS = {"X-RapidAPI-Key": "k"}
+
+
+def parse(text)
+    # TODO finish this
+    legs = []
+    for line in text.splitlines():
+        parts = line.split("/"
+        legs.append(parts)
+    return legs
+
+
+def lookup(q):
+    return requests.get("https://a.p.rapidapi.com/search", headers=HEADERS, params={"q": q}).json()
+
+
+@cache
+def cached(q):
+    return requests.get("https://a.p.rapidapi.com/item/" + q).json()
+`
+	res, err := Extract(context.Background(), []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.SyntaxOK {
+		t.Error("broken file reported as syntax_ok")
+	}
+	var got []string
+	for _, f := range res.Functions {
+		got = append(got, f.QualName+":"+f.Status)
+	}
+	if strings.Join(got, " ") != "lookup:candidate cached:candidate" {
+		t.Fatalf("functions = %v, want lookup and cached kept", got)
+	}
+	f := res.Functions[0]
+	if len(f.Facts.PulledIn) != 1 || f.Facts.PulledIn[0].Name != "HEADERS" || !strings.HasPrefix(f.Code, "import requests\n") {
+		t.Errorf("context not pulled in from the broken file:\n%s", f.Code)
+	}
+}

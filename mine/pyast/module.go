@@ -279,6 +279,9 @@ func targetNames(t *node, src []byte) []string {
 
 // collectDefs finds every function and class, recording nesting.
 func (m *module) collectDefs(n *node, cls *classInfo, fn *fnInfo) {
+	if n == nil {
+		return // a definition without a body (a syntax error)
+	}
 	for _, c := range n.children {
 		def, outer := c, c
 		if c.typ == "decorated_definition" {

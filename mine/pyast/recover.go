@@ -6,107 +6,128 @@ import (
 	"sort"
 )
 
-// maxRecoveries bounds how many definitions are re-parsed out of one file's
-// ERROR regions.
+// maxRecoveries bounds how many definitions are re-parsed out of one broken file.
 const maxRecoveries = 32
 
 // recoverDefs salvages the definitions that tree-sitter's error recovery swallowed:
-// an unclosed bracket in one function can turn every following def into tokens of
-// one top-level ERROR node. Each line inside such a node that starts a definition
-// at column 0 (def, async def, class, @decorator) begins a segment that is parsed
-// on its own — in a copy of the file where everything outside the segment is
-// blanked, so byte offsets and rows stay those of the file — and the clean
-// definitions found there replace the ERROR node's tokens from that line on.
+// an unclosed bracket in one function can turn the following defs into tokens of
+// an ERROR node, at the top level or deep inside the broken statement. Every line
+// that starts a definition at column 0 (def, async def, class, @decorator) but does
+// not start a top-level node begins a segment, up to the next such line or the
+// next top-level statement at column 0. Each segment is parsed on its own — in a
+// copy of the file where everything outside it is blanked, so byte offsets and
+// rows stay those of the file — and the definitions found there replace whatever
+// the first parse made of those bytes.
 func recoverDefs(ctx context.Context, src []byte, root *node) {
-	budget := maxRecoveries
-	var kids []*node
+	starts := map[uint32]bool{}
+	var topAt0 []uint32
 	for _, c := range root.children {
-		if c.typ != "ERROR" || budget <= 0 {
-			kids = append(kids, c)
-			continue
+		starts[c.start] = true
+		if c.col == 0 {
+			topAt0 = append(topAt0, c.start)
 		}
-		starts := defStarts(src, c)
-		if len(starts) == 0 {
-			kids = append(kids, c)
-			continue
+	}
+	var restarts []int
+	for _, s := range defLines(src) {
+		if !starts[uint32(s)] {
+			restarts = append(restarts, s)
 		}
-		var grafted []*node
-		for i, s := range starts {
-			if budget <= 0 {
-				break
-			}
-			budget--
-			end := int(c.end)
-			if i+1 < len(starts) {
-				end = starts[i+1]
-			}
-			seg, err := parseSegment(ctx, src, s, end)
-			if err != nil {
-				break
-			}
-			for _, d := range seg.children {
-				switch d.typ {
-				case "function_definition", "class_definition", "decorated_definition":
+	}
+	if len(restarts) > maxRecoveries {
+		restarts = restarts[:maxRecoveries]
+	}
+	var grafted []*node
+	for i, s := range restarts {
+		end := len(src)
+		if i+1 < len(restarts) {
+			end = restarts[i+1]
+		}
+		if k := sort.Search(len(topAt0), func(k int) bool { return int(topAt0[k]) > s }); k < len(topAt0) && int(topAt0[k]) < end {
+			end = int(topAt0[k])
+		}
+		seg, err := parseSegment(ctx, src, s, end)
+		if err != nil {
+			return
+		}
+		for _, d := range seg.children {
+			switch d.typ {
+			case "function_definition", "class_definition", "decorated_definition":
+				if int(d.start) >= s && int(d.end) <= end {
 					d.parent = root
 					grafted = append(grafted, d)
 				}
 			}
 		}
-		if len(grafted) == 0 {
-			kids = append(kids, c)
-			continue
-		}
-		// keep the ERROR node's tokens before the first salvaged definition
-		cut := grafted[0].start
-		var head []*node
-		for _, k := range c.children {
-			if k.end <= cut {
-				head = append(head, k)
+	}
+	if len(grafted) == 0 {
+		return
+	}
+	// drop what the first parse made of the salvaged bytes, cut what runs into them
+	inGraft := func(pos uint32) *node {
+		for _, g := range grafted {
+			if pos >= g.start && pos < g.end {
+				return g
 			}
 		}
-		c.children = head
-		if len(head) > 0 {
-			c.end = head[len(head)-1].end
-			c.endRow = head[len(head)-1].endRow
-			kids = append(kids, c)
+		return nil
+	}
+	kids := append([]*node(nil), grafted...)
+	for _, c := range root.children {
+		if inGraft(c.start) != nil {
+			continue
 		}
-		kids = append(kids, grafted...)
+		for _, g := range grafted {
+			if c.start < g.start && c.end > g.start {
+				prune(c, g.start)
+			}
+		}
+		kids = append(kids, c)
 	}
 	sort.SliceStable(kids, func(i, j int) bool { return kids[i].start < kids[j].start })
 	root.children = kids
 }
 
-// defStarts returns the byte offsets, inside n but after its first line, of lines
-// that start a definition at column 0.
-func defStarts(src []byte, n *node) []int {
+// prune removes from n's subtree every node that starts at or after cut and ends
+// n and its last descendants at cut.
+func prune(n *node, cut uint32) {
+	if n.end > cut {
+		n.end = cut
+	}
+	var keep []*node
+	for _, c := range n.children {
+		if c.start < cut {
+			keep = append(keep, c)
+		}
+	}
+	n.children = keep
+	if len(keep) > 0 {
+		prune(keep[len(keep)-1], cut)
+		n.endRow = keep[len(keep)-1].endRow
+	}
+}
+
+// defLines returns the byte offsets of the lines that start a definition at
+// column 0; a stack of decorators counts once, at its first line.
+func defLines(src []byte) []int {
 	var out []int
-	i := int(n.start)
-	for {
-		j := bytes.IndexByte(src[i:n.end], '\n')
+	prevDecorator := false
+	for i := 0; i < len(src); {
+		line := src[i:]
+		isDec := bytes.HasPrefix(line, []byte("@"))
+		if bytes.HasPrefix(line, []byte("def ")) || bytes.HasPrefix(line, []byte("async def ")) ||
+			bytes.HasPrefix(line, []byte("class ")) || (isDec && !prevDecorator) {
+			if !(prevDecorator && !isDec) {
+				out = append(out, i)
+			}
+		}
+		prevDecorator = isDec
+		j := bytes.IndexByte(line, '\n')
 		if j < 0 {
 			break
 		}
 		i += j + 1
-		if i >= int(n.end) {
-			break
-		}
-		line := src[i:]
-		if bytes.HasPrefix(line, []byte("def ")) || bytes.HasPrefix(line, []byte("async def ")) ||
-			bytes.HasPrefix(line, []byte("class ")) || (bytes.HasPrefix(line, []byte("@")) && !prevIsDecorator(src, i)) {
-			out = append(out, i)
-		}
 	}
 	return out
-}
-
-// prevIsDecorator reports whether the line before offset i is a decorator, so a
-// stack of decorators starts one segment.
-func prevIsDecorator(src []byte, i int) bool {
-	if i < 2 {
-		return false
-	}
-	k := bytes.LastIndexByte(src[:i-1], '\n')
-	return bytes.HasPrefix(src[k+1:], []byte("@"))
 }
 
 // parseSegment parses src[start:end] in place: a same-length copy of src with every
