@@ -383,10 +383,9 @@ func KeptFromStore(ctx context.Context, s *store.Store) ([]Kept, error) {
 			return nil, fmt.Errorf("kept function: %w", err)
 		}
 		// Published metadata (code_params, comments) is built from the facts: take
-		// decontam's redacted copy, never the extractor's raw one.
-		if len(k.Facts) > 0 {
-			f.Facts = k.Facts
-		}
+		// decontam's redacted copy, never the extractor's raw one, even when the
+		// kept row has none.
+		f.Facts = k.Facts
 		f.Code, f.Source = k.Code, k.Source
 		out = append(out, Kept{Function: *f, Alignment: k.Alignment, Code: k.Code, Source: k.Source})
 	}

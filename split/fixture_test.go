@@ -199,7 +199,7 @@ func seedBuilt(t *testing.T, s *store.Store, fns []builtFn) []int64 {
 				}
 			}
 			k := &store.KeptFunction{FunctionID: fs[0].ID, Alignment: as[0], Code: fn.code, Source: f.Source,
-				Redactions: json.RawMessage(fn.redactions), InputHash: "in" + subject}
+				Redactions: json.RawMessage(fn.redactions), Facts: facts, InputHash: "in" + subject}
 			if err := tx.SaveKept(ctx, k); err != nil {
 				return err
 			}
