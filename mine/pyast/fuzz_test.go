@@ -19,6 +19,16 @@ func FuzzExtract(f *testing.F) {
 		}
 	}
 	f.Add([]byte("def f(:\n  requests.get('x'\n"))
+	if _, err := os.Stat(filepath.Join(corpusRoot, "repos")); err == nil {
+		for i, cf := range corpusFiles(f) {
+			if i%8 != 0 {
+				continue // a spread of the corpus is enough to mutate from
+			}
+			if b, err := os.ReadFile(cf.abs); err == nil {
+				f.Add(b)
+			}
+		}
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		res, err := Extract(context.Background(), src, Options{Timeout: 5 * time.Second})
 		if err != nil {
