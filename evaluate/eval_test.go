@@ -32,6 +32,10 @@ func readSynthetic(t testing.TB) ([]split.Record, []Generation, []string) {
 func runOrSkip(t testing.TB, cfg Config) *Output {
 	t.Helper()
 	cfg.Sandbox.ScratchDir = t.TempDir()
+	if cfg.Sandbox.Limits.Timeout == 0 {
+		// nothing here loops: a generous limit keeps a busy machine from failing tests
+		cfg.Sandbox.Limits.Timeout = 30 * time.Second
+	}
 	out, err := Run(context.Background(), cfg)
 	if err != nil {
 		if strings.Contains(err.Error(), "sandbox: find") {

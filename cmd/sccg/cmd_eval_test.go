@@ -29,7 +29,7 @@ func TestEvalCommand(t *testing.T) {
 	ctx := context.Background()
 	e, out, errb, bench, gens := evalTestEnv(t)
 	dir := t.TempDir()
-	if code := run(ctx, []string{"eval", "--gold", "--bench", bench, "--out", filepath.Join(dir, "gold"), "--k", "1,3"}, e); code != 0 {
+	if code := run(ctx, []string{"eval", "--gold", "--bench", bench, "--out", filepath.Join(dir, "gold"), "--k", "1,3", "--timeout", "30s"}, e); code != 0 {
 		t.Fatalf("eval --gold: exit %d, stderr %s", code, errb)
 	}
 	if !strings.Contains(out.String(), "gold/gold: n=7") || !strings.Contains(out.String(), "mock=1.000") {
@@ -47,7 +47,7 @@ func TestEvalCommand(t *testing.T) {
 
 	// Running it again resumes: every completion comes from the store.
 	out.Reset()
-	if code := run(ctx, []string{"eval", "--gold", "--bench", bench, "--out", filepath.Join(dir, "gold2"), "--k", "1,3"}, e); code != 0 {
+	if code := run(ctx, []string{"eval", "--gold", "--bench", bench, "--out", filepath.Join(dir, "gold2"), "--k", "1,3", "--timeout", "30s"}, e); code != 0 {
 		t.Fatalf("second eval --gold: exit %d, stderr %s", code, errb)
 	}
 	s, _ = store.Open(ctx, e.db)
@@ -64,7 +64,7 @@ func TestEvalCommand(t *testing.T) {
 
 	errb.Reset()
 	out.Reset()
-	if code := run(ctx, []string{"eval", "--bench", bench, "--generations", gens, "--out", filepath.Join(dir, "gen")}, e); code != 0 {
+	if code := run(ctx, []string{"eval", "--bench", bench, "--generations", gens, "--out", filepath.Join(dir, "gen"), "--timeout", "30s"}, e); code != 0 {
 		t.Fatalf("eval --generations: exit %d, stderr %s", code, errb)
 	}
 	for _, want := range []string{"generations.jsonl line 16", `unknown sample_id "SYN-9999"`} {
@@ -109,7 +109,7 @@ func TestCompareByStratum(t *testing.T) {
 	ctx := context.Background()
 	e, out, errb, bench, gens := evalTestEnv(t)
 	dir := t.TempDir()
-	if code := run(ctx, []string{"eval", "--warm", "--bench", bench, "--generations", gens, "--out", dir}, e); code != 0 {
+	if code := run(ctx, []string{"eval", "--warm", "--bench", bench, "--generations", gens, "--out", dir, "--timeout", "30s"}, e); code != 0 {
 		t.Fatalf("eval --warm: exit %d, stderr %s", code, errb)
 	}
 	out.Reset()

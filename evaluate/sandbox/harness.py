@@ -1,8 +1,9 @@
 # sccg virtual-execution harness.
 #
-# Started by the Go side as: python -I -S harness.py REPORT_FD SCRATCH CPU_S AS_BYTES
-# FSIZE_BYTES NOFILE NPROC. Reads the job from stdin: a nonce line, the name of the
-# function to run (may be empty), then the code. Reports, one line each, over
+# Started by the Go side as: python -I -S harness.pyc REPORT_FD SCRATCH CPU_S AS_BYTES
+# FSIZE_BYTES NOFILE NPROC (or as a fork server: harness.pyc serve CTRL_FD). Reads the
+# job from SCRATCH/job.txt and removes it: a nonce line, the name of the function to
+# run (may be empty), then the code. Reports, one line each, over
 # REPORT_FD: "NONCE\tKIND\tJSON\n" with KIND facts, req, call, end. Nothing here
 # imports a third-party package: every HTTP client is a recorder, every other missing
 # module a permissive stub. Kept import-light: no json, re, ast or asyncio unless the
@@ -1501,6 +1502,11 @@ def _main():
         out["error"] = errors[0]
         out["errors"] = errors
     _send("end", out)
+    for f in (sys.__stdout__, sys.__stderr__):  # what the code printed, for diagnostics
+        try:
+            f.flush()
+        except _BaseException:
+            pass
     _exit(0)
 
 
@@ -1556,11 +1562,7 @@ def _serve(ctrl):
                 posix.close(ctrl)
                 posix.setpgid(0, 0)
                 posix.chdir(scratch)
-                jf = scratch + "/job.txt"
-                with open(jf, "rb") as f:
-                    job = f.read().decode("utf-8", "replace")
-                posix.unlink(jf)
-                _setup(rfd, scratch, limits, job)
+                _setup(rfd, scratch, limits, _read_job(scratch))
                 _run()
             finally:
                 _exit(70)
@@ -1574,8 +1576,24 @@ def _serve(ctrl):
         sock.send(b"status %d" % status)
 
 
+def _read_job(scratch):
+    """Reads the job the Go side left in the scratch directory, and removes it so the
+    code cannot read the report nonce."""
+    jf = scratch + "/job.txt"
+    fd = posix.open(jf, posix.O_RDONLY)
+    chunks = []
+    while True:
+        b = posix.read(fd, 1 << 20)
+        if not b:
+            break
+        chunks.append(b)
+    posix.close(fd)
+    posix.unlink(jf)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
 if _len(_argv) >= 3 and _argv[1] == "serve":
     _serve(_int(_argv[2]))
 else:
-    _setup(_int(_argv[1]), _argv[2], _argv[3:8], sys.stdin.buffer.read().decode("utf-8", "replace"))
+    _setup(_int(_argv[1]), _argv[2], _argv[3:8], _read_job(_argv[2]))
     _run()

@@ -297,12 +297,28 @@ func (r *Runner) Run(ctx context.Context, code, function string) (Result, error)
 
 	limits := []string{strconv.Itoa(l.CPUSeconds), strconv.Itoa(l.MemoryMB << 20), strconv.Itoa(l.FileSizeMB << 20),
 		strconv.Itoa(l.OpenFiles), strconv.Itoa(l.Processes)}
-	stderr := &capped{max: 8 << 10}
+	// stderr goes to a file outside the scratch directory: a file, unlike a pipe,
+	// never makes waiting for the process wait for whoever else holds it open.
+	errFile, err := os.CreateTemp(r.dir, "stderr-")
+	if err != nil {
+		pw.Close()
+		return res, fmt.Errorf("sandbox: stderr file: %w", err)
+	}
+	defer func() {
+		errFile.Close()
+		os.Remove(errFile.Name())
+	}()
+	// The job goes in a file, not down a pipe: a pipe's end of file can be held back
+	// by a sibling process caught between fork and exec.
+	if err := os.WriteFile(filepath.Join(scratch, "job.txt"), []byte(job), 0o600); err != nil {
+		pw.Close()
+		return res, fmt.Errorf("sandbox: write job: %w", err)
+	}
 	var ch child
 	if r.warm {
-		ch, err = r.startWarm(scratch, job, limits, pw)
+		ch, err = r.startWarm(scratch, limits, pw)
 	} else {
-		ch, err = r.startExec(scratch, job, limits, pw, stderr)
+		ch, err = r.startExec(scratch, limits, pw, errFile)
 	}
 	pw.Close()
 	if err != nil {
@@ -424,7 +440,9 @@ func (r *Runner) Run(ctx context.Context, code, function string) (Result, error)
 	<-readDone
 
 	res.Duration = time.Since(start)
-	res.Stderr = stderr.String()
+	var eb [8 << 10]byte
+	n, _ := errFile.ReadAt(eb[:], 0)
+	res.Stderr = strings.ToValidUTF8(string(eb[:n]), "?")
 	res.Status, res.Reason = classify(killedBy, ended, endStatus, endReason, exit.err, exit.ws)
 	if res.Facts.Syntax == false && res.Facts.Error == "" && res.Status == StatusOK {
 		res.Status, res.Reason = StatusCrash, "no facts reported"
@@ -478,12 +496,11 @@ type child struct {
 }
 
 // startExec starts a fresh interpreter for one job.
-func (r *Runner) startExec(scratch, job string, limits []string, pw *os.File, stderr io.Writer) (child, error) {
+func (r *Runner) startExec(scratch string, limits []string, pw, stderr *os.File) (child, error) {
 	args := append([]string{"-I", "-S", "-B", r.harness, "3", scratch}, limits...)
 	cmd := exec.Command(r.python, args...)
 	cmd.Dir = scratch
 	cmd.Env = baseEnv(scratch)
-	cmd.Stdin = strings.NewReader(job)
 	cmd.Stdout = nil // /dev/null: printing megabytes costs the code, not us
 	cmd.Stderr = stderr
 	cmd.ExtraFiles = []*os.File{pw}
@@ -512,29 +529,4 @@ func parseLine(line []byte, nonce string) (kind string, body []byte, ok bool) {
 		return "", nil, false
 	}
 	return string(parts[1]), parts[2], true
-}
-
-// capped keeps the first max bytes written and drops the rest without failing.
-type capped struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-	max int
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if room := c.max - c.buf.Len(); room > 0 {
-		if len(p) < room {
-			room = len(p)
-		}
-		c.buf.Write(p[:room])
-	}
-	return len(p), nil
-}
-
-func (c *capped) String() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.buf.String()
 }

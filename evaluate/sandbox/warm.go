@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -133,13 +132,9 @@ func recvCtrl(fd int, d time.Duration) (string, error) {
 	}
 }
 
-// startWarm has a fork server start the job: the code goes in a file in the
-// scratch directory (the child reads and deletes it), the report pipe's write end
-// travels with the control message.
-func (r *Runner) startWarm(scratch, job string, limits []string, pw *os.File) (child, error) {
-	if err := os.WriteFile(filepath.Join(scratch, "job.txt"), []byte(job), 0o600); err != nil {
-		return child{}, fmt.Errorf("sandbox: write job: %w", err)
-	}
+// startWarm has a fork server start the job (already in the scratch directory); the
+// report pipe's write end travels with the control message.
+func (r *Runner) startWarm(scratch string, limits []string, pw *os.File) (child, error) {
 	var last error
 	for attempt := 0; attempt < 2; attempt++ {
 		z, err := r.getZygote()
