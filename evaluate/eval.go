@@ -261,13 +261,16 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	deps := DefaultDependencies()
 
 	// Samples whose parameters are neither documented nor observed fall back to the
-	// keys their gold code sends: run each such gold code once.
+	// keys their gold code sends: run each such gold code once (a completion that is
+	// the gold code itself takes them from its own run).
 	var mu sync.Mutex // guards goldKeys
 	goldKeys := map[string][]string{}
 	var needGold []string
 	for _, i := range todo {
-		s := samples[cfg.Generations[i].SampleID]
-		if s.truth.ParamsSource == "" && !contains(needGold, s.rec.SampleID) {
+		g := cfg.Generations[i]
+		s := samples[g.SampleID]
+		if s.truth.ParamsSource == "" && ExtractCode(g.Completion) != s.rec.Code.CompleteFunction &&
+			!contains(needGold, s.rec.SampleID) {
 			needGold = append(needGold, s.rec.SampleID)
 		}
 	}
@@ -303,7 +306,9 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		truth := s.truth
 		if truth.ParamsSource == "" {
 			mu.Lock()
-			truth.Params, truth.ParamsSource = goldKeys[g.SampleID], "gold_run"
+			if keys, ok := goldKeys[g.SampleID]; ok {
+				truth.Params, truth.ParamsSource = keys, "gold_run"
+			}
 			mu.Unlock()
 		}
 		res, err := scoreOne(ctx, runner, deps, g, s, truth)
@@ -436,6 +441,10 @@ func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, g
 		keys := r.Requests[bi].Keys
 		if bm.endpoint {
 			keys = append(append([]string{}, keys...), pathParams(truth.Route)...)
+		}
+		if truth.ParamsSource == "" && code == ref { // the gold code: its own keys
+			truth.Params, truth.ParamsSource = r.Requests[bi].Keys, "gold_run"
+			r.ParamsSource = truth.ParamsSource
 		}
 		gold := truth.Params
 		if truth.ParamsSource != "documented" {
