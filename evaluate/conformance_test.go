@@ -84,8 +84,15 @@ const (
 func classifyMiss(r Result, rec split.Record) (string, string) {
 	detail := missCause(r)
 	switch {
-	case r.FailureStage == StageMethod || r.FailureStage == StageEndpoint:
-		return missData, detail
+	case r.FailureStage == StageMethod:
+		return missData, "the code sends another method than documented; " + detail
+	case r.FailureStage == StageEndpoint:
+		for _, c := range r.Requests {
+			if r.Truth != nil && r.Truth.Route != "" && strings.HasPrefix(c.Path, r.Truth.Route) {
+				return missData, "the called path extends the documented route (a prefix match in the benchmark); " + detail
+			}
+		}
+		return missData, "the code calls another path than documented; " + detail
 	case r.FailureStage == StageSyntax:
 		return missNotSelfContained, "does not compile on this interpreter; " + detail
 	case len(r.FreeNames) > 0:
