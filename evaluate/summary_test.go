@@ -1,0 +1,65 @@
+package evaluate
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"sort"
+	"testing"
+)
+
+func TestAggKeys(t *testing.T) {
+	b, err := json.Marshal(Agg{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	var got []string
+	for k := range m {
+		got = append(got, k)
+	}
+	sort.Strings(got)
+	want := []string{"codebleu", "dep", "endpoint_acc", "es", "exec_req", "host_acc", "method_acc", "mock", "n",
+		"param_f1", "robust", "secret", "syntax", "token_f1", "token_p", "token_r"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("summary metric keys = %v, want %v", got, want)
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	mk := func(model, id string, idx int, dmt, src string, hasEP bool, mock float64, stage string) Result {
+		r := Result{SampleID: id, Model: model, Setting: "s", SampleIndex: idx, DocMatchType: dmt, CommentsSource: src,
+			TimeSlice: "before_2024-06-01", HasEndpoint: hasEP, FailureStage: stage, Status: "ok"}
+		r.Mock, r.HostAcc, r.ExecReq = mock, 1, 1
+		return r
+	}
+	rs := []Result{
+		mk("m", "A", 0, "url", "original", true, 1, StageHit),
+		mk("m", "A", 1, "url", "original", true, 0, StageEndpoint),
+		mk("m", "B", 0, "route", "intent_redacted", true, 0, StageHost),
+		mk("m", "B", 1, "route", "intent_redacted", true, 0, StageHost),
+		mk("m", "C", 0, "host_only", "original", false, 1, StageHit),
+	}
+	s := Summarize(rs, []int{1, 2})
+	if len(s.Groups) != 1 {
+		t.Fatalf("groups = %d, want 1", len(s.Groups))
+	}
+	g := s.Groups[0]
+	if g.Overall.N != 4 || g.Overall.Mock != 0.25 {
+		t.Errorf("overall n=%d mock=%v, want 4 and 0.25 (the sample without an endpoint apart)", g.Overall.N, g.Overall.Mock)
+	}
+	if g.NoEndpoint == nil || g.NoEndpoint.N != 1 || g.NoEndpoint.Mock != 1 {
+		t.Errorf("no_endpoint = %+v", g.NoEndpoint)
+	}
+	if g.ByDocMatchType["url"].Mock != 0.5 || g.ByDocMatchType["route"].N != 2 || g.ByCommentsSource["original"].N != 2 {
+		t.Errorf("strata: %+v %+v", g.ByDocMatchType, g.ByCommentsSource)
+	}
+	// A has 2 completions with 1 hit: pass@1 = 0.5, pass@2 = 1; B none: 0.
+	if math.Abs(g.PassAtK["pass@1"]-0.25) > 1e-12 || math.Abs(g.PassAtK["pass@2"]-0.5) > 1e-12 {
+		t.Errorf("pass@k = %v", g.PassAtK)
+	}
+	if g.FailureStages[StageHost] != 2 || g.FailureStages[StageHit] != 1 || g.Statuses["ok"] != 5 {
+		t.Errorf("stages %v statuses %v", g.FailureStages, g.Statuses)
+	}
+}
