@@ -256,3 +256,28 @@ func TestForkServerRestarts(t *testing.T) {
 		t.Fatalf("run after the fork server died: %+v %v", res, err)
 	}
 }
+
+// TestPagingEnds: a loop that pages until an empty page ends after a few requests
+// and the code after it runs.
+func TestPagingEnds(t *testing.T) {
+	r := newTestRunner(t, Limits{Timeout: 30 * time.Second}, false)
+	code := `import requests
+def sync_all():
+    page, items = 1, []
+    while True:
+        data = requests.get("https://p.p.rapidapi.com/v1/items", params={"page": page}).json()
+        if not data["results"]:
+            break
+        items += data["results"]
+        page += 1
+    return requests.post("https://p.p.rapidapi.com/v1/summary", json={"n": len(items)}).json()
+`
+	res, err := r.Run(context.Background(), code, "sync_all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(res.Requests)
+	if res.Status != StatusOK || n < 2 || n > 10 || res.Requests[n-1].URL != "https://p.p.rapidapi.com/v1/summary" {
+		t.Errorf("status %s %s, %d requests, last %+v", res.Status, res.Reason, n, res.Requests[n-1])
+	}
+}
