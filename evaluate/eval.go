@@ -226,14 +226,15 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	if ctr == nil {
 		ctr = progress.Nop
 	}
+	out := &Output{}
 	samples := map[string]*sampleInfo{}
 	for _, r := range cfg.Bench {
 		if _, dup := samples[r.SampleID]; dup {
+			out.Problems = append(out.Problems, fmt.Sprintf("benchmark: sample_id %q appears twice; the first record is used", r.SampleID))
 			continue
 		}
 		samples[r.SampleID] = &sampleInfo{rec: r, truth: TruthOf(r), slice: timeSlice(r, cutoff)}
 	}
-	out := &Output{}
 	prev := map[string]Result{}
 	for _, r := range cfg.Previous {
 		prev[Generation{SampleID: r.SampleID, Setting: r.Setting, Model: r.Model, SampleIndex: r.SampleIndex}.Key()] = r
