@@ -1178,16 +1178,23 @@ def _call_with_dummies(fn, skip_first, mode=0):
     """Calls fn with dummy arguments. mode 0 keeps defaults; mode 1 replaces None
     defaults by dummies too; mode 3 is mode 1 with strings taken from the keys of the
     function's own dict literals; mode 2 passes permissive stubs for everything."""
-    code = _getattr(fn, "__code__", None)
+    sig = fn  # a decorated function (functools.wraps) is called through its wrapper
+    for _ in range(10):  # with the arguments of the function it wraps
+        inner = _getattr(sig, "__wrapped__", None)
+        if inner is None:
+            break
+        sig = inner
+    sig = _getattr(sig, "__func__", sig)
+    code = _getattr(sig, "__code__", None)
     if code is None:
         return fn()
     argc = code.co_argcount
     names = code.co_varnames[:argc]
     kwonly = code.co_varnames[argc:argc + code.co_kwonlyargcount]
-    defaults = fn.__defaults__ or ()
-    kwdefaults = fn.__kwdefaults__ or {}
+    defaults = _getattr(sig, "__defaults__", None) or ()
+    kwdefaults = _getattr(sig, "__kwdefaults__", None) or {}
     try:
-        ann = fn.__annotations__ or {}
+        ann = sig.__annotations__ or {}
     except _BaseException:
         ann = {}
     args = []
