@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"sccg/align/minhash"
 )
 
 // Unit is one sample as the splitter sees it.
@@ -182,25 +184,13 @@ func NameTokens(name string) []string {
 	return out
 }
 
-// jaccard is the token-set similarity of two sorted token lists.
+// jaccard is the token-set similarity of two sorted token lists; a name with no
+// tokens is like no other.
 func jaccard(a, b []string) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
-	i, j, inter := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] == b[j]:
-			inter++
-			i++
-			j++
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
-		}
-	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
+	return minhash.Jaccard(a, b)
 }
 
 // ProviderOfHost is the provider a host belongs to when the host itself says so:

@@ -6,6 +6,7 @@
 package minhash
 
 import (
+	"cmp"
 	"hash/fnv"
 	"math"
 	"sort"
@@ -93,8 +94,9 @@ func Shingles(tokens []string, k int) []uint64 {
 	return out[:w]
 }
 
-// Jaccard is the exact Jaccard similarity of two sorted, distinct sets.
-func Jaccard(a, b []uint64) float64 {
+// Jaccard is the exact Jaccard similarity of two sorted, distinct sets (two empty
+// sets are identical).
+func Jaccard[T cmp.Ordered](a, b []T) float64 {
 	if len(a) == 0 && len(b) == 0 {
 		return 1
 	}
