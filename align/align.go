@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"sccg/decontam/secrets"
+	"sccg/internal/route"
 	"sccg/mine/pyast"
 	"sccg/store"
 )
@@ -33,7 +34,7 @@ type Catalog struct {
 
 type catalogEndpoint struct {
 	store.Endpoint
-	route *Route
+	route *route.Route
 }
 
 // NewCatalog indexes eps by lower-cased host.
@@ -41,7 +42,7 @@ func NewCatalog(eps []store.Endpoint) *Catalog {
 	c := &Catalog{byHost: map[string][]catalogEndpoint{}}
 	for _, e := range eps {
 		h := strings.ToLower(e.Host)
-		c.byHost[h] = append(c.byHost[h], catalogEndpoint{Endpoint: e, route: CompileRoute(e.Route)})
+		c.byHost[h] = append(c.byHost[h], catalogEndpoint{Endpoint: e, route: route.Compile(e.Route)})
 	}
 	for h := range c.byHost {
 		list := c.byHost[h]
@@ -287,7 +288,7 @@ func alignCall(code, lowerCode string, idx int, c pyast.Call, cat *Catalog) (sto
 		ev.Literal = he.literal
 		a.Host, a.DocMatchType = he.host, MatchHostOnly
 		a.APIID = cat.byHost[he.host][0].APIID
-		np := NormalizePath(obsPath)
+		np := route.NormalizePath(obsPath)
 		switch {
 		case obsPath != "" && (resolvablePath(obsPath) || (np == "/" && c.URLResolved)):
 			a.Route, a.EndpointSource = np, SourceObserved
@@ -326,11 +327,11 @@ func alignCall(code, lowerCode string, idx int, c pyast.Call, cat *Catalog) (sto
 // (f-string, format, %, a value), ending where the string, query or fragment does —
 // or the literal up to the first path parameter, the rest being concatenated. It
 // returns the literal found, or "".
-func urlLiteralIn(code, host, route string) string {
+func urlLiteralIn(code, host, tmpl string) string {
 	var b strings.Builder
 	b.WriteString(`(?i)https?://`)
 	b.WriteString(regexp.QuoteMeta(host))
-	if np := NormalizePath(route); np != "/" {
+	if np := route.NormalizePath(tmpl); np != "/" {
 		rest := np
 		for rest != "" {
 			i := strings.IndexByte(rest, '{')
@@ -354,7 +355,7 @@ func urlLiteralIn(code, host, route string) string {
 	}
 	// The literal may also stop right where the first path parameter starts, the
 	// parameter being concatenated ("https://h/forecast/daily/" + city).
-	np := NormalizePath(route)
+	np := route.NormalizePath(tmpl)
 	i := strings.IndexByte(np, '{')
 	if i < 0 {
 		return ""

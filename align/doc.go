@@ -5,7 +5,7 @@
 // For every request call site of a function (pyast facts), the hosts the code
 // evidences — the URL's host, an x-rapidapi-host header, or failing both a
 // documented host written elsewhere in the code — select the candidate endpoints,
-// and the observed path is matched against their route templates (CompileRoute:
+// and the observed path is matched against their route templates (internal/route:
 // {name} is one path segment; query strings, trailing and doubled slashes are
 // ignored). The alignment is
 //

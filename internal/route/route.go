@@ -1,0 +1,100 @@
+// Package route matches request paths against documented route templates
+// ("/forecast/{location}"). It is the one definition every stage uses: align binds
+// observed calls with it and evaluate scores captured requests with it, so the two
+// can never disagree about what "the same endpoint" means.
+package route
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+)
+
+// Route is a compiled route template. A {name} part (a whole segment or part of
+// one, as in "/v1/{id}.json") and a ":name" segment match one non-empty path
+// segment; everything else matches literally and case-sensitively.
+type Route struct {
+	Template string
+	re       *regexp.Regexp
+	params   int // number of parameter parts
+	literal  int // number of literal characters, for specificity
+}
+
+// Compile compiles a route template. Query strings, fragments, repeated and
+// trailing slashes in the template are ignored, as they are in the paths it is
+// matched against.
+func Compile(template string) *Route {
+	norm := NormalizePath(template)
+	r := &Route{Template: template}
+	var b strings.Builder
+	b.WriteString("^")
+	for i, seg := range strings.Split(norm, "/") {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		if len(seg) > 1 && seg[0] == ':' {
+			b.WriteString(`[^/]+`)
+			r.params++
+			continue
+		}
+		rest := seg
+		for rest != "" {
+			open := strings.IndexByte(rest, '{')
+			closing := -1
+			if open >= 0 {
+				closing = strings.IndexByte(rest[open:], '}')
+			}
+			if open < 0 || closing < 0 {
+				b.WriteString(regexp.QuoteMeta(rest))
+				r.literal += len(rest)
+				break
+			}
+			b.WriteString(regexp.QuoteMeta(rest[:open]))
+			r.literal += open
+			b.WriteString(`[^/]+`)
+			r.params++
+			rest = rest[open+closing+1:]
+		}
+	}
+	b.WriteString("$")
+	r.re = regexp.MustCompile(b.String())
+	return r
+}
+
+// Match reports whether path matches the route. The path may carry a query string,
+// a trailing slash, percent-escapes, or {name} placeholders for parts that could not
+// be resolved statically; a placeholder only matches a template parameter, never a
+// literal segment.
+func (r *Route) Match(path string) bool {
+	return r.re.MatchString(NormalizePath(path))
+}
+
+// Params is the number of parameter parts in the template.
+func (r *Route) Params() int { return r.params }
+
+// Specificity orders routes that match the same path: more literal characters and
+// fewer parameters is more specific ("/forecast/daily" before "/forecast/{day}").
+func (r *Route) Specificity() int { return r.literal*16 - r.params }
+
+// NormalizePath reduces a URL path to the form routes are compared in: the query
+// string and fragment are dropped, percent-escapes decoded, repeated slashes
+// collapsed, the trailing slash removed and a leading slash ensured. An empty path
+// is "/".
+func NormalizePath(p string) string {
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p = p[:i]
+	}
+	if strings.Contains(p, "%") {
+		if u, err := url.PathUnescape(p); err == nil {
+			p = u
+		}
+	}
+	for strings.Contains(p, "//") {
+		p = strings.ReplaceAll(p, "//", "/")
+	}
+	p = strings.TrimRight(p, "/")
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return p
+}
