@@ -127,17 +127,10 @@ func (g *GroundTruth) compare(c Captured) match {
 		}
 	}
 	if g.route != nil {
-		m.endpoint = g.route.match(c.Path) || g.route.match(unescapePath(c.Path))
+		m.endpoint = g.route.Match(c.Path)
 	}
 	m.method = c.Method == g.Method
 	return m
-}
-
-func unescapePath(p string) string {
-	if u, err := url.PathUnescape(p); err == nil {
-		return u
-	}
-	return p
 }
 
 // best picks the captured request that agrees most with the ground truth (host,

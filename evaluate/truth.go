@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"sccg/internal/route"
 	"sccg/split"
 )
 
@@ -25,7 +26,7 @@ type GroundTruth struct {
 	Params       []string `json:"params"`
 	ParamsSource string   `json:"params_source,omitempty"`
 
-	route *routeMatcher
+	route *route.Route // nil when the ground truth has no endpoint
 }
 
 // HasEndpoint reports whether the sample's ground truth names an endpoint.
@@ -51,25 +52,27 @@ func TruthOf(r split.Record) GroundTruth {
 		g.Hosts = append(g.Hosts, h)
 	}
 	addHost(r.APIHost)
-	route := strings.TrimSpace(m.Route)
-	if strings.Contains(route, "://") {
-		// a route recorded as a whole URL: its host is accepted, its path is the route
-		u := strings.TrimPrefix(route, "/")
+	tmpl := strings.TrimSpace(m.Route)
+	if strings.Contains(tmpl, "://") {
+		// a tmpl recorded as a whole URL: its host is accepted, its path is the tmpl
+		u := strings.TrimPrefix(tmpl, "/")
 		if pu, err := url.Parse(u); err == nil {
 			addHost(pu.Host)
-			route = pu.Path
+			tmpl = pu.Path
 		}
 	}
 	if m.URL != "" {
 		if pu, err := url.Parse(withScheme(m.URL)); err == nil {
 			addHost(pu.Host)
-			if route == "" && pu.Path != "" && pu.Path != "/" {
-				route = pu.Path
+			if tmpl == "" && pu.Path != "" && pu.Path != "/" {
+				tmpl = pu.Path
 			}
 		}
 	}
-	g.Route = normRoute(route)
-	g.route = compileRoute(g.Route)
+	g.Route = normRoute(tmpl)
+	if g.Route != "" {
+		g.route = route.Compile(g.Route)
+	}
 
 	if ps := documentedParams(m); len(ps) > 0 {
 		g.Params, g.ParamsSource = ps, "documented"
@@ -117,58 +120,8 @@ func normRoute(r string) string {
 	return r
 }
 
-// routeMatcher matches captured paths against a route template: each segment is
-// literal text with {param} holes; a hole matches one non-empty segment part.
-type routeMatcher struct {
-	segs []*regexp.Regexp
-}
-
+// holeRE finds the {param} holes of a route template.
 var holeRE = regexp.MustCompile(`\{[^{}/]*\}`)
-
-func compileRoute(route string) *routeMatcher {
-	if route == "" {
-		return nil
-	}
-	var m routeMatcher
-	for _, s := range splitPath(route) {
-		var b strings.Builder
-		b.WriteString("^")
-		last := 0
-		for _, loc := range holeRE.FindAllStringIndex(s, -1) {
-			b.WriteString(regexp.QuoteMeta(s[last:loc[0]]))
-			b.WriteString(`[^/]+`)
-			last = loc[1]
-		}
-		b.WriteString(regexp.QuoteMeta(s[last:]))
-		b.WriteString("$")
-		m.segs = append(m.segs, regexp.MustCompile(b.String()))
-	}
-	return &m
-}
-
-func splitPath(p string) []string {
-	p = strings.Trim(p, "/")
-	if p == "" {
-		return nil
-	}
-	return strings.Split(p, "/")
-}
-
-func (m *routeMatcher) match(path string) bool {
-	if m == nil {
-		return false
-	}
-	segs := splitPath(path)
-	if len(segs) != len(m.segs) {
-		return false
-	}
-	for i, re := range m.segs {
-		if !re.MatchString(segs[i]) {
-			return false
-		}
-	}
-	return true
-}
 
 // documentedParams reads parameter names from the documented lists: a list of
 // names, a list of objects with a name, or an object keyed by name.
