@@ -133,9 +133,14 @@ func (a *Audit) WriteText(w io.Writer) error {
 	if f := a.File; f != nil {
 		kv("file", f.URL)
 		kv("commit", fmt.Sprintf("%s  (blob %s)", orNone(f.CommitSHA), orNone(f.GitSHA)))
-		kv("found by", fmt.Sprintf("%s: %s", f.QueryLayer, f.Query))
+		var apiID int64
+		if a.API != nil {
+			apiID = a.API.ID
+		}
+		layer, query := QueryHit(f, a.FileHits, apiID)
+		kv("found by", fmt.Sprintf("%s: %s", layer, query))
 		for _, h := range a.FileHits {
-			if h.QueryLayer != f.QueryLayer || h.Query != f.Query {
+			if h.QueryLayer != layer || h.Query != query {
 				kv("also found by", fmt.Sprintf("%s: %s", h.QueryLayer, h.Query))
 			}
 		}

@@ -31,6 +31,8 @@ type Source struct {
 	Endpoint   *store.Endpoint
 	API        *store.API
 	Intents    []store.Intent
+	// Hits are every search that found File (all APIs).
+	Hits []store.FileHit
 }
 
 // SortKey is the stable key built samples are numbered by: repository, path,
@@ -129,12 +131,13 @@ func BuildRecord(src *Source) (Record, error) {
 		}
 	}
 	if fl := src.File; fl != nil {
-		r.GitHubInfo.FilePath, r.GitHubInfo.FileURL, r.GitHubInfo.QueryLayer = fl.Path, fl.URL, fl.QueryLayer
+		layer, query := QueryHit(fl, src.Hits, a.APIID)
+		r.GitHubInfo.FilePath, r.GitHubInfo.FileURL, r.GitHubInfo.QueryLayer = fl.Path, fl.URL, layer
 		if r.GitHubInfo.Extra == nil {
 			r.GitHubInfo.Extra = map[string]json.RawMessage{}
 		}
 		r.GitHubInfo.Extra["commit_sha"] = rawJSON(fl.CommitSHA)
-		r.GitHubInfo.Extra["query"] = rawJSON(fl.Query)
+		r.GitHubInfo.Extra["query"] = rawJSON(query)
 	}
 	original := src.Source
 	if original == "" {
@@ -342,6 +345,9 @@ func loadSource(ctx context.Context, s *store.Store, k *Kept, byFunc map[int64]s
 	}
 	if src.File != nil {
 		if src.Repository, err = s.Repository(ctx, src.File.RepoID); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, err
+		}
+		if src.Hits, err = s.FileHits(ctx, src.File.ID); err != nil {
 			return nil, err
 		}
 	}

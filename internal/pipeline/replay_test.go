@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -42,6 +43,19 @@ func TestBuildReplaySnapshotGolden(t *testing.T) {
 	}
 	if sum.Samples == 0 {
 		t.Fatal("the replay build made no samples")
+	}
+	// Provenance names the search for the sample's own API, not another API's hit
+	// on the same file.
+	recs, err := split.ReadFile(filepath.Join(out, "sccgbench.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		var query string
+		_ = json.Unmarshal(r.GitHubInfo.Extra["query"], &query)
+		if !strings.Contains(query, r.APIHost) {
+			t.Errorf("%s (%s): query_layer %s query %q does not name its own host", r.SampleID, r.APIHost, r.GitHubInfo.QueryLayer, query)
+		}
 	}
 	index, err := exportIndex(out)
 	if err != nil {
@@ -111,7 +125,7 @@ func exportIndex(dir string) ([]byte, error) {
 	for _, r := range recs {
 		m := r.APIMetadata
 		b.WriteString(strings.Join([]string{r.SampleID, splitOf[r.SampleID], m.DocMatchType, m.Method, r.APIHost, m.Route,
-			r.GitHubInfo.Repo + "/" + r.GitHubInfo.FilePath + ":" + r.FunctionName, r.CommentsSource}, "\t"))
+			r.GitHubInfo.Repo + "/" + r.GitHubInfo.FilePath + ":" + r.FunctionName, r.CommentsSource, r.GitHubInfo.QueryLayer}, "\t"))
 		b.WriteByte('\n')
 	}
 	return []byte(b.String()), nil
