@@ -54,7 +54,7 @@ func benchEval(b *testing.B, bench []split.Record, gens []Generation, warm bool)
 	var done int
 	for i := 0; i < b.N; i++ {
 		opts := sandboxOpts(b)
-		opts.Warm = warm
+		opts.Exec = !warm
 		out, err := Run(context.Background(), Config{Bench: bench, Generations: gens, Sandbox: opts})
 		if err != nil {
 			b.Fatal(err)

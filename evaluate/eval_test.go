@@ -253,8 +253,8 @@ func sandboxOpts(tb testing.TB) sandbox.Options {
 // TestWarmMatchesExec: the fork server scores every completion as a fresh exec does.
 func TestWarmMatchesExec(t *testing.T) {
 	bench, gens, _ := readSynthetic(t)
-	cold := runOrSkip(t, Config{Bench: bench, Generations: gens})
-	warm := runOrSkip(t, Config{Bench: bench, Generations: gens, Sandbox: sandbox.Options{Warm: true}})
+	cold := runOrSkip(t, Config{Bench: bench, Generations: gens, Sandbox: sandbox.Options{Exec: true}})
+	warm := runOrSkip(t, Config{Bench: bench, Generations: gens})
 	if len(cold.Results) != len(warm.Results) {
 		t.Fatalf("%d results cold, %d warm", len(cold.Results), len(warm.Results))
 	}

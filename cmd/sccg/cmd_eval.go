@@ -28,7 +28,11 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	python := fs.String("python", "", "python interpreter (default python3 on PATH, resolved once)")
 	cutoff := fs.String("time-cutoff", "2024-06-01", "date splitting the time slices (repository created_at)")
 	noNS := fs.Bool("no-namespaces", false, "do not use user/network namespaces even where the kernel allows them")
-	warm := fs.Bool("warm", false, "fork each run from a warm fork server that never runs generated code (≈3× less CPU) instead of a fresh exec")
+	execMode := fs.Bool("exec", false, "start a fresh interpreter (exec) for every completion instead of forking it from a warm fork server.\n"+
+		"The default fork server never runs generated code, so no completion can change it or reach the next; each forked\n"+
+		"child gets fresh user, network, IPC and UTS namespaces with no capabilities (where the kernel allows them; the\n"+
+		"summary's isolation says what was granted), the same limits and audit hook as an exec, at about a third of the CPU")
+	fs.Bool("warm", false, "no effect: the fork server is the default (kept for old scripts)")
 	rest, err := e.parse(fs, args)
 	if err != nil {
 		return err
@@ -38,6 +42,11 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	}
 	if *bench == "" || *out == "" {
 		return usagef("--bench and --out are required")
+	}
+	warmSet := false
+	fs.Visit(func(f *flag.Flag) { warmSet = warmSet || (f.Name == "warm" && f.Value.String() == "true") })
+	if warmSet && *execMode {
+		return usagef("--exec and --warm contradict each other")
 	}
 	if *gold == (*gens != "") {
 		return usagef("give exactly one of --generations FILE and --gold")
@@ -72,7 +81,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 
 	cfg := evaluate.Config{
 		Bench: recs, Generations: generations, Workers: *workers, K: kList, TimeCutoff: *cutoff,
-		Sandbox: sandbox.Options{Python: *python, NoNamespaces: *noNS, Warm: *warm,
+		Sandbox: sandbox.Options{Python: *python, NoNamespaces: *noNS, Exec: *execMode,
 			Limits: sandbox.Limits{Timeout: *timeout, MemoryMB: *memMB}},
 	}
 	var st *store.Store
@@ -88,7 +97,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		cfg.Previous = prev
-		run, err = st.BeginRun(ctx, store.StageEvaluate, map[string]any{"bench": *bench, "generations": *gens, "gold": *gold, "warm": *warm})
+		run, err = st.BeginRun(ctx, store.StageEvaluate, map[string]any{"bench": *bench, "generations": *gens, "gold": *gold, "exec": *execMode})
 		if err != nil {
 			return err
 		}

@@ -32,7 +32,8 @@ func TestEvalCommand(t *testing.T) {
 	if code := run(ctx, []string{"eval", "--gold", "--bench", bench, "--out", filepath.Join(dir, "gold"), "--k", "1,3", "--timeout", "30s"}, e); code != 0 {
 		t.Fatalf("eval --gold: exit %d, stderr %s", code, errb)
 	}
-	if !strings.Contains(out.String(), "gold/gold: n=7") || !strings.Contains(out.String(), "mock=1.000") {
+	if !strings.Contains(out.String(), "gold/gold: n=7") || !strings.Contains(out.String(), "mock=1.000") ||
+		!strings.Contains(out.String(), "isolation: fork-server+") {
 		t.Errorf("eval --gold output:\n%s", out)
 	}
 	s, err := store.Open(ctx, e.db)
@@ -109,8 +110,11 @@ func TestCompareByStratum(t *testing.T) {
 	ctx := context.Background()
 	e, out, errb, bench, gens := evalTestEnv(t)
 	dir := t.TempDir()
-	if code := run(ctx, []string{"eval", "--warm", "--bench", bench, "--generations", gens, "--out", dir, "--timeout", "30s"}, e); code != 0 {
-		t.Fatalf("eval --warm: exit %d, stderr %s", code, errb)
+	if code := run(ctx, []string{"eval", "--exec", "--bench", bench, "--generations", gens, "--out", dir, "--timeout", "30s"}, e); code != 0 {
+		t.Fatalf("eval --exec: exit %d, stderr %s", code, errb)
+	}
+	if !strings.Contains(out.String(), "isolation: ") || strings.Contains(out.String(), "isolation: fork-server") {
+		t.Errorf("eval --exec output:\n%s", out)
 	}
 	out.Reset()
 	if code := run(ctx, []string{"--json", "compare", "--by", "model", "--groups", "model-a,model-b", "--rounds", "300", dir}, e); code != 0 {
@@ -136,6 +140,7 @@ func TestEvalUsage(t *testing.T) {
 		{"no out", []string{"eval", "--gold", "--bench", "x.json"}, 2, "--bench and --out are required"},
 		{"gold and generations", []string{"eval", "--gold", "--generations", "g", "--bench", "x", "--out", "o"}, 2, "exactly one"},
 		{"bad k", []string{"eval", "--gold", "--bench", "x", "--out", "o", "--k", "0"}, 2, "--k"},
+		{"exec and warm", []string{"eval", "--exec", "--warm", "--gold", "--bench", "x", "--out", "o"}, 2, "contradict"},
 		{"missing bench file", []string{"eval", "--gold", "--bench", "/nonexistent/b.json", "--out", "o"}, 1, "read benchmark"},
 		{"compare needs two", []string{"compare", "a"}, 2, "want two result sets"},
 		{"compare unknown metric", []string{"compare", "--metric", "bogus", "testdata-none-a", "testdata-none-b"}, 1, "read results"},

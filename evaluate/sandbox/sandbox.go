@@ -2,14 +2,20 @@
 // with recorders in place of the HTTP client libraries, and returns the requests the
 // code tried to send. It is the virtual executor of the evaluator.
 //
-// Every run is a new exec of the real interpreter in isolated mode (-I -S) running an
-// embedded harness, with its own process group (killed whole on timeout), a scratch
-// directory removed afterwards, an environment with nothing but what Python needs,
-// resource limits set by the harness before the code runs, an audit hook that blocks
-// sockets, process creation, signals and writes outside the scratch directory, and —
-// where the kernel allows it — new user and network namespaces. (Not a PID namespace:
-// the interpreter would be its init and ignore the signals that end a crashed or
-// over-budget process; process creation is blocked by the harness instead.)
+// Every run is a process of its own running an embedded harness: by default a child
+// forked from a warm fork server (an interpreter in isolated mode, -I -S, that has
+// loaded the harness and common modules and never runs generated code, so nothing a
+// completion does can reach the next one), or with Options.Exec a new exec of the
+// interpreter. Either way it gets its own process group (killed whole on timeout),
+// a scratch directory removed afterwards, an environment with nothing but what
+// Python needs, resource limits set by the harness before the code runs, an audit
+// hook that blocks sockets, process creation, signals and writes outside the scratch
+// directory, and — where the kernel allows it — namespaces of its own: a forked child
+// unshares user, network, IPC and UTS namespaces and drops every capability before
+// it reads its job; an exec'd run starts in new user and network namespaces. (Not a
+// PID namespace: the interpreter would be its init and ignore the signals that end a
+// crashed or over-budget process; process creation is blocked by the harness
+// instead.)
 package sandbox
 
 import (
@@ -127,11 +133,13 @@ type Options struct {
 	Limits     Limits
 	// NoNamespaces turns the namespace isolation off even where the kernel allows it.
 	NoNamespaces bool
-	// Warm runs each job in a child forked from a warm fork server (an interpreter
-	// that has loaded the harness and common modules and never runs generated code)
-	// instead of a fresh exec: about three times less CPU per completion. The
-	// children of one server share its namespaces.
-	Warm bool
+	// Exec starts a fresh interpreter (exec) for every job. By default (false) each
+	// job runs in a child forked from a warm fork server: an interpreter that has
+	// loaded the harness and common modules and never runs generated code, so no
+	// earlier completion can have changed it; each child gets fresh user, network,
+	// IPC and UTS namespaces (where the kernel allows them), no capabilities, and
+	// the same limits and audit hook as an exec'd run — at about a third of the CPU.
+	Exec bool
 }
 
 // Runner runs code in the sandbox. It is safe for concurrent use.
@@ -144,7 +152,14 @@ type Runner struct {
 	isolation string
 	once      sync.Once
 	warm      bool
+	noNS      bool
 	pool      zygotes
+
+	// What the fork servers grant each child (warm mode), learnt from the first.
+	nsMu     sync.Mutex
+	nsKnown  bool
+	childNS  bool   // fresh user, network, IPC and UTS namespaces per child
+	nsReason string // why not, when the kernel refused them
 }
 
 // New resolves the interpreter once, writes the harness and detects which namespace
@@ -167,13 +182,32 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	if pyc, err := compileHarness(ctx, py, h); err == nil {
 		h = pyc
 	}
-	r := &Runner{python: py, harness: h, dir: dir, limits: opts.Limits.withDefaults(), warm: opts.Warm}
+	r := &Runner{python: py, harness: h, dir: dir, limits: opts.Limits.withDefaults(), warm: !opts.Exec,
+		noNS: opts.NoNamespaces}
 	r.attr, r.isolation = detectIsolation(ctx, py, dir, opts.NoNamespaces)
 	if r.warm {
-		r.isolation = "fork-server+" + r.isolation
+		// Start the first fork server now: it finds out, once, whether its children
+		// can have namespaces of their own, and the isolation string says so.
+		z, err := r.startZygote()
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
+		r.putZygote(z)
+		switch {
+		case r.childNS:
+			r.isolation = "fork-server+" + childIsolation + "+rlimits+audit-hook"
+		case opts.NoNamespaces:
+			r.isolation = "fork-server+rlimits+audit-hook (namespaces turned off)"
+		default:
+			r.isolation = "fork-server+rlimits+audit-hook (no per-child namespaces: " + r.nsReason + ")"
+		}
 	}
 	return r, nil
 }
+
+// childIsolation names the namespaces each child of a fork server gets.
+const childIsolation = "per-child userns+netns+ipcns+utsns (no capabilities)"
 
 // Close removes the runner's files. It is safe to call twice.
 func (r *Runner) Close() error {
@@ -193,7 +227,14 @@ func (r *Runner) Python() string { return r.python }
 func (r *Runner) Isolation() string { return r.isolation }
 
 // NetworkNamespace reports whether runs get a network namespace of their own.
-func (r *Runner) NetworkNamespace() bool { return r.attr.Cloneflags&syscall.CLONE_NEWNET != 0 }
+func (r *Runner) NetworkNamespace() bool {
+	if r.warm {
+		r.nsMu.Lock()
+		defer r.nsMu.Unlock()
+		return r.childNS
+	}
+	return r.attr.Cloneflags&syscall.CLONE_NEWNET != 0
+}
 
 func resolvePython(ctx context.Context, py string) (string, error) {
 	if py == "" {
@@ -480,8 +521,11 @@ func classify(killedBy Status, ended bool, endStatus Status, endReason string, e
 		}
 	}
 	if ws.Exited() {
-		if ws.ExitStatus() == 86 {
+		switch ws.ExitStatus() {
+		case 86:
 			return StatusCrash, "report channel lost"
+		case 71:
+			return StatusCrash, "fork server child could not enter its namespaces"
 		}
 		return StatusCrash, fmt.Sprintf("exited with status %d before the harness finished", ws.ExitStatus())
 	}

@@ -14,7 +14,7 @@ import (
 
 func newTestRunner(t *testing.T, l Limits, warm bool) *Runner {
 	t.Helper()
-	r, err := New(context.Background(), Options{Limits: l, ScratchDir: t.TempDir(), Warm: warm})
+	r, err := New(context.Background(), Options{Limits: l, ScratchDir: t.TempDir(), Exec: !warm})
 	if err != nil {
 		t.Skipf("no python sandbox here: %v", err)
 	}
@@ -165,6 +165,8 @@ func testHostileSuite(t *testing.T, warm bool) {
 		{"sys.exit", "import sys\nsys.exit(3)\n" + req, []Status{StatusError}, true},
 		{"os._exit", req + "import os\nos._exit(0)\n", []Status{StatusCrash}, true},
 		{"ctypes", "import ctypes\nctypes.string_at(0)\n" + req, []Status{StatusError}, true},
+		{"raw _ctypes", "import _ctypes\nprint(_ctypes._memmove_addr)\n" + req, []Status{StatusError}, true},
+		{"ctypes from sys.modules", "import sys\nm = sys.modules.get('_ctypes') or sys.modules.get('ctypes')\nm._memmove_addr\n" + req, []Status{StatusError}, true},
 		{"segfault", req + "import faulthandler\nfaulthandler._sigsegv()\n", []Status{StatusCrash}, true},
 		{"threads that never end", "import threading\nfor _ in range(3):\n    threading.Thread(target=lambda: [0 for _ in iter(int, 1)]).start()\n" + req, []Status{StatusOK}, true},
 		{"connect to localhost", fmt.Sprintf("import socket\ns = socket.create_connection(('127.0.0.1', %d), 1)\n", port) + req, []Status{StatusError}, true},

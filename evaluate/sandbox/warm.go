@@ -33,7 +33,11 @@ func (r *Runner) startZygote() (*zygote, error) {
 		return nil, fmt.Errorf("sandbox: control socket: %w", err)
 	}
 	theirs := os.NewFile(uintptr(fds[1]), "zygote-ctrl")
-	cmd := exec.Command(r.python, "-I", "-S", "-B", r.harness, "serve", "3")
+	nsMode := "ns"
+	if r.noNS {
+		nsMode = "off"
+	}
+	cmd := exec.Command(r.python, "-I", "-S", "-B", r.harness, "serve", "3", nsMode)
 	cmd.Dir = r.dir
 	cmd.Env = baseEnv(r.dir)
 	cmd.ExtraFiles = []*os.File{theirs}
@@ -59,9 +63,23 @@ func (r *Runner) startZygote() (*zygote, error) {
 	}()
 	// Loading the warm modules can take a while on a busy machine; wait for it here
 	// so a job's own deadline only covers the fork.
-	if reply, err := recvCtrl(z.ctrl, 2*time.Minute); err != nil || reply != "ready" {
+	reply, err := recvCtrl(z.ctrl, 2*time.Minute)
+	if err != nil || !strings.HasPrefix(reply, "ready") {
 		r.dropZygote(z)
 		return nil, fmt.Errorf("sandbox: fork server did not start: %q %v", reply, err)
+	}
+	// Every server must grant its children what the first one did: the isolation
+	// reported for the run holds for every completion.
+	perChild := reply == "ready ns"
+	r.nsMu.Lock()
+	defer r.nsMu.Unlock()
+	switch {
+	case !r.nsKnown:
+		r.nsKnown, r.childNS = true, perChild
+		r.nsReason = strings.TrimSpace(strings.TrimPrefix(reply, "ready nons"))
+	case r.childNS && !perChild:
+		r.dropZygote(z)
+		return nil, fmt.Errorf("sandbox: fork server lost per-child namespaces: %q", reply)
 	}
 	return z, nil
 }
