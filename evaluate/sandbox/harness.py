@@ -132,6 +132,20 @@ class _Any:
     def __getitem__(self, k):
         return _Any()
 
+    def get(self, *a, **k):
+        """`request.args.get("q", "")`: a scalar default gives the value its type, so
+        code that quotes, joins or compares it gets a str (an empty default reads as
+        set, as environment lookups do); no default, None or a container: a stub."""
+        d = a[1] if _len(a) >= 2 else k.get("default")
+        t = _type(d)
+        if t is _str:
+            return d or "test"
+        if t is _bytes:
+            return d or b"test"
+        if t in (_int, _float, _bool):
+            return d
+        return _Any()
+
     def __setitem__(self, k, v):
         pass
 
@@ -403,6 +417,36 @@ class _Empty(_Any):
     def __hash__(self):
         return 0
 
+    def get(self, *a, **k):
+        if _len(a) >= 2:
+            return a[1]
+        return k["default"] if "default" in k else _Empty()
+
+
+class _Data(_Any):
+    """What a fake response's .json() returns: a permissive stub whose .get keeps
+    answering with stubs, defaults or not (`if data.get("ok", False):` takes the
+    branch that does the work, as indexing does)."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        if name[:2] == "__" and name[-2:] == "__":
+            raise AttributeError(name)
+        return _Data()
+
+    def __call__(self, *a, **k):
+        return _Data()
+
+    def __getitem__(self, k):
+        return _Data()
+
+    def get(self, *a, **k):
+        return _Data()
+
+    def __iter__(self):
+        return iter((_Data(),))
+
 
 class _Resp:
     """A permissive fake of a successful HTTP response (an empty one once the same
@@ -432,7 +476,7 @@ class _Resp:
         self.request = _Any()
 
     def json(self, *a, **k):
-        return _Empty() if self.empty else _Any()
+        return _Empty() if self.empty else _Data()
 
     def raise_for_status(self):
         return self
@@ -480,7 +524,7 @@ class _AResp(_Resp):
     """An aiohttp/httpx-async response: body readers are coroutines."""
 
     async def json(self, *a, **k):
-        return _Empty() if self.empty else _Any()
+        return _Empty() if self.empty else _Data()
 
     async def text(self, *a, **k):
         return "" if self.empty else "{}"
@@ -989,9 +1033,14 @@ def _facts(tree):
     TryStar = _getattr(_ast, "TryStar", Try)
     Attribute, FunctionDef, AsyncFunctionDef, ClassDef = _ast.Attribute, _ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef
     AST = _ast.AST
+    Subscript, Constant = _ast.Subscript, _ast.Constant
     while stack:
         n = stack.pop()
         t = _type(n)
+        if t is Subscript and _type(n.slice) is Constant and _type(n.slice.value) is _str:
+            k = n.slice.value
+            if _len(_sub_keys) < 10 and k.isidentifier() and k not in _sub_keys:
+                _sub_keys.append(k)
         if t is Name:
             (stored if _type(n.ctx) in (Store, Del) else loaded).add(n.id)
         elif t is arg:
@@ -1026,15 +1075,19 @@ def _facts(tree):
     calls = {}
     for n in tree.body:
         if _type(n) in (FunctionDef, AsyncFunctionDef):
+            if _is_setup_hook(n):
+                _setup_hooks.append(n.name)
             defs.append(n.name)
             calls[n.name] = _called(n)
             _dict_keys[n.name] = _literal_keys(n)
+            _kw_keys[n.name] = _kwarg_keys(n)
         elif _type(n) is ClassDef:
             for m in n.body:
                 if _type(m) in (FunctionDef, AsyncFunctionDef):
                     defs.append(n.name + "." + m.name)
                     calls[n.name + "." + m.name] = _called(m)
                     _dict_keys[m.name] = _literal_keys(m)
+                    _kw_keys[m.name] = _kwarg_keys(m)
     # A definition reaches a request when it calls an HTTP verb or client, or calls a
     # definition that does.
     reach = set(d for d in defs if calls[d] & _HTTPISH)
@@ -1055,9 +1108,63 @@ _HTTPISH = frozenset(("get", "post", "put", "patch", "delete", "head", "options"
                       "HTTPSConnection", "HTTPConnection", "PoolManager", "fetch"))
 
 
+# string keys the code indexes anything with (`row["review"]`): the columns of the
+# dummy input file
+_sub_keys = []
+# top-level functions an application runs before it serves: a FastAPI/Starlette
+# lifespan (an async context manager taking the app) and startup handlers
+_setup_hooks = []
+
+
+def _is_setup_hook(fn):
+    for dec in fn.decorator_list:
+        t = _type(dec)
+        if t is _ast.Call and _type(dec.func) is _ast.Attribute and dec.func.attr == "on_event":
+            a = dec.args[0] if dec.args else None
+            if _type(a) is _ast.Constant and a.value == "startup":
+                return True
+        name = dec.id if t is _ast.Name else (dec.attr if t is _ast.Attribute else "")
+        if name == "asynccontextmanager" and fn.args.args and (fn.args.args[0].arg == "app" or "lifespan" in fn.name):
+            return True
+    return False
+
+
 # string keys of the dict literals in each definition, by function name: dummy
 # values of last resort, for code that looks its input up in a table of its own
 _dict_keys = {}
+
+
+# string keys a definition looks up in its **kwargs mapping (`context["ds"]`,
+# `opts.get("limit")`), by function name: passed as keyword arguments with dummies
+_kw_keys = {}
+
+
+def _kwarg_keys(fn):
+    kw = fn.args.kwarg
+    if kw is None:
+        return ()
+    name = kw.arg
+    out = []
+    stack = [fn]
+    Subscript, Call, Attribute, Name, Constant, AST = _ast.Subscript, _ast.Call, _ast.Attribute, _ast.Name, _ast.Constant, _ast.AST
+    while stack and _len(out) < 20:
+        n = stack.pop()
+        t = _type(n)
+        key = None
+        if t is Subscript and _type(n.value) is Name and n.value.id == name:
+            key = n.slice
+        elif (t is Call and _type(n.func) is Attribute and n.func.attr in ("get", "pop", "setdefault")
+              and _type(n.func.value) is Name and n.func.value.id == name and n.args):
+            key = n.args[0]
+        if _type(key) is Constant and _type(key.value) is _str and key.value.isidentifier() and key.value not in out:
+            out.append(key.value)
+        for fld in n._fields:
+            v = _getattr(n, fld, None)
+            if _type(v) is _list:
+                stack.extend(x for x in v if _isinstance(x, AST))
+            elif _isinstance(v, AST):
+                stack.append(v)
+    return out
 
 
 def _literal_keys(fn):
@@ -1177,7 +1284,9 @@ def _dummy(name, ann, cls_hint=None):
 def _call_with_dummies(fn, skip_first, mode=0):
     """Calls fn with dummy arguments. mode 0 keeps defaults; mode 1 replaces None
     defaults by dummies too; mode 3 is mode 1 with strings taken from the keys of the
-    function's own dict literals; mode 2 passes permissive stubs for everything."""
+    function's own dict literals; mode 4 is mode 1 with numeric strings ("1" for an
+    id) as numbers; mode 2 passes permissive stubs for everything. A **kwargs
+    parameter gets the keys the function looks up in it."""
     sig = fn  # a decorated function (functools.wraps) is called through its wrapper
     for _ in range(10):  # with the arguments of the function it wraps
         inner = _getattr(sig, "__wrapped__", None)
@@ -1201,6 +1310,15 @@ def _call_with_dummies(fn, skip_first, mode=0):
     first_default = argc - _len(defaults)
     keys = _dict_keys.get(_getattr(fn, "__name__", ""), ())
     dummy = _dummy
+    if mode == 4:
+        numeric = [False]
+
+        def dummy(name, ann):
+            d = _dummy(name, ann)
+            if _type(d) is _str and d.isdigit():
+                numeric[0] = True
+                return _int(d)
+            return d
     if mode == 3:
         if not keys:
             raise _NoMode()
@@ -1227,6 +1345,12 @@ def _call_with_dummies(fn, skip_first, mode=0):
             kw[name] = _Any()
         elif name not in kwdefaults or (mode != 0 and kwdefaults[name] is None):
             kw[name] = dummy(name, ann.get(name))
+    if code.co_flags & 0x08:  # CO_VARKEYWORDS
+        for name in _kw_keys.get(_getattr(sig, "__name__", ""), ()):
+            if name not in kw and name not in names:
+                kw[name] = _Any() if mode == 2 else dummy(name, None)
+    if mode == 4 and not numeric[0]:
+        raise _NoMode()
     return fn(*args, **kw) if not skip_first else fn.__func__(fn.__self__, *args, **kw)
 
 
@@ -1348,7 +1472,8 @@ _BLOCK = frozenset((
     "socket.gethostbyname", "socket.sendto", "socket.sendmsg", "ctypes.dlopen", "ctypes.dlsym",
     "ctypes.call_function", "resource.setrlimit", "resource.prlimit", "gc.get_objects", "gc.get_referrers",
     "gc.get_referents", "sys._current_frames", "os.setuid", "os.setgid", "os.chroot", "mmap.__new__",
-    "fcntl.ioctl", "os.add_dll_directory", "signal.pthread_kill",
+    "fcntl.ioctl", "os.add_dll_directory", "signal.pthread_kill", "sqlite3.enable_load_extension",
+    "sqlite3.load_extension",
 ))
 _PATHS = frozenset(("os.remove", "os.rmdir", "os.rename", "shutil.rmtree", "os.chmod", "os.chown", "os.mkdir",
                     "os.symlink", "os.link", "os.truncate", "os.utime", "shutil.copyfile", "shutil.move",
@@ -1391,6 +1516,15 @@ def _audit(event, args):
         if _len(args) > 1 and args[1] == 1:  # AF_UNIX: asyncio's self-pipe (connect and bind stay blocked)
             return
         raise PermissionError("sandbox: sockets are not allowed")
+    if event == "sqlite3.connect":
+        db = args[0] if args else ""
+        if _type(db) is _str and (db == ":memory:" or db == "" or db.startswith("file::memory:")):
+            return
+        if _type(db) is _str and db.startswith("file:"):
+            raise PermissionError("sandbox: sqlite3 URIs are not allowed")
+        if not _inside(db):
+            raise PermissionError("sandbox: sqlite3 database outside the scratch directory")
+        return
     if event in _BLOCK:
         raise PermissionError("sandbox: %s is not allowed" % event)
     if event in _PATHS:
@@ -1400,6 +1534,36 @@ def _audit(event, args):
         for p in args[:2]:
             if _type(p) in (_str, _bytes) and not _inside(p):
                 raise PermissionError("sandbox: %s outside the scratch directory" % event)
+
+
+def _prepare_stdlib():
+    """Before the hook: the dummy input file a path argument names, and permissive
+    edges of the standard modules the code uses."""
+    cols = _sub_keys or ["test"]
+    fd = posix.open(_SCRATCH + "/input.txt", posix.O_WRONLY | posix.O_CREAT | posix.O_TRUNC, 0o600)
+    posix.write(fd, (",".join(cols) + "\n" + ",".join("test" for _ in cols) + "\n").encode())
+    posix.close(fd)
+    if "json" in _CODE:
+        import json
+        orig = json.JSONEncoder.default
+
+        def default(self, o):  # a stub in a JSON body serializes as a string
+            if _isinstance(o, _Any):
+                return _str(o)
+            return orig(self, o)
+        json.JSONEncoder.default = default
+    if "sqlite3" in _CODE:
+        import sqlite3
+        real = sqlite3.connect
+
+        def connect(database, *a, **k):
+            # a database the code cannot open (outside the scratch directory, or a
+            # directory that is not there) is a permissive stub, as a missing module is
+            try:
+                return real(database, *a, **k)
+            except (sqlite3.Error, PermissionError):
+                return _Any()
+        sqlite3.connect = connect
 
 
 def _main():
@@ -1454,6 +1618,7 @@ def _main():
         return real_open(path, flags, mode)
 
     posix.open = os.open = safe_open
+    _prepare_stdlib()
     sys.addaudithook(_audit)
 
     g = _Globals({"__name__": "sccg_user.main", "__package__": "sccg_user", "__builtins__": builtins,
@@ -1485,7 +1650,7 @@ def _main():
     def _attempts(fn, bound):
         """Calls fn; when a call sends nothing, tries again with other dummies."""
         first = None
-        for mode in (0, 1, 3, 2):
+        for mode in (0, 1, 3, 4, 2):
             before = _nreq[0]
             try:
                 _drive(_call_with_dummies(fn, bound, mode))
@@ -1510,6 +1675,23 @@ def _main():
     for d in (chosen or facts["reach"])[:40]:
         if not enough:
             targets.append(d)
+    for d in _setup_hooks:
+        # what the application does before it serves (fill a dict of clients) is
+        # done before the target runs; a hook that fails is no fault of the target
+        if enough or d in targets:
+            continue
+        try:
+            cm = _call_with_dummies(g.get(d), False)
+            if _getattr(_type(cm), "__aenter__", None) is not None:
+                async def enter(cm=cm):
+                    return await cm.__aenter__()
+                _drive(enter())
+            else:
+                _drive(cm)
+        except _Enough:
+            enough = True
+        except _BaseException:
+            pass
     called = 0
     instances = {}
     for d in targets:

