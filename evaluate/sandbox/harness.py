@@ -1543,7 +1543,7 @@ def _prepare_stdlib():
     fd = posix.open(_SCRATCH + "/input.txt", posix.O_WRONLY | posix.O_CREAT | posix.O_TRUNC, 0o600)
     posix.write(fd, (",".join(cols) + "\n" + ",".join("test" for _ in cols) + "\n").encode())
     posix.close(fd)
-    if "json" in _CODE:
+    if "dump" in _CODE:  # json.dumps / json.dump: only then is json worth importing here
         import json
         orig = json.JSONEncoder.default
 
