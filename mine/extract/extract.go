@@ -214,6 +214,14 @@ func Run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 			}
 		}
 	}
+	if werr == nil && next < len(todo) {
+		// The workers stopped before every file was saved: only cancellation does
+		// that, and a cancelled run must not report success.
+		werr = ctx.Err()
+		if werr == nil {
+			werr = fmt.Errorf("stopped after %d of %d files", next, len(todo))
+		}
+	}
 	if werr != nil {
 		return stats, fmt.Errorf("extract: %w", werr)
 	}
