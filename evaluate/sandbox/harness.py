@@ -114,8 +114,9 @@ def _send(kind, obj):
 
 
 # ---------------------------------------------------------------- permissive values
-class _Any:
-    """A value that tolerates every use: attribute, call, index, iteration, await."""
+class _Lenient:
+    """Mixin: any attribute a fake lacks is a permissive _Any. Dunder names stay
+    missing, so protocols (iteration, pickling, copying) take their normal paths."""
 
     __slots__ = ()
 
@@ -123,6 +124,13 @@ class _Any:
         if name[:2] == "__" and name[-2:] == "__":
             raise AttributeError(name)
         return _Any()
+
+
+class _Any(_Lenient):
+    """A value that tolerates every use: attribute, call, index, iteration, await."""
+
+    __slots__ = ()
+
 
     def __call__(self, *a, **k):
         if _len(a) == 1 and not k and _type(a[0]).__name__ in ("function", "type", "method", "coroutine"):
@@ -231,7 +239,7 @@ class _Any:
     __lshift__ = __rlshift__ = __rshift__ = __rrshift__ = _op
 
 
-class _StubBase:
+class _StubBase(_Lenient):
     """The base class a class gets when it derives from a stubbed library class."""
 
     def __init__(self, *a, **k):
@@ -240,36 +248,23 @@ class _StubBase:
     def __init_subclass__(cls, **k):
         pass
 
-    def __getattr__(self, name):
-        if name[:2] == "__" and name[-2:] == "__":
-            raise AttributeError(name)
-        return _Any()
-
 
 class _NoMode(Exception):
     """A dummy-argument mode that does not apply to this function."""
 
 
-class _ADict(dict):
+class _ADict(_Lenient, dict):
     """A dict that answers every missing key: configuration passed as a dummy."""
 
     def __missing__(self, k):
         return "test"
 
-    def __getattr__(self, name):
-        if name[:2] == "__" and name[-2:] == "__":
-            raise AttributeError(name)
-        return _Any()
-
 
 ModuleType = _type(sys)
 
 
-class _StubModule(ModuleType):
-    def __getattr__(self, name):
-        if name[:2] == "__" and name[-2:] == "__":
-            raise AttributeError(name)
-        return _Any()
+class _StubModule(_Lenient, ModuleType):
+    """A module that is not installed: every attribute is a permissive stub."""
 
 
 # ---------------------------------------------------------------- recorders
@@ -448,7 +443,7 @@ class _Data(_Any):
         return iter((_Data(),))
 
 
-class _Resp:
+class _Resp(_Lenient):
     """A permissive fake of a successful HTTP response (an empty one once the same
     endpoint has been asked too often)."""
 
@@ -514,11 +509,6 @@ class _Resp:
     def __exit__(self, *a):
         return False
 
-    def __getattr__(self, name):
-        if name[:2] == "__" and name[-2:] == "__":
-            raise AttributeError(name)
-        return _Any()
-
 
 class _AResp(_Resp):
     """An aiohttp/httpx-async response: body readers are coroutines."""
@@ -582,7 +572,7 @@ def _make_requests():
     class Request(PreparedRequest):
         pass
 
-    class Session:
+    class Session(_Lenient):
         def __init__(self, *a, **k):
             self.headers = _Headers()
             self.params = {}
@@ -640,10 +630,6 @@ def _make_requests():
         def __exit__(self, *a):
             return False
 
-        def __getattr__(self, name):
-            if name[:2] == "__" and name[-2:] == "__":
-                raise AttributeError(name)
-            return _Any()
 
     def request(method, url, **k):
         return Session().request(method, url, **k)
@@ -669,14 +655,10 @@ def _make_requests():
     def options(url, **k):
         return request("OPTIONS", url, **k)
 
-    class HTTPAdapter:
+    class HTTPAdapter(_Lenient):
         def __init__(self, *a, **k):
             pass
 
-        def __getattr__(self, name):
-            if name[:2] == "__" and name[-2:] == "__":
-                raise AttributeError(name)
-            return _Any()
 
     class _Codes(_ADict):
         def __getattr__(self, n):
@@ -711,7 +693,7 @@ def _make_httpx():
                  ("NetworkError", "TransportError"), ("InvalidURL", "HTTPError")):
         names[n] = _type(n, (names[b],), {})
 
-    class _Base:
+    class _Base(_Lenient):
         def __init__(self, *a, base_url=None, headers=None, params=None, **k):
             self.base_url = base_url
             self.headers = _Headers(headers or {})
@@ -725,10 +707,6 @@ def _make_httpx():
         def close(self):
             pass
 
-        def __getattr__(self, name):
-            if name[:2] == "__" and name[-2:] == "__":
-                raise AttributeError(name)
-            return _Any()
 
     class Client(_Base):
         def request(self, method, url, **k):
@@ -812,7 +790,7 @@ def _make_aiohttp():
         async def __aexit__(self, *a):
             return False
 
-    class ClientSession:
+    class ClientSession(_Lenient):
         def __init__(self, base_url=None, *a, headers=None, **k):
             self.base_url = base_url
             self.headers = _Headers(headers or {})
@@ -837,10 +815,6 @@ def _make_aiohttp():
         def __exit__(self, *a):
             return False
 
-        def __getattr__(self, name):
-            if name[:2] == "__" and name[-2:] == "__":
-                raise AttributeError(name)
-            return _Any()
 
     for m in ("get", "post", "put", "patch", "delete", "head", "options"):
         setattr(ClientSession, m, (lambda _m: lambda self, url, **k: self.request(_m.upper(), url, **k))(m))
