@@ -50,9 +50,12 @@ type Options struct {
 	Transport   http.RoundTripper // nil means the default transport
 	RPS         float64           // requests per second; 0 means unlimited (the CLI defaults to 1)
 	MaxAttempts int               // per request, default 4
-	UserAgent   string            // default DefaultUserAgent
-	Refresh     bool              // fetch again what the store already has
-	PageSize    int               // GraphQL page size, default 20
+	// MaxRetryAfter is the longest Retry-After the crawler waits out; a server
+	// asking for more ends that request as failed. Default 10 minutes.
+	MaxRetryAfter time.Duration
+	UserAgent     string // default DefaultUserAgent
+	Refresh       bool   // fetch again what the store already has
+	PageSize      int    // GraphQL page size, default 20
 
 	Sleep    func(context.Context, time.Duration) error // default: a timer that ctx cancels
 	Jitter   func(max time.Duration) time.Duration      // default: uniform in [0, max)
@@ -69,6 +72,9 @@ func (o *Options) defaults() {
 	}
 	if o.MaxAttempts <= 0 {
 		o.MaxAttempts = 4
+	}
+	if o.MaxRetryAfter <= 0 {
+		o.MaxRetryAfter = 10 * time.Minute
 	}
 	if o.UserAgent == "" {
 		o.UserAgent = DefaultUserAgent
@@ -148,7 +154,8 @@ func Run(ctx context.Context, s *store.Store, opts Options) (*Summary, error) {
 
 func (c *crawler) crawl(ctx context.Context) error {
 	if c.o.Refresh {
-		if err := c.s.Update(ctx, func(tx *store.Tx) error { return tx.ResetStage(ctx, Stage) }); err != nil {
+		// Units are named "<source>:…": forget only this source's.
+		if err := c.s.Update(ctx, func(tx *store.Tx) error { return tx.ResetUnits(ctx, Stage, c.o.Source+":") }); err != nil {
 			return fmt.Errorf("refresh: %w", err)
 		}
 	}
@@ -361,7 +368,7 @@ func (c *crawler) crawlPage(ctx context.Context, t target) error {
 		}
 		var se *StatusError
 		if errors.As(err, &se) {
-			return c.bad(ctx, store.Failed, "page", pageURL, fmt.Sprintf("HTTP %d after %d attempt(s)", se.Status, se.Attempts), nil)
+			return c.bad(ctx, store.Failed, "page", pageURL, se.Reason(), nil)
 		}
 		return c.bad(ctx, store.Failed, "page", pageURL, "fetch failed: "+err.Error(), nil)
 	}

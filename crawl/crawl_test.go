@@ -416,6 +416,56 @@ func TestCrawlRetriesGiveUp(t *testing.T) {
 	}
 }
 
+// A server asking to wait longer than MaxRetryAfter does not stall the crawl: the
+// page fails with the wait it asked for, and the rest goes on.
+func TestCrawlRefusesOverlongRetryAfter(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	page := replay.PlaygroundPath("airq", "air-quality-index")
+	srv := startHub(t, replay.RapidAPIOptions{Faults: map[string][]replay.Fault{
+		page: {{Status: 429, RetryAfter: "86400"}},
+	}})
+	var sl sleeps
+	o := hubOptions(srv, &sl)
+	o.MaxRetryAfter = time.Hour
+	o.APIs = []string{"airq/air-quality-index", "jokester/dad-jokes-daily"}
+	sum, err := Run(ctx, s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Saved != 1 || sum.Bad != 1 {
+		t.Errorf("summary %+v, want 1 saved and 1 bad", sum)
+	}
+	if len(sl.all()) != 0 {
+		t.Errorf("waited %v, want no wait", sl.all())
+	}
+	ds, _ := s.Decisions(ctx, "page", PlaygroundURL("airq", "air-quality-index"))
+	if len(ds) != 1 || !strings.Contains(ds[0].Reason, "retry after 24h0m0s") {
+		t.Errorf("decisions = %+v, want one naming the 24h wait", ds)
+	}
+}
+
+// --refresh of one source leaves the others' done units alone.
+func TestCrawlRefreshIsPerSource(t *testing.T) {
+	ctx := context.Background()
+	s := openTestStore(t)
+	if err := s.Update(ctx, func(tx *store.Tx) error { return tx.MarkDone(ctx, Stage, SourceOpenAPI+":/docs/a.yaml", 0) }); err != nil {
+		t.Fatal(err)
+	}
+	srv := startHub(t, replay.RapidAPIOptions{})
+	var sl sleeps
+	o := hubOptions(srv, &sl)
+	o.APIs = []string{"coinlore/crypto-prices-live"}
+	o.Refresh = true
+	if _, err := Run(ctx, s, o); err != nil {
+		t.Fatal(err)
+	}
+	done, _ := s.DoneUnits(ctx, Stage)
+	if !done[SourceOpenAPI+":/docs/a.yaml"] || !done[SourceRapidAPI+":coinlore/crypto-prices-live"] {
+		t.Errorf("done units after a rapidapi refresh: %v", done)
+	}
+}
+
 func TestCrawlRefreshUsesETags(t *testing.T) {
 	ctx := context.Background()
 	s := openTestStore(t)

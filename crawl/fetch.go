@@ -34,10 +34,18 @@ type StatusError struct {
 	URL      string
 	Status   int
 	Attempts int
+	// RetryAfter is set when the server asked to wait longer than the crawler will.
+	RetryAfter time.Duration
 }
 
-func (e *StatusError) Error() string {
-	return fmt.Sprintf("GET %s: HTTP %d after %d attempt(s)", e.URL, e.Status, e.Attempts)
+func (e *StatusError) Error() string { return "GET " + e.URL + ": " + e.Reason() }
+
+// Reason says what went wrong without the URL, for a decision about that URL.
+func (e *StatusError) Reason() string {
+	if e.RetryAfter > 0 {
+		return fmt.Sprintf("HTTP %d asks to retry after %s, longer than allowed", e.Status, e.RetryAfter)
+	}
+	return fmt.Sprintf("HTTP %d after %d attempt(s)", e.Status, e.Attempts)
 }
 
 // response is what a fetch gives back, from the network or from the store.
@@ -65,6 +73,7 @@ type fetcher struct {
 	jitter   func(time.Duration) time.Duration
 	now      func() time.Time
 	attempts int
+	maxWait  time.Duration // longest Retry-After waited out
 	refresh  bool
 	ua       string
 
@@ -78,7 +87,7 @@ type fetcher struct {
 
 func newFetcher(ctx context.Context, s *store.Store, runID int64, o *Options) (*fetcher, error) {
 	f := &fetcher{s: s, runID: runID, sleep: o.Sleep, jitter: o.Jitter, now: o.Now, attempts: o.MaxAttempts,
-		refresh: o.Refresh, ua: o.UserAgent, robots: map[string]*robotstxt.RobotsData{}}
+		maxWait: o.MaxRetryAfter, refresh: o.Refresh, ua: o.UserAgent, robots: map[string]*robotstxt.RobotsData{}}
 	if o.BaseURL != "" && strings.TrimRight(o.BaseURL, "/") != HubURL {
 		u, err := url.Parse(strings.TrimRight(o.BaseURL, "/"))
 		if err != nil || u.Scheme == "" || u.Host == "" {
@@ -244,6 +253,8 @@ func (f *fetcher) do(ctx context.Context, method, key, canonical string, body []
 			d, ok := retryAfter(out.Header.Get("Retry-After"), f.now())
 			if !ok {
 				d = f.backoff(attempt)
+			} else if d > f.maxWait {
+				return out, &StatusError{URL: key, Status: out.Status, Attempts: attempt, RetryAfter: d}
 			}
 			if err := f.sleep(ctx, d); err != nil {
 				return nil, err

@@ -360,6 +360,13 @@ func (t *Tx) ResetStage(ctx context.Context, stage string) error {
 	return err
 }
 
+// ResetUnits forgets the done units of stage whose names start with prefix, so a
+// refresh of one source leaves the others' progress alone.
+func (t *Tx) ResetUnits(ctx context.Context, stage, prefix string) error {
+	_, err := t.exec(ctx, `DELETE FROM work_units WHERE stage=? AND substr(unit, 1, ?)=?`, stage, len(prefix), prefix)
+	return err
+}
+
 // Tables lists the store's tables in name order.
 func (s *Store) Tables(ctx context.Context) ([]string, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)

@@ -162,3 +162,23 @@ func TestFinishRunRecordsCancellation(t *testing.T) {
 		t.Fatalf("status = %s, want cancelled", runs[0].Status)
 	}
 }
+
+func TestResetUnitsForgetsOnlyThePrefix(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	err := s.Update(ctx, func(tx *Tx) error {
+		for _, u := range []string{"rapidapi:a/b", "rapidapi:c/d", "openapi:/x.yaml", "rapid:e"} {
+			if err := tx.MarkDone(ctx, "crawl", u, 0); err != nil {
+				return err
+			}
+		}
+		return tx.ResetUnits(ctx, "crawl", "rapidapi:")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, _ := s.DoneUnits(ctx, "crawl")
+	if len(done) != 2 || !done["openapi:/x.yaml"] || !done["rapid:e"] {
+		t.Fatalf("done after reset = %v, want openapi:/x.yaml and rapid:e", done)
+	}
+}
