@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"strconv"
@@ -92,7 +91,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		defer st.Close()
-		prev, err := previousResults(ctx, st, generations)
+		prev, err := evaluate.StoredResults(ctx, st, generations)
 		if err != nil {
 			return err
 		}
@@ -102,7 +101,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		cfg.OnResult = func(g evaluate.Generation, r evaluate.Result) error {
-			return saveResult(ctx, st, run.ID, g, r)
+			return evaluate.SaveResult(ctx, st, run.ID, g, r)
 		}
 	}
 	counter := e.progress().Start("eval", int64(len(generations)))
@@ -152,56 +151,6 @@ func parseKs(s string) ([]int, error) {
 		out = append(out, k)
 	}
 	return out, nil
-}
-
-// evalUnit names a completion in work_units: its key and the completion's text,
-// so a changed completion is scored again.
-func evalUnit(g evaluate.Generation) string {
-	return g.Setting + "/" + g.Model + "/" + g.SampleID + "/" + strconv.Itoa(g.SampleIndex) + "@" + store.HashBlob([]byte(g.Completion))[:16]
-}
-
-// previousResults loads the stored results of completions already scored with the
-// same text, so an interrupted run resumes instead of starting over.
-func previousResults(ctx context.Context, st *store.Store, gens []evaluate.Generation) ([]evaluate.Result, error) {
-	done, err := st.DoneUnits(ctx, store.StageEvaluate)
-	if err != nil || len(done) == 0 {
-		return nil, err
-	}
-	want := map[string]bool{}
-	for _, g := range gens {
-		if done[evalUnit(g)] {
-			want[g.Key()] = true
-		}
-	}
-	stored, err := st.LatestEvaluations(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out []evaluate.Result
-	for _, s := range stored {
-		g := evaluate.Generation{SampleID: s.Generation.SampleID, Setting: s.Generation.Setting, Model: s.Generation.Model,
-			SampleIndex: s.Generation.SampleIndex, Completion: s.Generation.Completion}
-		if !want[g.Key()] {
-			continue
-		}
-		var r evaluate.Result
-		if err := json.Unmarshal([]byte(s.Evaluation.Metrics), &r); err != nil {
-			continue // unreadable: score it again
-		}
-		out = append(out, r)
-	}
-	return out, nil
-}
-
-func saveResult(ctx context.Context, st *store.Store, runID int64, g evaluate.Generation, r evaluate.Result) error {
-	m, err := json.Marshal(r)
-	if err != nil {
-		return fmt.Errorf("encode result %s: %w", g.SampleID, err)
-	}
-	q, _ := json.Marshal(r.Requests)
-	gr := &store.GenerationRow{SampleID: g.SampleID, Setting: g.Setting, Model: g.Model, SampleIndex: g.SampleIndex, Completion: g.Completion}
-	ev := &store.Evaluation{RunID: runID, Status: r.Status, FailureStage: r.FailureStage, Metrics: string(m), Requests: string(q)}
-	return st.Update(ctx, func(tx *store.Tx) error { return tx.SaveEvaluation(ctx, gr, ev, evalUnit(g)) })
 }
 
 // printEvalSummary writes the isolation in force and one line of rates per setting

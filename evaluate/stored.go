@@ -1,0 +1,62 @@
+package evaluate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"sccg/store"
+)
+
+// evalUnit names a completion in work_units: its key and the completion's text,
+// so a changed completion is scored again.
+func evalUnit(g Generation) string {
+	return g.Setting + "/" + g.Model + "/" + g.SampleID + "/" + strconv.Itoa(g.SampleIndex) + "@" + store.HashBlob([]byte(g.Completion))[:16]
+}
+
+// StoredResults loads the stored results of completions already scored with the
+// same text, so an interrupted run resumes instead of starting over.
+func StoredResults(ctx context.Context, st *store.Store, gens []Generation) ([]Result, error) {
+	done, err := st.DoneUnits(ctx, store.StageEvaluate)
+	if err != nil || len(done) == 0 {
+		return nil, err
+	}
+	want := map[string]bool{}
+	for _, g := range gens {
+		if done[evalUnit(g)] {
+			want[g.Key()] = true
+		}
+	}
+	stored, err := st.LatestEvaluations(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Result
+	for _, s := range stored {
+		g := Generation{SampleID: s.Generation.SampleID, Setting: s.Generation.Setting, Model: s.Generation.Model,
+			SampleIndex: s.Generation.SampleIndex, Completion: s.Generation.Completion}
+		if !want[g.Key()] {
+			continue
+		}
+		var r Result
+		if err := json.Unmarshal([]byte(s.Evaluation.Metrics), &r); err != nil {
+			continue // unreadable: score it again
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// SaveResult stores a generation and its result, marking the completion done in
+// the same transaction.
+func SaveResult(ctx context.Context, st *store.Store, runID int64, g Generation, r Result) error {
+	m, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("encode result %s: %w", g.SampleID, err)
+	}
+	q, _ := json.Marshal(r.Requests)
+	gr := &store.GenerationRow{SampleID: g.SampleID, Setting: g.Setting, Model: g.Model, SampleIndex: g.SampleIndex, Completion: g.Completion}
+	ev := &store.Evaluation{RunID: runID, Status: r.Status, FailureStage: r.FailureStage, Metrics: string(m), Requests: string(q)}
+	return st.Update(ctx, func(tx *store.Tx) error { return tx.SaveEvaluation(ctx, gr, ev, evalUnit(g)) })
+}
