@@ -101,20 +101,12 @@ func scanAlignment(sc interface{ Scan(...any) error }, a *Alignment) error {
 }
 
 func (s *Store) queryAlignments(ctx context.Context, where string, args ...any) ([]Alignment, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+alignmentCols+` FROM alignments `+where+` ORDER BY function_id, call_index`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read alignments: %w", err)
-	}
-	defer rows.Close()
-	var out []Alignment
-	for rows.Next() {
+	scan := func(r rowScanner) (Alignment, error) {
 		var a Alignment
-		if err := scanAlignment(rows, &a); err != nil {
-			return nil, fmt.Errorf("read alignments: %w", err)
-		}
-		out = append(out, a)
+		err := scanAlignment(r, &a)
+		return a, err
 	}
-	return out, rows.Err()
+	return queryList(ctx, s, "read alignments", scan, `SELECT `+alignmentCols+` FROM alignments `+where+` ORDER BY function_id, call_index`, args...)
 }
 
 // Alignments returns the alignments of function fid in call order.

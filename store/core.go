@@ -19,6 +19,43 @@ import (
 // ErrNotFound is returned by lookups that find no row.
 var ErrNotFound = errors.New("not found")
 
+// rowScanner is what the scan functions read one row from: *sql.Row or *sql.Rows.
+type rowScanner = interface{ Scan(dest ...any) error }
+
+// queryList runs a read query and decodes every row with scan; what names the
+// list in errors.
+func queryList[T any](ctx context.Context, s *Store, what string, scan func(rowScanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := s.read.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return out, nil
+}
+
+// deref adapts a scan function that returns a pointer to queryList.
+func deref[T any](scan func(rowScanner) (*T, error)) func(rowScanner) (T, error) {
+	return func(r rowScanner) (T, error) {
+		p, err := scan(r)
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		return *p, nil
+	}
+}
+
 // Run is one invocation of a stage, as recorded in the runs table.
 type Run struct {
 	ID        int64            `json:"id"`

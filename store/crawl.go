@@ -196,20 +196,7 @@ func scanAPI(sc interface{ Scan(...any) error }) (*API, error) {
 
 // APIs returns every API in the store, ordered by id.
 func (s *Store) APIs(ctx context.Context) ([]API, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+apiColumns+` FROM apis ORDER BY id`)
-	if err != nil {
-		return nil, fmt.Errorf("list apis: %w", err)
-	}
-	defer rows.Close()
-	var out []API
-	for rows.Next() {
-		a, err := scanAPI(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list apis: %w", err)
-		}
-		out = append(out, *a)
-	}
-	return out, rows.Err()
+	return queryList(ctx, s, "list apis", deref(scanAPI), `SELECT `+apiColumns+` FROM apis ORDER BY id`)
 }
 
 // API returns the API with id, or an error wrapping ErrNotFound.

@@ -92,23 +92,7 @@ func scanFunction(sc interface{ Scan(...any) error }) (Function, error) {
 }
 
 func (s *Store) queryFunctions(ctx context.Context, what, where string, args ...any) ([]Function, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+functionCols+` FROM functions `+where+` ORDER BY id`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", what, err)
-	}
-	defer rows.Close()
-	var out []Function
-	for rows.Next() {
-		f, err := scanFunction(rows)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", what, err)
-		}
-		out = append(out, f)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read %s: %w", what, err)
-	}
-	return out, nil
+	return queryList(ctx, s, "read "+what, scanFunction, `SELECT `+functionCols+` FROM functions `+where+` ORDER BY id`, args...)
 }
 
 // Functions returns the extracted functions with the given status (candidate or

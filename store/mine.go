@@ -184,20 +184,7 @@ func (s *Store) RepositoryByName(ctx context.Context, fullName string) (*Reposit
 
 // Repositories returns every repository, by id.
 func (s *Store) Repositories(ctx context.Context) ([]Repository, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+repoCols+` FROM repositories ORDER BY id`)
-	if err != nil {
-		return nil, fmt.Errorf("repositories: %w", err)
-	}
-	defer rows.Close()
-	var out []Repository
-	for rows.Next() {
-		r, err := scanRepository(rows)
-		if err != nil {
-			return nil, fmt.Errorf("repositories: %w", err)
-		}
-		out = append(out, *r)
-	}
-	return out, rows.Err()
+	return queryList(ctx, s, "repositories", deref(scanRepository), `SELECT `+repoCols+` FROM repositories ORDER BY id`)
 }
 
 const fileCols = `id, repo_id, path, git_sha, commit_sha, url, size, COALESCE(blob_sha256,''), query_layer, query,
@@ -240,20 +227,7 @@ func (s *Store) FileByKey(ctx context.Context, repoID int64, path, gitSHA string
 
 // Files returns every stored file, by id.
 func (s *Store) Files(ctx context.Context) ([]File, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+fileCols+` FROM files ORDER BY id`)
-	if err != nil {
-		return nil, fmt.Errorf("files: %w", err)
-	}
-	defer rows.Close()
-	var out []File
-	for rows.Next() {
-		f, err := scanFile(rows)
-		if err != nil {
-			return nil, fmt.Errorf("files: %w", err)
-		}
-		out = append(out, *f)
-	}
-	return out, rows.Err()
+	return queryList(ctx, s, "files", deref(scanFile), `SELECT `+fileCols+` FROM files ORDER BY id`)
 }
 
 // FileContent returns the content of f.

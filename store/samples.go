@@ -109,20 +109,7 @@ func (t *Tx) DeleteSample(ctx context.Context, id int64) error {
 
 // Samples returns every sample with its split (if assigned), in sample_id order.
 func (s *Store) Samples(ctx context.Context) ([]Sample, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+sampleCols+` FROM samples s LEFT JOIN splits sp ON sp.sample_id = s.id ORDER BY s.sample_id`)
-	if err != nil {
-		return nil, fmt.Errorf("list samples: %w", err)
-	}
-	defer rows.Close()
-	var out []Sample
-	for rows.Next() {
-		smp, err := scanSample(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list samples: %w", err)
-		}
-		out = append(out, smp)
-	}
-	return out, rows.Err()
+	return queryList(ctx, s, "list samples", scanSample, `SELECT `+sampleCols+` FROM samples s LEFT JOIN splits sp ON sp.sample_id = s.id ORDER BY s.sample_id`)
 }
 
 // SampleByID returns the sample named sampleID (SCG-000001), or ErrNotFound.
@@ -159,23 +146,15 @@ func (t *Tx) PutIntent(ctx context.Context, in Intent) error {
 
 // Intents returns the intent attempts of the sample in row id, in attempt order.
 func (s *Store) Intents(ctx context.Context, sampleRowID int64) ([]Intent, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT id, sample_id, attempt, kind, model, text, leak, passed, created_at
-		FROM intents WHERE sample_id=? ORDER BY attempt`, sampleRowID)
-	if err != nil {
-		return nil, fmt.Errorf("intents of sample %d: %w", sampleRowID, err)
-	}
-	defer rows.Close()
-	var out []Intent
-	for rows.Next() {
+	scan := func(r rowScanner) (Intent, error) {
 		var in Intent
 		var leak string
-		if err := rows.Scan(&in.ID, &in.SampleRowID, &in.Attempt, &in.Kind, &in.Model, &in.Text, &leak, &in.Passed, &in.CreatedAt); err != nil {
-			return nil, fmt.Errorf("intents of sample %d: %w", sampleRowID, err)
-		}
+		err := r.Scan(&in.ID, &in.SampleRowID, &in.Attempt, &in.Kind, &in.Model, &in.Text, &leak, &in.Passed, &in.CreatedAt)
 		in.Leak = json.RawMessage(leak)
-		out = append(out, in)
+		return in, err
 	}
-	return out, rows.Err()
+	return queryList(ctx, s, fmt.Sprintf("intents of sample %d", sampleRowID), scan, `SELECT id, sample_id, attempt, kind, model, text, leak, passed, created_at
+		FROM intents WHERE sample_id=? ORDER BY attempt`, sampleRowID)
 }
 
 // ReplaceSplits replaces every split assignment with as, in one transaction step.
@@ -204,21 +183,13 @@ func (t *Tx) SetSplit(ctx context.Context, a SplitAssignment) error {
 
 // Splits returns every split assignment in sample_id order.
 func (s *Store) Splits(ctx context.Context) ([]SplitAssignment, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT sp.sample_id, s.sample_id, sp.split, sp.family, sp.seed
-		FROM splits sp JOIN samples s ON s.id = sp.sample_id ORDER BY s.sample_id`)
-	if err != nil {
-		return nil, fmt.Errorf("list splits: %w", err)
-	}
-	defer rows.Close()
-	var out []SplitAssignment
-	for rows.Next() {
+	scan := func(r rowScanner) (SplitAssignment, error) {
 		var a SplitAssignment
-		if err := rows.Scan(&a.SampleRowID, &a.SampleID, &a.Split, &a.Family, &a.Seed); err != nil {
-			return nil, fmt.Errorf("list splits: %w", err)
-		}
-		out = append(out, a)
+		err := r.Scan(&a.SampleRowID, &a.SampleID, &a.Split, &a.Family, &a.Seed)
+		return a, err
 	}
-	return out, rows.Err()
+	return queryList(ctx, s, "list splits", scan, `SELECT sp.sample_id, s.sample_id, sp.split, sp.family, sp.seed
+		FROM splits sp JOIN samples s ON s.id = sp.sample_id ORDER BY s.sample_id`)
 }
 
 // SplitOf returns the split assignment of the sample in row id, or ErrNotFound.
