@@ -33,6 +33,17 @@ type Result struct {
 	Dedup     DedupStats     `json:"dedup"`
 }
 
+// Counts are the result's figures as a run records them.
+func (r *Result) Counts() map[string]int64 {
+	c := map[string]int64{"functions": int64(r.Functions), "skipped": int64(r.Skipped),
+		"aligned": int64(r.Aligned), "unaligned": int64(r.Unaligned), "clusters": int64(r.Dedup.Clusters),
+		"exact_duplicates": int64(r.Dedup.ExactDropped), "near_duplicates": int64(r.Dedup.NearDropped)}
+	for k, v := range r.ByType {
+		c["match_"+k] = int64(v)
+	}
+	return c
+}
+
 // Run aligns every candidate function that is not aligned yet with the documented
 // endpoints in the store, then recomputes the duplicate clusters over every aligned
 // function. Each function's alignments, decision and done-mark commit together, so

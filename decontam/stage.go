@@ -44,6 +44,16 @@ type Result struct {
 	Verdicts   []Verdict      `json:"-"`
 }
 
+// Counts are the result's figures as a run records them.
+func (r *Result) Counts() map[string]int64 {
+	c := map[string]int64{"candidates": int64(r.Candidates), "kept": int64(r.Kept), "rejected": int64(r.Rejected),
+		"templates": int64(r.Templates), "redacted": int64(r.Redacted), "reused": int64(r.Reused)}
+	for k, v := range r.Reasons {
+		c["rejected_"+k] = int64(v)
+	}
+	return c
+}
+
 // Run decides on every aligned candidate function, redacts the credentials of the
 // kept ones and stores them (table kept) where the sample builder takes them. Every
 // rejection is recorded with each of its reasons. Redactions already made for the

@@ -41,12 +41,7 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 		Refresh: *refresh, RunID: run.ID, Progress: e.progress().Start("align", 0),
 	})
 	if res != nil {
-		run.Counts = map[string]int64{"functions": int64(res.Functions), "skipped": int64(res.Skipped),
-			"aligned": int64(res.Aligned), "unaligned": int64(res.Unaligned), "clusters": int64(res.Dedup.Clusters),
-			"exact_duplicates": int64(res.Dedup.ExactDropped), "near_duplicates": int64(res.Dedup.NearDropped)}
-		for k, v := range res.ByType {
-			run.Counts["match_"+k] = int64(v)
-		}
+		run.Counts = res.Counts()
 	}
 	if ferr := s.FinishRun(ctx, run, err); err == nil {
 		err = ferr

@@ -45,11 +45,7 @@ func runDecontam(ctx context.Context, e *env, args []string) error {
 		Workers:       *workers, RunID: run.ID, Progress: e.progress().Start("decontam", 0),
 	})
 	if res != nil {
-		run.Counts = map[string]int64{"candidates": int64(res.Candidates), "kept": int64(res.Kept), "rejected": int64(res.Rejected),
-			"templates": int64(res.Templates), "redacted": int64(res.Redacted), "reused": int64(res.Reused)}
-		for k, v := range res.Reasons {
-			run.Counts["rejected_"+k] = int64(v)
-		}
+		run.Counts = res.Counts()
 	}
 	if ferr := s.FinishRun(ctx, run, err); err == nil {
 		err = ferr

@@ -125,30 +125,18 @@ func Build(ctx context.Context, s *store.Store, o Options) (*Summary, error) {
 				if res == nil {
 					return nil, err
 				}
-				c := map[string]int64{"functions": int64(res.Functions), "skipped": int64(res.Skipped), "aligned": int64(res.Aligned),
-					"unaligned": int64(res.Unaligned), "clusters": int64(res.Dedup.Clusters)}
-				for k, v := range res.ByType {
-					c["match_"+k] = int64(v)
-				}
-				return c, err
+				return res.Counts(), err
 			})
 		}},
 		{decontam.Stage, func(ctx context.Context, r *StageResult) error {
 			return recorded(ctx, s, decontam.Stage, map[string]any{"build": true}, r, func(runID int64) (map[string]int64, error) {
 				opt := o.Decontam
-				if opt.Caps.PerRepo == 0 {
-					opt.Caps.PerRepo = 5
-				}
-				if opt.Caps.PerAPI == 0 {
-					opt.Caps.PerAPI = 20
-				}
 				opt.RunID, opt.Progress = runID, counter(decontam.Stage)
 				res, err := decontam.Run(ctx, s, opt)
 				if res == nil {
 					return nil, err
 				}
-				return map[string]int64{"candidates": int64(res.Candidates), "kept": int64(res.Kept), "rejected": int64(res.Rejected),
-					"templates": int64(res.Templates), "redacted": int64(res.Redacted)}, err
+				return res.Counts(), err
 			})
 		}},
 		{"redact", func(ctx context.Context, r *StageResult) error {
