@@ -1,14 +1,13 @@
 package align
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"sccg/internal/golden"
 	"sccg/mine/pyast"
 	"sccg/store"
 )
@@ -222,43 +221,7 @@ func TestAlignFunctionGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "align.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("read golden (run with -update to create): %v", err)
-	}
-	if !bytes.Equal(bytes.TrimSpace(want), bytes.TrimSpace(b)) {
-		t.Errorf("alignments differ from %s (rerun with -update and review the diff):\n%s", golden, lineDiff(string(want), string(b)))
-	}
-}
-
-// lineDiff shows the first differing lines of two texts.
-func lineDiff(want, got string) string {
-	wl, gl := bytes.Split([]byte(want), []byte("\n")), bytes.Split([]byte(got), []byte("\n"))
-	var out bytes.Buffer
-	n := 0
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g []byte
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if !bytes.Equal(bytes.TrimRight(w, "\r"), g) {
-			out.WriteString("line " + itoa(i+1) + ":\n- " + string(w) + "\n+ " + string(g) + "\n")
-			if n++; n > 10 {
-				break
-			}
-		}
-	}
-	return out.String()
+	golden.Check(t, filepath.Join("testdata", "align.golden.json"), append(b, '\n'), *update)
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"sccg/internal/golden"
 	"sccg/internal/replay"
 	"sccg/store"
 )
@@ -144,25 +144,9 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-func golden(t *testing.T, name, got string) {
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (rerun with -update if intended):\n%s", name, lineDiff(string(want), got))
-	}
+	golden.Check(t, filepath.Join("testdata", "golden", name), []byte(got), *update)
 }
 
 // lineDiff lists the lines only in want (-) and only in got (+).
@@ -198,7 +182,7 @@ func TestCrawlSnapshotGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "snapshot.txt", readableDump(t, s))
+	checkGolden(t, "snapshot.txt", readableDump(t, s))
 	if reps := srv.Log.Repeats(); len(reps) != 0 {
 		t.Errorf("requested more than once: %v", reps)
 	}

@@ -30,7 +30,7 @@ func TestImportGolden(t *testing.T) {
 			if sum.Saved != tc.wantSaved || sum.Bad != tc.wantBad {
 				t.Errorf("summary %+v, want %d saved and %d bad", sum, tc.wantSaved, tc.wantBad)
 			}
-			golden(t, tc.golden, readableDump(t, s))
+			checkGolden(t, tc.golden, readableDump(t, s))
 			apis, _ := s.APIs(ctx)
 			for _, a := range apis {
 				if err := ValidateOpenAPI(ctx, []byte(a.OpenAPI)); err != nil {

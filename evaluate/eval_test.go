@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sccg/evaluate/sandbox"
+	"sccg/internal/golden"
 	"sccg/split"
 )
 
@@ -121,17 +122,7 @@ func TestRunSynthetic(t *testing.T) {
 	if err := WriteTables(&tbl, []Summary{out.Summary}); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "tables.golden.md")
-	if *update {
-		os.WriteFile(golden, tbl.Bytes(), 0o644)
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(tbl.Bytes(), want) {
-		t.Errorf("tables differ from %s (run with -update after checking):\n%s", golden, lineDiff(string(want), tbl.String()))
-	}
+	golden.Check(t, filepath.Join("testdata", "tables.golden.md"), tbl.Bytes(), *update)
 
 	dir := t.TempDir()
 	if err := WriteOutputs(dir, out); err != nil {
@@ -141,24 +132,6 @@ func TestRunSynthetic(t *testing.T) {
 	if err != nil || len(back) != len(out.Results) {
 		t.Errorf("ReadResults: %d results, %v; want %d", len(back), err, len(out.Results))
 	}
-}
-
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var a, c string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			c = g[i]
-		}
-		if a != c {
-			b.WriteString("- " + a + "\n+ " + c + "\n")
-		}
-	}
-	return b.String()
 }
 
 // mutants returns the gold code with its host, route or method changed; a mutation

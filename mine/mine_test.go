@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"sccg/internal/golden"
 	"sccg/internal/replay"
 	"sccg/mine"
 	"sccg/store"
@@ -146,21 +147,9 @@ func mineListing(t testing.TB, st *store.Store) string {
 	return b.String()
 }
 
-func golden(t *testing.T, name, got string) {
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run with -update to accept):\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), []byte(got), *update)
 }
 
 func TestMineReplayGolden(t *testing.T) {
@@ -172,7 +161,7 @@ func TestMineReplayGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "mine_replay.golden", mineListing(t, st))
+	checkGolden(t, "mine_replay.golden", mineListing(t, st))
 	if reps := srv.Log.Repeats(); len(reps) > 0 {
 		t.Errorf("repeated requests: %v", reps)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"sccg/internal/golden"
 	"sccg/store"
 )
 
@@ -153,7 +154,7 @@ func TestAuditGolden(t *testing.T) {
 			if err := a.WriteText(&buf); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("testdata", "audit", tc.name+".txt"), buf.Bytes())
+			golden.Check(t, filepath.Join("testdata", "audit", tc.name+".txt"), buf.Bytes(), *update)
 		})
 	}
 	t.Run("unknown sample", func(t *testing.T) {
@@ -161,39 +162,6 @@ func TestAuditGolden(t *testing.T) {
 			t.Errorf("err = %v, want not found", err)
 		}
 	})
-}
-
-// golden compares got with the file at path, or rewrites it under -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < max(len(gl), len(wl)); i++ {
-			var g, w string
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Fatalf("%s differs at line %d:\n got %q\nwant %q\n(run go test -update after checking)", path, i+1, g, w)
-			}
-		}
-	}
 }
 
 func TestExportDeterministic(t *testing.T) {
@@ -223,6 +191,6 @@ func TestExportDeterministic(t *testing.T) {
 			t.Errorf("%s differs between two builds of the same inputs", f)
 		}
 	}
-	golden(t, filepath.Join("testdata", "export", "sccgbench.json"), outs[0]["sccgbench.json"])
-	golden(t, filepath.Join("testdata", "export", "stats.json"), outs[0]["stats.json"])
+	golden.Check(t, filepath.Join("testdata", "export", "sccgbench.json"), outs[0]["sccgbench.json"], *update)
+	golden.Check(t, filepath.Join("testdata", "export", "stats.json"), outs[0]["stats.json"], *update)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"sccg/internal/golden"
 	"sccg/split"
 	"sccg/store"
 )
@@ -218,7 +219,7 @@ func TestBuildEndToEnd(t *testing.T) {
 			if strings.Contains(buf.String(), os.TempDir()) {
 				t.Errorf("audit of %s shows a local path:\n%s", r.SampleID, buf.String())
 			}
-			goldenFile(t, filepath.Join("testdata", "audit", kind+".txt"), buf.Bytes())
+			golden.Check(t, filepath.Join("testdata", "audit", kind+".txt"), buf.Bytes(), *update)
 		}
 	})
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"sccg/internal/golden"
 	"sccg/split"
 )
 
@@ -66,41 +67,7 @@ func TestBuildReplaySnapshotGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	for f, got := range map[string][]byte{"index.tsv": index, "stats.json": stats} {
-		goldenFile(t, filepath.Join("testdata", "replay", f), got)
-	}
-}
-
-// goldenFile compares got with the file at path, or rewrites it under -update.
-func goldenFile(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < max(len(gl), len(wl)); i++ {
-			var g, w string
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Errorf("%s differs at line %d:\n got %q\nwant %q\n(run go test -update after checking the change)", path, i+1, g, w)
-				return
-			}
-		}
+		golden.Check(t, filepath.Join("testdata", "replay", f), got, *update)
 	}
 }
 

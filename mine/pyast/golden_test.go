@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"sccg/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -106,43 +108,10 @@ func renderResult(res *Result) string {
 // newOK: a file added to the shared corpus is skipped until its golden is written.
 func checkGolden(t *testing.T, path, got string, newOK bool) {
 	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
+	if _, err := os.Stat(path); newOK && !*update && errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("no golden file yet for this new corpus file (run go test ./mine/pyast -update)")
 	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		if newOK && errors.Is(err, fs.ErrNotExist) {
-			t.Skipf("no golden file yet for this new corpus file (run go test ./mine/pyast -update)")
-		}
-		t.Fatalf("%v (run go test ./mine/pyast -update)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs (run go test ./mine/pyast -update to accept):\n%s", path, lineDiff(string(want), got))
-	}
-}
-
-// lineDiff shows the first differing lines of two texts.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return fmt.Sprintf("line %d:\n  want %q\n  got  %q", i+1, wl, gl)
-		}
-	}
-	return "(equal lines, different endings)"
+	golden.Check(t, path, []byte(got), *update)
 }
 
 func TestGoldenFixtures(t *testing.T) {
