@@ -75,22 +75,22 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 	}
 	res := &Result{Functions: len(fns), ByType: map[string]int{}, Skips: map[string]int{}}
 	prog.SetTotal(int64(len(fns)))
-	var todo []store.Function
+	var queue []store.Function
 	for _, f := range fns {
 		if done[unitOf(f)] {
 			res.Skipped++
 			prog.Add(1)
 			continue
 		}
-		todo = append(todo, f)
+		queue = append(queue, f)
 	}
-	for len(todo) > 0 {
+	for len(queue) > 0 {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		n := min(opt.Batch, len(todo))
-		batch := todo[:n]
-		todo = todo[n:]
+		n := min(opt.Batch, len(queue))
+		batch := queue[:n]
+		queue = queue[n:]
 		skips := map[string]int{}
 		err := st.Update(ctx, func(tx *store.Tx) error {
 			for _, f := range batch {

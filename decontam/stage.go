@@ -108,7 +108,7 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 		current[k.FunctionID] = k
 	}
 	jobs := make([]redactJob, len(keep))
-	var todo []*redactJob
+	var queue []*redactJob
 	for i, id := range keep {
 		f := fns[id]
 		jobs[i] = redactJob{fn: f, alignment: prim[id]}
@@ -117,10 +117,10 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 			jobs[i].out = &k
 			continue
 		}
-		todo = append(todo, &jobs[i])
+		queue = append(queue, &jobs[i])
 	}
 	opt.Progress.SetTotal(int64(len(keep)))
-	if err := redactAll(ctx, todo, opt.Workers); err != nil {
+	if err := redactAll(ctx, queue, opt.Workers); err != nil {
 		return res, err
 	}
 	kept, err := writeKept(ctx, st, jobs, signalsOf, opt)

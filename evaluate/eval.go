@@ -239,7 +239,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	for _, r := range cfg.Previous {
 		prev[Generation{SampleID: r.SampleID, Setting: r.Setting, Model: r.Model, SampleIndex: r.SampleIndex}.Key()] = r
 	}
-	var todo []int
+	var queue []int
 	results := make([]Result, len(cfg.Generations))
 	have := make([]bool, len(cfg.Generations))
 	for i, g := range cfg.Generations {
@@ -251,7 +251,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 			results[i], have[i] = p, true
 			continue
 		}
-		todo = append(todo, i)
+		queue = append(queue, i)
 	}
 
 	runner, err := sandbox.New(ctx, cfg.Sandbox)
@@ -267,7 +267,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	var mu sync.Mutex // guards goldKeys
 	goldKeys := map[string][]string{}
 	var needGold []string
-	for _, i := range todo {
+	for _, i := range queue {
 		g := cfg.Generations[i]
 		s := samples[g.SampleID]
 		if s.truth.ParamsSource == "" && ExtractCode(g.Completion) != s.rec.Code.CompleteFunction &&
@@ -297,10 +297,10 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		return nil, err
 	}
 
-	ctr.SetTotal(int64(len(todo)))
+	ctr.SetTotal(int64(len(queue)))
 	var emitMu sync.Mutex
-	err = forEach(ctx, workers, len(todo), func(k int) error {
-		i := todo[k]
+	err = forEach(ctx, workers, len(queue), func(k int) error {
+		i := queue[k]
 		g := cfg.Generations[i]
 		s := samples[g.SampleID]
 		s.once.Do(func() { s.ref = metrics.Analyze(ctx, s.rec.Code.CompleteFunction) })

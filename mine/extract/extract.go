@@ -133,15 +133,15 @@ func Run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 		return nil, fmt.Errorf("extract: %w", err)
 	}
 	stats := &Stats{}
-	var todo []store.File
+	var queue []store.File
 	for _, f := range files {
 		if done[Unit(f.ID)] {
 			stats.Skipped++
 			continue
 		}
-		todo = append(todo, f)
+		queue = append(queue, f)
 	}
-	opts.Progress.SetTotal(int64(len(todo)))
+	opts.Progress.SetTotal(int64(len(queue)))
 	defer opts.Progress.Done()
 
 	repos := &repoCache{st: st, m: map[int64]*store.Repository{}}
@@ -155,7 +155,7 @@ func Run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				o := extractFile(ctx, st, repos, todo[i], opts)
+				o := extractFile(ctx, st, repos, queue[i], opts)
 				o.idx = i
 				results <- o
 			}
@@ -166,7 +166,7 @@ func Run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 	window := make(chan struct{}, 4*opts.Workers)
 	go func() {
 		defer close(jobs)
-		for i := range todo {
+		for i := range queue {
 			select {
 			case window <- struct{}{}:
 			case <-ctx.Done():
@@ -214,12 +214,12 @@ func Run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 			}
 		}
 	}
-	if werr == nil && next < len(todo) {
+	if werr == nil && next < len(queue) {
 		// The workers stopped before every file was saved: only cancellation does
 		// that, and a cancelled run must not report success.
 		werr = ctx.Err()
 		if werr == nil {
-			werr = fmt.Errorf("stopped after %d of %d files", next, len(todo))
+			werr = fmt.Errorf("stopped after %d of %d files", next, len(queue))
 		}
 	}
 	if werr != nil {
