@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	"sccg/decontam/secrets"
 	"sccg/internal/route"
-	"sccg/mine/pyast"
+	"sccg/pyfacts"
+	"sccg/secrets"
 	"sccg/store"
 )
 
@@ -120,7 +120,7 @@ type hostEvidence struct {
 // strongest alignment is marked primary (the first in source order on ties); every
 // alignment is returned, in call order, with the call sites that could not be
 // aligned.
-func AlignFunction(code string, facts *pyast.Facts, cat *Catalog) ([]store.Alignment, []Skip) {
+func AlignFunction(code string, facts *pyfacts.Facts, cat *Catalog) ([]store.Alignment, []Skip) {
 	var out []store.Alignment
 	var skips []Skip
 	lowerCode := strings.ToLower(code)
@@ -166,7 +166,7 @@ func Strength(a store.Alignment) int {
 	return 1
 }
 
-func alignCall(code, lowerCode string, idx int, c pyast.Call, cat *Catalog) (store.Alignment, Skip, bool) {
+func alignCall(code, lowerCode string, idx int, c pyfacts.Call, cat *Catalog) (store.Alignment, Skip, bool) {
 	urlHost, obsPath := splitURL(c.URL)
 	if c.Path != "" {
 		obsPath = c.Path
@@ -394,13 +394,13 @@ func paramOverlap(doc, observed []store.Param) int {
 }
 
 var paramLocation = map[string]string{
-	pyast.LocQuery: "query", pyast.LocPath: "path", pyast.LocJSON: "body", pyast.LocData: "form", pyast.LocHeader: "header",
+	pyfacts.LocQuery: "query", pyfacts.LocPath: "path", pyfacts.LocJSON: "body", pyfacts.LocData: "form", pyfacts.LocHeader: "header",
 }
 
 // observedParams turns the parameters a call sends into ground-truth params. The
 // RapidAPI host and key headers are not parameters of the endpoint, and values of
 // header or key-like parameters are never kept as examples.
-func observedParams(c pyast.Call) []store.Param {
+func observedParams(c pyfacts.Call) []store.Param {
 	var out []store.Param
 	seen := map[string]bool{}
 	for _, p := range c.Params {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"sccg/align"
-	"sccg/mine/pyast"
+	"sccg/pyast"
 	"sccg/split"
 	"sccg/store"
 )

@@ -3,7 +3,7 @@ package align
 import (
 	"sort"
 
-	"sccg/align/minhash"
+	"sccg/minhash"
 )
 
 // Dedup kinds.

@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"sccg/internal/progress"
-	"sccg/mine/pyast"
+	"sccg/pyfacts"
 	"sccg/store"
 )
 
@@ -152,7 +152,7 @@ func alignOne(ctx context.Context, tx *store.Tx, f store.Function, cat *Catalog,
 	d := store.Decision{Stage: Stage, SubjectKind: "function", Subject: subject, RunID: runID}
 	var as []store.Alignment
 	var skips []Skip
-	facts, err := pyast.DecodeFacts(f.Facts)
+	facts, err := pyfacts.DecodeFacts(f.Facts)
 	if err != nil || len(f.Facts) == 0 {
 		d.Verdict, d.Reason = store.Rejected, "no facts"
 	} else {

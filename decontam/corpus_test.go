@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"sccg/align"
-	"sccg/align/minhash"
 	"sccg/decontam"
-	"sccg/decontam/secrets"
-	"sccg/mine/pyast"
+	"sccg/minhash"
+	"sccg/pyast"
+	"sccg/secrets"
 	"sccg/store"
 )
 

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sccg/decontam/secrets"
+	"sccg/secrets"
 )
 
 // ReleaseFinding is a credential, e-mail address or user path left in an export.

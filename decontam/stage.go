@@ -12,9 +12,9 @@ import (
 	"strings"
 	"sync"
 
-	"sccg/decontam/secrets"
 	"sccg/internal/progress"
-	"sccg/mine/pyast"
+	"sccg/pyfacts"
+	"sccg/secrets"
 	"sccg/store"
 )
 
@@ -373,7 +373,7 @@ func loadCandidates(ctx context.Context, st *store.Store) ([]Candidate, map[int6
 			}
 			repos[file.RepoID] = repo
 		}
-		facts, _ := pyast.DecodeFacts(f.Facts)
+		facts, _ := pyfacts.DecodeFacts(f.Facts)
 		if len(f.Facts) == 0 {
 			facts = nil
 		}

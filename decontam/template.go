@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strings"
 
-	"sccg/align/minhash"
-	"sccg/mine/pyast"
+	"sccg/minhash"
+	"sccg/pyfacts"
 )
 
 // Template signals. A function with any strong signal is a template; weak signals
@@ -47,7 +47,7 @@ type Candidate struct {
 	FileHead      string // the first lines of the file (banners live there)
 	Name          string
 	Code          string // self-contained code
-	Facts         *pyast.Facts
+	Facts         *pyfacts.Facts
 	Quality       float64
 	APIID         int64  // API of the primary alignment
 	Host          string // host of the primary alignment
@@ -176,7 +176,7 @@ var nonWord = regexp.MustCompile(`[^a-z0-9 ]+`)
 
 // placeholderComments returns the fixed template phrases among the function's
 // comments and docstring.
-func placeholderComments(f *pyast.Facts) []string {
+func placeholderComments(f *pyfacts.Facts) []string {
 	var texts []string
 	for _, c := range f.Comments {
 		texts = append(texts, c.Text)

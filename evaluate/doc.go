@@ -6,9 +6,9 @@
 //
 //   - Syntax: the code compiles (CPython, in the sandbox).
 //   - Dep: every import is a standard-library module or a known distribution
-//     (stdlib_modules.txt, known_packages.txt; relative imports are not) and an HTTP
+//     (pyfacts/stdlib_modules.txt, known_packages.txt; relative imports are not) and an HTTP
 //     client is imported.
-//   - Secret: no credential literal (decontam/secrets; e-mail and user paths aside).
+//   - Secret: no credential literal (package secrets; e-mail and user paths aside).
 //   - Host@Acc, Endpoint@Acc, Method@Acc: of the captured request that agrees most
 //     with the ground truth (host, then endpoint, then method). Hosts are the API
 //     host and the documented URL's host; the endpoint is the route template matched

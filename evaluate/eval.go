@@ -16,10 +16,10 @@ import (
 	"sync"
 	"time"
 
-	"sccg/decontam/secrets"
 	"sccg/evaluate/metrics"
 	"sccg/evaluate/sandbox"
 	"sccg/internal/progress"
+	"sccg/secrets"
 	"sccg/split"
 )
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"sccg/evaluate/sandbox"
+	"sccg/pyfacts"
 )
 
 // Captured is one request the code tried to send, parsed for scoring.
@@ -155,28 +156,19 @@ func pathParams(route string) []string {
 	return out
 }
 
-//go:embed stdlib_modules.txt
-var stdlibList string
-
 //go:embed known_packages.txt
 var knownPackagesList string
 
-// Dependencies is the Dep metric's knowledge: the standard library's modules and
-// the import names of known distributions.
+// Dependencies is the Dep metric's knowledge: the import names of known
+// distributions (the standard library is pyfacts').
 type Dependencies struct {
-	stdlib, known map[string]bool
+	known map[string]bool
 }
 
 // DefaultDependencies is the shipped list.
 func DefaultDependencies() *Dependencies {
-	d := &Dependencies{stdlib: map[string]bool{}, known: map[string]bool{}}
-	sc := bufio.NewScanner(strings.NewReader(stdlibList))
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); l != "" && !strings.HasPrefix(l, "#") {
-			d.stdlib[l] = true
-		}
-	}
-	sc = bufio.NewScanner(strings.NewReader(knownPackagesList))
+	d := &Dependencies{known: map[string]bool{}}
+	sc := bufio.NewScanner(strings.NewReader(knownPackagesList))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
 		if len(f) >= 1 && !strings.HasPrefix(f[0], "#") {
@@ -199,7 +191,7 @@ func (d *Dependencies) Valid(imports []string) bool {
 			return false
 		}
 		top := strings.SplitN(imp, ".", 2)[0]
-		if !d.stdlib[top] && !d.known[top] {
+		if !pyfacts.IsStdlib(top) && !d.known[top] {
 			return false
 		}
 		if httpClients[top] && (top != "urllib" || imp == "urllib.request" || imp == "urllib") &&

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"sccg/extract"
 	"sccg/internal/replay"
 	"sccg/mine"
-	"sccg/mine/extract"
 	"sccg/store"
 )
 

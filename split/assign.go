@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode"
 
-	"sccg/align/minhash"
+	"sccg/minhash"
 )
 
 // Unit is one sample as the splitter sees it.

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"sccg/mine/pyast"
+	"sccg/pyfacts"
 	"sccg/store"
 )
 
@@ -20,7 +20,7 @@ import (
 type Audit struct {
 	store.Lineage
 	Record Record         `json:"record"`
-	Facts  *pyast.Facts   `json:"facts,omitempty"`
+	Facts  *pyfacts.Facts `json:"facts,omitempty"`
 	Lines  []NumberedLine `json:"lines,omitempty"` // the function's lines in its file
 }
 
@@ -43,7 +43,7 @@ func LoadAudit(ctx context.Context, s *store.Store, sampleID string) (*Audit, er
 	}
 	if f := l.Function; f != nil {
 		if len(f.Facts) > 0 {
-			if a.Facts, err = pyast.DecodeFacts(f.Facts); err != nil {
+			if a.Facts, err = pyfacts.DecodeFacts(f.Facts); err != nil {
 				return nil, fmt.Errorf("audit %s: %w", sampleID, err)
 			}
 		}

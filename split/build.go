@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"sccg/mine/pyast"
+	"sccg/pyfacts"
 	"sccg/store"
 )
 
@@ -107,10 +107,10 @@ const CommentsNone = "none"
 // SampleID is left empty: numbering happens over the whole set.
 func BuildRecord(src *Source) (Record, error) {
 	f, a := &src.Function, &src.Alignment
-	facts := &pyast.Facts{}
+	facts := &pyfacts.Facts{}
 	if len(f.Facts) > 0 {
 		var err error
-		if facts, err = pyast.DecodeFacts(f.Facts); err != nil {
+		if facts, err = pyfacts.DecodeFacts(f.Facts); err != nil {
 			return Record{}, fmt.Errorf("function %d: %w", f.ID, err)
 		}
 	}
@@ -196,7 +196,7 @@ func BuildRecord(src *Source) (Record, error) {
 
 // codeParams lists the parameters the aligned call sends, by name and location
 // (values are left out: they may be credentials).
-func codeParams(facts *pyast.Facts, call int) json.RawMessage {
+func codeParams(facts *pyfacts.Facts, call int) json.RawMessage {
 	type cp struct {
 		Name     string `json:"name"`
 		Location string `json:"location"`
@@ -212,7 +212,7 @@ func codeParams(facts *pyast.Facts, call int) json.RawMessage {
 
 // comments picks a sample's comments: the original docstring and comments when
 // they state something real, else the last intent that passed LeakCheck.
-func comments(facts *pyast.Facts, intents []store.Intent) ([]Comment, string) {
+func comments(facts *pyfacts.Facts, intents []store.Intent) ([]Comment, string) {
 	var cs []Comment
 	if !facts.CommentsPlaceholder {
 		if d := facts.Docstring; d != nil && strings.TrimSpace(d.Text) != "" {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"sccg/mine/pyast"
+	"sccg/pyast"
 	"sccg/store"
 )
 

@@ -11,9 +11,9 @@ import (
 	"sccg/align"
 	"sccg/crawl"
 	"sccg/decontam"
+	"sccg/extract"
 	"sccg/internal/pipeline"
 	"sccg/mine"
-	"sccg/mine/extract"
 	"sccg/split"
 )
 

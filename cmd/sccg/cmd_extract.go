@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"sccg/mine/extract"
+	"sccg/extract"
 )
 
 func runExtract(ctx context.Context, e *env, args []string) error {

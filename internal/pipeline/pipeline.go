@@ -19,9 +19,9 @@ import (
 	"sccg/align"
 	"sccg/crawl"
 	"sccg/decontam"
+	"sccg/extract"
 	"sccg/internal/progress"
 	"sccg/mine"
-	"sccg/mine/extract"
 	"sccg/split"
 	"sccg/store"
 )

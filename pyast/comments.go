@@ -1,6 +1,8 @@
 package pyast
 
 import (
+	"sccg/pyfacts"
+
 	"regexp"
 	"strings"
 )
@@ -30,7 +32,7 @@ func isPlaceholder(t string) bool {
 var goalVerb = regexp.MustCompile(`(?i)\b(get|gets|fetch|fetches|retrieve|retrieves|return|returns|search|searches|find|finds|look ?up|lookup|translate|translates|convert|converts|check|checks|send|sends|create|creates|download|downloads|list|lists|calculate|calculates|predict|query|queries|generate|generates|detect|detects|analy[sz]e|obtain|collect|scrape|load|loads|extract|extracts|upload|post|posts|track|monitor|verify|validate|summari[sz]e|recommend|compare|notify)\b`)
 
 // comments fills Comments, Docstring, CommentsPlaceholder and CommentsStateGoal.
-func (x *extractor) comments(f *fnInfo, facts *Facts) {
+func (x *extractor) comments(f *fnInfo, facts *pyfacts.Facts) {
 	src := x.m.src
 	// the block of comments directly above the definition
 	var above []*node
@@ -63,7 +65,7 @@ func (x *extractor) comments(f *fnInfo, facts *Facts) {
 				continue
 			}
 			if st.typ == "expression_statement" && isDocstring(st) {
-				facts.Docstring = &Text{Text: docText(st.namedKids()[0], src), StartLine: st.row + 1, EndLine: st.endRow + 1}
+				facts.Docstring = &pyfacts.Text{Text: docText(st.namedKids()[0], src), StartLine: st.row + 1, EndLine: st.endRow + 1}
 			}
 			break
 		}
@@ -111,9 +113,9 @@ func lineStartsWith(src []byte, c *node) bool {
 	return true
 }
 
-func commentText(c *node, src []byte) Text {
+func commentText(c *node, src []byte) pyfacts.Text {
 	t := strings.TrimSpace(strings.TrimLeft(c.text(src), "#"))
-	return Text{Text: t, StartLine: c.row + 1, EndLine: c.endRow + 1}
+	return pyfacts.Text{Text: t, StartLine: c.row + 1, EndLine: c.endRow + 1}
 }
 
 func docText(s *node, src []byte) string {
@@ -132,7 +134,7 @@ func docText(s *node, src []byte) string {
 
 // effectiveLOC counts the lines of n that hold code: not blank, not only a
 // comment, not the docstring.
-func effectiveLOC(src []byte, n *node, doc *Text) int {
+func effectiveLOC(src []byte, n *node, doc *pyfacts.Text) int {
 	lines := strings.Split(lineText(src, n), "\n")
 	count := 0
 	for i, l := range lines {

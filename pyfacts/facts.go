@@ -1,8 +1,9 @@
-package pyast
-
-// This file holds the static facts the extractor records about each function. They
-// are stored as JSON in store.Function.Facts; align and decontam decode them with
-// DecodeFacts. Fields may be added, never renamed.
+// Package pyfacts holds the static facts the extractor (package pyast) records about
+// each Python function and what they are judged by: the facts types, stored as JSON in
+// store.Function.Facts and decoded with DecodeFacts by every later stage, and the
+// standard library's module names. It is a contract between stages, so it needs no
+// tree-sitter and builds without cgo. Fields may be added, never renamed.
+package pyfacts
 
 import (
 	"encoding/json"

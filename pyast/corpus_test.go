@@ -1,6 +1,8 @@
 package pyast
 
 import (
+	"sccg/pyfacts"
+
 	"context"
 	"encoding/json"
 	"io/fs"
@@ -152,7 +154,7 @@ func TestCorpusAgreesWithLabels(t *testing.T) {
 		c := f.Facts.Calls[0]
 		if l.Host != nil && l.ExpectedMatch != "none" {
 			nHost++
-			if anyCall(f, func(c Call) bool { return c.Host == *l.Host || strings.EqualFold(c.RapidAPIHost, *l.Host) }) {
+			if anyCall(f, func(c pyfacts.Call) bool { return c.Host == *l.Host || strings.EqualFold(c.RapidAPIHost, *l.Host) }) {
 				host++
 			} else {
 				t.Logf("host miss %s: got %q (url %q, expr %q), want %q [%s]", key, c.Host, c.URL, c.URLExpr, *l.Host, l.ExpectedMatch)
@@ -160,7 +162,7 @@ func TestCorpusAgreesWithLabels(t *testing.T) {
 		}
 		if l.Route != nil && (l.ExpectedMatch == "url" || l.ExpectedMatch == "route") {
 			nRoute++
-			if anyCall(f, func(c Call) bool { return routeMatches(c.Path, *l.Route) }) {
+			if anyCall(f, func(c pyfacts.Call) bool { return routeMatches(c.Path, *l.Route) }) {
 				route++
 			} else {
 				t.Logf("route miss %s: got %q (url %q, expr %q), want %q [%s]", key, c.Path, c.URL, c.URLExpr, *l.Route, l.ExpectedMatch)
@@ -168,7 +170,7 @@ func TestCorpusAgreesWithLabels(t *testing.T) {
 		}
 		if l.Method != nil {
 			nMethod++
-			if anyCall(f, func(c Call) bool { return c.Method == *l.Method }) {
+			if anyCall(f, func(c pyfacts.Call) bool { return c.Method == *l.Method }) {
 				method++
 			} else {
 				t.Logf("method miss %s: got %q, want %q", key, c.Method, *l.Method)
@@ -202,7 +204,7 @@ func TestCorpusAgreesWithLabels(t *testing.T) {
 	t.Logf("labeled functions found %d/%d; host %d/%d, route %d/%d, method %d/%d", found, len(labels), host, nHost, route, nRoute, method, nMethod)
 }
 
-func anyCall(f Function, ok func(Call) bool) bool {
+func anyCall(f Function, ok func(pyfacts.Call) bool) bool {
 	for _, c := range f.Facts.Calls {
 		if ok(c) {
 			return true

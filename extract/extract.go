@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"sccg/internal/progress"
-	"sccg/mine/pyast"
+	"sccg/pyast"
 	"sccg/store"
 )
 

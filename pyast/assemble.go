@@ -1,6 +1,8 @@
 package pyast
 
 import (
+	"sccg/pyfacts"
+
 	"sort"
 	"strings"
 )
@@ -8,9 +10,9 @@ import (
 // program is an extracted, self-contained program.
 type program struct {
 	code       string
-	pulled     []PulledIn
+	pulled     []pyfacts.PulledIn
 	unresolved []string
-	imports    Imports
+	imports    pyfacts.Imports
 	// nodes are the file's statements the code is made of, in order (a class
 	// reduced to what a method needs is a reduced copy of its node).
 	nodes []*node
@@ -39,7 +41,7 @@ func (x *extractor) assemble(f *fnInfo) *program {
 	src := m.src
 	var roots []*node
 	var target *piece
-	var extra []PulledIn
+	var extra []pyfacts.PulledIn
 	closure := map[string]bool{}
 	for g := f.parent; g != nil; g = g.parent {
 		for n := range g.locals {
@@ -63,10 +65,10 @@ func (x *extractor) assemble(f *fnInfo) *program {
 			b.WriteString("\n")
 			b.WriteString(lineText(src, mem))
 			if mem != f.outer {
-				extra = append(extra, PulledIn{Name: ci.name + "." + memberName(mem, src), Kind: memberKind(mem), StartLine: mem.row + 1, EndLine: mem.endRow + 1})
+				extra = append(extra, pyfacts.PulledIn{Name: ci.name + "." + memberName(mem, src), Kind: memberKind(mem), StartLine: mem.row + 1, EndLine: mem.endRow + 1})
 			}
 		}
-		extra = append(extra, PulledIn{Name: ci.name, Kind: "class", StartLine: ci.outer.row + 1, EndLine: ci.def.child("body").row})
+		extra = append(extra, pyfacts.PulledIn{Name: ci.name, Kind: "class", StartLine: ci.outer.row + 1, EndLine: ci.def.child("body").row})
 		target = &piece{start: ci.outer.start, text: b.String(), kind: "target", row: ci.outer.row, end: ci.outer.endRow,
 			nodes: []*node{reducedClass(ci, members)}, rewritten: true}
 		roots = append(roots, members...)
@@ -321,8 +323,8 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].start < all[j].start })
 	var b strings.Builder
-	var pulled []PulledIn
-	imports := Imports{}
+	var pulled []pyfacts.PulledIn
+	imports := pyfacts.Imports{}
 	mods := map[string]string{}
 	for i, p := range all {
 		if i > 0 {
@@ -337,7 +339,7 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 		}
 		b.WriteString(strings.TrimRight(p.text, " \t\r\n"))
 		if p.kind != "import" && p.kind != "target" {
-			pulled = append(pulled, PulledIn{Name: p.name, Kind: p.kind, StartLine: p.row + 1, EndLine: p.end + 1})
+			pulled = append(pulled, pyfacts.PulledIn{Name: p.name, Kind: p.kind, StartLine: p.row + 1, EndLine: p.end + 1})
 		}
 	}
 	b.WriteString("\n")
@@ -427,7 +429,7 @@ func classify(path string) string {
 	if strings.HasPrefix(path, ".") {
 		return "local"
 	}
-	if stdlibModules[strings.Split(path, ".")[0]] {
+	if isStdlib(strings.Split(path, ".")[0]) {
 		return "stdlib"
 	}
 	return "third_party"

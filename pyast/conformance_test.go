@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"sccg/mine/pyast"
+	"sccg/pyast"
+	"sccg/pyfacts"
 	"sccg/split"
 )
 
@@ -56,9 +57,9 @@ func TestConformanceExtract(t *testing.T) {
 			wantHost = strings.ToLower(hostOf(r.APIMetadata.URL))
 		}
 		wantMethod := strings.ToUpper(r.APIMetadata.Method)
-		hostOK := confAnyCall(*f, func(c pyast.Call) bool { return c.Host == wantHost || strings.EqualFold(c.RapidAPIHost, wantHost) })
-		methodOK := confAnyCall(*f, func(c pyast.Call) bool { return c.Method == wantMethod })
-		routeOK := confAnyCall(*f, func(c pyast.Call) bool {
+		hostOK := confAnyCall(*f, func(c pyfacts.Call) bool { return c.Host == wantHost || strings.EqualFold(c.RapidAPIHost, wantHost) })
+		methodOK := confAnyCall(*f, func(c pyfacts.Call) bool { return c.Method == wantMethod })
+		routeOK := confAnyCall(*f, func(c pyfacts.Call) bool {
 			return (c.Host == "" || c.Host == wantHost) && confRouteMatches(c.Path, r.APIMetadata.Route)
 		})
 		if hostOK {
@@ -129,7 +130,7 @@ func hostOf(u string) string {
 	return strings.ToLower(u)
 }
 
-func confAnyCall(f pyast.Function, ok func(pyast.Call) bool) bool {
+func confAnyCall(f pyast.Function, ok func(pyfacts.Call) bool) bool {
 	for _, c := range f.Facts.Calls {
 		if ok(c) {
 			return true

@@ -1,6 +1,8 @@
 package pyast
 
 import (
+	"sccg/pyfacts"
+
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -53,18 +55,18 @@ type Result struct {
 // Function is one request-making function (or the top-level script code that makes
 // requests), ready to be stored.
 type Function struct {
-	Name         string `json:"name"`
-	QualName     string `json:"qualname"`
-	ClassName    string `json:"class_name,omitempty"`
-	StartLine    int    `json:"start_line"`
-	EndLine      int    `json:"end_line"`
-	IsAsync      bool   `json:"is_async"`
-	Source       string `json:"source"` // as written (decorators included)
-	Code         string `json:"code"`   // self-contained
-	CodeHash     string `json:"code_hash"`
-	Status       string `json:"status"`
-	RejectReason string `json:"reject_reason,omitempty"`
-	Facts        Facts  `json:"facts"`
+	Name         string        `json:"name"`
+	QualName     string        `json:"qualname"`
+	ClassName    string        `json:"class_name,omitempty"`
+	StartLine    int           `json:"start_line"`
+	EndLine      int           `json:"end_line"`
+	IsAsync      bool          `json:"is_async"`
+	Source       string        `json:"source"` // as written (decorators included)
+	Code         string        `json:"code"`   // self-contained
+	CodeHash     string        `json:"code_hash"`
+	Status       string        `json:"status"`
+	RejectReason string        `json:"reject_reason,omitempty"`
+	Facts        pyfacts.Facts `json:"facts"`
 }
 
 // Decode turns file content into UTF-8 text: valid UTF-8 is kept (a BOM dropped),
@@ -266,7 +268,7 @@ func (x *extractor) makesRequests(f *fnInfo, seen map[*fnInfo]bool) bool {
 
 // calls evaluates the request sites of f in source order, following helpers with
 // the caller's arguments bound to their parameters.
-func (x *extractor) calls(f *fnInfo, sc *scope, via string, depth int, seen map[*fnInfo]bool) []Call {
+func (x *extractor) calls(f *fnInfo, sc *scope, via string, depth int, seen map[*fnInfo]bool) []pyfacts.Call {
 	type item struct {
 		pos uint32
 		rs  *reqSite
@@ -283,7 +285,7 @@ func (x *extractor) calls(f *fnInfo, sc *scope, via string, depth int, seen map[
 		}
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].pos < items[j].pos })
-	var out []Call
+	var out []pyfacts.Call
 	for _, it := range items {
 		if it.rs != nil {
 			c := sc.facts(it.rs)
@@ -337,7 +339,7 @@ func (x *extractor) function(f *fnInfo, enc string) (*Function, error) {
 	sc := &scope{m: m, fn: f, at: f.def.end}
 	facts.Calls = x.calls(f, sc, "", 0, map[*fnInfo]bool{f: true})
 	if facts.Calls == nil {
-		facts.Calls = []Call{}
+		facts.Calls = []pyfacts.Call{}
 	}
 	facts.Signature = signature(f.def, src)
 	for _, p := range f.params {
@@ -442,7 +444,7 @@ func (x *extractor) topLevel(enc string) (*Function, error) {
 	fn.CodeHash = hash
 	facts.EffectiveLOC = len(strings.Split(strings.TrimSpace(fn.Source), "\n"))
 	// script code is rejected; its quality is recorded as zero in every component
-	facts.Quality = Quality{Components: map[string]float64{}}
+	facts.Quality = pyfacts.Quality{Components: map[string]float64{}}
 	for _, k := range qualityComponents {
 		facts.Quality.Components[k] = 0
 	}

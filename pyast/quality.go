@@ -1,6 +1,8 @@
 package pyast
 
 import (
+	"sccg/pyfacts"
+
 	"math"
 	"strings"
 )
@@ -38,9 +40,9 @@ var dbModules = []string{"sqlite3", "psycopg2", "pymysql", "pymongo", "sqlalchem
 var commonModuleAliases = wordSet("requests httpx aiohttp pd np plt tf torch bs4 pandas numpy dotenv yaml boto3 openai")
 
 // quality scores a function; every component is recorded.
-func (x *extractor) quality(f *fnInfo, helpers []*fnInfo, facts *Facts, imports Imports) Quality {
+func (x *extractor) quality(f *fnInfo, helpers []*fnInfo, facts *pyfacts.Facts, imports pyfacts.Imports) pyfacts.Quality {
 	src := x.m.src
-	q := Quality{Components: map[string]float64{}}
+	q := pyfacts.Quality{Components: map[string]float64{}}
 	ck := &q.Checks
 	ck.IsSyntacticallyValid = facts.SyntaxOK
 	ck.HasAPICall = len(facts.Calls) > 0
@@ -92,7 +94,7 @@ func (x *extractor) quality(f *fnInfo, helpers []*fnInfo, facts *Facts, imports 
 		if n.typ == "attribute" {
 			if o := n.child("object"); o.typ == "identifier" {
 				t := o.text(src)
-				if unres[t] && (stdlibModules[t] || commonModuleAliases[t]) {
+				if unres[t] && (isStdlib(t) || commonModuleAliases[t]) {
 					ck.MissingImports = appendOnce(ck.MissingImports, t)
 				}
 			}

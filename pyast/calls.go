@@ -1,6 +1,8 @@
 package pyast
 
 import (
+	"sccg/pyfacts"
+
 	"fmt"
 	"net/url"
 	"regexp"
@@ -26,13 +28,13 @@ var httpVerbs = map[string]bool{"get": true, "post": true, "put": true, "delete"
 
 // clientCtors maps constructor paths to the library whose client they build.
 var clientCtors = map[string]string{
-	"requests.Session": LibRequests, "requests.session": LibRequests, "requests.sessions.Session": LibRequests,
-	"requests_cache.CachedSession": LibRequests,
-	"cloudscraper.create_scraper":  LibRequests, "cloudscraper.CloudScraper": LibRequests,
-	"httpx.Client": LibHTTPX, "httpx.AsyncClient": LibHTTPX,
-	"aiohttp.ClientSession": LibAIOHTTP, "aiohttp.client.ClientSession": LibAIOHTTP,
-	"http.client.HTTPSConnection": LibHTTPClient, "http.client.HTTPConnection": LibHTTPClient,
-	"httplib.HTTPSConnection": LibHTTPClient, "httplib.HTTPConnection": LibHTTPClient,
+	"requests.Session": pyfacts.LibRequests, "requests.session": pyfacts.LibRequests, "requests.sessions.Session": pyfacts.LibRequests,
+	"requests_cache.CachedSession": pyfacts.LibRequests,
+	"cloudscraper.create_scraper":  pyfacts.LibRequests, "cloudscraper.CloudScraper": pyfacts.LibRequests,
+	"httpx.Client": pyfacts.LibHTTPX, "httpx.AsyncClient": pyfacts.LibHTTPX,
+	"aiohttp.ClientSession": pyfacts.LibAIOHTTP, "aiohttp.client.ClientSession": pyfacts.LibAIOHTTP,
+	"http.client.HTTPSConnection": pyfacts.LibHTTPClient, "http.client.HTTPConnection": pyfacts.LibHTTPClient,
+	"httplib.HTTPSConnection": pyfacts.LibHTTPClient, "httplib.HTTPConnection": pyfacts.LibHTTPClient,
 }
 
 var clientName = regexp.MustCompile(`(?i)(session|client|scraper|^http$|^sess$|^conn$|^api$)`)
@@ -77,13 +79,13 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 	prefix := strings.TrimSuffix(d, "."+last)
 	switch {
 	case (prefix == "requests" || prefix == "requests.api") && (httpVerbs[last] || last == "request"):
-		rs.lib = LibRequests
+		rs.lib = pyfacts.LibRequests
 	case prefix == "httpx" && (httpVerbs[last] || last == "request" || last == "stream"):
-		rs.lib = LibHTTPX
+		rs.lib = pyfacts.LibHTTPX
 	case d == "aiohttp.request":
-		rs.lib = LibAIOHTTP
+		rs.lib = pyfacts.LibAIOHTTP
 	case d == "urllib.request.urlopen" || d == "urllib2.urlopen" || d == "urllib.urlopen" || d == "six.moves.urllib.request.urlopen":
-		rs.lib = LibURLLib
+		rs.lib = pyfacts.LibURLLib
 		rs.method = ""
 		rs.urlAt = 0
 		return rs
@@ -93,7 +95,7 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 		lib, ctor := m.clientOf(obj, f, 0)
 		if lib == "" && clientName.MatchString(lastName(obj, m.src)) && last != "stream" {
 			lib = m.guessLib(f)
-			if lib == LibHTTPClient && last != "request" {
+			if lib == pyfacts.LibHTTPClient && last != "request" {
 				lib = ""
 			}
 		}
@@ -104,7 +106,7 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 		if obj.typ == "subscript" && ctor != nil {
 			rs.keys = m.clientKeys(obj, ctor, f)
 		}
-		if lib == LibHTTPClient {
+		if lib == pyfacts.LibHTTPClient {
 			if last != "request" {
 				return nil
 			}
@@ -140,18 +142,18 @@ func lastName(n *node, src []byte) string {
 func (m *module) guessLib(f *fnInfo) string {
 	async := f != nil && f.async
 	switch {
-	case async && m.libs[LibAIOHTTP]:
-		return LibAIOHTTP
-	case async && m.libs[LibHTTPX]:
-		return LibHTTPX
-	case m.libs[LibRequests]:
-		return LibRequests
-	case m.libs[LibHTTPX]:
-		return LibHTTPX
-	case m.libs[LibAIOHTTP]:
-		return LibAIOHTTP
-	case m.libs[LibHTTPClient]:
-		return LibHTTPClient
+	case async && m.libs[pyfacts.LibAIOHTTP]:
+		return pyfacts.LibAIOHTTP
+	case async && m.libs[pyfacts.LibHTTPX]:
+		return pyfacts.LibHTTPX
+	case m.libs[pyfacts.LibRequests]:
+		return pyfacts.LibRequests
+	case m.libs[pyfacts.LibHTTPX]:
+		return pyfacts.LibHTTPX
+	case m.libs[pyfacts.LibAIOHTTP]:
+		return pyfacts.LibAIOHTTP
+	case m.libs[pyfacts.LibHTTPClient]:
+		return pyfacts.LibHTTPClient
 	}
 	return ""
 }
@@ -519,11 +521,11 @@ func (sc *scope) resolveCall(n *node, want string) (*node, *scope) {
 }
 
 // facts evaluates a request site in sc.
-func (sc *scope) facts(rs *reqSite) Call {
+func (sc *scope) facts(rs *reqSite) pyfacts.Call {
 	src := sc.m.src
 	sc = sc.with(rs.call.start)
 	pos, kw := splitArgs(rs.call, src)
-	c := Call{Line: rs.call.row + 1, Library: rs.lib, Callee: rs.callee, Method: rs.method}
+	c := pyfacts.Call{Line: rs.call.row + 1, Library: rs.lib, Callee: rs.callee, Method: rs.method}
 	arg := func(i int, name string) *node {
 		if v := kw[name]; v != nil {
 			return v
@@ -540,10 +542,10 @@ func (sc *scope) facts(rs *reqSite) Call {
 	}
 	urlNode := arg(rs.urlAt, "url")
 	var headerSrc []kv
-	var extra []CallParam
+	var extra []pyfacts.CallParam
 	var u sval
 	switch rs.lib {
-	case LibURLLib:
+	case pyfacts.LibURLLib:
 		if req, rsc := sc.resolveCall(urlNode, "Request"); req != nil {
 			rpos, rkw := splitArgs(req, src)
 			get := func(i int, name string) *node {
@@ -568,7 +570,7 @@ func (sc *scope) facts(rs *reqSite) Call {
 				c.Method = "GET"
 			}
 			if d := get(1, "data"); d != nil {
-				extra = append(extra, dictParams(rsc.dict(d), LocData)...)
+				extra = append(extra, dictParams(rsc.dict(d), pyfacts.LocData)...)
 			}
 			// req.add_header("k", "v")
 			if urlArg := arg(0, "url"); urlArg != nil && urlArg.typ == "identifier" && sc.fn != nil {
@@ -582,7 +584,7 @@ func (sc *scope) facts(rs *reqSite) Call {
 				c.Method = "GET"
 			}
 		}
-	case LibHTTPClient:
+	case pyfacts.LibHTTPClient:
 		path := sc.str(urlNode)
 		host, scheme := sval{}, "https"
 		if rs.client != nil {
@@ -607,7 +609,7 @@ func (sc *scope) facts(rs *reqSite) Call {
 		}
 		headerSrc = append(headerSrc, sc.dict(arg(3, "headers"))...)
 		if b := arg(2, "body"); b != nil {
-			extra = append(extra, dictParams(sc.dict(b), LocJSON)...)
+			extra = append(extra, dictParams(sc.dict(b), pyfacts.LocJSON)...)
 		}
 	default:
 		u = sc.str(urlNode)
@@ -615,7 +617,7 @@ func (sc *scope) facts(rs *reqSite) Call {
 		if rs.client != nil && !strings.Contains(u.s, "://") {
 			cpos, ckw := splitArgs(rs.client, src)
 			base := ckw["base_url"]
-			if base == nil && rs.lib == LibAIOHTTP && len(cpos) > 0 {
+			if base == nil && rs.lib == pyfacts.LibAIOHTTP && len(cpos) > 0 {
 				base = cpos[0]
 			}
 			if base != nil {
@@ -624,12 +626,12 @@ func (sc *scope) facts(rs *reqSite) Call {
 		}
 		headerSrc = append(headerSrc, sc.sessionHeaders(rs)...)
 		headerSrc = append(headerSrc, sc.dict(kw["headers"])...)
-		extra = append(extra, dictParams(sc.dict(kw["params"]), LocQuery)...)
-		extra = append(extra, dictParams(sc.dict(kw["json"]), LocJSON)...)
+		extra = append(extra, dictParams(sc.dict(kw["params"]), pyfacts.LocQuery)...)
+		extra = append(extra, dictParams(sc.dict(kw["json"]), pyfacts.LocJSON)...)
 		if d := kw["data"]; d != nil {
-			loc := LocData
+			loc := pyfacts.LocData
 			if d.typ == "call" && strings.HasSuffix(sc.m.dotted(d.child("function"), sc.fn), "dumps") {
-				loc = LocJSON
+				loc = pyfacts.LocJSON
 			}
 			extra = append(extra, dictParams(sc.dict(d), loc)...)
 		}
@@ -637,12 +639,12 @@ func (sc *scope) facts(rs *reqSite) Call {
 	if urlNode != nil {
 		c.URLExpr = urlNode.text(src)
 	}
-	c.setURL(u)
-	c.setHeaders(headerSrc, src)
+	setURL(&c, u)
+	setHeaders(&c, headerSrc, src)
 	// path and query parameters come first, in URL order
-	var params []CallParam
+	var params []pyfacts.CallParam
 	for _, ph := range placeholders.FindAllStringSubmatch(c.Path, -1) {
-		params = append(params, CallParam{Name: ph[1], Location: LocPath})
+		params = append(params, pyfacts.CallParam{Name: ph[1], Location: pyfacts.LocPath})
 	}
 	if c.Query != "" {
 		for _, kvs := range strings.Split(c.Query, "&") {
@@ -650,7 +652,7 @@ func (sc *scope) facts(rs *reqSite) Call {
 			if k == "" {
 				continue
 			}
-			p := CallParam{Name: k, Location: LocQuery}
+			p := pyfacts.CallParam{Name: k, Location: pyfacts.LocQuery}
 			if ph := placeholders.FindStringSubmatch(v); ph == nil {
 				if uv, err := url.QueryUnescape(v); err == nil {
 					v = uv
@@ -694,7 +696,7 @@ func (sc *scope) addHeaders(name string) []kv {
 	return out
 }
 
-func (c *Call) setURL(u sval) {
+func setURL(c *pyfacts.Call, u sval) {
 	if u.s == "" || u.s == "{param}" || (strings.HasPrefix(u.s, "{") && strings.HasSuffix(u.s, "}") && strings.Count(u.s, "{") == 1) {
 		return
 	}
@@ -704,7 +706,7 @@ func (c *Call) setURL(u sval) {
 	c.Scheme, c.Host, c.Path, c.Query = p.scheme, p.host, p.path, p.query
 }
 
-func (c *Call) setHeaders(hs []kv, src []byte) {
+func setHeaders(c *pyfacts.Call, hs []kv, src []byte) {
 	for _, h := range hs {
 		v := h.sc.str(h.val)
 		if c.Headers == nil {
@@ -750,8 +752,8 @@ func ordinaryHeader(k string) bool {
 	return false
 }
 
-func headerParam(h kv) CallParam {
-	p := CallParam{Name: h.key, Location: LocHeader}
+func headerParam(h kv) pyfacts.CallParam {
+	p := pyfacts.CallParam{Name: h.key, Location: pyfacts.LocHeader}
 	if literalNode(h.val) {
 		if v := h.sc.str(h.val); v.complete {
 			p.Example, p.Literal = v.s, true
@@ -777,10 +779,10 @@ func literalNode(n *node) bool {
 	return false
 }
 
-func dictParams(kvs []kv, loc string) []CallParam {
-	var out []CallParam
+func dictParams(kvs []kv, loc string) []pyfacts.CallParam {
+	var out []pyfacts.CallParam
 	for _, e := range kvs {
-		p := CallParam{Name: e.key, Location: loc}
+		p := pyfacts.CallParam{Name: e.key, Location: loc}
 		if literalNode(e.val) {
 			if v := e.sc.str(e.val); v.complete {
 				p.Example, p.Literal = v.s, true
@@ -801,9 +803,9 @@ func hasInterpolation(n *node) bool {
 }
 
 // dedupParams keeps the last occurrence of each (location, name), in first-seen order.
-func dedupParams(ps []CallParam) []CallParam {
+func dedupParams(ps []pyfacts.CallParam) []pyfacts.CallParam {
 	idx := map[string]int{}
-	var out []CallParam
+	var out []pyfacts.CallParam
 	for _, p := range ps {
 		k := p.Location + "\x00" + p.Name
 		if i, ok := idx[k]; ok {

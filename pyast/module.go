@@ -1,6 +1,8 @@
 package pyast
 
 import (
+	"sccg/pyfacts"
+
 	"sort"
 	"strings"
 )
@@ -249,10 +251,10 @@ func (m *module) noteLib(path string) {
 	case "requests", "httpx", "aiohttp":
 		m.libs[first] = true
 	case "urllib", "urllib2":
-		m.libs[LibURLLib] = true
+		m.libs[pyfacts.LibURLLib] = true
 	case "http", "httplib":
 		if strings.HasPrefix(path, "http.client") || first == "httplib" {
-			m.libs[LibHTTPClient] = true
+			m.libs[pyfacts.LibHTTPClient] = true
 		}
 	}
 }

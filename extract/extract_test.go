@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"sccg/mine/pyast"
+	"sccg/pyast"
 	"sccg/store"
 )
 

@@ -109,7 +109,7 @@ func renderResult(res *Result) string {
 func checkGolden(t *testing.T, path, got string, newOK bool) {
 	t.Helper()
 	if _, err := os.Stat(path); newOK && !*update && errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("no golden file yet for this new corpus file (run go test ./mine/pyast -update)")
+		t.Skipf("no golden file yet for this new corpus file (run go test ./pyast -update)")
 	}
 	golden.Check(t, path, []byte(got), *update)
 }
