@@ -8,7 +8,7 @@ import (
 
 	"sccg/align"
 	"sccg/pyast"
-	"sccg/split"
+	"sccg/release"
 	"sccg/store"
 )
 
@@ -20,7 +20,7 @@ func TestConformanceAlign(t *testing.T) {
 	if path == "" {
 		t.Skip("SCCG_CONFORMANCE not set (make conformance)")
 	}
-	recs, err := split.ReadFile(path)
+	recs, err := release.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"testing"
 
-	"sccg/split"
+	"sccg/release"
 )
 
 // BenchmarkEvalGold scores 2,000 gold completions with full isolation: the
@@ -19,7 +19,7 @@ func BenchmarkEvalGold(b *testing.B) {
 	if path == "" {
 		path = filepath.Join("testdata", "bench.json")
 	}
-	bench, err := split.ReadFile(path)
+	bench, err := release.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func cpuSeconds() float64 {
 	return tv(self.Utime) + tv(self.Stime) + tv(ch.Utime) + tv(ch.Stime)
 }
 
-func benchEval(b *testing.B, bench []split.Record, gens []Generation, warm bool) {
+func benchEval(b *testing.B, bench []release.Record, gens []Generation, warm bool) {
 	c0 := cpuSeconds()
 	b.ResetTimer()
 	var done int

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"sccg/split"
+	"sccg/release"
 )
 
 // TestConformanceGold runs every conformance sample's own code as its generation
@@ -20,7 +20,7 @@ func TestConformanceGold(t *testing.T) {
 	if path == "" {
 		t.Skip("SCCG_CONFORMANCE not set (make conformance sets it)")
 	}
-	bench, err := split.ReadFile(path)
+	bench, err := release.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestConformanceGold(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d completions in %v; isolation %s", len(out.Results), time.Since(start), out.Summary.Isolation)
-	recs := map[string]split.Record{}
+	recs := map[string]release.Record{}
 	for _, r := range bench {
 		recs[r.SampleID] = r
 	}
@@ -81,7 +81,7 @@ const (
 // (does not compile here, uses names it never defines or imports, imports relative
 // modules, reads files it does not have), code whose request disagrees with the
 // documented metadata, or — what the evaluator must fix — neither.
-func classifyMiss(r Result, rec split.Record) (string, string) {
+func classifyMiss(r Result, rec release.Record) (string, string) {
 	detail := missCause(r)
 	switch {
 	case r.FailureStage == StageMethod:

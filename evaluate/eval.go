@@ -19,8 +19,8 @@ import (
 	"sccg/evaluate/metrics"
 	"sccg/evaluate/sandbox"
 	"sccg/internal/progress"
+	"sccg/release"
 	"sccg/secrets"
-	"sccg/split"
 )
 
 // Generation is one completion to score, one line of a generations JSONL file.
@@ -83,7 +83,7 @@ func ParseGenerations(r io.Reader, name string) ([]Generation, []string, error) 
 }
 
 // GoldGenerations uses every sample's own complete_function as its generation.
-func GoldGenerations(bench []split.Record) []Generation {
+func GoldGenerations(bench []release.Record) []Generation {
 	out := make([]Generation, 0, len(bench))
 	for _, r := range bench {
 		out = append(out, Generation{SampleID: r.SampleID, Setting: "gold", Model: "gold", Completion: r.Code.CompleteFunction})
@@ -176,7 +176,7 @@ type Result struct {
 
 // Config is one evaluation run.
 type Config struct {
-	Bench       []split.Record
+	Bench       []release.Record
 	Generations []Generation
 	Workers     int // default GOMAXPROCS
 	Sandbox     sandbox.Options
@@ -199,7 +199,7 @@ type Output struct {
 
 // sampleInfo is what every completion of one sample shares.
 type sampleInfo struct {
-	rec   split.Record
+	rec   release.Record
 	truth GroundTruth
 	ref   metrics.Analysis
 	slice string
@@ -390,7 +390,7 @@ func forEach(ctx context.Context, workers, n int, fn func(int) error) error {
 	return nil
 }
 
-func timeSlice(r split.Record, cutoff string) string {
+func timeSlice(r release.Record, cutoff string) string {
 	t := r.GitHubInfo.CreatedAt
 	if t == "" {
 		return "unknown"

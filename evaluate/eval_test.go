@@ -12,14 +12,14 @@ import (
 
 	"sccg/evaluate/sandbox"
 	"sccg/internal/golden"
-	"sccg/split"
+	"sccg/release"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-func readSynthetic(t testing.TB) ([]split.Record, []Generation, []string) {
+func readSynthetic(t testing.TB) ([]release.Record, []Generation, []string) {
 	t.Helper()
-	bench, err := split.ReadFile(filepath.Join("testdata", "bench.json"))
+	bench, err := release.ReadFile(filepath.Join("testdata", "bench.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestRunSynthetic(t *testing.T) {
 
 // mutants returns the gold code with its host, route or method changed; a mutation
 // that does not apply to the code is left out.
-func mutants(r split.Record, truth GroundTruth) map[string]string {
+func mutants(r release.Record, truth GroundTruth) map[string]string {
 	code := r.Code.CompleteFunction
 	out := map[string]string{}
 	add := func(name, m string) {
@@ -174,7 +174,7 @@ func mutants(r split.Record, truth GroundTruth) map[string]string {
 	return out
 }
 
-func mutantGenerations(bench []split.Record) []Generation {
+func mutantGenerations(bench []release.Record) []Generation {
 	var gens []Generation
 	for _, r := range bench {
 		for name, code := range mutants(r, TruthOf(r)) {
@@ -205,7 +205,7 @@ func TestConformanceMutants(t *testing.T) {
 	if path == "" {
 		t.Skip("SCCG_CONFORMANCE not set (make conformance sets it)")
 	}
-	bench, err := split.ReadFile(path)
+	bench, err := release.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"sccg/internal/route"
-	"sccg/split"
+	"sccg/release"
 )
 
 // GroundTruth is a sample's g = ⟨h, e, m, P⟩ as the scorer uses it.
@@ -33,7 +33,7 @@ type GroundTruth struct {
 func (g *GroundTruth) HasEndpoint() bool { return g.Route != "" }
 
 // TruthOf derives the ground truth of a published record.
-func TruthOf(r split.Record) GroundTruth {
+func TruthOf(r release.Record) GroundTruth {
 	m := r.APIMetadata
 	g := GroundTruth{Method: strings.ToUpper(strings.TrimSpace(m.Method))}
 	if g.Method == "" {
@@ -125,7 +125,7 @@ var holeRE = regexp.MustCompile(`\{[^{}/]*\}`)
 
 // documentedParams reads parameter names from the documented lists: a list of
 // names, a list of objects with a name, or an object keyed by name.
-func documentedParams(m split.Metadata) []string {
+func documentedParams(m release.Metadata) []string {
 	var out []string
 	for _, raw := range []json.RawMessage{m.Params, m.PathParams, m.Payload} {
 		out = append(out, paramNames(raw)...)

@@ -8,31 +8,31 @@ import (
 	"testing"
 
 	"sccg/evaluate/sandbox"
-	"sccg/split"
+	"sccg/release"
 )
 
 func TestTruthOf(t *testing.T) {
 	tests := []struct {
 		name       string
-		rec        split.Record
+		rec        release.Record
 		wantHosts  []string
 		wantRoute  string
 		wantMethod string
 		wantParams []string
 		wantSource string
 	}{
-		{"url with documented params", split.Record{APIHost: "A.p.rapidapi.com", APIMetadata: split.Metadata{
+		{"url with documented params", release.Record{APIHost: "A.p.rapidapi.com", APIMetadata: release.Metadata{
 			URL: "https://a.p.rapidapi.com/v1/x", Route: "/v1/x/", Method: "get",
 			Params: json.RawMessage(`[{"name":"q"},{"name":"limit"}]`), PathParams: json.RawMessage(`["id"]`)}},
 			[]string{"a.p.rapidapi.com"}, "/v1/x", "GET", []string{"id", "limit", "q"}, "documented"},
-		{"route with a documented query string", split.Record{APIHost: "b.p.rapidapi.com", APIMetadata: split.Metadata{
+		{"route with a documented query string", release.Record{APIHost: "b.p.rapidapi.com", APIMetadata: release.Metadata{
 			Route: "/search?q={q}", Method: "POST", CodeParams: json.RawMessage(`{"params": ["q", "page"]}`)}},
 			[]string{"b.p.rapidapi.com"}, "/search", "POST", []string{"page", "q"}, "code"},
-		{"route recorded as a whole URL", split.Record{APIHost: "c.p.rapidapi.com", APIMetadata: split.Metadata{
+		{"route recorded as a whole URL", release.Record{APIHost: "c.p.rapidapi.com", APIMetadata: release.Metadata{
 			Route: "/https://api.example.com/v1/os", Method: "GET",
 			CodeParams: json.RawMessage(`{"headers_code": "h = {\"X-Key\": k}", "querystring_code": "qs = {\"os\": \"linux\", 'v': 2}"}`)}},
 			[]string{"c.p.rapidapi.com", "api.example.com"}, "/v1/os", "GET", []string{"os", "v"}, "code"},
-		{"host only without a path", split.Record{APIHost: "d.p.rapidapi.com", APIMetadata: split.Metadata{Method: "POST", DocMatchType: "host_only"}},
+		{"host only without a path", release.Record{APIHost: "d.p.rapidapi.com", APIMetadata: release.Metadata{Method: "POST", DocMatchType: "host_only"}},
 			[]string{"d.p.rapidapi.com"}, "", "POST", nil, ""},
 	}
 	for _, tt := range tests {

@@ -11,7 +11,7 @@ import (
 
 	"sccg/pyast"
 	"sccg/pyfacts"
-	"sccg/split"
+	"sccg/release"
 )
 
 // TestConformanceExtract runs the extractor over the published samples' code and
@@ -23,7 +23,7 @@ func TestConformanceExtract(t *testing.T) {
 	if path == "" {
 		t.Skip("SCCG_CONFORMANCE not set (make conformance sets it)")
 	}
-	recs, err := split.ReadFile(path)
+	recs, err := release.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func confRouteMatches(observed, route string) bool {
 
 // checkAgreement logs how often the extractor's completeness checks agree with the
 // published quality_metrics.completeness_checks, check by check.
-func checkAgreement(t *testing.T, recs []split.Record) {
+func checkAgreement(t *testing.T, recs []release.Record) {
 	type pair struct{ agree, n int }
 	agree := map[string]*pair{}
 	var disagreements []string

@@ -12,13 +12,15 @@ import (
 	"unicode"
 
 	"sccg/minhash"
+	"sccg/release"
+	"sccg/store"
 )
 
 // Unit is one sample as the splitter sees it.
 type Unit struct {
 	RowID          int64  // samples.id
 	SampleID       string // SCG-000001
-	API            string // APIKey of the sample
+	API            string // release.APIKey of the sample
 	Host           string
 	Provider       string // who publishes the API (a RapidAPI owner), "" when unknown
 	Cluster        int64  // near-duplicate cluster from align, 0 when none
@@ -318,7 +320,7 @@ func Families(units []Unit, nameSim float64) (map[string]string, map[string][]st
 // the units (not their order) and the seed.
 func Assign(units []Unit, opt Options) (*Plan, error) {
 	if len(units) == 0 {
-		return nil, ErrNoSamples
+		return nil, store.ErrNoSamples
 	}
 	ratios := opt.Ratios
 	if ratios == [3]float64{} {
@@ -389,7 +391,7 @@ func Assign(units []Unit, opt Options) (*Plan, error) {
 	p := &Plan{Split: map[int64]string{}, Family: map[int64]string{}, Families: len(names)}
 	for _, u := range units {
 		f := fam[u.API]
-		p.Split[u.RowID] = Names[where[f]]
+		p.Split[u.RowID] = release.Names[where[f]]
 		p.Family[u.RowID] = f
 	}
 	p.Report = report(units, p, opt.Seed, ratios)
@@ -430,7 +432,7 @@ func report(units []Unit, p *Plan, seed int64, ratios [3]float64) Report {
 	per := map[string]*SplitReport{}
 	fams := map[string]map[string]bool{}
 	apisIn := map[string]map[string]bool{}
-	for i, n := range Names {
+	for i, n := range release.Names {
 		per[n] = &SplitReport{Name: n, Target: round(ratios[i], 4), DocMatchType: map[string]int{}, CommentsSource: map[string]int{}, Methods: map[string]int{}}
 		fams[n], apisIn[n] = map[string]bool{}, map[string]bool{}
 	}
@@ -446,7 +448,7 @@ func report(units []Unit, p *Plan, seed int64, ratios [3]float64) Report {
 		apisIn[n][u.API] = true
 	}
 	r.APIs = len(apis)
-	for _, n := range Names {
+	for _, n := range release.Names {
 		sr := per[n]
 		sr.APIs, sr.Families = len(apisIn[n]), len(fams[n])
 		if len(units) > 0 {
@@ -455,4 +457,16 @@ func report(units []Unit, p *Plan, seed int64, ratios [3]float64) Report {
 		r.Splits = append(r.Splits, *sr)
 	}
 	return r
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func round(x float64, digits int) float64 {
+	p := math.Pow(10, float64(digits))
+	return math.Round(x*p) / p
 }

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"sccg/release"
 )
 
 func TestNameTokens(t *testing.T) {
@@ -108,7 +110,7 @@ func longTail(n int, seed uint64) []Unit {
 		api := fmt.Sprintf("svc%c%c-%d", 'a'+rune(a%26), 'a'+rune(a/26%26), a)
 		for i := 0; i < k; i++ {
 			id++
-			units = append(units, Unit{RowID: id, SampleID: FormatID(int(id)), API: api, Host: api + ".p.rapidapi.com",
+			units = append(units, Unit{RowID: id, SampleID: release.FormatID(int(id)), API: api, Host: api + ".p.rapidapi.com",
 				DocMatchType: dmt[int(id)%3], CommentsSource: "original", Method: "GET"})
 		}
 	}
@@ -150,7 +152,7 @@ func TestAssign(t *testing.T) {
 		for k, v := range p1.Split {
 			bad[k] = v
 		}
-		bad[units[0].RowID], bad[units[1].RowID] = Train, Test // same API, two splits
+		bad[units[0].RowID], bad[units[1].RowID] = release.Train, release.Test // same API, two splits
 		if units[0].API == units[1].API && Verify(units, bad) == nil {
 			t.Error("Verify accepted an API in two splits")
 		}

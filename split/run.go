@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"sccg/release"
 	"sccg/store"
 )
 
@@ -19,13 +20,13 @@ func Units(ctx context.Context, s *store.Store) ([]Unit, error) {
 	}
 	units := make([]Unit, 0, len(smps))
 	for _, smp := range smps {
-		var r Record
+		var r release.Record
 		if err := r.UnmarshalJSON(smp.Record); err != nil {
 			return nil, fmt.Errorf("sample %s: record: %w", smp.SampleID, err)
 		}
 		r.APIName, r.APIHost = firstNonEmpty(r.APIName, smp.APIName), firstNonEmpty(r.APIHost, smp.APIHost)
 		o := origins[smp.ID]
-		u := Unit{RowID: smp.ID, SampleID: smp.SampleID, API: APIKey(&r), Host: r.APIHost, Cluster: o.Cluster,
+		u := Unit{RowID: smp.ID, SampleID: smp.SampleID, API: release.APIKey(&r), Host: r.APIHost, Cluster: o.Cluster,
 			DocMatchType:   firstNonEmpty(r.APIMetadata.DocMatchType, smp.DocMatchType),
 			CommentsSource: firstNonEmpty(r.CommentsSource, smp.CommentsSource), Method: r.APIMetadata.Method}
 		if o.APISource == "rapidapi" {

@@ -19,6 +19,9 @@ import (
 // ErrNotFound is returned by lookups that find no row.
 var ErrNotFound = errors.New("not found")
 
+// ErrNoSamples is returned by stages that need samples when the store has none.
+var ErrNoSamples = errors.New("the store has no samples (build them, or import a benchmark)")
+
 // rowScanner is what the scan functions read one row from: *sql.Row or *sql.Rows.
 type rowScanner = interface{ Scan(dest ...any) error }
 

@@ -8,7 +8,7 @@ import (
 )
 
 func TestAuditCLI(t *testing.T) {
-	fixture := filepath.Join("..", "..", "split", "testdata", "mini.json")
+	fixture := filepath.Join("..", "..", "samples", "testdata", "mini.json")
 	tests := []struct {
 		name   string
 		args   []string

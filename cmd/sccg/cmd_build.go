@@ -14,6 +14,7 @@ import (
 	"sccg/extract"
 	"sccg/internal/pipeline"
 	"sccg/mine"
+	"sccg/release"
 	"sccg/split"
 )
 
@@ -63,7 +64,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return usagef("--ratios: %v", err)
 	}
-	if *format != string(split.JSON) && *format != string(split.JSONL) {
+	if *format != string(release.JSON) && *format != string(release.JSONL) {
 		return usagef("--format must be json or jsonl, not %q", *format)
 	}
 	if *threshold <= 0 || *threshold > 1 || *perms < 16 || *timeout <= 0 || *workers < 0 {
@@ -98,7 +99,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	}
 	defer s.Close()
 	o := pipeline.Options{
-		Docs: docs, Local: *local, Out: *out, Format: split.Format(*format),
+		Docs: docs, Local: *local, Out: *out, Format: release.Format(*format),
 		Crawl: crawl.Options{BaseURL: *baseURL, RPS: *rps, APIs: apis},
 		Mine: mine.Options{APIBase: *apiBase, Tokens: tokens, MaxPerAPI: *maxPerAPI, EndpointsPerAPI: *epPerAPI,
 			MaxFileBytes: *maxFile, Logf: e.logf},
@@ -146,6 +147,6 @@ func printBuildSummary(e *env, sum *pipeline.Summary) {
 	tw.Flush()
 	if sum.Samples > 0 {
 		fmt.Fprintf(e.stdout, "\n%d samples: train %d, validation %d, test %d\n", sum.Samples,
-			sum.Splits[split.Train], sum.Splits[split.Validation], sum.Splits[split.Test])
+			sum.Splits[release.Train], sum.Splits[release.Validation], sum.Splits[release.Test])
 	}
 }

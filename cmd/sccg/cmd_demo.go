@@ -11,6 +11,7 @@ import (
 	"sccg/evaluate"
 	"sccg/evaluate/sandbox"
 	"sccg/internal/pipeline"
+	"sccg/release"
 	"sccg/split"
 )
 
@@ -55,7 +56,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	defer s.Close()
 
 	exportDir := filepath.Join(*out, "export")
-	o := pipeline.Options{Out: exportDir, Format: split.JSON, Progress: e.progress(), Now: e.now}
+	o := pipeline.Options{Out: exportDir, Format: release.JSON, Progress: e.progress(), Now: e.now}
 	o.Split.Seed = *seed
 	o.Split.Ratios = split.DefaultRatios
 	rp.Apply(&o)
@@ -71,7 +72,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	}
 
 	benchPath := filepath.Join(exportDir, "sccgbench.json")
-	recs, err := split.ReadFile(benchPath)
+	recs, err := release.ReadFile(benchPath)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}

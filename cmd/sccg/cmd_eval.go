@@ -10,7 +10,7 @@ import (
 
 	"sccg/evaluate"
 	"sccg/evaluate/sandbox"
-	"sccg/split"
+	"sccg/release"
 	"sccg/store"
 )
 
@@ -60,7 +60,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	fs.Visit(func(f *flag.Flag) { dbSet = dbSet || f.Name == "db" })
 	dbSet = dbSet || e.db != defaultDB
 
-	recs, err := split.ReadFile(*bench)
+	recs, err := release.ReadFile(*bench)
 	if err != nil {
 		return err
 	}

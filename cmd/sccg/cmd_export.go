@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	"sccg/split"
+	"sccg/release"
+	"sccg/samples"
+	"sccg/store"
 )
 
 func runExport(ctx context.Context, e *env, args []string) error {
@@ -22,7 +24,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	if *out == "" {
 		return usagef("--out DIR is required")
 	}
-	if *format != string(split.JSON) && *format != string(split.JSONL) {
+	if *format != string(release.JSON) && *format != string(release.JSONL) {
 		return usagef("--format must be json or jsonl, not %q", *format)
 	}
 	s, err := e.openStore(ctx)
@@ -30,12 +32,12 @@ func runExport(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	res, err := split.Export(ctx, s, *out, split.Format(*format))
+	res, err := samples.Export(ctx, s, *out, release.Format(*format))
 	if err != nil {
 		return err
 	}
 	if res.Stats.Total.Samples == 0 {
-		return errors.New(split.ErrNoSamples.Error() + "; wrote empty files to " + *out)
+		return errors.New(store.ErrNoSamples.Error() + "; wrote empty files to " + *out)
 	}
 	if e.json {
 		return e.printJSON(res)
@@ -49,7 +51,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stdout, "  %s\n", f)
 		}
 	}
-	fmt.Fprintf(e.stdout, "train / validation / test: %d / %d / %d", st.Splits[split.Train], st.Splits[split.Validation], st.Splits[split.Test])
+	fmt.Fprintf(e.stdout, "train / validation / test: %d / %d / %d", st.Splits[release.Train], st.Splits[release.Validation], st.Splits[release.Test])
 	if n := st.Splits["unassigned"]; n > 0 {
 		fmt.Fprintf(e.stdout, " (%d unassigned)", n)
 	}

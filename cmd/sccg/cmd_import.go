@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"sccg/split"
+	"sccg/release"
+	"sccg/samples"
 )
 
 func runImport(ctx context.Context, e *env, args []string) error {
@@ -18,11 +19,11 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		return usagef("want one benchmark file (JSON array or JSON Lines), got %d arguments", len(pos))
 	}
 	if *splitName != "" {
-		if _, err := split.NormalizeName(*splitName); err != nil {
+		if _, err := release.NormalizeName(*splitName); err != nil {
 			return usagef("--split: %v", err)
 		}
 	}
-	recs, err := split.ReadFile(pos[0])
+	recs, err := release.ReadFile(pos[0])
 	if err != nil {
 		return err
 	}
@@ -35,7 +36,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := split.Import(ctx, s, recs, split.ImportOptions{Split: *splitName, Source: pos[0]})
+	res, err := samples.Import(ctx, s, recs, samples.ImportOptions{Split: *splitName, Source: pos[0]})
 	if res != nil {
 		run.Counts["records"] = int64(res.Records)
 		run.Counts["ids_assigned"] = int64(res.Assigned)
@@ -54,7 +55,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, " (%d given new sample ids)", res.Assigned)
 	}
 	fmt.Fprintln(e.stdout)
-	for _, name := range split.Names {
+	for _, name := range release.Names {
 		if n := res.Splits[name]; n > 0 {
 			fmt.Fprintf(e.stdout, "  %-10s %d\n", name, n)
 		}

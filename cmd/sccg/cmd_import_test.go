@@ -18,7 +18,7 @@ func importTestRun(t *testing.T, e *env, want int, args ...string) {
 }
 
 func TestImportExportCLI(t *testing.T) {
-	fixture := filepath.Join("..", "..", "split", "testdata", "mini.json")
+	fixture := filepath.Join("..", "..", "samples", "testdata", "mini.json")
 	tests := []struct {
 		name   string
 		args   func(out string) []string

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"text/tabwriter"
 
+	"sccg/samples"
 	"sccg/split"
 	"sccg/store"
 )
@@ -126,12 +127,12 @@ func printSplitReport(w io.Writer, r split.Report) {
 // buildSamplesIfAny turns the store's kept functions into samples (renumbering them
 // stably) before a split, so a split always covers what decontam last kept; a store
 // of imported samples has no kept functions and keeps the samples it has.
-func buildSamplesIfAny(ctx context.Context, e *env, s *store.Store) (*split.BuildResult, error) {
-	kept, err := split.KeptFromStore(ctx, s)
+func buildSamplesIfAny(ctx context.Context, e *env, s *store.Store) (*samples.BuildResult, error) {
+	kept, err := samples.KeptFromStore(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	res, err := split.BuildSamples(ctx, s, kept)
+	res, err := samples.BuildSamples(ctx, s, kept)
 	if err != nil {
 		return nil, err
 	}

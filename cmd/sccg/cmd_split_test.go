@@ -10,7 +10,7 @@ import (
 )
 
 func TestSplitCLI(t *testing.T) {
-	fixture := filepath.Join("..", "..", "split", "testdata", "mini.json")
+	fixture := filepath.Join("..", "..", "samples", "testdata", "mini.json")
 	tests := []struct {
 		name   string
 		args   []string

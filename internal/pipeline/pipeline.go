@@ -22,6 +22,8 @@ import (
 	"sccg/extract"
 	"sccg/internal/progress"
 	"sccg/mine"
+	"sccg/release"
+	"sccg/samples"
 	"sccg/split"
 	"sccg/store"
 )
@@ -45,7 +47,7 @@ type Options struct {
 
 	// Out, when set, is where the benchmark is exported at the end, in Format.
 	Out    string
-	Format split.Format
+	Format release.Format
 
 	// Progress makes one counter per stage; nil shows nothing.
 	Progress *progress.Reporter
@@ -73,10 +75,10 @@ type StageResult struct {
 
 // Summary is the outcome of a build.
 type Summary struct {
-	Stages  []StageResult       `json:"stages"`
-	Samples int                 `json:"samples"`
-	Splits  map[string]int      `json:"splits"`
-	Export  *split.ExportResult `json:"export,omitempty"`
+	Stages  []StageResult         `json:"stages"`
+	Samples int                   `json:"samples"`
+	Splits  map[string]int        `json:"splits"`
+	Export  *samples.ExportResult `json:"export,omitempty"`
 }
 
 // Stages lists the stages Build runs, in order.
@@ -141,16 +143,16 @@ func Build(ctx context.Context, s *store.Store, o Options) (*Summary, error) {
 		}},
 		{"redact", func(ctx context.Context, r *StageResult) error {
 			r.Status = StatusNotBuilt
-			r.Note = "intent generation is not built yet: samples without original comments get comments_source \"" + split.CommentsNone + "\""
+			r.Note = "intent generation is not built yet: samples without original comments get comments_source \"" + samples.CommentsNone + "\""
 			return nil
 		}},
 		{"samples", func(ctx context.Context, r *StageResult) error {
 			return recorded(ctx, s, "samples", nil, r, func(int64) (map[string]int64, error) {
-				kept, err := split.KeptFromStore(ctx, s)
+				kept, err := samples.KeptFromStore(ctx, s)
 				if err != nil {
 					return nil, err
 				}
-				res, err := split.BuildSamples(ctx, s, kept)
+				res, err := samples.BuildSamples(ctx, s, kept)
 				if err != nil {
 					return nil, err
 				}
@@ -178,7 +180,7 @@ func Build(ctx context.Context, s *store.Store, o Options) (*Summary, error) {
 				r.Note = "no output directory given (sccg export --out DIR writes it)"
 				return nil
 			}
-			res, err := split.Export(ctx, s, o.Out, o.Format)
+			res, err := samples.Export(ctx, s, o.Out, o.Format)
 			if err != nil {
 				return err
 			}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"sccg/internal/golden"
+	"sccg/samples"
 	"sccg/split"
 	"sccg/store"
 )
@@ -182,7 +183,7 @@ func TestBuildEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("build: %v (%+v)", err, sum)
 	}
-	recs, _, err := split.Records(ctx, s)
+	recs, _, err := samples.Records(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func TestBuildEndToEnd(t *testing.T) {
 	t.Run("audit of each kind of sample", func(t *testing.T) {
 		for _, r := range recs {
 			kind := r.APIMetadata.DocMatchType
-			a, err := split.LoadAudit(ctx, s, r.SampleID)
+			a, err := samples.LoadAudit(ctx, s, r.SampleID)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"sccg/internal/golden"
+	"sccg/release"
 	"sccg/split"
 )
 
@@ -47,7 +48,7 @@ func TestBuildReplaySnapshotGolden(t *testing.T) {
 	}
 	// Provenance names the search for the sample's own API, not another API's hit
 	// on the same file.
-	recs, err := split.ReadFile(filepath.Join(out, "sccgbench.json"))
+	recs, err := release.ReadFile(filepath.Join(out, "sccgbench.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,13 +75,13 @@ func TestBuildReplaySnapshotGolden(t *testing.T) {
 // exportIndex renders an export as one tab-separated line per sample: id, split,
 // doc_match_type, method, host, route, where it came from and its comment source.
 func exportIndex(dir string) ([]byte, error) {
-	recs, err := split.ReadFile(filepath.Join(dir, "sccgbench.json"))
+	recs, err := release.ReadFile(filepath.Join(dir, "sccgbench.json"))
 	if err != nil {
 		return nil, err
 	}
 	splitOf := map[string]string{}
-	for _, name := range split.Names {
-		rs, err := split.ReadFile(filepath.Join(dir, "splits", name+".json"))
+	for _, name := range release.Names {
+		rs, err := release.ReadFile(filepath.Join(dir, "splits", name+".json"))
 		if err != nil {
 			return nil, err
 		}

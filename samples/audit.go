@@ -1,4 +1,4 @@
-package split
+package samples
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"sccg/pyfacts"
+	"sccg/release"
 	"sccg/store"
 )
 
@@ -19,7 +20,7 @@ import (
 // function's lines in its file).
 type Audit struct {
 	store.Lineage
-	Record Record         `json:"record"`
+	Record release.Record `json:"record"`
 	Facts  *pyfacts.Facts `json:"facts,omitempty"`
 	Lines  []NumberedLine `json:"lines,omitempty"` // the function's lines in its file
 }
@@ -83,7 +84,7 @@ func compactJSON(b []byte) string {
 		}
 	}
 	out, _ := json.Marshal(v)
-	return string(unescapeHTML(out))
+	return string(release.UnescapeHTML(out))
 }
 
 func anyJSON(v any) string {
@@ -289,7 +290,7 @@ func (a *Audit) WriteText(w io.Writer) error {
 	return err
 }
 
-func commentsText(cs []Comment) string {
+func commentsText(cs []release.Comment) string {
 	if len(cs) == 0 {
 		return "(no comments)"
 	}

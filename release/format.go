@@ -1,6 +1,8 @@
-// Package split owns the benchmark as published: API-level train/validation/test
-// splits, the SCCGBench release JSON format, export to it and import from it.
-package split
+// Package release is the SCCGBench release format: the published JSON record (every
+// unknown field kept as read), reading, parsing and encoding release files, and the
+// names of the splits. Everything that reads or writes a benchmark (export, import,
+// the evaluator, verification) goes through it. It imports no stage and needs no cgo.
+package release
 
 import (
 	"encoding/json"
@@ -195,4 +197,13 @@ func Parse(b []byte) ([]Record, error) {
 		recs = append(recs, r)
 	}
 	return recs, nil
+}
+
+// APIKey names the API a record belongs to: its api_name, or its host when it has
+// none. Splits keep every API in one split under this key.
+func APIKey(r *Record) string {
+	if n := strings.ToLower(strings.TrimSpace(r.APIName)); n != "" {
+		return n
+	}
+	return strings.ToLower(strings.TrimSpace(r.APIHost))
 }

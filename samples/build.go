@@ -1,4 +1,4 @@
-package split
+package samples
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"sccg/pyfacts"
+	"sccg/release"
 	"sccg/store"
 )
 
@@ -105,21 +106,21 @@ const CommentsNone = "none"
 
 // BuildRecord turns a kept function and its sources into a published-format record.
 // SampleID is left empty: numbering happens over the whole set.
-func BuildRecord(src *Source) (Record, error) {
+func BuildRecord(src *Source) (release.Record, error) {
 	f, a := &src.Function, &src.Alignment
 	facts := &pyfacts.Facts{}
 	if len(f.Facts) > 0 {
 		var err error
 		if facts, err = pyfacts.DecodeFacts(f.Facts); err != nil {
-			return Record{}, fmt.Errorf("function %d: %w", f.ID, err)
+			return release.Record{}, fmt.Errorf("function %d: %w", f.ID, err)
 		}
 	}
 	host := strings.ToLower(a.Host)
-	r := Record{
+	r := release.Record{
 		APIName: APINameOf(src.API, host), APIHost: host, FunctionName: f.Name, Language: "python",
 	}
 	if repo := src.Repository; repo != nil {
-		r.GitHubInfo = GitHubInfo{Repo: repo.FullName, Stars: repo.Stars, Forks: repo.Forks, License: repo.License,
+		r.GitHubInfo = release.GitHubInfo{Repo: repo.FullName, Stars: repo.Stars, Forks: repo.Forks, License: repo.License,
 			CreatedAt: repo.CreatedAt, UpdatedAt: repo.UpdatedAt}
 		topics := repo.Topics
 		if topics == nil {
@@ -143,13 +144,13 @@ func BuildRecord(src *Source) (Record, error) {
 	if original == "" {
 		original = src.Code
 	}
-	r.Code = Code{CompleteFunction: src.Code, OriginalFunction: original, Extra: map[string]json.RawMessage{
+	r.Code = release.Code{CompleteFunction: src.Code, OriginalFunction: original, Extra: map[string]json.RawMessage{
 		"has_comments":  rawJSON(facts.Quality.Checks.HasComments || len(facts.Comments) > 0),
 		"has_docstring": rawJSON(facts.Docstring != nil),
 		"comment_lines": rawJSON(facts.Quality.Checks.CommentLines),
 	}}
 
-	m := Metadata{Method: strings.ToUpper(a.Method), Route: a.Route, DocMatchType: a.DocMatchType, Headers: map[string]string{}}
+	m := release.Metadata{Method: strings.ToUpper(a.Method), Route: a.Route, DocMatchType: a.DocMatchType, Headers: map[string]string{}}
 	if a.Route != "" && host != "" {
 		m.URL = "https://" + host + a.Route
 	}
@@ -212,15 +213,15 @@ func codeParams(facts *pyfacts.Facts, call int) json.RawMessage {
 
 // comments picks a sample's comments: the original docstring and comments when
 // they state something real, else the last intent that passed LeakCheck.
-func comments(facts *pyfacts.Facts, intents []store.Intent) ([]Comment, string) {
-	var cs []Comment
+func comments(facts *pyfacts.Facts, intents []store.Intent) ([]release.Comment, string) {
+	var cs []release.Comment
 	if !facts.CommentsPlaceholder {
 		if d := facts.Docstring; d != nil && strings.TrimSpace(d.Text) != "" {
-			cs = append(cs, Comment{Text: d.Text, Extra: map[string]json.RawMessage{"type": rawJSON("docstring"), "line": rawJSON(d.StartLine)}})
+			cs = append(cs, release.Comment{Text: d.Text, Extra: map[string]json.RawMessage{"type": rawJSON("docstring"), "line": rawJSON(d.StartLine)}})
 		}
 		for _, c := range facts.Comments {
 			if strings.TrimSpace(c.Text) != "" {
-				cs = append(cs, Comment{Text: c.Text, Extra: map[string]json.RawMessage{"type": rawJSON("comment"), "line": rawJSON(c.StartLine)}})
+				cs = append(cs, release.Comment{Text: c.Text, Extra: map[string]json.RawMessage{"type": rawJSON("comment"), "line": rawJSON(c.StartLine)}})
 			}
 		}
 	}
@@ -229,10 +230,10 @@ func comments(facts *pyfacts.Facts, intents []store.Intent) ([]Comment, string) 
 	}
 	for i := len(intents) - 1; i >= 0; i-- {
 		if in := intents[i]; in.Passed && in.Kind != "original" {
-			return []Comment{{Text: in.Text}}, in.Kind
+			return []release.Comment{{Text: in.Text}}, in.Kind
 		}
 	}
-	return []Comment{}, CommentsNone
+	return []release.Comment{}, CommentsNone
 }
 
 // BuildResult counts what BuildSamples did.
@@ -292,7 +293,7 @@ func BuildSamples(ctx context.Context, s *store.Store, kept []Kept) (*BuildResul
 			if err != nil {
 				return err
 			}
-			rec.SampleID = FormatID(i + 1)
+			rec.SampleID = release.FormatID(i + 1)
 			b, err := json.Marshal(rec)
 			if err != nil {
 				return fmt.Errorf("sample %s: %w", rec.SampleID, err)

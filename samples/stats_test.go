@@ -1,10 +1,13 @@
-package split
+package samples
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"testing"
+
+	"sccg/release"
 )
 
 func TestEffectiveLOC(t *testing.T) {
@@ -29,36 +32,14 @@ func TestEffectiveLOC(t *testing.T) {
 	}
 }
 
-func TestImports(t *testing.T) {
-	tests := []struct {
-		name string
-		code string
-		want []string
-	}{
-		{"plain and dotted", "import os.path\nimport requests", []string{"os", "requests"}},
-		{"list with alias and comment", "import json as j, sys  # std\n", []string{"json", "sys"}},
-		{"from import", "from datetime import datetime\nfrom django.http import JsonResponse", []string{"datetime", "django"}},
-		{"relative left out", "from . import x\nfrom .mod import y\nimport requests", []string{"requests"}},
-		{"once each", "import requests\nimport requests", []string{"requests"}},
-		{"not at line start", "x = 'import foo'", nil},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := Imports(tc.code); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("Imports = %q, want %q", got, tc.want)
-			}
-		})
-	}
-}
-
 func TestSummarize(t *testing.T) {
-	mk := func(api, repo, updated string, stars int, code string) Record {
-		r := Record{APIName: api, Code: Code{CompleteFunction: code}}
+	mk := func(api, repo, updated string, stars int, code string) release.Record {
+		r := release.Record{APIName: api, Code: release.Code{CompleteFunction: code}}
 		r.GitHubInfo.Repo, r.GitHubInfo.UpdatedAt, r.GitHubInfo.Stars = repo, updated, stars
 		r.APIMetadata.Method, r.APIMetadata.DocMatchType = "get", "url"
 		return r
 	}
-	recs := []Record{
+	recs := []release.Record{
 		mk("a", "o/r1", "2025-01-01T00:00:00Z", 10, "import requests\nx = 1"),
 		mk("a", "o/r1", "2024-01-01T00:00:00Z", 0, "import requests\nimport os"),
 		mk("a", "o/r2", "2024-05-01T00:00:00Z", 0, "x = 1"),
@@ -68,7 +49,10 @@ func TestSummarize(t *testing.T) {
 	recs[0].Extra = map[string]json.RawMessage{"api_info": json.RawMessage(`{"pricing":"FREEMIUM","subscribers":1500}`)}
 	recs[1].Extra = map[string]json.RawMessage{"api_info": json.RawMessage(`{"pricing":"PAID","subscribers":20}`)}
 	recs[2].Extra = map[string]json.RawMessage{"api_info": json.RawMessage(`{"pricing":"free"}`)}
-	s := Summarize(recs)
+	s, err := Summarize(context.Background(), recs)
+	if err != nil {
+		t.Fatal(err)
+	}
 	checks := []struct {
 		name      string
 		got, want any

@@ -1,13 +1,16 @@
-package split
+package samples
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"sccg/pyast"
+	"sccg/release"
 )
 
 // Summary holds the dataset figures of the paper's Table II and of the published
@@ -65,17 +68,30 @@ type Stats struct {
 // TopDependencyCount is how many dependencies a Summary lists.
 const TopDependencyCount = 10
 
-// APIKey names the API a record belongs to: its api_name, or its host when it has
-// none. Splits keep every API in one split under this key.
-func APIKey(r *Record) string {
-	if n := strings.ToLower(strings.TrimSpace(r.APIName)); n != "" {
-		return n
+// Summarize computes the figures for recs.
+func Summarize(ctx context.Context, recs []release.Record) (Summary, error) {
+	imps, err := importsOf(ctx, recs)
+	if err != nil {
+		return Summary{}, err
 	}
-	return strings.ToLower(strings.TrimSpace(r.APIHost))
+	return summarize(recs, imps), nil
 }
 
-// Summarize computes the figures for recs.
-func Summarize(recs []Record) Summary {
+// importsOf parses each record's code once for the modules it imports.
+func importsOf(ctx context.Context, recs []release.Record) ([][]string, error) {
+	out := make([][]string, len(recs))
+	for i := range recs {
+		mods, err := pyast.ImportedModules(ctx, []byte(recs[i].Code.CompleteFunction))
+		if err != nil {
+			return nil, fmt.Errorf("sample %s: %w", recs[i].SampleID, err)
+		}
+		out[i] = mods
+	}
+	return out, nil
+}
+
+// summarize computes the figures for recs, whose imports are imps.
+func summarize(recs []release.Record, imps [][]string) Summary {
 	s := Summary{
 		Samples:        len(recs),
 		CommentsSource: map[string]int{},
@@ -94,7 +110,7 @@ func Summarize(recs []Record) Summary {
 	var stars, forks, locSum, subs1000, free int
 	for i := range recs {
 		r := &recs[i]
-		apis[APIKey(r)]++
+		apis[release.APIKey(r)]++
 		if r.GitHubInfo.Repo != "" {
 			repos[strings.ToLower(r.GitHubInfo.Repo)] = true
 		}
@@ -109,7 +125,7 @@ func Summarize(recs []Record) Summary {
 		} else {
 			s.UpdateYears["unknown"]++
 		}
-		for _, d := range Imports(r.Code.CompleteFunction) {
+		for _, d := range imps[i] {
 			deps[d]++
 		}
 		stars += r.GitHubInfo.Stars
@@ -197,24 +213,32 @@ func Summarize(recs []Record) Summary {
 
 // ComputeStats computes the figures of the whole benchmark and of each split;
 // splitOf names each record's split ("" when it has none).
-func ComputeStats(recs []Record, splitOf func(i int) string) Stats {
-	st := Stats{Total: Summarize(recs), Splits: map[string]int{}, Per: map[string]Summary{}}
-	by := map[string][]Record{}
+func ComputeStats(ctx context.Context, recs []release.Record, splitOf func(i int) string) (Stats, error) {
+	imps, err := importsOf(ctx, recs)
+	if err != nil {
+		return Stats{}, err
+	}
+	st := Stats{Total: summarize(recs, imps), Splits: map[string]int{}, Per: map[string]Summary{}}
+	by := map[string][]int{}
 	for i := range recs {
 		name := splitOf(i)
 		if name == "" {
 			name = "unassigned"
 		}
-		by[name] = append(by[name], recs[i])
+		by[name] = append(by[name], i)
 	}
-	for _, name := range Names {
-		by[name] = append(by[name], []Record(nil)...)
+	for _, name := range release.Names {
+		by[name] = append(by[name], []int(nil)...)
 	}
-	for name, rs := range by {
+	for name, idx := range by {
+		rs, is := make([]release.Record, len(idx)), make([][]string, len(idx))
+		for j, i := range idx {
+			rs[j], is[j] = recs[i], imps[i]
+		}
 		st.Splits[name] = len(rs)
-		st.Per[name] = Summarize(rs)
+		st.Per[name] = summarize(rs, is)
 	}
-	return st
+	return st, nil
 }
 
 func mustAtoi(s string) int {
@@ -297,46 +321,4 @@ func docQuote(t string) (quote, rest string) {
 		}
 	}
 	return "", ""
-}
-
-var (
-	importRe = regexp.MustCompile(`^\s*import\s+(.+)$`)
-	fromRe   = regexp.MustCompile(`^\s*from\s+([A-Za-z_][\w.]*)\s+import\b`)
-)
-
-// Imports returns the top-level modules the code imports, once each, in order.
-// Relative imports are left out.
-func Imports(code string) []string {
-	var out []string
-	seen := map[string]bool{}
-	add := func(mod string) {
-		mod = strings.TrimSpace(mod)
-		if i := strings.IndexByte(mod, '.'); i >= 0 {
-			mod = mod[:i]
-		}
-		if mod == "" || seen[mod] {
-			return
-		}
-		seen[mod] = true
-		out = append(out, mod)
-	}
-	for _, line := range strings.Split(code, "\n") {
-		if m := fromRe.FindStringSubmatch(line); m != nil {
-			add(m[1])
-			continue
-		}
-		if m := importRe.FindStringSubmatch(line); m != nil {
-			list := m[1]
-			if i := strings.IndexByte(list, '#'); i >= 0 {
-				list = list[:i]
-			}
-			for _, part := range strings.Split(list, ",") {
-				f := strings.Fields(part)
-				if len(f) > 0 {
-					add(f[0])
-				}
-			}
-		}
-	}
-	return out
 }

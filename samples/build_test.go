@@ -1,4 +1,4 @@
-package split
+package samples
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"sccg/internal/golden"
+	"sccg/release"
+	"sccg/split"
 	"sccg/store"
 )
 
@@ -36,7 +38,7 @@ func buildFixtureStore(t *testing.T, fns []builtFn) (*store.Store, []int64) {
 	build()
 	addIntents(t, s, fns, ids)
 	build()
-	if _, err := Run(ctx, s, Options{Seed: 1}); err != nil {
+	if _, err := split.Run(ctx, s, split.Options{Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
 	return s, ids
@@ -50,7 +52,7 @@ func TestBuildSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byFn := map[string]Record{}
+	byFn := map[string]release.Record{}
 	for _, r := range recs {
 		byFn[r.FunctionName] = r
 	}
@@ -125,11 +127,11 @@ func TestAuditGolden(t *testing.T) {
 	ctx := context.Background()
 	s, _ := buildFixtureStore(t, builtFixture())
 	imp := openSplitTestStore(t)
-	recs, err := ReadFile("testdata/mini.json")
+	recs, err := release.ReadFile("testdata/mini.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Import(ctx, imp, recs, ImportOptions{Split: Validation, Source: "mini.json"}); err != nil {
+	if _, err := Import(ctx, imp, recs, ImportOptions{Split: release.Validation, Source: "mini.json"}); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -170,7 +172,7 @@ func TestExportDeterministic(t *testing.T) {
 	for i := range outs {
 		s, _ := buildFixtureStore(t, builtFixture())
 		dir := t.TempDir()
-		res, err := Export(ctx, s, dir, JSON)
+		res, err := Export(ctx, s, dir, release.JSON)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package split
+package samples
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"sccg/release"
 	"sccg/store"
 )
 
@@ -30,7 +31,7 @@ func openSplitTestStore(t *testing.T) *store.Store {
 // comparison.
 func decodeAny(t *testing.T, b []byte) []any {
 	t.Helper()
-	recs, err := Parse(b)
+	recs, err := release.Parse(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,16 +84,16 @@ func TestConformanceRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := ReadFile(path)
+	recs, err := release.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := openSplitTestStore(t)
-	if _, err := Import(ctx, s, recs, ImportOptions{Split: Validation, Source: path}); err != nil {
+	if _, err := Import(ctx, s, recs, ImportOptions{Split: release.Validation, Source: path}); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := Export(ctx, s, dir, JSON); err != nil {
+	if _, err := Export(ctx, s, dir, release.JSON); err != nil {
 		t.Fatal(err)
 	}
 	want := rawAny(t, in)
@@ -110,7 +111,7 @@ func TestConformanceRoundTrip(t *testing.T) {
 
 func TestImportExport(t *testing.T) {
 	ctx := context.Background()
-	recs, err := ReadFile("testdata/mini.json")
+	recs, err := release.ReadFile("testdata/mini.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,18 +124,18 @@ func TestImportExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := ReadFile("testdata/mini.json")
+	again, _ := release.ReadFile("testdata/mini.json")
 	if _, err := Import(ctx, s, again, ImportOptions{Split: "validation", Source: "mini.json"}); err != nil {
 		t.Fatal(err)
 	}
 	second, _ := s.Dump(ctx, "samples", "splits", "decisions")
-	dirs := map[Format]string{JSON: t.TempDir(), JSONL: t.TempDir()}
+	dirs := map[release.Format]string{release.JSON: t.TempDir(), release.JSONL: t.TempDir()}
 	for f, d := range dirs {
 		if _, err := Export(ctx, s, d, f); err != nil {
 			t.Fatal(err)
 		}
 	}
-	readJSON := func(f Format, rel string) []byte {
+	readJSON := func(f release.Format, rel string) []byte {
 		b, err := os.ReadFile(filepath.Join(dirs[f], rel))
 		if err != nil {
 			t.Fatal(err)
@@ -147,7 +148,7 @@ func TestImportExport(t *testing.T) {
 		ok   func() (bool, string)
 	}{
 		{"import counts", func() (bool, string) {
-			return res.Records == 2 && res.Assigned == 1 && res.Splits[Test] == 1 && res.Splits[Validation] == 1, "result " + jsonString(res)
+			return res.Records == 2 && res.Assigned == 1 && res.Splits[release.Test] == 1 && res.Splits[release.Validation] == 1, "result " + jsonString(res)
 		}},
 		{"import is idempotent", func() (bool, string) { return first == second, "second import changed the store:\n" + second }},
 		{"unnamed record gets the next id", func() (bool, string) {
@@ -155,34 +156,34 @@ func TestImportExport(t *testing.T) {
 			return err == nil, "SCG-000008 missing"
 		}},
 		{"split field wins over --split", func() (bool, string) {
-			b := readJSON(JSON, "splits/test.json")
+			b := readJSON(release.JSON, "splits/test.json")
 			return strings.Contains(string(b), `"SCG-000007"`) && !strings.Contains(string(b), `"SCG-000008"`), string(b)
 		}},
 		{"unknown fields kept, named record unchanged", func() (bool, string) {
-			got := rawAny(t, readJSON(JSON, "sccgbench.json"))
+			got := rawAny(t, readJSON(release.JSON, "sccgbench.json"))
 			want := rawAny(t, in)
 			return reflect.DeepEqual(got[0], want[0]), firstDiff(got[:1], want[:1])
 		}},
 		{"html characters written as themselves", func() (bool, string) {
-			b := readJSON(JSON, "sccgbench.json")
+			b := readJSON(release.JSON, "sccgbench.json")
 			return bytes.Contains(b, []byte("<REDACTED_RAPIDAPI_KEY>")) && bytes.Contains(b, []byte("& return <result>")), "escaped"
 		}},
 		{"jsonl equals json", func() (bool, string) {
-			a := decodeAny(t, readJSON(JSON, "sccgbench.json"))
-			b := decodeAny(t, readJSON(JSONL, "sccgbench.jsonl"))
-			return reflect.DeepEqual(a, b) && bytes.Count(readJSON(JSONL, "sccgbench.jsonl"), []byte("\n")) == 2, firstDiff(a, b)
+			a := decodeAny(t, readJSON(release.JSON, "sccgbench.json"))
+			b := decodeAny(t, readJSON(release.JSONL, "sccgbench.jsonl"))
+			return reflect.DeepEqual(a, b) && bytes.Count(readJSON(release.JSONL, "sccgbench.jsonl"), []byte("\n")) == 2, firstDiff(a, b)
 		}},
 		{"empty split is an empty array", func() (bool, string) {
-			b := strings.TrimSpace(string(readJSON(JSON, "splits/train.json")))
+			b := strings.TrimSpace(string(readJSON(release.JSON, "splits/train.json")))
 			return b == "[]", b
 		}},
 		{"stats per split", func() (bool, string) {
 			var st Stats
-			if err := json.Unmarshal(readJSON(JSON, "stats.json"), &st); err != nil {
+			if err := json.Unmarshal(readJSON(release.JSON, "stats.json"), &st); err != nil {
 				return false, err.Error()
 			}
-			return st.Total.Samples == 2 && st.Splits[Test] == 1 && st.Splits[Validation] == 1 && st.Splits[Train] == 0 &&
-				st.Per[Test].DocMatchType["url"] == 1, jsonString(st)
+			return st.Total.Samples == 2 && st.Splits[release.Test] == 1 && st.Splits[release.Validation] == 1 && st.Splits[release.Train] == 0 &&
+				st.Per[release.Test].DocMatchType["url"] == 1, jsonString(st)
 		}},
 	}
 	for _, tc := range tests {
@@ -203,7 +204,7 @@ func TestImportRefusesBuiltCollision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, _ := ReadFile("testdata/mini.json")
+	recs, _ := release.ReadFile("testdata/mini.json")
 	if _, err := Import(ctx, s, recs, ImportOptions{}); err == nil || !strings.Contains(err.Error(), "already a built sample") {
 		t.Errorf("err = %v, want a collision with the built sample", err)
 	}
