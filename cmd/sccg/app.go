@@ -29,16 +29,20 @@ type env struct {
 
 	// global options, settable before or after the subcommand
 	db      string
+	dbSet   bool // --db was given, before or after the subcommand
 	json    bool
 	verbose bool
 }
+
+// defaultDB is the store --db names when it is not given.
+const defaultDB = "sccg.db"
 
 func newEnv() *env {
 	return &env{
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		getenv: os.Getenv, now: time.Now,
 		stderrIsTTY: term.IsTerminal(int(os.Stderr.Fd())),
-		db:          "sccg.db",
+		db:          defaultDB,
 	}
 }
 
@@ -166,9 +170,28 @@ func printHelp(w io.Writer) {
 }
 
 func (e *env) bindGlobal(fs *flag.FlagSet) {
-	fs.StringVar(&e.db, "db", e.db, "SQLite store `file`")
+	fs.Var(dbFlag{e}, "db", "SQLite store `file` (default "+defaultDB+")")
 	fs.BoolVar(&e.json, "json", e.json, "machine-readable JSON output on stdout")
 	fs.BoolVar(&e.verbose, "verbose", e.verbose, "more detail on stderr")
+}
+
+// dbFlag is the --db flag: it records that the store was named, so commands that
+// write the store only when asked (eval) or pick their own default (demo) can tell.
+type dbFlag struct{ e *env }
+
+func (f dbFlag) String() string {
+	if f.e == nil {
+		return ""
+	}
+	return f.e.db
+}
+
+func (f dbFlag) Set(v string) error {
+	if v == "" {
+		return errors.New("empty store file name")
+	}
+	f.e.db, f.e.dbSet = v, true
+	return nil
 }
 
 // flags returns a FlagSet for a subcommand with the global flags already bound, so

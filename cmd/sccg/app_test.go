@@ -20,6 +20,7 @@ func newTestEnv(t *testing.T) (*env, *bytes.Buffer, *bytes.Buffer) {
 		getenv: func(string) string { return "" },
 		now:    func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) },
 		db:     filepath.Join(t.TempDir(), "sccg.db"),
+		dbSet:  true, // each test names its own store, as --db would
 	}
 	return e, &out, &errb
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,9 +34,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	if len(rest) > 0 {
 		return usagef("unexpected arguments %q", rest)
 	}
-	dbSet := false
-	fs.Visit(func(f *flag.Flag) { dbSet = dbSet || f.Name == "db" })
-	if !dbSet && e.db == newEnv().db {
+	if !e.dbSet {
 		e.db = filepath.Join(*out, "sccg.db")
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {

@@ -56,9 +56,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	}
 	// Results go into the store only when --db is given (before or after "eval"); the
 	// global default store is not written by an evaluation nobody asked to keep.
-	dbSet := false
-	fs.Visit(func(f *flag.Flag) { dbSet = dbSet || f.Name == "db" })
-	dbSet = dbSet || e.db != defaultDB
+	dbSet := e.dbSet
 
 	recs, err := release.ReadFile(*bench)
 	if err != nil {
@@ -133,9 +131,6 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "wrote %s/results.jsonl, summary.json, tables.md\n", strings.TrimRight(*out, "/"))
 	return nil
 }
-
-// defaultDB is the --db default of newEnv.
-const defaultDB = "sccg.db"
 
 func parseKs(s string) ([]int, error) {
 	var out []int

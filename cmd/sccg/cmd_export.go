@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"sccg/release"
@@ -37,7 +36,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if res.Stats.Total.Samples == 0 {
-		return errors.New(store.ErrNoSamples.Error() + "; wrote empty files to " + *out)
+		return fmt.Errorf("%w; wrote empty files to %s", store.ErrNoSamples, *out)
 	}
 	if e.json {
 		return e.printJSON(res)

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"sccg/store"
 	"strings"
 	"testing"
 )
@@ -61,5 +63,13 @@ func TestExportEmptyStoreFails(t *testing.T) {
 	importTestRun(t, e, 1, "export", "--out", t.TempDir())
 	if !strings.Contains(errb.String(), "no samples") {
 		t.Errorf("stderr = %q, want it to say the store has no samples", errb)
+	}
+}
+
+func TestExportEmptyStoreWrapsErrNoSamples(t *testing.T) {
+	e, _, _ := newTestEnv(t)
+	err := runExport(context.Background(), e, []string{"--out", t.TempDir()})
+	if !errors.Is(err, store.ErrNoSamples) {
+		t.Errorf("runExport on an empty store = %v, want it to wrap store.ErrNoSamples", err)
 	}
 }
