@@ -17,22 +17,13 @@ import (
 
 	"sccg/internal/golden"
 	"sccg/internal/replay"
+	"sccg/internal/storetest"
 	"sccg/store"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 var testClock = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-
-func openTestStore(t *testing.T) *store.Store {
-	t.Helper()
-	s, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "crawl.db"), store.WithClock(func() time.Time { return testClock }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
 
 func startHub(t *testing.T, opts replay.RapidAPIOptions) *replay.Server {
 	t.Helper()
@@ -175,7 +166,7 @@ func lineDiff(want, got string) string {
 
 func TestCrawlSnapshotGolden(t *testing.T) {
 	ctx := context.Background()
-	s := openTestStore(t)
+	s := storetest.Open(t)
 	srv := startHub(t, replay.RapidAPIOptions{})
 	var sl sleeps
 	sum, err := Run(ctx, s, hubOptions(srv, &sl))
@@ -214,13 +205,13 @@ func TestCrawlSnapshotGolden(t *testing.T) {
 	}
 
 	// A second run fetches nothing and changes nothing.
-	before, _ := s.Dump(ctx)
+	before := storetest.MustDump(t, s)
 	n := srv.Log.Len()
 	sum2, err := Run(ctx, s, hubOptions(srv, &sl))
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, _ := s.Dump(ctx)
+	after := storetest.MustDump(t, s)
 	if srv.Log.Len() != n || sum2.Fetched != 0 || sum2.Skipped != len(cat.APIs) {
 		t.Errorf("rerun made %d requests, summary %+v", srv.Log.Len()-n, sum2)
 	}
@@ -251,7 +242,7 @@ func TestCrawlResumesAfterCancel(t *testing.T) {
 	ctx := context.Background()
 	var sl sleeps
 
-	whole := openTestStore(t)
+	whole := storetest.Open(t)
 	if _, err := Run(ctx, whole, hubOptions(startHub(t, replay.RapidAPIOptions{}), &sl)); err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +253,7 @@ func TestCrawlResumesAfterCancel(t *testing.T) {
 
 	for _, stopAfter := range []int64{1, 11, 20} {
 		t.Run(fmt.Sprintf("cancel after %d pages", stopAfter), func(t *testing.T) {
-			s := openTestStore(t)
+			s := storetest.Open(t)
 			srv := startHub(t, replay.RapidAPIOptions{})
 			cctx, cancel := context.WithCancel(ctx)
 			defer cancel()
@@ -310,7 +301,7 @@ func TestCrawlNamedAPIs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := openTestStore(t)
+			s := storetest.Open(t)
 			srv := startHub(t, replay.RapidAPIOptions{})
 			var sl sleeps
 			o := hubOptions(srv, &sl)
@@ -349,7 +340,7 @@ func TestCrawlDiscovery(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := openTestStore(t)
+			s := storetest.Open(t)
 			srv := startHub(t, replay.RapidAPIOptions{PageSize: 2})
 			var sl sleeps
 			o := hubOptions(srv, &sl)
@@ -375,7 +366,7 @@ func TestCrawlDiscovery(t *testing.T) {
 
 func TestCrawlRetriesGiveUp(t *testing.T) {
 	ctx := context.Background()
-	s := openTestStore(t)
+	s := storetest.Open(t)
 	page := replay.PlaygroundPath("airq", "air-quality-index")
 	srv := startHub(t, replay.RapidAPIOptions{Faults: map[string][]replay.Fault{
 		page: {{Status: 503}, {Status: 503}, {Status: 503}, {Status: 503}, {Status: 503}},
@@ -404,7 +395,7 @@ func TestCrawlRetriesGiveUp(t *testing.T) {
 // page fails with the wait it asked for, and the rest goes on.
 func TestCrawlRefusesOverlongRetryAfter(t *testing.T) {
 	ctx := context.Background()
-	s := openTestStore(t)
+	s := storetest.Open(t)
 	page := replay.PlaygroundPath("airq", "air-quality-index")
 	srv := startHub(t, replay.RapidAPIOptions{Faults: map[string][]replay.Fault{
 		page: {{Status: 429, RetryAfter: "86400"}},
@@ -432,7 +423,7 @@ func TestCrawlRefusesOverlongRetryAfter(t *testing.T) {
 // --refresh of one source leaves the others' done units alone.
 func TestCrawlRefreshIsPerSource(t *testing.T) {
 	ctx := context.Background()
-	s := openTestStore(t)
+	s := storetest.Open(t)
 	if err := s.Update(ctx, func(tx *store.Tx) error { return tx.MarkDone(ctx, Stage, SourceOpenAPI+":/docs/a.yaml", 0) }); err != nil {
 		t.Fatal(err)
 	}
@@ -452,7 +443,7 @@ func TestCrawlRefreshIsPerSource(t *testing.T) {
 
 func TestCrawlRefreshUsesETags(t *testing.T) {
 	ctx := context.Background()
-	s := openTestStore(t)
+	s := storetest.Open(t)
 	srv := startHub(t, replay.RapidAPIOptions{})
 	var sl sleeps
 	o := hubOptions(srv, &sl)
@@ -460,13 +451,13 @@ func TestCrawlRefreshUsesETags(t *testing.T) {
 	if _, err := Run(ctx, s, o); err != nil {
 		t.Fatal(err)
 	}
-	before, _ := s.Dump(ctx, "apis", "endpoints", "params")
+	before := storetest.MustDump(t, s, "apis", "endpoints", "params")
 	o.Refresh = true
 	sum, err := Run(ctx, s, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, _ := s.Dump(ctx, "apis", "endpoints", "params")
+	after := storetest.MustDump(t, s, "apis", "endpoints", "params")
 	if sum.Saved != 1 || sum.Fetched == 0 || before != after {
 		t.Errorf("refresh: summary %+v, store changed: %v", sum, before != after)
 	}
@@ -486,7 +477,7 @@ func TestCrawlRespectsRobotsForDiscovery(t *testing.T) {
 		"index.json": {Data: index},
 		"robots.txt": {Data: []byte("User-agent: sccg-crawler\nDisallow: /gateway/\n\nUser-agent: *\nAllow: /\n")},
 	}})
-	s := openTestStore(t)
+	s := storetest.Open(t)
 	var sl sleeps
 	sum, err := Run(ctx, s, hubOptions(srv, &sl))
 	if !errors.Is(err, ErrNothingCrawled) || sum.Bad != 1 {
@@ -535,7 +526,7 @@ func TestCrawlRetriesDroppedConnections(t *testing.T) {
 	page := replay.PlaygroundPath("airq", "air-quality-index")
 	srv := replay.Start(&dropOnce{next: h, path: page})
 	t.Cleanup(srv.Close)
-	s := openTestStore(t)
+	s := storetest.Open(t)
 	var sl sleeps
 	o := hubOptions(srv, &sl)
 	o.APIs = []string{"airq/air-quality-index"}

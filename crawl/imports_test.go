@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"sccg/internal/storetest"
 )
 
 func TestImportGolden(t *testing.T) {
@@ -21,7 +23,7 @@ func TestImportGolden(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := openTestStore(t)
+			s := storetest.Open(t)
 			o := Options{Source: tc.source, Paths: tc.paths}
 			sum, err := Run(ctx, s, o)
 			if err != nil {
@@ -38,12 +40,12 @@ func TestImportGolden(t *testing.T) {
 				}
 			}
 			// Rerun: every file is done, nothing changes.
-			before, _ := s.Dump(ctx)
+			before := storetest.MustDump(t, s)
 			sum2, err := Run(ctx, s, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			after, _ := s.Dump(ctx)
+			after := storetest.MustDump(t, s)
 			if sum2.Skipped != tc.wantSaved || before != after {
 				t.Errorf("rerun: %+v; store changed: %v", sum2, before != after)
 			}
@@ -72,7 +74,7 @@ func TestImportBadFiles(t *testing.T) {
 			}
 		})
 	}
-	s := openTestStore(t)
+	s := storetest.Open(t)
 	_, err := Run(ctx, s, Options{Source: SourceOpenAPI, Paths: []string{"testdata/openapi/no-host.json", "testdata/nowhere"}})
 	if !errors.Is(err, ErrNothingCrawled) {
 		t.Errorf("only bad files: %v, want ErrNothingCrawled", err)

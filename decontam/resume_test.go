@@ -7,6 +7,7 @@ import (
 
 	"sccg/align"
 	"sccg/decontam"
+	"sccg/internal/storetest"
 	"sccg/store"
 )
 
@@ -86,7 +87,7 @@ func TestStagesResumeAfterKill(t *testing.T) {
 	if _, err := decontam.Run(ctx, resumed, decontam.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := resumed.Dump(ctx, tables...)
+	again := storetest.MustDump(t, resumed, tables...)
 	if again != got {
 		t.Errorf("a rerun changed the store:\n%s", firstDiff(got, again))
 	}

@@ -3,11 +3,11 @@ package extract
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"sccg/internal/storetest"
 	"sccg/pyast"
 	"sccg/store"
 )
@@ -41,13 +41,8 @@ requests.get("https://cats.p.rapidapi.com/ping")
 func extractStageStore(t *testing.T) *store.Store {
 	t.Helper()
 	ctx := context.Background()
-	clock := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "x.db"), store.WithClock(func() time.Time { return clock }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	err = st.Update(ctx, func(tx *store.Tx) error {
+	st := storetest.Open(t)
+	err := st.Update(ctx, func(tx *store.Tx) error {
 		repoID, err := tx.UpsertRepository(ctx, &store.Repository{FullName: "o/r", Source: "local", Stars: 120, Forks: 7})
 		if err != nil {
 			return err
@@ -160,7 +155,7 @@ func TestRunIsResumableAndIdempotent(t *testing.T) {
 	if _, err := Run(ctx, full, Options{Workers: 2, Timeout: 200 * time.Millisecond, extract: faultyExtract}); err != nil {
 		t.Fatal(err)
 	}
-	want, _ := full.Dump(ctx)
+	want := storetest.MustDump(t, full)
 
 	// A run cancelled once its first file is saved, then resumed.
 	st := extractStageStore(t)
@@ -177,7 +172,7 @@ func TestRunIsResumableAndIdempotent(t *testing.T) {
 	if stats.Skipped == 0 || stats.Files+stats.Skipped != 8 {
 		t.Errorf("resumed run: %+v, want the done file skipped and the rest extracted", stats)
 	}
-	got, _ := st.Dump(ctx)
+	got := storetest.MustDump(t, st)
 	if got != want {
 		t.Errorf("resumed store differs from an uninterrupted run:\n%s\nwant\n%s", got, want)
 	}
@@ -191,7 +186,7 @@ func TestRunIsResumableAndIdempotent(t *testing.T) {
 		if !refresh && stats.Files != 0 {
 			t.Errorf("second run extracted %d files, want 0", stats.Files)
 		}
-		if again, _ := st.Dump(ctx); again != want {
+		if again := storetest.MustDump(t, st); again != want {
 			t.Errorf("refresh=%v changed the store:\n%s", refresh, again)
 		}
 	}

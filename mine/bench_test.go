@@ -12,6 +12,7 @@ import (
 
 	"sccg/extract"
 	"sccg/internal/replay"
+	"sccg/internal/storetest"
 	"sccg/mine"
 	"sccg/store"
 )
@@ -145,7 +146,7 @@ func TestMineEmbeddedCorpusResumes(t *testing.T) {
 	ctx := context.Background()
 	tables := []string{"repositories", "files", "file_hits", "blobs"}
 	want, srv, _ := mineEmbedded(t)
-	wantDump, _ := want.Dump(ctx, tables...)
+	wantDump := storetest.MustDump(t, want, tables...)
 	k := srv.Log.Len() / 2
 
 	clock := newFakeClock()
@@ -167,7 +168,7 @@ func TestMineEmbeddedCorpusResumes(t *testing.T) {
 	if _, err := mine.Mine(ctx, st, opts); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := st.Dump(ctx, tables...)
+	got := storetest.MustDump(t, st, tables...)
 	if got != wantDump {
 		t.Errorf("resumed store differs from an uninterrupted run")
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"sccg/internal/replay"
+	"sccg/internal/storetest"
 	"sccg/mine"
 	"sccg/store"
 )
@@ -142,7 +143,7 @@ func TestMineLocalRecordsProvenance(t *testing.T) {
 	if !mineSameRepo(*r, want) {
 		t.Errorf("repository:\n got %+v\nwant %+v", *r, want)
 	}
-	dump, _ := st.Dump(ctx)
+	dump := storetest.MustDump(t, st)
 	if strings.Contains(dump, dir) {
 		t.Error("the store reveals the local directory")
 	}

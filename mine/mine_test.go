@@ -17,6 +17,7 @@ import (
 
 	"sccg/internal/golden"
 	"sccg/internal/replay"
+	"sccg/internal/storetest"
 	"sccg/mine"
 	"sccg/store"
 )
@@ -180,7 +181,7 @@ func TestMineReplayGolden(t *testing.T) {
 		}
 	}
 	// A second run has nothing left to do: no request at all, nothing changes.
-	before, _ := st.Dump(ctx, "repositories", "files", "file_hits", "decisions")
+	before := storetest.MustDump(t, st, "repositories", "files", "file_hits", "decisions")
 	n := srv.Log.Len()
 	if _, err := mine.Mine(ctx, st, mineTestOptions(srv, clock)); err != nil {
 		t.Fatal(err)
@@ -188,7 +189,7 @@ func TestMineReplayGolden(t *testing.T) {
 	if got := srv.Log.All()[n:]; len(got) != 0 {
 		t.Errorf("second run sent %d requests, want 0: %+v", len(got), got)
 	}
-	after, _ := st.Dump(ctx, "repositories", "files", "file_hits", "decisions")
+	after := storetest.MustDump(t, st, "repositories", "files", "file_hits", "decisions")
 	if before != after {
 		t.Errorf("second run changed the store:\n%s\n---\n%s", before, after)
 	}
@@ -223,7 +224,7 @@ func TestMinePacesSearchesAndNeverLogsTheToken(t *testing.T) {
 	if min := time.Duration(stats.SearchRequests-2) * 3 * time.Second; clock.slept < min {
 		t.Errorf("slept %v for %d searches, want at least %v", clock.slept, stats.SearchRequests, min)
 	}
-	dump, _ := st.Dump(ctx)
+	dump := storetest.MustDump(t, st)
 	if strings.Contains(dump+logs.String(), "secret-") {
 		t.Error("a token reached the store or the log")
 	}
@@ -394,7 +395,7 @@ func TestMineResumesAfterKill(t *testing.T) {
 	if _, err := mine.Mine(ctx, want, mineTestOptions(srv, clock)); err != nil {
 		t.Fatal(err)
 	}
-	wantDump, _ := want.Dump(ctx, tables...)
+	wantDump := storetest.MustDump(t, want, tables...)
 	total := mineBudgetedRequests(srv)
 
 	for _, k := range []int{3, total / 2, total - 2} {
@@ -412,7 +413,7 @@ func TestMineResumesAfterKill(t *testing.T) {
 			if _, err := mine.Mine(ctx, st, mineTestOptions(srv, clock)); err != nil {
 				t.Fatal(err)
 			}
-			got, _ := st.Dump(ctx, tables...)
+			got := storetest.MustDump(t, st, tables...)
 			if got != wantDump {
 				t.Errorf("resumed store differs:\n%s\n--- want\n%s", got, wantDump)
 			}
@@ -445,14 +446,14 @@ func TestMineRetriesIncompleteResults(t *testing.T) {
 	if _, err := mine.Mine(ctx, want, mineTestOptions(srv, clock)); err != nil {
 		t.Fatal(err)
 	}
-	wantDump, _ := want.Dump(ctx, "files", "file_hits")
+	wantDump := storetest.MustDump(t, want, "files", "file_hits")
 
 	st := mineTestStore(t, clock)
 	srv = mineTestServer(t, clock, replay.GitHubOptions{Faults: &replay.GitHubFaults{Incomplete: []replay.RequestFault{{SearchRequest: 1}}}})
 	if _, err := mine.Mine(ctx, st, mineTestOptions(srv, clock)); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := st.Dump(ctx, "files", "file_hits")
+	got := storetest.MustDump(t, st, "files", "file_hits")
 	if got != wantDump {
 		t.Errorf("after an incomplete page:\n%s\n--- want\n%s", got, wantDump)
 	}

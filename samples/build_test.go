@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"sccg/internal/golden"
+	"sccg/internal/storetest"
 	"sccg/release"
 	"sccg/split"
 	"sccg/store"
@@ -22,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 func buildFixtureStore(t *testing.T, fns []builtFn) (*store.Store, []int64) {
 	t.Helper()
 	ctx := context.Background()
-	s := openSplitTestStore(t)
+	s := storetest.Open(t)
 	ids := seedBuilt(t, s, fns)
 	build := func() *BuildResult {
 		kept, err := KeptFromStore(ctx, s)
@@ -84,13 +85,13 @@ func TestBuildSamples(t *testing.T) {
 	}
 
 	t.Run("rebuilding changes nothing", func(t *testing.T) {
-		before, _ := s.Dump(ctx, "samples", "intents", "splits")
+		before := storetest.MustDump(t, s, "samples", "intents", "splits")
 		kept, _ := KeptFromStore(ctx, s)
 		res, err := BuildSamples(ctx, s, kept)
 		if err != nil {
 			t.Fatal(err)
 		}
-		after, _ := s.Dump(ctx, "samples", "intents", "splits")
+		after := storetest.MustDump(t, s, "samples", "intents", "splits")
 		if before != after || res.Added+res.Updated+res.Renumbered+res.Removed != 0 {
 			t.Errorf("second build changed the store (%+v):\n%s\nvs\n%s", res, before, after)
 		}
@@ -126,7 +127,7 @@ func TestBuildSamples(t *testing.T) {
 func TestAuditGolden(t *testing.T) {
 	ctx := context.Background()
 	s, _ := buildFixtureStore(t, builtFixture())
-	imp := openSplitTestStore(t)
+	imp := storetest.Open(t)
 	recs, err := release.ReadFile("testdata/mini.json")
 	if err != nil {
 		t.Fatal(err)

@@ -10,22 +10,11 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
+	"sccg/internal/storetest"
 	"sccg/release"
 	"sccg/store"
 )
-
-func openSplitTestStore(t *testing.T) *store.Store {
-	t.Helper()
-	clock := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	s, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "t.db"), store.WithClock(func() time.Time { return clock }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
 
 // decodeAny decodes JSON (an array or JSON Lines) into generic values for semantic
 // comparison.
@@ -88,7 +77,7 @@ func TestConformanceRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := openSplitTestStore(t)
+	s := storetest.Open(t)
 	if _, err := Import(ctx, s, recs, ImportOptions{Split: release.Validation, Source: path}); err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +104,7 @@ func TestImportExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := openSplitTestStore(t)
+	s := storetest.Open(t)
 	res, err := Import(ctx, s, recs, ImportOptions{Split: "val", Source: "mini.json"})
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +117,7 @@ func TestImportExport(t *testing.T) {
 	if _, err := Import(ctx, s, again, ImportOptions{Split: "validation", Source: "mini.json"}); err != nil {
 		t.Fatal(err)
 	}
-	second, _ := s.Dump(ctx, "samples", "splits", "decisions")
+	second := storetest.MustDump(t, s, "samples", "splits", "decisions")
 	dirs := map[release.Format]string{release.JSON: t.TempDir(), release.JSONL: t.TempDir()}
 	for f, d := range dirs {
 		if _, err := Export(ctx, s, d, f); err != nil {
@@ -197,7 +186,7 @@ func TestImportExport(t *testing.T) {
 
 func TestImportRefusesBuiltCollision(t *testing.T) {
 	ctx := context.Background()
-	s := openSplitTestStore(t)
+	s := storetest.Open(t)
 	err := s.Update(ctx, func(tx *store.Tx) error {
 		return tx.PutSample(ctx, &store.Sample{SampleID: "SCG-000007", Origin: store.OriginBuilt})
 	})

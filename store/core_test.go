@@ -137,7 +137,7 @@ func TestRunArgsNeverKeepSecrets(t *testing.T) {
 	if len(runs) != 1 || runs[0].Status != RunOK || runs[0].Counts["files"] != 3 {
 		t.Fatalf("runs = %+v", runs)
 	}
-	dump, _ := s.Dump(ctx, "runs")
+	dump := mustDump(t, s, "runs")
 	if strings.Contains(dump, "ghp_secret") || strings.Contains(dump, `"k"`) {
 		t.Fatalf("a secret reached the runs table: %s", dump)
 	}
@@ -181,4 +181,15 @@ func TestResetUnitsForgetsOnlyThePrefix(t *testing.T) {
 	if len(done) != 2 || !done["openapi:/x.yaml"] || !done["rapid:e"] {
 		t.Fatalf("done after reset = %v, want openapi:/x.yaml and rapid:e", done)
 	}
+}
+
+// mustDump is storetest.MustDump for the store's own tests (which cannot import
+// storetest): a failing dump fails the test instead of reading as "".
+func mustDump(t *testing.T, s *Store, tables ...string) string {
+	t.Helper()
+	d, err := s.Dump(t.Context(), tables...)
+	if err != nil {
+		t.Fatalf("dump %v: %v", tables, err)
+	}
+	return d
 }

@@ -94,10 +94,10 @@ func TestSaveAPIIsIdempotentAndReplacesOnlyGivenVersions(t *testing.T) {
 	s := openTest(t)
 	api, eps := weatherAPI()
 	saveTest(t, s, api, eps)
-	before, _ := s.Dump(ctx, "apis", "endpoints", "params")
+	before := mustDump(t, s, "apis", "endpoints", "params")
 	api2, eps2 := weatherAPI()
 	saveTest(t, s, api2, eps2)
-	after, _ := s.Dump(ctx, "apis", "endpoints", "params")
+	after := mustDump(t, s, "apis", "endpoints", "params")
 	if before != after {
 		t.Fatalf("second save changed the store:\n%s\nvs\n%s", before, after)
 	}

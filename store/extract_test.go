@@ -57,9 +57,9 @@ func TestSaveFunctionsIsIdempotentPerFileAndKeepsIDs(t *testing.T) {
 	if !reflect.DeepEqual(first[0], want) {
 		t.Errorf("round trip:\ngot  %+v\nwant %+v", first[0], want)
 	}
-	before, _ := s.Dump(ctx, "functions")
+	before := mustDump(t, s, "functions")
 	save(fns)
-	after, _ := s.Dump(ctx, "functions")
+	after := mustDump(t, s, "functions")
 	if before != after {
 		t.Errorf("saving twice changed the store:\n%s\nvs\n%s", before, after)
 	}

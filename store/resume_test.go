@@ -63,7 +63,7 @@ func TestCancelledStageResumesToTheSameStore(t *testing.T) {
 	if err := toyStage(ctx, whole, units, nil); err != nil {
 		t.Fatal(err)
 	}
-	want, _ := whole.Dump(ctx)
+	want := mustDump(t, whole)
 
 	for _, stopAfter := range []int{0, 7, 19} {
 		t.Run(fmt.Sprintf("cancel after %d", stopAfter+1), func(t *testing.T) {
@@ -86,7 +86,7 @@ func TestCancelledStageResumesToTheSameStore(t *testing.T) {
 			if processed != len(units)-(stopAfter+1) {
 				t.Fatalf("rerun processed %d units, want %d (done units skipped)", processed, len(units)-(stopAfter+1))
 			}
-			if got, _ := s.Dump(ctx); got != want {
+			if got := mustDump(t, s); got != want {
 				t.Fatalf("resumed store differs from an uninterrupted run:\n got: %s\nwant: %s", got, want)
 			}
 		})

@@ -11,11 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	"sccg/internal/golden"
 	"sccg/internal/replay"
 	"sccg/store"
 )
 
-var mineUpdate = flag.Bool("mine-update", false, "rewrite cmd/sccg/testdata/mine_cli.golden")
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // mineTestEnv returns a CLI env whose store holds the two APIs of the mine fixture
 // corpus, and a replay server serving that corpus without rate-limit faults.
@@ -113,18 +114,7 @@ func TestMineCLIReplayGolden(t *testing.T) {
 	sort.Strings(lines)
 	runs, _ := st.LastRuns(ctx, 1)
 	got := out.String() + strings.Join(lines, "\n") + "\n"
-	p := filepath.Join("testdata", "mine_cli.golden")
-	if *mineUpdate {
-		os.MkdirAll("testdata", 0o755)
-		os.WriteFile(p, []byte(got), 0o644)
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run with -mine-update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "mine_cli.golden"), []byte(got), *update)
 	if len(runs) != 1 || runs[0].Status != store.RunOK || runs[0].Counts["stored"] != int64(len(files)) {
 		t.Errorf("run record %+v", runs)
 	}

@@ -9,12 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"sccg/internal/golden"
+	"sccg/internal/storetest"
 	"sccg/samples"
 	"sccg/split"
-	"sccg/store"
 )
 
 const weatherDoc = `{
@@ -143,17 +142,6 @@ func gitRun(t *testing.T, dir string, args ...string) {
 	}
 }
 
-func openPipelineStore(t *testing.T) *store.Store {
-	t.Helper()
-	clock := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	s, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "b.db"), store.WithClock(func() time.Time { return clock }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
 func readExport(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
@@ -177,7 +165,7 @@ func TestBuildEndToEnd(t *testing.T) {
 		return Options{Docs: []string{docs}, Local: repos, Out: out, Split: split.Options{Seed: 1}}
 	}
 
-	s := openPipelineStore(t)
+	s := storetest.Open(t)
 	out1 := t.TempDir()
 	sum, err := Build(ctx, s, opts(out1))
 	if err != nil {
@@ -225,12 +213,12 @@ func TestBuildEndToEnd(t *testing.T) {
 	})
 
 	t.Run("rerun changes nothing", func(t *testing.T) {
-		before, _ := s.Dump(ctx, "samples", "splits", "kept", "alignments", "functions", "files")
+		before := storetest.MustDump(t, s, "samples", "splits", "kept", "alignments", "functions", "files")
 		out2 := t.TempDir()
 		if _, err := Build(ctx, s, opts(out2)); err != nil {
 			t.Fatal(err)
 		}
-		after, _ := s.Dump(ctx, "samples", "splits", "kept", "alignments", "functions", "files")
+		after := storetest.MustDump(t, s, "samples", "splits", "kept", "alignments", "functions", "files")
 		if before != after {
 			t.Error("a second build changed the store")
 		}
@@ -245,7 +233,7 @@ func TestBuildEndToEnd(t *testing.T) {
 		docs2, repos2 := writePipelineInputs(t)
 		o := opts(t.TempDir())
 		o.Docs, o.Local = []string{docs2}, repos2
-		if _, err := Build(ctx, openPipelineStore(t), o); err != nil {
+		if _, err := Build(ctx, storetest.Open(t), o); err != nil {
 			t.Fatal(err)
 		}
 		for f, b := range readExport(t, o.Out) {
@@ -256,7 +244,7 @@ func TestBuildEndToEnd(t *testing.T) {
 	})
 
 	t.Run("interrupted build resumes to the same export", func(t *testing.T) {
-		s2 := openPipelineStore(t)
+		s2 := storetest.Open(t)
 		cctx, cancel := context.WithCancel(ctx)
 		o := opts(t.TempDir())
 		o.Logf = func(format string, args ...any) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"sccg/internal/golden"
+	"sccg/internal/storetest"
 	"sccg/release"
 	"sccg/split"
 )
@@ -33,7 +34,7 @@ func TestBuildReplaySnapshotGolden(t *testing.T) {
 	defer rp.Close()
 
 	out := t.TempDir()
-	s := openPipelineStore(t)
+	s := storetest.Open(t)
 	o := Options{Split: split.Options{Seed: 1}, Out: out}
 	rp.Apply(&o)
 	sum, err := Build(ctx, s, o)
