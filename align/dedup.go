@@ -35,9 +35,23 @@ type DedupEntry struct {
 
 // DedupOptions configure Dedup.
 type DedupOptions struct {
-	Threshold float64 // near-duplicate Jaccard threshold; default 0.85
-	Perms     int     // MinHash permutations; default 256
-	Shingle   int     // tokens per shingle; default 5
+	Threshold float64 // near-duplicate Jaccard threshold; default minhash.DefaultThreshold
+	Perms     int     // MinHash permutations; default minhash.DefaultPerms
+	Shingle   int     // tokens per shingle; default minhash.DefaultShingle
+}
+
+// withDefaults fills the zero fields with minhash's defaults.
+func (o DedupOptions) withDefaults() DedupOptions {
+	if o.Threshold <= 0 {
+		o.Threshold = minhash.DefaultThreshold
+	}
+	if o.Perms <= 0 {
+		o.Perms = minhash.DefaultPerms
+	}
+	if o.Shingle <= 0 {
+		o.Shingle = minhash.DefaultShingle
+	}
+	return o
 }
 
 // DedupStats count what Dedup found.
@@ -107,10 +121,8 @@ func Dedup(items []DedupItem, opt DedupOptions) ([]DedupEntry, DedupStats) {
 
 	// Near: cluster the keepers.
 	sets := make([][]uint64, len(keepers))
+	opt = opt.withDefaults()
 	k := opt.Shingle
-	if k <= 0 {
-		k = 5
-	}
 	for n, i := range keepers {
 		text := items[i].Source
 		if text == "" {

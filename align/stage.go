@@ -13,13 +13,36 @@ import (
 // Stage is the name align records runs, decisions and units under.
 const Stage = "align"
 
+// DefaultBatch is how many functions Run aligns in one transaction.
+const DefaultBatch = 200
+
 // Options configure Run.
 type Options struct {
 	Dedup    DedupOptions
 	Refresh  bool // realign functions already aligned
-	Batch    int  // functions per transaction; default 200
+	Batch    int  // functions per transaction; default DefaultBatch
 	Progress progress.Counter
-	RunID    int64
+
+	runID int64 // the run Run records, for decisions and done units
+}
+
+// withDefaults resolves every default, so a run records what it really used.
+func (o Options) withDefaults() Options {
+	if o.Batch <= 0 {
+		o.Batch = DefaultBatch
+	}
+	o.Dedup = o.Dedup.withDefaults()
+	if o.Progress == nil {
+		o.Progress = progress.Nop
+	}
+	return o
+}
+
+// RunArgs are the resolved options as a run records them.
+func (o Options) RunArgs() map[string]any {
+	o = o.withDefaults()
+	return map[string]any{"threshold": o.Dedup.Threshold, "perms": o.Dedup.Perms, "shingle": o.Dedup.Shingle,
+		"refresh": o.Refresh, "batch": o.Batch}
 }
 
 // Result counts what Run did.
@@ -48,14 +71,18 @@ func (r *Result) Counts() map[string]int64 {
 // endpoints in the store, then recomputes the duplicate clusters over every aligned
 // function. Each function's alignments, decision and done-mark commit together, so
 // a killed run resumes where it stopped; running it twice changes nothing.
+//
+// Run records itself as one run of the align stage, with its resolved options.
 func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
-	if opt.Batch <= 0 {
-		opt.Batch = 200
-	}
+	opt = opt.withDefaults()
+	return store.RecordRun(ctx, st, Stage, opt.RunArgs(), func(runID int64) (*Result, error) {
+		opt.runID = runID
+		return run(ctx, st, opt)
+	})
+}
+
+func run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 	prog := opt.Progress
-	if prog == nil {
-		prog = progress.Nop
-	}
 	cat, err := LoadCatalog(ctx, st)
 	if err != nil {
 		return nil, err
@@ -94,7 +121,7 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 		skips := map[string]int{}
 		err := st.Update(ctx, func(tx *store.Tx) error {
 			for _, f := range batch {
-				if err := alignOne(ctx, tx, f, cat, opt.RunID, skips); err != nil {
+				if err := alignOne(ctx, tx, f, cat, opt.runID, skips); err != nil {
 					return err
 				}
 			}

@@ -109,7 +109,8 @@ type Summary struct {
 	Reasons   map[string]int `json:"reasons,omitempty"` // bad inputs by reason
 }
 
-func (s *Summary) counts() map[string]int64 {
+// Counts are the summary's figures as a run records them.
+func (s *Summary) Counts() map[string]int64 {
 	return map[string]int64{"targets": int64(s.Targets), "saved": int64(s.Saved), "skipped": int64(s.Skipped),
 		"endpoints": int64(s.Endpoints), "bad": int64(s.Bad), "changed": int64(s.Changed),
 		"fetched": int64(s.Fetched), "reused": int64(s.Reused), "retries": int64(s.Retries)}
@@ -119,7 +120,7 @@ func (s *Summary) counts() map[string]int64 {
 type crawler struct {
 	s    *store.Store
 	o    Options
-	run  *store.Run
+	run  int64 // the recorded run
 	f    *fetcher
 	sum  *Summary
 	csrf string
@@ -133,23 +134,17 @@ func Run(ctx context.Context, s *store.Store, opts Options) (*Summary, error) {
 	opts.defaults()
 	args := map[string]any{"source": opts.Source, "categories": opts.Categories, "queries": opts.Queries,
 		"apis": opts.APIs, "paths": opts.Paths, "base_url": opts.BaseURL, "refresh": opts.Refresh, "discovery": opts.Discovery}
-	run, err := s.BeginRun(ctx, Stage, args)
-	if err != nil {
-		return nil, err
-	}
-	c := &crawler{s: s, o: opts, run: run, sum: &Summary{RunID: run.ID, Source: opts.Source, Reasons: map[string]int{}}}
-	err = c.crawl(ctx)
-	if c.f != nil {
-		c.sum.Fetched, c.sum.Reused, c.sum.Retries = c.f.fetched, c.f.reused, c.f.retries
-	}
-	if err == nil && c.sum.Saved+c.sum.Skipped == 0 {
-		err = fmt.Errorf("crawl %s: %w (%d bad input(s))", opts.Source, ErrNothingCrawled, c.sum.Bad)
-	}
-	run.Counts = c.sum.counts()
-	if ferr := s.FinishRun(ctx, run, err); ferr != nil && err == nil {
-		err = ferr
-	}
-	return c.sum, err
+	return store.RecordRun(ctx, s, Stage, args, func(runID int64) (*Summary, error) {
+		c := &crawler{s: s, o: opts, run: runID, sum: &Summary{RunID: runID, Source: opts.Source, Reasons: map[string]int{}}}
+		err := c.crawl(ctx)
+		if c.f != nil {
+			c.sum.Fetched, c.sum.Reused, c.sum.Retries = c.f.fetched, c.f.reused, c.f.retries
+		}
+		if err == nil && c.sum.Saved+c.sum.Skipped == 0 {
+			err = fmt.Errorf("crawl %s: %w (%d bad input(s))", opts.Source, ErrNothingCrawled, c.sum.Bad)
+		}
+		return c.sum, err
+	})
 }
 
 func (c *crawler) crawl(ctx context.Context) error {
@@ -189,7 +184,7 @@ func (c *crawler) bad(ctx context.Context, verdict, kind, subject, reason string
 	// Recorded even when the crawl is being cancelled: the verdict is already known.
 	nctx := context.WithoutCancel(ctx)
 	return c.s.Update(nctx, func(tx *store.Tx) error {
-		return tx.RecordDecision(nctx, store.Decision{RunID: c.run.ID, Stage: Stage, SubjectKind: kind, Subject: subject,
+		return tx.RecordDecision(nctx, store.Decision{RunID: c.run, Stage: Stage, SubjectKind: kind, Subject: subject,
 			Verdict: verdict, Reason: reason, Evidence: evidence})
 	})
 }
@@ -210,13 +205,13 @@ func (c *crawler) save(ctx context.Context, doc *Doc, unit, subjectKind, subject
 			return err
 		}
 		for _, p := range all {
-			err := tx.RecordDecision(ctx, store.Decision{RunID: c.run.ID, Stage: Stage, SubjectKind: subjectKind, Subject: subject,
+			err := tx.RecordDecision(ctx, store.Decision{RunID: c.run, Stage: Stage, SubjectKind: subjectKind, Subject: subject,
 				Verdict: store.Changed, Reason: p.Subject + ": " + p.Reason})
 			if err != nil {
 				return err
 			}
 		}
-		return tx.MarkDone(ctx, Stage, unit, c.run.ID)
+		return tx.MarkDone(ctx, Stage, unit, c.run)
 	})
 	if err != nil {
 		return fmt.Errorf("save %s/%s: %w", doc.API.Owner, doc.API.Slug, err)
@@ -284,7 +279,7 @@ func ReadAPIList(path string) ([]string, error) {
 }
 
 func (c *crawler) crawlRapidAPI(ctx context.Context) error {
-	f, err := newFetcher(ctx, c.s, c.run.ID, &c.o)
+	f, err := newFetcher(ctx, c.s, c.run, &c.o)
 	if err != nil {
 		return err
 	}

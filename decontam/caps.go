@@ -2,18 +2,24 @@ package decontam
 
 import "sort"
 
+// The default caps: at most 5 samples from one repository and 20 from one API.
+const (
+	DefaultPerRepo = 5
+	DefaultPerAPI  = 20
+)
+
 // CapOptions bound how many samples one repository and one API may contribute.
 type CapOptions struct {
-	PerRepo int // default 5; negative for no cap
-	PerAPI  int // default 20; negative for no cap
+	PerRepo int // default DefaultPerRepo; negative for no cap
+	PerAPI  int // default DefaultPerAPI; negative for no cap
 }
 
 func (o *CapOptions) defaults() {
 	if o.PerRepo == 0 {
-		o.PerRepo = 5
+		o.PerRepo = DefaultPerRepo
 	}
 	if o.PerAPI == 0 {
-		o.PerAPI = 20
+		o.PerAPI = DefaultPerAPI
 	}
 }
 

@@ -21,13 +21,47 @@ import (
 // Stage is the name decontam records runs and decisions under.
 const Stage = "decontam"
 
+// DefaultBatch is how many kept rows Run writes in one transaction.
+const DefaultBatch = 200
+
 // Options configure Run.
 type Options struct {
 	DecideOptions
 	Workers  int // redaction workers; default GOMAXPROCS
-	Batch    int // kept rows per transaction; default 200
+	Batch    int // kept rows per transaction; default DefaultBatch
 	Progress progress.Counter
-	RunID    int64
+
+	runID int64 // the run Run records, for decisions
+}
+
+// withDefaults resolves every default, so a run records what it really used.
+func (o Options) withDefaults() Options {
+	if o.Batch <= 0 {
+		o.Batch = DefaultBatch
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.Progress == nil {
+		o.Progress = progress.Nop
+	}
+	o.Caps.defaults()
+	o.Factory.defaults()
+	return o
+}
+
+// RunArgs are the resolved options as a run records them: the caps, the wrapper
+// factory thresholds and the blocklist entries.
+func (o Options) RunArgs() map[string]any {
+	o = o.withDefaults()
+	block := o.Blocklist
+	if block == nil {
+		block = Blocklist{}
+	}
+	return map[string]any{"per_repo": o.Caps.PerRepo, "per_api": o.Caps.PerAPI, "blocklist": block,
+		"factory_min_functions": o.Factory.MinFunctions, "factory_similarity": o.Factory.Similarity,
+		"factory_min_share": o.Factory.MinShare, "factory_min_hosts": o.Factory.MinHosts,
+		"workers": o.Workers, "batch": o.Batch}
 }
 
 // Result counts what Run did.
@@ -58,16 +92,17 @@ func (r *Result) Counts() map[string]int64 {
 // kept ones and stores them (table kept) where the sample builder takes them. Every
 // rejection is recorded with each of its reasons. Redactions already made for the
 // same inputs are reused, so a killed run resumes cheaply and a rerun changes nothing.
+//
+// Run records itself as one run of the decontam stage, with its resolved options.
 func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
-	if opt.Batch <= 0 {
-		opt.Batch = 200
-	}
-	if opt.Workers <= 0 {
-		opt.Workers = runtime.GOMAXPROCS(0)
-	}
-	if opt.Progress == nil {
-		opt.Progress = progress.Nop
-	}
+	opt = opt.withDefaults()
+	return store.RecordRun(ctx, st, Stage, opt.RunArgs(), func(runID int64) (*Result, error) {
+		opt.runID = runID
+		return run(ctx, st, opt)
+	})
+}
+
+func run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 	cands, fns, prim, dedup, err := loadCandidates(ctx, st)
 	if err != nil {
 		return nil, err
@@ -160,7 +195,7 @@ func recordRejections(ctx context.Context, st *store.Store, verdicts []Verdict, 
 				}
 				for _, r := range v.Reasons {
 					d := store.Decision{Stage: Stage, SubjectKind: "function", Subject: strconv.FormatInt(v.FunctionID, 10),
-						Verdict: store.Rejected, Reason: r.Code, Evidence: r.Evidence, RunID: opt.RunID}
+						Verdict: store.Rejected, Reason: r.Code, Evidence: r.Evidence, RunID: opt.runID}
 					if err := tx.RecordDecision(ctx, d); err != nil {
 						return err
 					}
@@ -241,7 +276,7 @@ func writeKept(ctx context.Context, st *store.Store, jobs []redactJob, signalsOf
 		var batch []int64
 		err := st.Update(ctx, func(tx *store.Tx) error {
 			for _, j := range jobs[start:end] {
-				d := store.Decision{Stage: Stage, SubjectKind: "function", Subject: strconv.FormatInt(j.fn.ID, 10), RunID: opt.RunID}
+				d := store.Decision{Stage: Stage, SubjectKind: "function", Subject: strconv.FormatInt(j.fn.ID, 10), RunID: opt.runID}
 				if j.err != nil {
 					if !errors.Is(j.err, secrets.ErrBrokeSyntax) {
 						return fmt.Errorf("redact function %d: %w", j.fn.ID, j.err)

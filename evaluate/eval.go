@@ -195,6 +195,13 @@ type Output struct {
 	Results  []Result
 	Summary  Summary
 	Problems []string
+	// Resumed is how many results came from Config.Previous instead of the sandbox.
+	Resumed int
+}
+
+// Counts are the output's figures as a run records them.
+func (o *Output) Counts() map[string]int64 {
+	return map[string]int64{"completions": int64(len(o.Results)), "resumed": int64(o.Resumed)}
 }
 
 // sampleInfo is what every completion of one sample shares.
@@ -249,6 +256,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		}
 		if p, ok := prev[g.Key()]; ok {
 			results[i], have[i] = p, true
+			out.Resumed++
 			continue
 		}
 		queue = append(queue, i)

@@ -15,6 +15,35 @@ func evalUnit(g Generation) string {
 	return g.Setting + "/" + g.Model + "/" + g.SampleID + "/" + strconv.Itoa(g.SampleIndex) + "@" + store.HashBlob([]byte(g.Completion))[:16]
 }
 
+// RunStored is Run over a store, as one recorded run of the evaluate stage with
+// args: results stored for the same completions by an earlier run are reused (an
+// interrupted evaluation resumes), every new result is saved as soon as it is
+// scored, and after the run finish (when not nil) writes the outputs inside the run,
+// so a failure to write them is the run's failure.
+func RunStored(ctx context.Context, st *store.Store, cfg Config, args map[string]any, finish func(*Output) error) (*Output, error) {
+	prev, err := StoredResults(ctx, st, cfg.Generations)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Previous = append(cfg.Previous, prev...)
+	return store.RecordRun(ctx, st, store.StageEvaluate, args, func(runID int64) (*Output, error) {
+		onResult := cfg.OnResult
+		cfg.OnResult = func(g Generation, r Result) error {
+			if onResult != nil {
+				if err := onResult(g, r); err != nil {
+					return err
+				}
+			}
+			return SaveResult(ctx, st, runID, g, r)
+		}
+		out, err := Run(ctx, cfg)
+		if err == nil && finish != nil {
+			err = finish(out)
+		}
+		return out, err
+	})
+}
+
 // StoredResults loads the stored results of completions already scored with the
 // same text, so an interrupted run resumes instead of starting over.
 func StoredResults(ctx context.Context, st *store.Store, gens []Generation) ([]Result, error) {

@@ -48,13 +48,12 @@ type Options struct {
 	MaxBytes int64
 	// Refresh forgets which files were done and extracts every file again.
 	Refresh bool
-	// RunID is the run decisions and work units are recorded under.
-	RunID int64
 	// Progress receives one unit per file; nil means none.
 	Progress progress.Counter
 	// Logf, when set, receives one line per failed file.
 	Logf func(format string, args ...any)
 
+	runID int64 // the run Run records, for decisions and done units
 	// extract replaces pyast.Extract in tests (to inject panics and hangs).
 	extract func(ctx context.Context, content []byte, opts pyast.Options) (*pyast.Result, error)
 }
@@ -100,7 +99,18 @@ type outcome struct {
 // functions, decisions and done-mark commit in one transaction, so a killed run
 // resumes where it stopped. A file that panics, times out or is binary is recorded
 // and skipped; it never stops the run.
+//
+// Run records itself as one run of the extract stage, with its resolved options.
 func Run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
+	opts = opts.withDefaults()
+	return store.RecordRun(ctx, st, Stage, opts.RunArgs(), func(runID int64) (*Stats, error) {
+		opts.runID = runID
+		return run(ctx, st, opts)
+	})
+}
+
+// withDefaults resolves every default, so a run records what it really used.
+func (opts Options) withDefaults() Options {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
@@ -119,6 +129,17 @@ func Run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 	if opts.extract == nil {
 		opts.extract = pyast.Extract
 	}
+	return opts
+}
+
+// RunArgs are the resolved options as a run records them.
+func (opts Options) RunArgs() map[string]any {
+	opts = opts.withDefaults()
+	return map[string]any{"workers": opts.Workers, "timeout": opts.Timeout.String(), "max_bytes": opts.MaxBytes,
+		"refresh": opts.Refresh}
+}
+
+func run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 	if opts.Refresh {
 		if err := st.Update(ctx, func(tx *store.Tx) error { return tx.ResetStage(ctx, Stage) }); err != nil {
 			return nil, fmt.Errorf("extract: reset: %w", err)
@@ -290,7 +311,7 @@ func extractFile(ctx context.Context, st *store.Store, repos *repoCache, f store
 // save writes one file's outcome, its decisions and its done-mark in one transaction.
 func save(ctx context.Context, st *store.Store, o outcome, opts Options, stats *Stats) error {
 	subject := strconv.FormatInt(o.file.ID, 10)
-	fileDecision := store.Decision{RunID: opts.RunID, Stage: Stage, SubjectKind: "file", Subject: subject,
+	fileDecision := store.Decision{RunID: opts.runID, Stage: Stage, SubjectKind: "file", Subject: subject,
 		Evidence: map[string]any{"path": o.file.Path, "bytes": o.size}}
 	var fns []store.Function
 	switch {
@@ -337,7 +358,7 @@ func save(ctx context.Context, st *store.Store, o outcome, opts Options, stats *
 			}
 		}
 		if o.res != nil && o.res.Encoding == "latin-1" {
-			if err := tx.RecordDecision(ctx, store.Decision{RunID: opts.RunID, Stage: Stage, SubjectKind: "file",
+			if err := tx.RecordDecision(ctx, store.Decision{RunID: opts.runID, Stage: Stage, SubjectKind: "file",
 				Subject: subject, Verdict: store.Changed, Reason: ReasonLatin1, Evidence: map[string]any{"path": o.file.Path}}); err != nil {
 				return err
 			}
@@ -346,7 +367,7 @@ func save(ctx context.Context, st *store.Store, o outcome, opts Options, stats *
 			return err
 		}
 		for _, f := range fns {
-			d := store.Decision{RunID: opts.RunID, Stage: Stage, SubjectKind: "function", Subject: strconv.FormatInt(f.ID, 10),
+			d := store.Decision{RunID: opts.runID, Stage: Stage, SubjectKind: "function", Subject: strconv.FormatInt(f.ID, 10),
 				Evidence: map[string]any{"file_id": o.file.ID, "qualname": f.QualName, "start_line": f.StartLine, "quality": f.Quality}}
 			if f.Status == store.FunctionCandidate {
 				d.Verdict, d.Reason = store.Kept, ReasonFunctionOK
@@ -357,7 +378,7 @@ func save(ctx context.Context, st *store.Store, o outcome, opts Options, stats *
 				return err
 			}
 		}
-		return tx.MarkDone(ctx, Stage, Unit(o.file.ID), opts.RunID)
+		return tx.MarkDone(ctx, Stage, Unit(o.file.ID), opts.runID)
 	})
 	if err != nil {
 		return fmt.Errorf("save file %d %s: %w", o.file.ID, o.file.Path, err)

@@ -74,8 +74,17 @@ type ghMiner struct {
 // in the store, layer by layer, and stores each file found with its repository and
 // provenance. It resumes where an earlier run stopped; faults of single repositories
 // or files are recorded as decisions and the run goes on.
+//
+// Mine records itself as one run of the mine stage, with its resolved options.
 func Mine(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 	opts.defaults()
+	return store.RecordRun(ctx, st, Stage, opts.RunArgs(), func(runID int64) (*Stats, error) {
+		opts.runID = runID
+		return mineGitHub(ctx, st, opts)
+	})
+}
+
+func mineGitHub(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 	base := opts.APIBase
 	if base == "" {
 		base = canonicalAPI
@@ -158,7 +167,7 @@ func (m *ghMiner) decide(ctx context.Context, kind, subject, verdict, reason str
 		m.stats.Rejected++
 	}
 	return m.st.Update(ctx, func(tx *store.Tx) error {
-		return tx.RecordDecision(ctx, store.Decision{RunID: m.opts.RunID, Stage: Stage, SubjectKind: kind,
+		return tx.RecordDecision(ctx, store.Decision{RunID: m.opts.runID, Stage: Stage, SubjectKind: kind,
 			Subject: subject, Verdict: verdict, Reason: reason, Evidence: ev})
 	})
 }
@@ -166,7 +175,7 @@ func (m *ghMiner) decide(ctx context.Context, kind, subject, verdict, reason str
 func (m *ghMiner) markDone(ctx context.Context, units ...string) error {
 	err := m.st.Update(ctx, func(tx *store.Tx) error {
 		for _, u := range units {
-			if err := tx.MarkDone(ctx, Stage, u, m.opts.RunID); err != nil {
+			if err := tx.MarkDone(ctx, Stage, u, m.opts.runID); err != nil {
 				return err
 			}
 		}
@@ -548,7 +557,7 @@ func (m *ghMiner) hit(ctx context.Context, t Target, layer, query string, item *
 		if _, err := tx.SaveFile(ctx, f, content); err != nil {
 			return err
 		}
-		for _, d := range keptDecisions(m.opts.RunID, subject, t.Host, content, ev) {
+		for _, d := range keptDecisions(m.opts.runID, subject, t.Host, content, ev) {
 			if err := tx.RecordDecision(ctx, d); err != nil {
 				return err
 			}
@@ -750,7 +759,7 @@ func (m *ghMiner) get(ctx context.Context, rel string, immutable bool, counter *
 		return http.StatusOK, body, err
 	case errors.As(err, &er) && (status == http.StatusNotFound || status == http.StatusGone || status == http.StatusUnavailableForLegalReasons):
 		err := m.st.Update(ctx, func(tx *store.Tx) error {
-			return tx.RecordFetch(ctx, &store.Fetch{URL: canon, Status: status, RunID: m.opts.RunID}, nil)
+			return tx.RecordFetch(ctx, &store.Fetch{URL: canon, Status: status, RunID: m.opts.runID}, nil)
 		})
 		return status, nil, err
 	default:
@@ -764,7 +773,7 @@ func (m *ghMiner) get(ctx context.Context, rel string, immutable bool, counter *
 	}
 	body := append([]byte(nil), buf.Bytes()...)
 	err = m.st.Update(ctx, func(tx *store.Tx) error {
-		return tx.RecordFetch(ctx, &store.Fetch{URL: canon, Status: http.StatusOK, Headers: h, RunID: m.opts.RunID}, body)
+		return tx.RecordFetch(ctx, &store.Fetch{URL: canon, Status: http.StatusOK, Headers: h, RunID: m.opts.runID}, body)
 	})
 	return http.StatusOK, body, err
 }

@@ -63,8 +63,20 @@ type localRepo struct {
 // route and URL matching as the GitHub search offline, storing each matching file
 // with the same provenance: commit, blob SHA, remote URL, dates and a query layer.
 // Repositories already done by an earlier run at the same commit are skipped.
+//
+// MineLocal records itself as one run of the mine stage, with its resolved options
+// and the directory.
 func MineLocal(ctx context.Context, st *store.Store, dir string, opts Options) (*Stats, error) {
 	opts.defaults()
+	args := opts.RunArgs()
+	args["local"] = dir
+	return store.RecordRun(ctx, st, Stage, args, func(runID int64) (*Stats, error) {
+		opts.runID = runID
+		return mineLocal(ctx, st, dir, opts)
+	})
+}
+
+func mineLocal(ctx context.Context, st *store.Store, dir string, opts Options) (*Stats, error) {
 	stats := &Stats{}
 	targets, err := Targets(ctx, st, opts.APIs)
 	if err != nil {
@@ -138,7 +150,7 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 					continue // an unrelated file: no decision to record
 				}
 				stats.Rejected++
-				if err := tx.RecordDecision(ctx, store.Decision{RunID: opts.RunID, Stage: Stage, SubjectKind: "file",
+				if err := tx.RecordDecision(ctx, store.Decision{RunID: opts.runID, Stage: Stage, SubjectKind: "file",
 					Subject: subject, Verdict: store.Rejected, Reason: reason, Evidence: map[string]any{"size": f.size}}); err != nil {
 					return err
 				}
@@ -161,7 +173,7 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 					return err
 				}
 				stats.Stored++
-				for _, d := range keptDecisions(opts.RunID, subject, t.Host, content,
+				for _, d := range keptDecisions(opts.runID, subject, t.Host, content,
 					map[string]any{"api": t.API.Slug, "query_layer": q.Layer, "query": q.Text}) {
 					if err := tx.RecordDecision(ctx, d); err != nil {
 						return err
@@ -169,7 +181,7 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 				}
 			}
 		}
-		return tx.MarkDone(ctx, Stage, unit, opts.RunID)
+		return tx.MarkDone(ctx, Stage, unit, opts.runID)
 	})
 }
 

@@ -58,12 +58,26 @@ type Options struct {
 	MetadataMaxAge time.Duration
 	// Seed makes the backoff jitter reproducible.
 	Seed uint64
-	// RunID is the run decisions and fetches are recorded under.
-	RunID int64
 	// Progress counts one unit per API searched (or repository walked); nil: none.
 	Progress progress.Counter
 	// Logf, when set, receives one line per notable event (never a token).
 	Logf func(format string, args ...any)
+
+	runID int64 // the run Mine or MineLocal records, for decisions and fetches
+}
+
+// RunArgs are the resolved options as a run records them (never the tokens: only
+// how many there are).
+func (o Options) RunArgs() map[string]any {
+	o.defaults()
+	apis := o.APIs
+	if apis == nil {
+		apis = []string{}
+	}
+	return map[string]any{"api_base": o.APIBase, "tokens": len(o.Tokens), "max_per_api": o.MaxPerAPI,
+		"endpoints_per_api": o.EndpointsPerAPI, "max_file_bytes": o.MaxFileBytes, "search_per_minute": o.SearchPerMinute,
+		"max_tries": o.MaxTries, "per_page": o.PerPage, "apis": apis, "metadata_max_age": o.MetadataMaxAge.String(),
+		"seed": o.Seed}
 }
 
 func (o *Options) defaults() {

@@ -275,11 +275,20 @@ func (u *UnionFind) Union(x, y int32) {
 	u.parent[ry] = rx
 }
 
+// The defaults of Options: near-duplicates are pairs of documents whose token
+// 5-gram shingle sets have an exact Jaccard similarity of at least 0.85, found with
+// 256 MinHash permutations.
+const (
+	DefaultThreshold = 0.85
+	DefaultPerms     = 256
+	DefaultShingle   = 5
+)
+
 // Options configure Cluster.
 type Options struct {
-	Threshold float64 // minimum exact Jaccard; default 0.85
-	Perms     int     // default 256
-	K         int     // shingle size in tokens; default 5
+	Threshold float64 // minimum exact Jaccard; default DefaultThreshold
+	Perms     int     // default DefaultPerms
+	K         int     // shingle size in tokens; default DefaultShingle
 	Seed      uint64
 	// Compatible, when set, must hold for two documents to be joined: a candidate
 	// pair that fails it is not even verified.
@@ -288,13 +297,13 @@ type Options struct {
 
 func (o *Options) defaults() {
 	if o.Threshold <= 0 {
-		o.Threshold = 0.85
+		o.Threshold = DefaultThreshold
 	}
 	if o.Perms <= 0 {
-		o.Perms = 256
+		o.Perms = DefaultPerms
 	}
 	if o.K <= 0 {
-		o.K = 5
+		o.K = DefaultShingle
 	}
 }
 

@@ -246,6 +246,31 @@ type BuildResult struct {
 	Removed    int `json:"removed"`
 }
 
+// Counts are the result's figures as a run records them.
+func (r *BuildResult) Counts() map[string]int64 {
+	return map[string]int64{"kept": int64(r.Kept), "samples": int64(r.Samples), "added": int64(r.Added),
+		"updated": int64(r.Updated), "renumbered": int64(r.Renumbered), "removed": int64(r.Removed)}
+}
+
+// Stage is the name building samples records its runs under; ImportStage is the
+// name imports record theirs under.
+const (
+	Stage       = "samples"
+	ImportStage = "import"
+)
+
+// Build makes the samples of every function decontam kept (BuildSamples over
+// KeptFromStore), in one recorded run of the samples stage.
+func Build(ctx context.Context, s *store.Store) (*BuildResult, error) {
+	return store.RecordRun(ctx, s, Stage, map[string]any{}, func(int64) (*BuildResult, error) {
+		kept, err := KeptFromStore(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		return BuildSamples(ctx, s, kept)
+	})
+}
+
 // BuildSamples makes a sample of every kept function and numbers them SCG-000001…
 // in SortKey order, so the same kept functions always get the same ids. Built
 // samples whose function is no longer kept are removed; imported samples are left

@@ -35,10 +35,25 @@ type ImportResult struct {
 	Splits   map[string]int `json:"splits"`
 }
 
+// Counts are the result's figures as a run records them.
+func (r *ImportResult) Counts() map[string]int64 {
+	c := map[string]int64{"records": int64(r.Records), "ids_assigned": int64(r.Assigned)}
+	for k, v := range r.Splits {
+		c["split_"+k] = int64(v)
+	}
+	return c
+}
+
 // Import loads recs into the store as imported samples, each record kept whole.
 // Records without a sample_id get the next free ones in a stable order. Importing
-// the same records twice changes nothing.
+// the same records twice changes nothing. It records itself as one run of the
+// import stage.
 func Import(ctx context.Context, s *store.Store, recs []release.Record, opt ImportOptions) (*ImportResult, error) {
+	args := map[string]any{"source": opt.Source, "split": opt.Split, "records": len(recs)}
+	return store.RecordRun(ctx, s, ImportStage, args, func(int64) (*ImportResult, error) { return importRecords(ctx, s, recs, opt) })
+}
+
+func importRecords(ctx context.Context, s *store.Store, recs []release.Record, opt ImportOptions) (*ImportResult, error) {
 	def := ""
 	if opt.Split != "" {
 		n, err := release.NormalizeName(opt.Split)

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -46,12 +47,40 @@ type Options struct {
 	NameSimilarity float64
 }
 
+// withDefaults resolves the ratios and the name similarity, so a run records what
+// it really used.
+func (o Options) withDefaults() Options {
+	if o.Ratios == [3]float64{} {
+		o.Ratios = DefaultRatios
+	}
+	if o.NameSimilarity == 0 {
+		o.NameSimilarity = DefaultNameSimilarity
+	}
+	return o
+}
+
+// RunArgs are the resolved options as a run records them.
+func (o Options) RunArgs() map[string]any {
+	o = o.withDefaults()
+	return map[string]any{"seed": o.Seed, "ratios": o.Ratios[:], "name_similarity": o.NameSimilarity}
+}
+
 // Plan is the outcome of Assign: a split and a family for every unit.
 type Plan struct {
 	Split    map[int64]string // by RowID
 	Family   map[int64]string // by RowID
 	Families int
 	Report   Report
+}
+
+// Counts are the plan's figures as a run records them: the families and each
+// split's samples.
+func (p *Plan) Counts() map[string]int64 {
+	c := map[string]int64{"families": int64(p.Families)}
+	for _, sr := range p.Report.Splits {
+		c[sr.Name] = int64(sr.Samples)
+	}
+	return c
 }
 
 // Report describes a plan: what each split holds and how the strata are spread.
@@ -84,6 +113,12 @@ type SplitReport struct {
 	DocMatchType   map[string]int `json:"doc_match_type"`
 	CommentsSource map[string]int `json:"comments_source"`
 	Methods        map[string]int `json:"http_methods"`
+}
+
+// FormatRatios writes ratios the way ParseRatios reads them: "0.72,0.085,0.195".
+func FormatRatios(r [3]float64) string {
+	return strconv.FormatFloat(r[0], 'g', -1, 64) + "," + strconv.FormatFloat(r[1], 'g', -1, 64) + "," +
+		strconv.FormatFloat(r[2], 'g', -1, 64)
 }
 
 // ParseRatios reads "0.72,0.085,0.195" (any three non-negative numbers; they are
@@ -322,10 +357,8 @@ func Assign(units []Unit, opt Options) (*Plan, error) {
 	if len(units) == 0 {
 		return nil, store.ErrNoSamples
 	}
+	opt = opt.withDefaults()
 	ratios := opt.Ratios
-	if ratios == [3]float64{} {
-		ratios = DefaultRatios
-	}
 	fam, reasons := Families(units, opt.NameSimilarity)
 	size := map[string]int{}
 	members := map[string][]string{}

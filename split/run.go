@@ -44,9 +44,18 @@ func firstNonEmpty(a, b string) string {
 	return b
 }
 
+// Stage is the name split records its runs under.
+const Stage = "split"
+
 // Run assigns every sample of the store to a split (replacing earlier
-// assignments) and returns the plan.
+// assignments) and returns the plan. It records itself as one run of the split
+// stage, with its resolved options.
 func Run(ctx context.Context, s *store.Store, opt Options) (*Plan, error) {
+	opt = opt.withDefaults()
+	return store.RecordRun(ctx, s, Stage, opt.RunArgs(), func(int64) (*Plan, error) { return run(ctx, s, opt) })
+}
+
+func run(ctx context.Context, s *store.Store, opt Options) (*Plan, error) {
 	units, err := Units(ctx, s)
 	if err != nil {
 		return nil, err

@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"sccg/align"
+	"sccg/minhash"
 )
 
 func runAlign(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("align", "[--threshold J] [--refresh]")
-	threshold := fs.Float64("threshold", 0.85, "near-duplicate Jaccard threshold over token 5-gram shingles")
-	perms := fs.Int("perms", 256, "MinHash permutations")
+	threshold := fs.Float64("threshold", minhash.DefaultThreshold, "near-duplicate Jaccard threshold over token 5-gram shingles")
+	perms := fs.Int("perms", minhash.DefaultPerms, "MinHash permutations")
 	refresh := fs.Bool("refresh", false, "align every candidate again, not only those not yet aligned")
 	pos, err := e.parse(fs, args)
 	if err != nil {
@@ -31,21 +32,11 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	run, err := s.BeginRun(ctx, align.Stage, map[string]any{"threshold": *threshold, "perms": *perms, "refresh": *refresh})
-	if err != nil {
-		return err
-	}
 	start := e.now()
 	res, err := align.Run(ctx, s, align.Options{
 		Dedup:   align.DedupOptions{Threshold: *threshold, Perms: *perms},
-		Refresh: *refresh, RunID: run.ID, Progress: e.progress().Start("align", 0),
+		Refresh: *refresh, Progress: e.progress().Start("align", 0),
 	})
-	if res != nil {
-		run.Counts = res.Counts()
-	}
-	if ferr := s.FinishRun(ctx, run, err); err == nil {
-		err = ferr
-	}
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"sccg/extract"
 	"sccg/internal/pipeline"
 	"sccg/mine"
+	"sccg/minhash"
 	"sccg/release"
 	"sccg/split"
 )
@@ -41,14 +42,14 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	// extract, align, decontam
 	workers := fs.Int("workers", 0, "extract/decontam: workers (0: one per CPU)")
 	timeout := fs.Duration("timeout", extract.DefaultTimeout, "extract: time allowed for one file")
-	threshold := fs.Float64("threshold", 0.85, "align: near-duplicate Jaccard threshold")
-	perms := fs.Int("perms", 256, "align: MinHash permutations")
-	perRepo := fs.Int("per-repo", 5, "decontam: most samples per repository (-1: no cap)")
-	perAPI := fs.Int("per-api", 20, "decontam: most samples per API (-1: no cap)")
+	threshold := fs.Float64("threshold", minhash.DefaultThreshold, "align: near-duplicate Jaccard threshold")
+	perms := fs.Int("perms", minhash.DefaultPerms, "align: MinHash permutations")
+	perRepo := fs.Int("per-repo", decontam.DefaultPerRepo, "decontam: most samples per repository (-1: no cap)")
+	perAPI := fs.Int("per-api", decontam.DefaultPerAPI, "decontam: most samples per API (-1: no cap)")
 	blockFile := fs.String("blocklist", "", "decontam: `file` of blocked repositories")
 	// split
 	seed := fs.Int64("seed", 1, "split: seed of the assignment")
-	ratios := fs.String("ratios", "0.72,0.085,0.195", "split: train,validation,test shares of the samples")
+	ratios := fs.String("ratios", split.FormatRatios(split.DefaultRatios), "split: train,validation,test shares of the samples")
 	sim := fs.Float64("name-similarity", split.DefaultNameSimilarity, "split: token-set Jaccard at which API names are one family")
 	pos, err := e.parse(fs, args)
 	if err != nil {

@@ -10,8 +10,8 @@ import (
 
 func runDecontam(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("decontam", "[--per-repo N] [--per-api N] [--blocklist FILE]")
-	perRepo := fs.Int("per-repo", 5, "most samples one repository may contribute (-1: no cap)")
-	perAPI := fs.Int("per-api", 20, "most samples one API may contribute (-1: no cap)")
+	perRepo := fs.Int("per-repo", decontam.DefaultPerRepo, "most samples one repository may contribute (-1: no cap)")
+	perAPI := fs.Int("per-api", decontam.DefaultPerAPI, "most samples one API may contribute (-1: no cap)")
 	blockFile := fs.String("blocklist", "", "`file` of repositories (owner/name or owner/*) whose functions are always rejected")
 	workers := fs.Int("workers", 0, "redaction workers (0: one per CPU)")
 	pos, err := e.parse(fs, args)
@@ -35,21 +35,11 @@ func runDecontam(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	run, err := s.BeginRun(ctx, decontam.Stage, map[string]any{"per_repo": *perRepo, "per_api": *perAPI, "blocklist": *blockFile})
-	if err != nil {
-		return err
-	}
 	start := e.now()
 	res, err := decontam.Run(ctx, s, decontam.Options{
 		DecideOptions: decontam.DecideOptions{Blocklist: block, Caps: decontam.CapOptions{PerRepo: *perRepo, PerAPI: *perAPI}},
-		Workers:       *workers, RunID: run.ID, Progress: e.progress().Start("decontam", 0),
+		Workers:       *workers, Progress: e.progress().Start("decontam", 0),
 	})
-	if res != nil {
-		run.Counts = res.Counts()
-	}
-	if ferr := s.FinishRun(ctx, run, err); err == nil {
-		err = ferr
-	}
 	if err != nil {
 		return err
 	}

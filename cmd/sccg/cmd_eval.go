@@ -11,7 +11,6 @@ import (
 	"sccg/evaluate"
 	"sccg/evaluate/sandbox"
 	"sccg/release"
-	"sccg/store"
 )
 
 func runEval(ctx context.Context, e *env, args []string) error {
@@ -81,45 +80,32 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		Sandbox: sandbox.Options{Python: *python, NoNamespaces: *noNS, Exec: *execMode,
 			Limits: sandbox.Limits{Timeout: *timeout, MemoryMB: *memMB}},
 	}
-	var st *store.Store
-	var run *store.Run
+	cfg.Progress = e.progress().Start("eval", int64(len(generations)))
+	finish := func(res *evaluate.Output) error {
+		res.Summary.Problems = append(problems, res.Summary.Problems...)
+		return evaluate.WriteOutputs(*out, res)
+	}
+	var res *evaluate.Output
 	if dbSet {
-		st, err = e.openStore(ctx)
+		st, err := e.openStore(ctx)
 		if err != nil {
 			return err
 		}
 		defer st.Close()
-		prev, err := evaluate.StoredResults(ctx, st, generations)
+		args := map[string]any{"bench": *bench, "generations": *gens, "gold": *gold, "exec": *execMode,
+			"workers": *workers, "timeout": timeout.String(), "memory_mb": *memMB, "k": kList, "time_cutoff": *cutoff,
+			"no_namespaces": *noNS}
+		res, err = evaluate.RunStored(ctx, st, cfg, args, finish)
 		if err != nil {
 			return err
 		}
-		cfg.Previous = prev
-		run, err = st.BeginRun(ctx, store.StageEvaluate, map[string]any{"bench": *bench, "generations": *gens, "gold": *gold, "exec": *execMode})
-		if err != nil {
+	} else {
+		if res, err = evaluate.Run(ctx, cfg); err != nil {
 			return err
 		}
-		cfg.OnResult = func(g evaluate.Generation, r evaluate.Result) error {
-			return evaluate.SaveResult(ctx, st, run.ID, g, r)
+		if err := finish(res); err != nil {
+			return err
 		}
-	}
-	counter := e.progress().Start("eval", int64(len(generations)))
-	cfg.Progress = counter
-	res, runErr := evaluate.Run(ctx, cfg)
-	if runErr == nil {
-		res.Summary.Problems = append(problems, res.Summary.Problems...)
-		runErr = evaluate.WriteOutputs(*out, res)
-	}
-	if run != nil {
-		if res != nil {
-			run.Counts["completions"] = int64(len(res.Results))
-			run.Counts["resumed"] = int64(len(cfg.Previous))
-		}
-		if err := st.FinishRun(ctx, run, runErr); err != nil && runErr == nil {
-			runErr = err
-		}
-	}
-	if runErr != nil {
-		return runErr
 	}
 	for _, p := range res.Problems {
 		fmt.Fprintf(e.stderr, "sccg eval: %s\n", p)

@@ -35,23 +35,12 @@ func runExtract(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	run, err := s.BeginRun(ctx, extract.Stage, map[string]any{"workers": *workers, "timeout": timeout.String(),
-		"max_bytes": *maxBytes, "refresh": *refresh})
-	if err != nil {
-		return err
-	}
 	bar := e.progress().Start("extract", 0)
 	start := e.now()
 	stats, err := extract.Run(ctx, s, extract.Options{
-		Workers: *workers, Timeout: *timeout, MaxBytes: *maxBytes, Refresh: *refresh, RunID: run.ID, Progress: bar,
+		Workers: *workers, Timeout: *timeout, MaxBytes: *maxBytes, Refresh: *refresh, Progress: bar,
 		Logf: e.logf,
 	})
-	if stats != nil {
-		run.Counts = stats.Counts()
-	}
-	if ferr := s.FinishRun(ctx, run, err); err == nil {
-		err = ferr
-	}
 	if err != nil {
 		return err
 	}

@@ -32,18 +32,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	run, err := s.BeginRun(ctx, "import", map[string]any{"file": pos[0], "split": *splitName})
-	if err != nil {
-		return err
-	}
 	res, err := samples.Import(ctx, s, recs, samples.ImportOptions{Split: *splitName, Source: pos[0]})
-	if res != nil {
-		run.Counts["records"] = int64(res.Records)
-		run.Counts["ids_assigned"] = int64(res.Assigned)
-	}
-	if ferr := s.FinishRun(ctx, run, err); err == nil {
-		err = ferr
-	}
 	if err != nil {
 		return err
 	}

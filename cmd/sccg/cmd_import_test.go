@@ -5,9 +5,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"sccg/store"
 	"strings"
 	"testing"
+
+	"sccg/store"
 )
 
 // importTestRun runs one sccg invocation against e and fails the test on an

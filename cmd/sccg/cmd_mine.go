@@ -58,15 +58,9 @@ func runMine(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	run, err := st.BeginRun(ctx, mine.Stage, map[string]any{"local": *local != "", "api_base": *apiBase,
-		"max_per_api": *maxPerAPI, "endpoints_per_api": *endpointsPerAPI, "max_file_bytes": *maxFileBytes,
-		"search_per_minute": *searchRate, "apis": []string(apis)})
-	if err != nil {
-		return err
-	}
 	opts := mine.Options{APIBase: *apiBase, Tokens: tokens, Clock: mineClock{e.now}, MaxPerAPI: *maxPerAPI,
 		EndpointsPerAPI: *endpointsPerAPI, MaxFileBytes: *maxFileBytes, SearchPerMinute: *searchRate, MaxTries: *maxTries,
-		APIs: apis, RunID: run.ID, Logf: e.logf}
+		APIs: apis, Logf: e.logf}
 	name := "mine github"
 	if *local != "" {
 		name = "mine local"
@@ -77,12 +71,6 @@ func runMine(ctx context.Context, e *env, args []string) error {
 		stats, err = mine.MineLocal(ctx, st, *local, opts)
 	} else {
 		stats, err = mine.Mine(ctx, st, opts)
-	}
-	if stats != nil {
-		run.Counts = stats.Counts()
-	}
-	if ferr := st.FinishRun(ctx, run, err); err == nil {
-		err = ferr
 	}
 	if err != nil {
 		return err

@@ -17,7 +17,7 @@ func runSplit(ctx context.Context, e *env, args []string) error {
 		"Builds a sample from every function decontam kept (ids SCG-000001… in repository,\n"+
 		"path, qualname, line order), then assigns whole API families to splits.")
 	seed := fs.Int64("seed", 1, "seed of the assignment; the same seed and samples give the same splits")
-	ratios := fs.String("ratios", "0.72,0.085,0.195", "train,validation,test shares of the samples")
+	ratios := fs.String("ratios", split.FormatRatios(split.DefaultRatios), "train,validation,test shares of the samples")
 	sim := fs.Float64("name-similarity", split.DefaultNameSimilarity, "token-set Jaccard at which two API names are one family (above 1: off)")
 	pos, err := e.parse(fs, args)
 	if err != nil {
@@ -41,20 +41,7 @@ func runSplit(ctx context.Context, e *env, args []string) error {
 	if _, err := buildSamplesIfAny(ctx, e, s); err != nil {
 		return err
 	}
-	run, err := s.BeginRun(ctx, "split", map[string]any{"seed": *seed, "ratios": r, "name_similarity": *sim})
-	if err != nil {
-		return err
-	}
 	p, err := split.Run(ctx, s, split.Options{Seed: *seed, Ratios: r, NameSimilarity: *sim})
-	if p != nil {
-		for _, sr := range p.Report.Splits {
-			run.Counts[sr.Name] = int64(sr.Samples)
-		}
-		run.Counts["families"] = int64(p.Families)
-	}
-	if ferr := s.FinishRun(ctx, run, err); err == nil {
-		err = ferr
-	}
 	if err != nil {
 		return err
 	}
@@ -128,11 +115,7 @@ func printSplitReport(w io.Writer, r split.Report) {
 // stably) before a split, so a split always covers what decontam last kept; a store
 // of imported samples has no kept functions and keeps the samples it has.
 func buildSamplesIfAny(ctx context.Context, e *env, s *store.Store) (*samples.BuildResult, error) {
-	kept, err := samples.KeptFromStore(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	res, err := samples.BuildSamples(ctx, s, kept)
+	res, err := samples.Build(ctx, s)
 	if err != nil {
 		return nil, err
 	}

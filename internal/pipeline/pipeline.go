@@ -107,73 +107,53 @@ func Build(ctx context.Context, s *store.Store, o Options) (*Summary, error) {
 		run  func(context.Context, *StageResult) error
 	}{
 		{crawl.Stage, func(ctx context.Context, r *StageResult) error { return runCrawl(ctx, s, &o, r, counter) }},
-		{mine.Stage, func(ctx context.Context, r *StageResult) error { return runMine(ctx, s, &o, r) }},
+		{mine.Stage, func(ctx context.Context, r *StageResult) error {
+			opt := o.Mine
+			if o.Local != "" {
+				res, err := mine.MineLocal(ctx, s, o.Local, opt)
+				return counted(r, res, err)
+			}
+			res, err := mine.Mine(ctx, s, opt)
+			return counted(r, res, err)
+		}},
 		{extract.Stage, func(ctx context.Context, r *StageResult) error {
-			return recorded(ctx, s, extract.Stage, map[string]any{"build": true}, r, func(runID int64) (map[string]int64, error) {
-				opt := o.Extract
-				opt.RunID, opt.Progress = runID, counter(extract.Stage)
-				st, err := extract.Run(ctx, s, opt)
-				if st == nil {
-					return nil, err
-				}
-				return st.Counts(), err
-			})
+			opt := o.Extract
+			opt.Progress = counter(extract.Stage)
+			res, err := extract.Run(ctx, s, opt)
+			return counted(r, res, err)
 		}},
 		{align.Stage, func(ctx context.Context, r *StageResult) error {
-			return recorded(ctx, s, align.Stage, map[string]any{"build": true}, r, func(runID int64) (map[string]int64, error) {
-				opt := o.Align
-				opt.RunID, opt.Progress = runID, counter(align.Stage)
-				res, err := align.Run(ctx, s, opt)
-				if res == nil {
-					return nil, err
-				}
-				return res.Counts(), err
-			})
+			opt := o.Align
+			opt.Progress = counter(align.Stage)
+			res, err := align.Run(ctx, s, opt)
+			return counted(r, res, err)
 		}},
 		{decontam.Stage, func(ctx context.Context, r *StageResult) error {
-			return recorded(ctx, s, decontam.Stage, map[string]any{"build": true}, r, func(runID int64) (map[string]int64, error) {
-				opt := o.Decontam
-				opt.RunID, opt.Progress = runID, counter(decontam.Stage)
-				res, err := decontam.Run(ctx, s, opt)
-				if res == nil {
-					return nil, err
-				}
-				return res.Counts(), err
-			})
+			opt := o.Decontam
+			opt.Progress = counter(decontam.Stage)
+			res, err := decontam.Run(ctx, s, opt)
+			return counted(r, res, err)
 		}},
 		{"redact", func(ctx context.Context, r *StageResult) error {
 			r.Status = StatusNotBuilt
 			r.Note = "intent generation is not built yet: samples without original comments get comments_source \"" + samples.CommentsNone + "\""
 			return nil
 		}},
-		{"samples", func(ctx context.Context, r *StageResult) error {
-			return recorded(ctx, s, "samples", nil, r, func(int64) (map[string]int64, error) {
-				kept, err := samples.KeptFromStore(ctx, s)
-				if err != nil {
-					return nil, err
-				}
-				res, err := samples.BuildSamples(ctx, s, kept)
-				if err != nil {
-					return nil, err
-				}
-				return map[string]int64{"kept": int64(res.Kept), "samples": int64(res.Samples), "added": int64(res.Added),
-					"updated": int64(res.Updated), "renumbered": int64(res.Renumbered), "removed": int64(res.Removed)}, nil
-			})
+		{samples.Stage, func(ctx context.Context, r *StageResult) error {
+			res, err := samples.Build(ctx, s)
+			return counted(r, res, err)
 		}},
-		{"split", func(ctx context.Context, r *StageResult) error {
-			return recorded(ctx, s, "split", map[string]any{"seed": o.Split.Seed}, r, func(int64) (map[string]int64, error) {
-				p, err := split.Run(ctx, s, o.Split)
-				if err != nil {
-					return nil, err
-				}
-				c := map[string]int64{"families": int64(p.Families)}
-				for _, sr := range p.Report.Splits {
-					c[sr.Name] = int64(sr.Samples)
-					sum.Splits[sr.Name] = sr.Samples
-				}
-				sum.Samples = p.Report.Samples
-				return c, nil
-			})
+		{split.Stage, func(ctx context.Context, r *StageResult) error {
+			p, err := split.Run(ctx, s, o.Split)
+			if err != nil {
+				return err
+			}
+			for _, sr := range p.Report.Splits {
+				sum.Splits[sr.Name] = sr.Samples
+			}
+			sum.Samples = p.Report.Samples
+			r.Counts = p.Counts()
+			return nil
 		}},
 		{"export", func(ctx context.Context, r *StageResult) error {
 			if o.Out == "" {
@@ -213,18 +193,10 @@ func Build(ctx context.Context, s *store.Store, o Options) (*Summary, error) {
 	return sum, nil
 }
 
-// recorded runs one stage inside a recorded run.
-func recorded(ctx context.Context, s *store.Store, stage string, args map[string]any, r *StageResult, fn func(runID int64) (map[string]int64, error)) error {
-	run, err := s.BeginRun(ctx, stage, args)
-	if err != nil {
-		return err
-	}
-	counts, err := fn(run.ID)
-	if counts != nil {
-		run.Counts, r.Counts = counts, counts
-	}
-	if ferr := s.FinishRun(ctx, run, err); err == nil {
-		err = ferr
+// counted keeps what a stage (which records its own run) counted in its result.
+func counted[T any, P store.CountedPtr[T]](r *StageResult, res P, err error) error {
+	if res != nil {
+		r.Counts = res.Counts()
 	}
 	return err
 }
@@ -284,26 +256,6 @@ func runCrawl(ctx context.Context, s *store.Store, o *Options, r *StageResult, c
 		}
 	}
 	return nil
-}
-
-// runMine mines the local repositories or searches GitHub, in a recorded run.
-func runMine(ctx context.Context, s *store.Store, o *Options, r *StageResult) error {
-	args := map[string]any{"local": o.Local, "build": true}
-	return recorded(ctx, s, mine.Stage, args, r, func(runID int64) (map[string]int64, error) {
-		opt := o.Mine
-		opt.RunID = runID
-		var st *mine.Stats
-		var err error
-		if o.Local != "" {
-			st, err = mine.MineLocal(ctx, s, o.Local, opt)
-		} else {
-			st, err = mine.Mine(ctx, s, opt)
-		}
-		if st == nil {
-			return nil, err
-		}
-		return st.Counts(), err
-	})
 }
 
 // ClassifyDocs walks paths (files or folders) and sorts the documentation files

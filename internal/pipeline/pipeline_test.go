@@ -188,6 +188,40 @@ func TestBuildEndToEnd(t *testing.T) {
 			t.Errorf("redact stage status %q, want %q", st.Status, StatusNotBuilt)
 		}
 	}
+	t.Run("each stage's run records its resolved options", func(t *testing.T) {
+		runs, err := s.LastRuns(ctx, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := map[string]map[string]any{}
+		for _, r := range runs {
+			if _, seen := args[r.Stage]; !seen {
+				args[r.Stage] = r.Args
+			}
+		}
+		want := map[string][]string{
+			"mine":     {"local", "max_per_api", "endpoints_per_api", "max_file_bytes"},
+			"extract":  {"workers", "timeout", "max_bytes"},
+			"align":    {"threshold", "perms", "shingle"},
+			"decontam": {"per_repo", "per_api", "blocklist", "factory_similarity", "factory_min_share"},
+			"split":    {"seed", "ratios", "name_similarity"},
+		}
+		for stage, keys := range want {
+			for _, k := range keys {
+				if _, ok := args[stage][k]; !ok {
+					t.Errorf("%s run args %v lack %q", stage, args[stage], k)
+				}
+			}
+		}
+		if args["decontam"]["per_repo"] != float64(5) || args["decontam"]["per_api"] != float64(20) ||
+			args["align"]["threshold"] != 0.85 || args["align"]["perms"] != float64(256) {
+			t.Errorf("defaults not resolved into the runs: decontam %v, align %v", args["decontam"], args["align"])
+		}
+		if _, ok := args["samples"]; !ok {
+			t.Error("building samples recorded no run")
+		}
+	})
+
 	first := readExport(t, out1)
 	if bytes.Contains(first["sccgbench.json"], []byte("0123456789abcdef0123456789abcdef")) {
 		t.Error("the export contains the hard-coded key")

@@ -1,0 +1,168 @@
+// Package archtest holds the test of sccg's dependency rules (docs/ARCHITECTURE.md):
+// it lists every package's imports with `go list` and fails on an import that breaks
+// a rule, naming the importer, the import and the rule.
+package archtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "sccg"
+
+// stages are the builder stages: each owns a step of the pipeline and talks to the
+// others only through the store.
+var stages = []string{"crawl", "mine", "extract", "align", "decontam", "redact", "samples", "split"}
+
+// evaluator is the evaluation side: it reads benchmarks in the release format and
+// never needs a builder stage.
+const evaluator = "evaluate"
+
+// wiring may import anything: the CLI and the pipeline that runs every stage.
+var wiring = []string{"cmd/", "internal/pipeline"}
+
+// cgoFree must build with CGO_ENABLED=0: the contracts every reader decodes.
+var cgoFree = []string{"release", "pyfacts"}
+
+type pkg struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+	CgoFiles   []string
+}
+
+// listPackages runs go list over the module.
+func listPackages(t *testing.T, env ...string) map[string]pkg {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "list", "-deps", "-json", "./...")
+	cmd.Dir = root
+	cmd.Env = append(cmd.Environ(), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	pkgs := map[string]pkg{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p pkg
+		if err := dec.Decode(&p); err != nil {
+			t.Fatalf("decode go list output: %v", err)
+		}
+		pkgs[p.ImportPath] = p
+	}
+	return pkgs
+}
+
+// rel is a module package's path inside the module ("" for other packages).
+func rel(path string) (string, bool) {
+	if path == module {
+		return "", true
+	}
+	r, ok := strings.CutPrefix(path, module+"/")
+	return r, ok
+}
+
+// top is the first path element: the stage or library a package belongs to.
+func top(r string) string {
+	first, _, _ := strings.Cut(r, "/")
+	return first
+}
+
+func isWiring(r string) bool {
+	return slices.ContainsFunc(wiring, func(w string) bool { return r == strings.TrimSuffix(w, "/") || strings.HasPrefix(r, w) })
+}
+
+func isStage(r string) bool { return slices.Contains(stages, top(r)) }
+
+// violations lists every import of pkgs that breaks a rule.
+func violations(pkgs map[string]pkg) []string {
+	var bad []string
+	for _, p := range pkgs {
+		from, ok := rel(p.ImportPath)
+		if !ok || isWiring(from) || strings.HasSuffix(p.ImportPath, ".test") {
+			continue
+		}
+		for _, imp := range p.Imports {
+			to, ok := rel(imp)
+			if !ok || top(to) == top(from) {
+				continue
+			}
+			switch {
+			case isWiring(to):
+				bad = append(bad, from+" imports "+to+": only the CLI imports the wiring")
+			case isStage(from) && isStage(to):
+				bad = append(bad, from+" imports "+to+": stages talk through the store, never to each other")
+			case top(from) == evaluator && isStage(to):
+				bad = append(bad, from+" imports "+to+": the evaluator imports no builder stage")
+			case !isStage(from) && top(from) != evaluator && (isStage(to) || top(to) == evaluator):
+				bad = append(bad, from+" imports "+to+": a library imports no stage")
+			}
+		}
+	}
+	slices.Sort(bad)
+	return bad
+}
+
+func TestDependencyRules(t *testing.T) {
+	for _, v := range violations(listPackages(t)) {
+		t.Error(v)
+	}
+}
+
+func TestRulesCatchBrokenImports(t *testing.T) {
+	pkgs := map[string]pkg{
+		"sccg/align":            {ImportPath: "sccg/align", Imports: []string{"sccg/store", "sccg/mine", "sccg/minhash"}},
+		"sccg/evaluate/prompts": {ImportPath: "sccg/evaluate/prompts", Imports: []string{"sccg/release", "sccg/samples", "sccg/evaluate"}},
+		"sccg/minhash":          {ImportPath: "sccg/minhash", Imports: []string{"sccg/decontam"}},
+		"sccg/store":            {ImportPath: "sccg/store", Imports: []string{"sccg/internal/pipeline"}},
+		"sccg/cmd/sccg":         {ImportPath: "sccg/cmd/sccg", Imports: []string{"sccg/align", "sccg/internal/pipeline"}},
+	}
+	got := violations(pkgs)
+	want := []string{
+		"align imports mine: stages talk through the store, never to each other",
+		"evaluate/prompts imports samples: the evaluator imports no builder stage",
+		"minhash imports decontam: a library imports no stage",
+		"store imports internal/pipeline: only the CLI imports the wiring",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// std reports whether path is a standard-library package.
+func std(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".") && first != module
+}
+
+// TestContractsBuildWithoutCgo: the release format and the stored facts are read by
+// every stage and by outside tools, so nothing they depend on may need cgo.
+func TestContractsBuildWithoutCgo(t *testing.T) {
+	pkgs := listPackages(t)
+	for _, name := range cgoFree {
+		p, ok := pkgs[module+"/"+name]
+		if !ok {
+			t.Errorf("package %s not found", name)
+			continue
+		}
+		for _, d := range append([]string{p.ImportPath}, p.Deps...) {
+			if std(d) {
+				continue // the standard library builds without cgo
+			}
+			if dp, ok := pkgs[d]; ok && len(dp.CgoFiles) > 0 {
+				t.Errorf("%s depends on %s, which needs cgo (%v)", name, d, dp.CgoFiles)
+			}
+		}
+	}
+}
