@@ -345,6 +345,7 @@ func stringOrList(raw json.RawMessage) ([]string, error) {
 	return list, nil
 }
 
+// ServeHTTP answers one request as scripted.
 func (l *LLM) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if l.opts.APIKey != "" && r.Header.Get("Authorization") != "Bearer "+l.opts.APIKey {
 		got := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
