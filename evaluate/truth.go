@@ -222,3 +222,26 @@ func uniqSorted(xs []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Agreement is how one captured request agrees with a ground truth.
+type Agreement struct {
+	Host, Endpoint, Method bool
+}
+
+// Hit reports a Mock hit: host, endpoint (when the truth has one) and method agree.
+func (a Agreement) Hit(g *GroundTruth) bool {
+	return a.Host && a.Method && (a.Endpoint || !g.HasEndpoint())
+}
+
+// Agree compares a captured request with the ground truth the way the scorer does.
+func (g *GroundTruth) Agree(c Captured) Agreement {
+	m := g.compare(c)
+	return Agreement{Host: m.host, Endpoint: m.endpoint, Method: m.method}
+}
+
+// Best returns the index of the captured request that agrees most with the ground
+// truth (host, then endpoint, then method; the first on ties), or -1 for none.
+func (g *GroundTruth) Best(cs []Captured) int {
+	i, _ := g.best(cs)
+	return i
+}

@@ -3,6 +3,7 @@ package pyast
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -51,4 +52,25 @@ func ImportedModules(ctx context.Context, code []byte) ([]string, error) {
 		return true
 	})
 	return out, nil
+}
+
+// requestInComment matches a request call written in a comment: a client's
+// get/post/… call, urlopen, or an http.client request.
+var requestInComment = regexp.MustCompile(`\b(?:requests|httpx|session|sess|s|client|aiohttp|conn)\.(?:get|post|put|patch|delete|head|request)\s*\(|\burlopen\s*\(`)
+
+// CommentedRequests returns the lines (1-based) of the comments in the code that
+// hold a request call: a request that was commented out.
+func CommentedRequests(ctx context.Context, code []byte) ([]int, error) {
+	root, err := parse(ctx, code)
+	if err != nil {
+		return nil, fmt.Errorf("comments: %w", err)
+	}
+	var lines []int
+	root.walk(func(n *node) bool {
+		if n.typ == "comment" && requestInComment.MatchString(n.text(code)) {
+			lines = append(lines, n.row+1)
+		}
+		return true
+	})
+	return lines, nil
 }

@@ -36,3 +36,14 @@ func TestImportedModules(t *testing.T) {
 		})
 	}
 }
+
+func TestCommentedRequests(t *testing.T) {
+	code := "import requests\n\ndef f(city):\n    # r = requests.get('https://x.p.rapidapi.com/a')\n    # make the request\n    return None\n"
+	got, err := CommentedRequests(context.Background(), []byte(code))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, []int{4}) {
+		t.Errorf("CommentedRequests = %v, want [4]", got)
+	}
+}

@@ -71,6 +71,7 @@ var commands = []command{
 	{"baseline", "produce baseline generations (gold, retrieval, trivial)", runBaseline},
 	{"retrieve", "score endpoint retrieval (Host@K, Endpoint@K)", runRetrieve},
 	{"eval", "run generations in the sandbox and score them", runEval},
+	{"verify", "check a benchmark's labels against each sample's own code; duplicates across splits", runVerify},
 	{"compare", "paired and group-wise permutation tests between two result sets", runCompare},
 	{"kappa", "Cohen's kappa between two label files", runKappa},
 	{"leakcheck", "check intents for leaks of the ground truth", runLeakcheck},
