@@ -511,22 +511,33 @@ func (m *ghMiner) hit(ctx context.Context, t Target, layer, query string, item *
 }
 
 // judgedBefore reports whether an earlier run stored the hit's file (the hit is
-// then added to it) or rejected it: either way there is nothing to fetch.
+// then added to it) or rejected it: either way there is nothing to fetch. Only a
+// missing row means "not judged"; any other store error is returned.
 func (m *ghMiner) judgedBefore(ctx context.Context, h *fileHit) (bool, error) {
-	if r, err := m.st.RepositoryByName(ctx, h.repo); err == nil {
-		if f, err := m.st.FileByKey(ctx, r.ID, h.path, h.sha); err == nil {
+	r, err := m.st.RepositoryByName(ctx, h.repo)
+	switch {
+	case err == nil:
+		f, err := m.st.FileByKey(ctx, r.ID, h.path, h.sha)
+		switch {
+		case err == nil:
 			m.stats.Deduped++
 			m.files[h.key] = fileState{id: f.ID}
 			return true, m.addHit(ctx, h.t, f.ID, h.layer, h.query)
+		case !errors.Is(err, store.ErrNotFound):
+			return false, fmt.Errorf("mine %s %s: %w", h.repo, h.path, err)
 		}
+	case !errors.Is(err, store.ErrNotFound):
+		return false, fmt.Errorf("mine %s: %w", h.repo, err)
 	}
-	if ds, err := m.st.Decisions(ctx, "file", h.subject); err == nil {
-		for _, d := range ds {
-			if d.Stage == Stage && d.Verdict == store.Rejected {
-				m.stats.Deduped++
-				m.files[h.key] = fileState{rejected: true}
-				return true, nil
-			}
+	ds, err := m.st.Decisions(ctx, "file", h.subject)
+	if err != nil {
+		return false, fmt.Errorf("mine %s %s: decisions: %w", h.repo, h.path, err)
+	}
+	for _, d := range ds {
+		if d.Stage == Stage && d.Verdict == store.Rejected {
+			m.stats.Deduped++
+			m.files[h.key] = fileState{rejected: true}
+			return true, nil
 		}
 	}
 	return false, nil
@@ -749,7 +760,11 @@ func (m *ghMiner) fresh(at string) bool {
 func (m *ghMiner) get(ctx context.Context, rel string, immutable bool, counter *int) (int, []byte, error) {
 	canon := canonicalAPI + rel
 	var prev *store.Fetch
-	if f, err := m.st.LatestFetch(ctx, canon); err == nil && f.Status == http.StatusOK && f.SHA256 != "" {
+	f, err := m.st.LatestFetch(ctx, canon)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return 0, nil, err
+	}
+	if err == nil && f.Status == http.StatusOK && f.SHA256 != "" {
 		// Content at a commit never changes, and metadata fetched a moment ago (by a
 		// run that was cut short) is fresh enough: use what the store holds.
 		if immutable || m.fresh(f.FetchedAt) {
