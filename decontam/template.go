@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -249,12 +251,7 @@ func WrapperFactories(cands []Candidate, opt FactoryOptions) map[string]map[stri
 		byRepo[c.Repo] = append(byRepo[c.Repo], i)
 	}
 	out := map[string]map[string]any{}
-	repos := make([]string, 0, len(byRepo))
-	for r := range byRepo {
-		repos = append(repos, r)
-	}
-	sort.Strings(repos)
-	for _, repo := range repos {
+	for _, repo := range slices.Sorted(maps.Keys(byRepo)) {
 		idx := byRepo[repo]
 		if len(idx) < opt.MinFunctions {
 			continue

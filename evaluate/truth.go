@@ -2,8 +2,10 @@ package evaluate
 
 import (
 	"encoding/json"
+	"maps"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -167,11 +169,7 @@ func paramNames(raw json.RawMessage) []string {
 				obj = props
 			}
 		}
-		var out []string
-		for k := range obj {
-			out = append(out, k)
-		}
-		return out
+		return slices.Collect(maps.Keys(obj))
 	}
 	return nil
 }

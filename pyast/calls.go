@@ -1,14 +1,15 @@
 package pyast
 
 import (
-	"sccg/pyfacts"
-
+	"cmp"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
+
+	"sccg/pyfacts"
 )
 
 // reqSite is one HTTP request call found in the tree, before evaluation.
@@ -345,12 +346,8 @@ func (sc *scope) dict(n *node) []kv {
 			if len(pos) == 1 {
 				out = sc.with(sc.at).dict(pos[0])
 			}
-			names := make([]string, 0, len(kw))
-			for k := range kw {
-				names = append(names, k)
-			}
-			sort.Slice(names, func(i, j int) bool { return kw[names[i]].start < kw[names[j]].start })
-			for _, k := range names {
+			byPosition := func(a, b string) int { return cmp.Compare(kw[a].start, kw[b].start) }
+			for _, k := range slices.SortedFunc(maps.Keys(kw), byPosition) {
 				out = append(out, kv{key: k, val: kw[k], sc: sc})
 			}
 			return out

@@ -9,11 +9,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"net/http"
 	"net/url"
 	"path"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -224,18 +225,9 @@ func (g *gitHub) load(fsys fs.FS) error {
 	for _, b := range g.faults.BlockedFiles {
 		g.blocked[b.Repo+"\x00"+b.Path] = true
 	}
-	names := make([]string, 0, len(g.repos))
-	for n := range g.repos {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(g.repos)) {
 		r := g.repos[n]
-		paths := make([]string, 0, len(r.files))
-		for p := range r.files {
-			paths = append(paths, p)
-		}
-		sort.Strings(paths)
+		paths := slices.Sorted(maps.Keys(r.files))
 		h := sha1.New()
 		h.Write([]byte(n))
 		for _, p := range paths {
