@@ -11,6 +11,7 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -271,7 +272,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		g := cfg.Generations[i]
 		s := samples[g.SampleID]
 		if s.truth.ParamsSource == "" && ExtractCode(g.Completion) != s.rec.Code.CompleteFunction &&
-			!contains(needGold, s.rec.SampleID) {
+			!slices.Contains(needGold, s.rec.SampleID) {
 			needGold = append(needGold, s.rec.SampleID)
 		}
 	}
@@ -342,15 +343,6 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	out.Summary.Python = runner.Python()
 	out.Summary.Problems = out.Problems
 	return out, nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // forEach runs fn(0..n-1) on workers goroutines and returns the first error.

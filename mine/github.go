@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -477,17 +478,10 @@ func (m *ghMiner) hit(ctx context.Context, t Target, layer, query string, item *
 	}
 	// Early filter: the fragments GitHub matched must show the host itself, not
 	// only its words scattered over the file.
-	if len(item.TextMatches) > 0 {
-		found := false
-		for _, tm := range item.TextMatches {
-			if strings.Contains(strings.ToLower(tm.GetFragment()), t.Host) {
-				found = true
-			}
-		}
-		if !found {
-			m.stats.EarlyDropped++
-			return m.reject(ctx, h, store.Rejected, "host not in the matched fragment", h.ev)
-		}
+	showsHost := func(tm *github.TextMatch) bool { return strings.Contains(strings.ToLower(tm.GetFragment()), t.Host) }
+	if len(item.TextMatches) > 0 && !slices.ContainsFunc(item.TextMatches, showsHost) {
+		m.stats.EarlyDropped++
+		return m.reject(ctx, h, store.Rejected, "host not in the matched fragment", h.ev)
 	}
 	if done, err := m.judgedBefore(ctx, h); done || err != nil {
 		return err

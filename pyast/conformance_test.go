@@ -58,9 +58,9 @@ func TestConformanceExtract(t *testing.T) {
 			wantHost = strings.ToLower(hostOf(r.APIMetadata.URL))
 		}
 		wantMethod := strings.ToUpper(r.APIMetadata.Method)
-		hostOK := confAnyCall(*f, func(c pyfacts.Call) bool { return c.Host == wantHost || strings.EqualFold(c.RapidAPIHost, wantHost) })
-		methodOK := confAnyCall(*f, func(c pyfacts.Call) bool { return c.Method == wantMethod })
-		routeOK := confAnyCall(*f, func(c pyfacts.Call) bool {
+		hostOK := slices.ContainsFunc(f.Facts.Calls, func(c pyfacts.Call) bool { return c.Host == wantHost || strings.EqualFold(c.RapidAPIHost, wantHost) })
+		methodOK := slices.ContainsFunc(f.Facts.Calls, func(c pyfacts.Call) bool { return c.Method == wantMethod })
+		routeOK := slices.ContainsFunc(f.Facts.Calls, func(c pyfacts.Call) bool {
 			return (c.Host == "" || c.Host == wantHost) && confRouteMatches(c.Path, r.APIMetadata.Route)
 		})
 		if hostOK {
@@ -124,15 +124,6 @@ func hostOf(u string) string {
 		u = u[:i]
 	}
 	return strings.ToLower(u)
-}
-
-func confAnyCall(f pyast.Function, ok func(pyfacts.Call) bool) bool {
-	for _, c := range f.Facts.Calls {
-		if ok(c) {
-			return true
-		}
-	}
-	return false
 }
 
 // confRouteMatches compares an observed path with a route template: a {param}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -27,10 +28,8 @@ func QueryLayers() []string {
 // LayerRank is a layer's strength: 0 for the strictest, larger for looser layers, and
 // len(QueryLayers()) for an unknown or empty layer.
 func LayerRank(layer string) int {
-	for i, l := range QueryLayers() {
-		if l == layer {
-			return i
-		}
+	if i := slices.Index(QueryLayers(), layer); i >= 0 {
+		return i
 	}
 	return len(QueryLayers())
 }

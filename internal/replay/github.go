@@ -704,16 +704,9 @@ func (cq codeQuery) match(repo string, f *ghFile) ([][2]int, bool) {
 	if len(cq.extensions) > 0 && !contains(cq.extensions, strings.TrimPrefix(path.Ext(f.path), ".")) {
 		return nil, false
 	}
-	if len(cq.paths) > 0 {
-		ok := false
-		for _, p := range cq.paths {
-			if p == "" || f.path == p || strings.HasPrefix(f.path, p+"/") {
-				ok = true
-			}
-		}
-		if !ok {
-			return nil, false
-		}
+	under := func(p string) bool { return p == "" || f.path == p || strings.HasPrefix(f.path, p+"/") }
+	if len(cq.paths) > 0 && !slices.ContainsFunc(cq.paths, under) {
+		return nil, false
 	}
 	size := len(f.content)
 	if size < cq.sizeMin || (cq.sizeMax >= 0 && size > cq.sizeMax) {
