@@ -1,8 +1,10 @@
 package align
 
 import (
+	"cmp"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -284,14 +286,8 @@ func routeCandidates(cat *Catalog, known []hostEvidence, obsPath, method string,
 	// A route that matches only under another method is weaker than any method
 	// match; it is still the documented endpoint the path names (the mismatch is
 	// recorded in the evidence).
-	sort.SliceStable(cands, func(i, j int) bool {
-		a, b := cands[i].score, cands[j].score
-		for k := range a {
-			if a[k] != b[k] {
-				return a[k] > b[k]
-			}
-		}
-		return cands[i].ep.ID < cands[j].ep.ID
+	slices.SortStableFunc(cands, func(a, b candidate) int {
+		return cmp.Or(slices.Compare(b.score, a.score), cmp.Compare(a.ep.ID, b.ep.ID))
 	})
 	return cands
 }

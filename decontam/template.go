@@ -9,7 +9,6 @@ import (
 	"path"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"sccg/minhash"
@@ -162,16 +161,14 @@ func banner(texts ...string) (string, int) {
 
 // templatedNames lists the distinct generator-style numbered identifiers in code.
 func templatedNames(code string) []string {
-	seen := map[string]bool{}
 	var out []string
 	for _, tok := range minhash.Tokens(code) {
-		if templatedName.MatchString(tok) && !seen[tok] {
-			seen[tok] = true
+		if templatedName.MatchString(tok) {
 			out = append(out, tok)
 		}
 	}
-	sort.Strings(out)
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 var nonWord = regexp.MustCompile(`[^a-z0-9 ]+`)

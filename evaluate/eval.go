@@ -3,6 +3,7 @@ package evaluate
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,7 +13,6 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -502,17 +502,8 @@ func b2f(b bool) float64 {
 
 // sortResults orders results by setting, model, sample and index.
 func sortResults(rs []Result) {
-	sort.SliceStable(rs, func(i, j int) bool {
-		a, b := rs[i], rs[j]
-		if a.Setting != b.Setting {
-			return a.Setting < b.Setting
-		}
-		if a.Model != b.Model {
-			return a.Model < b.Model
-		}
-		if a.SampleID != b.SampleID {
-			return a.SampleID < b.SampleID
-		}
-		return a.SampleIndex < b.SampleIndex
+	slices.SortStableFunc(rs, func(a, b Result) int {
+		return cmp.Or(cmp.Compare(a.Setting, b.Setting), cmp.Compare(a.Model, b.Model),
+			cmp.Compare(a.SampleID, b.SampleID), cmp.Compare(a.SampleIndex, b.SampleIndex))
 	})
 }

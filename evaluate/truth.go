@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"sccg/internal/route"
@@ -208,15 +207,12 @@ func codeParams(raw json.RawMessage) []string {
 }
 
 func uniqSorted(xs []string) []string {
-	seen := map[string]bool{}
 	var out []string
 	for _, x := range xs {
-		x = strings.TrimSpace(x)
-		if x != "" && !seen[x] {
-			seen[x] = true
+		if x = strings.TrimSpace(x); x != "" {
 			out = append(out, x)
 		}
 	}
-	sort.Strings(out)
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }

@@ -1,13 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 )
 
 // Query layers, strict to loose: the kind of evidence a search matched a file on.
@@ -264,15 +264,9 @@ func (s *Store) FileHits(ctx context.Context, fileID int64) ([]FileHit, error) {
 }
 
 func sortHits(hs []FileHit) {
-	sort.Slice(hs, func(i, j int) bool {
-		a, b := hs[i], hs[j]
-		if ra, rb := LayerRank(a.QueryLayer), LayerRank(b.QueryLayer); ra != rb {
-			return ra < rb
-		}
-		if a.APIID != b.APIID {
-			return a.APIID < b.APIID
-		}
-		return a.Query < b.Query
+	slices.SortFunc(hs, func(a, b FileHit) int {
+		return cmp.Or(cmp.Compare(LayerRank(a.QueryLayer), LayerRank(b.QueryLayer)), cmp.Compare(a.APIID, b.APIID),
+			cmp.Compare(a.Query, b.Query))
 	})
 }
 
