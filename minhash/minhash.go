@@ -50,9 +50,7 @@ func Tokens(code string) []string {
 			if j < len(code) {
 				j++
 			}
-			if j > len(code) {
-				j = len(code)
-			}
+			j = min(j, len(code))
 			out = append(out, code[i:j])
 			i = j
 		default:
