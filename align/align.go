@@ -1,8 +1,10 @@
 package align
 
 import (
+	"cmp"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -166,28 +168,13 @@ func Strength(a store.Alignment) int {
 	return 1
 }
 
+// alignCall binds call idx of a function to the documented endpoint it calls: it
+// gathers the hosts the call evidences, ranks the documented routes of those hosts
+// that match the call's path, and builds the alignment from the best one, or from
+// the host alone when no route matches.
 func alignCall(code, lowerCode string, idx int, c pyfacts.Call, cat *Catalog) (store.Alignment, Skip, bool) {
-	urlHost, obsPath := splitURL(c.URL)
-	if c.Path != "" {
-		obsPath = c.Path
-	}
-	if c.Host != "" {
-		urlHost = strings.ToLower(c.Host)
-	}
-	var hosts []hostEvidence
-	if urlHost != "" && !strings.Contains(urlHost, "{") {
-		hosts = append(hosts, hostEvidence{urlHost, "url", urlHost})
-	}
-	if h := strings.ToLower(strings.TrimSpace(c.RapidAPIHost)); h != "" && h != urlHost {
-		hosts = append(hosts, hostEvidence{h, "x-rapidapi-host", c.RapidAPIHost})
-	}
-	if len(hosts) == 0 {
-		// No host at the call: a documented host written once elsewhere in the code
-		// (a constructor default, a settings constant) still evidences it.
-		if hs := cat.hostsIn(lowerCode); len(hs) == 1 {
-			hosts = append(hosts, hostEvidence{hs[0], "code_literal", hs[0]})
-		}
-	}
+	urlHost, obsPath := callTarget(c)
+	hosts := callHosts(c, urlHost, lowerCode, cat)
 	if len(hosts) == 0 {
 		return store.Alignment{}, Skip{CallIndex: idx, Line: c.Line, Reason: "no_host"}, false
 	}
@@ -203,110 +190,13 @@ func alignCall(code, lowerCode string, idx int, c pyfacts.Call, cat *Catalog) (s
 	method := strings.ToUpper(c.Method)
 	observed := observedParams(c)
 
-	ev := Evidence{Line: c.Line, Callee: c.Callee, URLExpr: c.URLExpr, ObservedMethod: method, InHelper: c.InHelper}
-	if obsPath != "" {
-		ev.ObservedPath = obsPath
-	}
-
-	// Every documented endpoint of an evidenced host whose route matches the path.
-	type cand struct {
-		ep    catalogEndpoint
-		he    hostEvidence
-		score []int
-	}
-	var cands []cand
-	if obsPath != "" {
-		for hi, he := range known {
-			for _, ep := range cat.byHost[he.host] {
-				if !ep.route.Match(obsPath) {
-					continue
-				}
-				mm := 1 // method unknown
-				switch {
-				case method == "":
-				case strings.EqualFold(ep.Method, method):
-					mm = 2
-				default:
-					mm = 0
-				}
-				cur := 0
-				if ep.IsCurrent {
-					cur = 1
-				}
-				cands = append(cands, cand{ep: ep, he: he, score: []int{
-					mm, -hi, ep.route.Specificity(), paramOverlap(ep.Params, observed), cur,
-				}})
-			}
-		}
-	}
-	// A route that matches only under another method is weaker than any method
-	// match; it is still the documented endpoint the path names (the mismatch is
-	// recorded in the evidence).
-	sort.SliceStable(cands, func(i, j int) bool {
-		a, b := cands[i].score, cands[j].score
-		for k := range a {
-			if a[k] != b[k] {
-				return a[k] > b[k]
-			}
-		}
-		return cands[i].ep.ID < cands[j].ep.ID
-	})
-
+	ev := Evidence{Line: c.Line, Callee: c.Callee, URLExpr: c.URLExpr, ObservedMethod: method, InHelper: c.InHelper,
+		ObservedPath: obsPath}
 	a := store.Alignment{CallIndex: idx, Method: method}
-	if len(cands) > 0 {
-		best := cands[0]
-		ev.Host, ev.HostRule, ev.HostLiteral = best.he.host, best.he.rule, best.he.literal
-		ev.MatchedRoute = best.ep.Route
-		a.APIID, a.EndpointID = best.ep.APIID, best.ep.ID
-		a.Host, a.Route, a.Method = best.he.host, best.ep.Route, strings.ToUpper(best.ep.Method)
-		a.EndpointSource = SourceDocumented
-		ev.MethodMismatch = best.score[0] == 0
-		if lit := urlLiteralIn(code, best.he.host, best.ep.Route); best.he.rule == "url" && lit != "" {
-			a.DocMatchType, ev.Rule, ev.Literal = MatchURL, "url_literal", lit
-		} else {
-			a.DocMatchType, ev.Rule = MatchRoute, "route_match"
-			if best.he.rule == "url" {
-				ev.Literal = c.URL
-			} else {
-				ev.Literal = best.he.literal
-			}
-		}
-		if len(best.ep.Params) > 0 {
-			a.Params, a.ParamsSource = append([]store.Param(nil), best.ep.Params...), SourceDocumented
-		}
-		var alts []Alternative
-		for _, o := range cands[1:] {
-			alts = append(alts, Alternative{EndpointID: o.ep.ID, APIID: o.ep.APIID, Host: o.he.host, Version: o.ep.Version,
-				Method: o.ep.Method, Route: o.ep.Route, Lost: lostOn(best.score, o.score)})
-		}
-		if len(alts) > 0 {
-			a.Alternatives, _ = json.Marshal(alts)
-		}
+	if cands := routeCandidates(cat, known, obsPath, method, observed); len(cands) > 0 {
+		alignRoute(&a, &ev, code, c.URL, cands)
 	} else {
-		he := known[0]
-		ev.Host, ev.HostRule, ev.HostLiteral, ev.Rule = he.host, he.rule, he.literal, "host_only"
-		ev.Literal = he.literal
-		a.Host, a.DocMatchType = he.host, MatchHostOnly
-		a.APIID = cat.byHost[he.host][0].APIID
-		np := route.NormalizePath(obsPath)
-		switch {
-		case obsPath != "" && (resolvablePath(obsPath) || (np == "/" && c.URLResolved)):
-			a.Route, a.EndpointSource = np, SourceObserved
-		default:
-			a.EndpointSource = SourceNone
-		}
-		// Other APIs on the same host are alternatives, never a guess.
-		seen := map[int64]bool{a.APIID: true}
-		var alts []Alternative
-		for _, ep := range cat.byHost[he.host] {
-			if !seen[ep.APIID] {
-				seen[ep.APIID] = true
-				alts = append(alts, Alternative{APIID: ep.APIID, Host: he.host, Lost: "lowest api id"})
-			}
-		}
-		if len(alts) > 0 {
-			a.Alternatives, _ = json.Marshal(alts)
-		}
+		alignHostOnly(&a, &ev, cat, known[0], obsPath, c.URLResolved)
 	}
 	if a.ParamsSource == "" {
 		if len(observed) > 0 {
@@ -320,6 +210,149 @@ func alignCall(code, lowerCode string, idx int, c pyfacts.Call, cat *Catalog) (s
 	ev.URLExpr, _ = secrets.RedactText(ev.URLExpr)
 	a.Evidence, _ = json.Marshal(ev)
 	return a, Skip{}, true
+}
+
+// callTarget is the lower-cased host and the path a call's URL names, "" when
+// unknown.
+func callTarget(c pyfacts.Call) (host, path string) {
+	host, path = splitURL(c.URL)
+	if c.Path != "" {
+		path = c.Path
+	}
+	if c.Host != "" {
+		host = strings.ToLower(c.Host)
+	}
+	return host, path
+}
+
+// callHosts lists the hosts a call evidences, strongest first: the host of its URL
+// (urlHost), then its X-RapidAPI-Host header; failing both, the one documented
+// host written elsewhere in the code.
+func callHosts(c pyfacts.Call, urlHost, lowerCode string, cat *Catalog) []hostEvidence {
+	var hosts []hostEvidence
+	if urlHost != "" && !strings.Contains(urlHost, "{") {
+		hosts = append(hosts, hostEvidence{urlHost, "url", urlHost})
+	}
+	if h := strings.ToLower(strings.TrimSpace(c.RapidAPIHost)); h != "" && h != urlHost {
+		hosts = append(hosts, hostEvidence{h, "x-rapidapi-host", c.RapidAPIHost})
+	}
+	if len(hosts) == 0 {
+		// No host at the call: a documented host written once elsewhere in the code
+		// (a constructor default, a settings constant) still evidences it.
+		if hs := cat.hostsIn(lowerCode); len(hs) == 1 {
+			hosts = append(hosts, hostEvidence{hs[0], "code_literal", hs[0]})
+		}
+	}
+	return hosts
+}
+
+// candidate is a documented endpoint whose route matches the observed path, with
+// the score it is ranked by (compared field by field, higher first; see lostNames).
+type candidate struct {
+	ep    catalogEndpoint
+	he    hostEvidence
+	score []int
+}
+
+// routeCandidates returns every documented endpoint of a known host whose route
+// matches obsPath, best first.
+func routeCandidates(cat *Catalog, known []hostEvidence, obsPath, method string, observed []store.Param) []candidate {
+	if obsPath == "" {
+		return nil
+	}
+	var cands []candidate
+	for hi, he := range known {
+		for _, ep := range cat.byHost[he.host] {
+			if !ep.route.Match(obsPath) {
+				continue
+			}
+			mm := 1 // method unknown
+			switch {
+			case method == "":
+			case strings.EqualFold(ep.Method, method):
+				mm = 2
+			default:
+				mm = 0
+			}
+			cur := 0
+			if ep.IsCurrent {
+				cur = 1
+			}
+			cands = append(cands, candidate{ep: ep, he: he, score: []int{
+				mm, -hi, ep.route.Specificity(), paramOverlap(ep.Params, observed), cur,
+			}})
+		}
+	}
+	// A route that matches only under another method is weaker than any method
+	// match; it is still the documented endpoint the path names (the mismatch is
+	// recorded in the evidence).
+	slices.SortStableFunc(cands, func(a, b candidate) int {
+		return cmp.Or(slices.Compare(b.score, a.score), cmp.Compare(a.ep.ID, b.ep.ID))
+	})
+	return cands
+}
+
+// alignRoute binds a to the best of cands: a url match when the code holds the
+// endpoint's full URL as one literal, else a route match. The others are recorded
+// as alternatives with what they lost on.
+func alignRoute(a *store.Alignment, ev *Evidence, code, callURL string, cands []candidate) {
+	best := cands[0]
+	ev.Host, ev.HostRule, ev.HostLiteral = best.he.host, best.he.rule, best.he.literal
+	ev.MatchedRoute = best.ep.Route
+	a.APIID, a.EndpointID = best.ep.APIID, best.ep.ID
+	a.Host, a.Route, a.Method = best.he.host, best.ep.Route, strings.ToUpper(best.ep.Method)
+	a.EndpointSource = SourceDocumented
+	ev.MethodMismatch = best.score[0] == 0
+	if lit := urlLiteralIn(code, best.he.host, best.ep.Route); best.he.rule == "url" && lit != "" {
+		a.DocMatchType, ev.Rule, ev.Literal = MatchURL, "url_literal", lit
+	} else {
+		a.DocMatchType, ev.Rule = MatchRoute, "route_match"
+		if best.he.rule == "url" {
+			ev.Literal = callURL
+		} else {
+			ev.Literal = best.he.literal
+		}
+	}
+	if len(best.ep.Params) > 0 {
+		a.Params, a.ParamsSource = append([]store.Param(nil), best.ep.Params...), SourceDocumented
+	}
+	var alts []Alternative
+	for _, o := range cands[1:] {
+		alts = append(alts, Alternative{EndpointID: o.ep.ID, APIID: o.ep.APIID, Host: o.he.host, Version: o.ep.Version,
+			Method: o.ep.Method, Route: o.ep.Route, Lost: lostOn(best.score, o.score)})
+	}
+	if len(alts) > 0 {
+		a.Alternatives, _ = json.Marshal(alts)
+	}
+}
+
+// alignHostOnly binds a to host evidence he alone: the host's API with the lowest
+// id, the observed path as the route when it can be trusted, and the other APIs on
+// the host as alternatives.
+func alignHostOnly(a *store.Alignment, ev *Evidence, cat *Catalog, he hostEvidence, obsPath string, urlResolved bool) {
+	ev.Host, ev.HostRule, ev.HostLiteral, ev.Rule = he.host, he.rule, he.literal, "host_only"
+	ev.Literal = he.literal
+	a.Host, a.DocMatchType = he.host, MatchHostOnly
+	a.APIID = cat.byHost[he.host][0].APIID
+	np := route.NormalizePath(obsPath)
+	switch {
+	case obsPath != "" && (resolvablePath(obsPath) || (np == "/" && urlResolved)):
+		a.Route, a.EndpointSource = np, SourceObserved
+	default:
+		a.EndpointSource = SourceNone
+	}
+	// Other APIs on the same host are alternatives, never a guess.
+	seen := map[int64]bool{a.APIID: true}
+	var alts []Alternative
+	for _, ep := range cat.byHost[he.host] {
+		if !seen[ep.APIID] {
+			seen[ep.APIID] = true
+			alts = append(alts, Alternative{APIID: ep.APIID, Host: he.host, Lost: "lowest api id"})
+		}
+	}
+	if len(alts) > 0 {
+		a.Alternatives, _ = json.Marshal(alts)
+	}
 }
 
 // urlLiteralIn finds the full endpoint URL as one literal of the code: scheme, host

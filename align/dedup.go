@@ -184,9 +184,7 @@ func Dedup(items []DedupItem, opt DedupOptions) ([]DedupEntry, DedupStats) {
 		size[e.Cluster]++
 	}
 	for _, s := range size {
-		if s > st.Largest {
-			st.Largest = s
-		}
+		st.Largest = max(st.Largest, s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].FunctionID < out[j].FunctionID })
 	return out, st

@@ -1,15 +1,18 @@
 package crawl
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -212,12 +215,7 @@ func openAPIDoc(t *openapi3.T, path string) (*Doc, error) {
 			continue
 		}
 		ops := item.Operations()
-		methods := make([]string, 0, len(ops))
-		for m := range ops {
-			methods = append(methods, m)
-		}
-		sort.Strings(methods)
-		for _, m := range methods {
+		for _, m := range slices.Sorted(maps.Keys(ops)) {
 			op := ops[m]
 			ep := store.Endpoint{Version: version, IsCurrent: true, Host: host, Key: op.OperationID,
 				Name: firstNonEmpty(op.Summary, op.OperationID), Description: op.Description, Method: m, Route: prefix + route}
@@ -282,12 +280,8 @@ func anyText(v any) string {
 // its object schema's properties into body or form parameters.
 func requestBodyParams(rb *openapi3.RequestBody, params []store.Param) (ct, example string, out []store.Param) {
 	out = params
-	types := make([]string, 0, len(rb.Content))
-	for k := range rb.Content {
-		types = append(types, k)
-	}
-	sort.Slice(types, func(i, j int) bool {
-		return mediaRank(types[i]) < mediaRank(types[j]) || (mediaRank(types[i]) == mediaRank(types[j]) && types[i] < types[j])
+	types := slices.SortedFunc(maps.Keys(rb.Content), func(a, b string) int {
+		return cmp.Or(cmp.Compare(mediaRank(a), mediaRank(b)), strings.Compare(a, b))
 	})
 	if len(types) == 0 {
 		return "", "", out
@@ -309,12 +303,7 @@ func requestBodyParams(rb *openapi3.RequestBody, params []store.Param) (ct, exam
 	for _, r := range s.Required {
 		req[r] = true
 	}
-	names := make([]string, 0, len(s.Properties))
-	for n := range s.Properties {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(s.Properties)) {
 		p := store.Param{Name: n, Location: loc, Required: req[n], Type: "string"}
 		if ps := s.Properties[n]; ps != nil && ps.Value != nil {
 			p.Type = schemaType(ps.Value)

@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -466,12 +467,7 @@ func hubParams(raw json.RawMessage) ([]store.Param, error) {
 			return nil, fmt.Errorf("unknown parameter shape: %w", err)
 		}
 		var out []store.Param
-		keys := make([]string, 0, len(byLoc))
-		for k := range byLoc {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(byLoc)) {
 			loc := strings.ToLower(k)
 			switch loc {
 			case "query", "querystring", "path", "header", "headers", "parameters", "params":
@@ -562,24 +558,14 @@ func hubPayloads(ep *store.Endpoint, raw json.RawMessage) ([]store.Param, error)
 				for _, r := range p.Schema.Required {
 					req[r] = true
 				}
-				names := make([]string, 0, len(p.Schema.Properties))
-				for n := range p.Schema.Properties {
-					names = append(names, n)
-				}
-				sort.Strings(names)
-				for _, n := range names {
+				for _, n := range slices.Sorted(maps.Keys(p.Schema.Properties)) {
 					prop := p.Schema.Properties[n]
 					out = append(out, store.Param{Name: n, Location: "body", Type: prop.Type, Required: req[n], Description: prop.Description})
 				}
 			} else if ep.BodyExample != "" {
 				var obj map[string]any
 				if json.Unmarshal([]byte(ep.BodyExample), &obj) == nil {
-					names := make([]string, 0, len(obj))
-					for n := range obj {
-						names = append(names, n)
-					}
-					sort.Strings(names)
-					for _, n := range names {
+					for _, n := range slices.Sorted(maps.Keys(obj)) {
 						out = append(out, store.Param{Name: n, Location: "body", Type: jsonType(obj[n])})
 					}
 				}

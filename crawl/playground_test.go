@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -94,7 +96,7 @@ func TestParsePlaygroundMatchesCatalog(t *testing.T) {
 				k := ce.Method + " " + ce.Route
 				ps, ok := got[k]
 				if !ok {
-					t.Errorf("endpoint %s missing; have %v", k, keys(got))
+					t.Errorf("endpoint %s missing; have %v", k, slices.Sorted(maps.Keys(got)))
 					continue
 				}
 				if strings.Join(ps, " ") != strings.Join(want, " ") {
@@ -103,15 +105,6 @@ func TestParsePlaygroundMatchesCatalog(t *testing.T) {
 			}
 		})
 	}
-}
-
-func keys[V any](m map[string]V) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func TestParsePlaygroundBadPages(t *testing.T) {

@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"sccg/minhash"
@@ -160,16 +161,14 @@ func banner(texts ...string) (string, int) {
 
 // templatedNames lists the distinct generator-style numbered identifiers in code.
 func templatedNames(code string) []string {
-	seen := map[string]bool{}
 	var out []string
 	for _, tok := range minhash.Tokens(code) {
-		if templatedName.MatchString(tok) && !seen[tok] {
-			seen[tok] = true
+		if templatedName.MatchString(tok) {
 			out = append(out, tok)
 		}
 	}
-	sort.Strings(out)
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 var nonWord = regexp.MustCompile(`[^a-z0-9 ]+`)
@@ -249,12 +248,7 @@ func WrapperFactories(cands []Candidate, opt FactoryOptions) map[string]map[stri
 		byRepo[c.Repo] = append(byRepo[c.Repo], i)
 	}
 	out := map[string]map[string]any{}
-	repos := make([]string, 0, len(byRepo))
-	for r := range byRepo {
-		repos = append(repos, r)
-	}
-	sort.Strings(repos)
-	for _, repo := range repos {
+	for _, repo := range slices.Sorted(maps.Keys(byRepo)) {
 		idx := byRepo[repo]
 		if len(idx) < opt.MinFunctions {
 			continue

@@ -3,8 +3,9 @@ package evaluate
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -57,12 +58,7 @@ func TestConformanceGold(t *testing.T) {
 			t.Errorf("self-contained %s sample %s misses its gold endpoint: %s", r.DocMatchType, r.SampleID, cause)
 		}
 	}
-	var keys []string
-	for k := range per {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(per)) {
 		t.Logf("%-22s %d/%d hit", k, per[k].hits, per[k].total)
 	}
 	for _, m := range misses {

@@ -3,6 +3,7 @@ package evaluate
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +12,7 @@ import (
 	"os"
 	"regexp"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -279,7 +280,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		g := cfg.Generations[i]
 		s := samples[g.SampleID]
 		if s.truth.ParamsSource == "" && ExtractCode(g.Completion) != s.rec.Code.CompleteFunction &&
-			!contains(needGold, s.rec.SampleID) {
+			!slices.Contains(needGold, s.rec.SampleID) {
 			needGold = append(needGold, s.rec.SampleID)
 		}
 	}
@@ -350,15 +351,6 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	out.Summary.Python = runner.Python()
 	out.Summary.Problems = out.Problems
 	return out, nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // forEach runs fn(0..n-1) on workers goroutines and returns the first error.
@@ -518,17 +510,8 @@ func b2f(b bool) float64 {
 
 // sortResults orders results by setting, model, sample and index.
 func sortResults(rs []Result) {
-	sort.SliceStable(rs, func(i, j int) bool {
-		a, b := rs[i], rs[j]
-		if a.Setting != b.Setting {
-			return a.Setting < b.Setting
-		}
-		if a.Model != b.Model {
-			return a.Model < b.Model
-		}
-		if a.SampleID != b.SampleID {
-			return a.SampleID < b.SampleID
-		}
-		return a.SampleIndex < b.SampleIndex
+	slices.SortStableFunc(rs, func(a, b Result) int {
+		return cmp.Or(cmp.Compare(a.Setting, b.Setting), cmp.Compare(a.Model, b.Model),
+			cmp.Compare(a.SampleID, b.SampleID), cmp.Compare(a.SampleIndex, b.SampleIndex))
 	})
 }

@@ -1,12 +1,14 @@
 package evaluate
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"sccg/evaluate/stats"
@@ -87,7 +89,7 @@ func WriteTables(w io.Writer, sums []Summary) error {
 	b.WriteString("| Setting | Model | doc_match_type | N | Host@Acc | Endpoint@Acc | Method@Acc | ExecReq | Mock |\n")
 	b.WriteString("| --- | --- | --- | ---: | --- | --- | --- | --- | --- |\n")
 	for _, g := range groups {
-		for _, k := range sortedAggKeys(g.ByDocMatchType) {
+		for _, k := range slices.Sorted(maps.Keys(g.ByDocMatchType)) {
 			a := g.ByDocMatchType[k]
 			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %s | %s | %s | %s |\n", g.Setting, g.Model, k, a.N,
 				rate(a.HostAcc, a.N), rate(a.EndpointAcc, a.N), rate(a.MethodAcc, a.N), rate(a.ExecReq, a.N), rate(a.Mock, a.N))
@@ -112,12 +114,8 @@ func WriteTables(w io.Writer, sums []Summary) error {
 	b.WriteString("| Setting | Model | pass@k |\n| --- | --- | --- |\n")
 	for _, g := range groups {
 		var parts []string
-		ks := make([]string, 0, len(g.PassAtK))
-		for k := range g.PassAtK {
-			ks = append(ks, k)
-		}
-		sort.Slice(ks, func(i, j int) bool { return passK(ks[i]) < passK(ks[j]) })
-		for _, k := range ks {
+		byK := func(a, b string) int { return cmp.Compare(passK(a), passK(b)) }
+		for _, k := range slices.SortedFunc(maps.Keys(g.PassAtK), byK) {
 			parts = append(parts, fmt.Sprintf("%s = %s", k, pct(g.PassAtK[k])))
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", g.Setting, g.Model, strings.Join(parts, ", "))
@@ -130,13 +128,4 @@ func passK(s string) int {
 	var k int
 	fmt.Sscanf(s, "pass@%d", &k)
 	return k
-}
-
-func sortedAggKeys(m map[string]Agg) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	_ "embed"
 	"encoding/json"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 
 	"sccg/evaluate/sandbox"
@@ -35,16 +37,12 @@ func parseRequest(q sandbox.Request) Captured {
 		if c.Path == "" {
 			c.Path = "/"
 		}
-		for k := range u.Query() {
-			c.Query = append(c.Query, k)
-		}
+		c.Query = slices.AppendSeq(c.Query, maps.Keys(u.Query()))
 	}
 	c.Params = rawKeys(q.Params)
 	if q.ParamsRaw != "" {
 		if v, err := url.ParseQuery(strings.TrimPrefix(q.ParamsRaw, "?")); err == nil {
-			for k := range v {
-				c.Params = append(c.Params, k)
-			}
+			c.Params = slices.AppendSeq(c.Params, maps.Keys(v))
 		}
 	}
 	c.JSONKeys = rawKeys(q.JSON)
@@ -83,19 +81,11 @@ func bodyKeys(raw json.RawMessage) []string {
 	s = strings.TrimSpace(s)
 	var obj map[string]json.RawMessage
 	if strings.HasPrefix(s, "{") && json.Unmarshal([]byte(s), &obj) == nil {
-		var out []string
-		for k := range obj {
-			out = append(out, k)
-		}
-		return out
+		return slices.Collect(maps.Keys(obj))
 	}
 	if strings.Contains(s, "=") && !strings.ContainsAny(s, " \n{") {
 		if v, err := url.ParseQuery(s); err == nil {
-			var out []string
-			for k := range v {
-				out = append(out, k)
-			}
-			return out
+			return slices.Collect(maps.Keys(v))
 		}
 	}
 	return nil

@@ -2,9 +2,10 @@ package evaluate
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
 	"reflect"
-	"sort"
+	"slices"
 	"testing"
 )
 
@@ -15,11 +16,7 @@ func TestAggKeys(t *testing.T) {
 	}
 	var m map[string]any
 	json.Unmarshal(b, &m)
-	var got []string
-	for k := range m {
-		got = append(got, k)
-	}
-	sort.Strings(got)
+	got := slices.Sorted(maps.Keys(m))
 	want := []string{"codebleu", "dep", "endpoint_acc", "es", "exec_req", "host_acc", "method_acc", "mock", "n",
 		"param_f1", "robust", "secret", "syntax", "token_f1", "token_p", "token_r"}
 	if !reflect.DeepEqual(got, want) {

@@ -2,9 +2,10 @@ package evaluate
 
 import (
 	"encoding/json"
+	"maps"
 	"net/url"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"sccg/internal/route"
@@ -167,11 +168,7 @@ func paramNames(raw json.RawMessage) []string {
 				obj = props
 			}
 		}
-		var out []string
-		for k := range obj {
-			out = append(out, k)
-		}
-		return out
+		return slices.Collect(maps.Keys(obj))
 	}
 	return nil
 }
@@ -210,17 +207,14 @@ func codeParams(raw json.RawMessage) []string {
 }
 
 func uniqSorted(xs []string) []string {
-	seen := map[string]bool{}
 	var out []string
 	for _, x := range xs {
-		x = strings.TrimSpace(x)
-		if x != "" && !seen[x] {
-			seen[x] = true
+		if x = strings.TrimSpace(x); x != "" {
 			out = append(out, x)
 		}
 	}
-	sort.Strings(out)
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Agreement is how one captured request agrees with a ground truth.

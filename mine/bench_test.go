@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -97,11 +99,7 @@ func TestMineEmbeddedCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var reasons []string
-	for k := range counts {
-		reasons = append(reasons, k)
-	}
-	all := strings.Join(reasons, "\n")
+	all := strings.Join(slices.Collect(maps.Keys(counts)), "\n")
 	for _, want := range []string{"binary file", mine.NotUTF8, "too large", "451", "repository unavailable (404", "split: saturated query"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no decision mentions %q; decisions:\n%s", want, all)

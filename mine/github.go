@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -445,17 +446,39 @@ func escapePath(p string) string {
 	return strings.Join(segs, "/")
 }
 
+// fileHit is one search result: the file it names, and the subject and evidence
+// the decisions about it are recorded with.
+type fileHit struct {
+	t            Target
+	layer, query string
+	repo, path   string // owner/name, and the file's path in it
+	sha, commit  string // the blob SHA, and the commit the result's URL pins ("" if none)
+	key          string // what m.files knows the file by
+	subject      string // the file's URL at its commit
+	ev           map[string]any
+}
+
+func newFileHit(t Target, layer, query string, item *github.CodeResult) *fileHit {
+	h := &fileHit{t: t, layer: layer, query: query, repo: item.GetRepository().GetFullName(),
+		path: item.GetPath(), sha: item.GetSHA(), commit: commitOf(item.GetHTMLURL())}
+	h.key = h.repo + "\x00" + h.path + "\x00" + h.sha
+	h.subject = fmt.Sprintf("https://github.com/%s/blob/%s/%s", h.repo, h.commit, h.path)
+	h.ev = map[string]any{"api": t.API.Slug, "query_layer": layer, "query": query}
+	return h
+}
+
+// reject marks the hit's file as not kept for the rest of the run and records why,
+// as verdict store.Rejected, or store.Failed for a fault.
+func (m *ghMiner) reject(ctx context.Context, h *fileHit, verdict, reason string, ev map[string]any) error {
+	m.files[h.key] = fileState{rejected: true}
+	return m.decide(ctx, "file", h.subject, verdict, reason, ev)
+}
+
 // hit handles one search result: early filter, de-duplication, then the requests.
 func (m *ghMiner) hit(ctx context.Context, t Target, layer, query string, item *github.CodeResult) error {
 	m.stats.Hits++
-	full := item.GetRepository().GetFullName()
-	path, sha := item.GetPath(), item.GetSHA()
-	commit := commitOf(item.GetHTMLURL())
-	fkey := full + "\x00" + path + "\x00" + sha
-	subject := fmt.Sprintf("https://github.com/%s/blob/%s/%s", full, commit, path)
-	ev := map[string]any{"api": t.API.Slug, "query_layer": layer, "query": query}
-
-	if fs, ok := m.files[fkey]; ok {
+	h := newFileHit(t, layer, query, item)
+	if fs, ok := m.files[h.key]; ok {
 		m.stats.Deduped++
 		if fs.id != 0 {
 			return m.addHit(ctx, t, fs.id, layer, query)
@@ -464,91 +487,111 @@ func (m *ghMiner) hit(ctx context.Context, t Target, layer, query string, item *
 	}
 	// Early filter: the fragments GitHub matched must show the host itself, not
 	// only its words scattered over the file.
-	if len(item.TextMatches) > 0 {
-		found := false
-		for _, tm := range item.TextMatches {
-			if strings.Contains(strings.ToLower(tm.GetFragment()), t.Host) {
-				found = true
-			}
-		}
-		if !found {
-			m.stats.EarlyDropped++
-			m.files[fkey] = fileState{rejected: true}
-			return m.decide(ctx, "file", subject, store.Rejected, "host not in the matched fragment", ev)
-		}
+	showsHost := func(tm *github.TextMatch) bool { return strings.Contains(strings.ToLower(tm.GetFragment()), t.Host) }
+	if len(item.TextMatches) > 0 && !slices.ContainsFunc(item.TextMatches, showsHost) {
+		m.stats.EarlyDropped++
+		return m.reject(ctx, h, store.Rejected, "host not in the matched fragment", h.ev)
 	}
-	// Already stored or judged by an earlier run: nothing to fetch.
-	if r, err := m.st.RepositoryByName(ctx, full); err == nil {
-		if f, err := m.st.FileByKey(ctx, r.ID, path, sha); err == nil {
-			m.stats.Deduped++
-			m.files[fkey] = fileState{id: f.ID}
-			return m.addHit(ctx, t, f.ID, layer, query)
-		}
-	}
-	if ds, err := m.st.Decisions(ctx, "file", subject); err == nil {
-		for _, d := range ds {
-			if d.Stage == Stage && d.Verdict == store.Rejected {
-				m.stats.Deduped++
-				m.files[fkey] = fileState{rejected: true}
-				return nil
-			}
-		}
+	if done, err := m.judgedBefore(ctx, h); done || err != nil {
+		return err
 	}
 	if lo := minSize(query); lo > m.opts.MaxFileBytes {
-		m.files[fkey] = fileState{rejected: true}
-		ev["min_size"] = lo
-		return m.decide(ctx, "file", subject, store.Rejected, "too large: over --max-file-bytes", ev)
+		h.ev["min_size"] = lo
+		return m.reject(ctx, h, store.Rejected, "too large: over --max-file-bytes", h.ev)
 	}
-	rs, err := m.repo(ctx, full)
+	rs, err := m.repo(ctx, h.repo)
 	if err != nil {
 		return err
 	}
 	if rs.missing {
-		m.files[fkey] = fileState{rejected: true}
-		return m.decide(ctx, "file", subject, store.Rejected, "repository unavailable", ev)
+		return m.reject(ctx, h, store.Rejected, "repository unavailable", h.ev)
 	}
-	owner, name, _ := strings.Cut(full, "/")
-	rel := fmt.Sprintf("repos/%s/%s/contents/%s", url.PathEscape(owner), url.PathEscape(name), escapePath(path))
-	if commit != "" {
-		rel += "?ref=" + url.QueryEscape(commit)
+	content, ok, err := m.fetchFile(ctx, h, rs)
+	if !ok || err != nil {
+		return err
 	}
-	status, body, err := m.get(ctx, rel, commit != "", &m.stats.ContentRequests)
+	return m.saveFile(ctx, h, rs, content)
+}
+
+// judgedBefore reports whether an earlier run stored the hit's file (the hit is
+// then added to it) or rejected it: either way there is nothing to fetch. Only a
+// missing row means "not judged"; any other store error is returned.
+func (m *ghMiner) judgedBefore(ctx context.Context, h *fileHit) (bool, error) {
+	r, err := m.st.RepositoryByName(ctx, h.repo)
+	switch {
+	case err == nil:
+		f, err := m.st.FileByKey(ctx, r.ID, h.path, h.sha)
+		switch {
+		case err == nil:
+			m.stats.Deduped++
+			m.files[h.key] = fileState{id: f.ID}
+			return true, m.addHit(ctx, h.t, f.ID, h.layer, h.query)
+		case !errors.Is(err, store.ErrNotFound):
+			return false, fmt.Errorf("mine %s %s: %w", h.repo, h.path, err)
+		}
+	case !errors.Is(err, store.ErrNotFound):
+		return false, fmt.Errorf("mine %s: %w", h.repo, err)
+	}
+	ds, err := m.st.Decisions(ctx, "file", h.subject)
+	if err != nil {
+		return false, fmt.Errorf("mine %s %s: decisions: %w", h.repo, h.path, err)
+	}
+	for _, d := range ds {
+		if d.Stage == Stage && d.Verdict == store.Rejected {
+			m.stats.Deduped++
+			m.files[h.key] = fileState{rejected: true}
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// fetchFile requests the hit's file (at its commit) and checks what came back. It
+// returns the content to keep, or false when the file was rejected.
+func (m *ghMiner) fetchFile(ctx context.Context, h *fileHit, rs *repoState) ([]byte, bool, error) {
+	owner, name, _ := strings.Cut(h.repo, "/")
+	rel := fmt.Sprintf("repos/%s/%s/contents/%s", url.PathEscape(owner), url.PathEscape(name), escapePath(h.path))
+	if h.commit != "" {
+		rel += "?ref=" + url.QueryEscape(h.commit)
+	}
+	status, body, err := m.get(ctx, rel, h.commit != "", &m.stats.ContentRequests)
 	if err != nil {
 		if reason := failure(err); reason != "" {
 			m.stats.Failed++
-			m.files[fkey] = fileState{rejected: true}
-			ev["error"] = err.Error()
-			return m.decide(ctx, "file", subject, store.Failed, reason, ev)
+			h.ev["error"] = err.Error()
+			return nil, false, m.reject(ctx, h, store.Failed, reason, h.ev)
 		}
-		return fmt.Errorf("mine %s/%s %s: %w", owner, name, path, err)
+		return nil, false, fmt.Errorf("mine %s %s: %w", h.repo, h.path, err)
 	}
 	rs.used = true
 	if status != http.StatusOK {
-		m.files[fkey] = fileState{rejected: true}
-		ev["status"] = status
-		return m.decide(ctx, "file", subject, store.Rejected, fmt.Sprintf("file unavailable (%d %s)", status, http.StatusText(status)), ev)
+		h.ev["status"] = status
+		return nil, false, m.reject(ctx, h, store.Rejected, fmt.Sprintf("file unavailable (%d %s)", status, http.StatusText(status)), h.ev)
 	}
 	var rc github.RepositoryContent
 	if err := json.Unmarshal(body, &rc); err != nil {
-		m.files[fkey] = fileState{rejected: true}
-		return m.decide(ctx, "file", subject, store.Failed, "malformed contents response", map[string]any{"error": err.Error()})
+		return nil, false, m.reject(ctx, h, store.Failed, "malformed contents response", map[string]any{"error": err.Error()})
 	}
 	content, reason := m.decode(&rc)
-	if reason == "" && GitBlobSHA(content) != sha {
+	if reason == "" && GitBlobSHA(content) != h.sha {
 		reason = "content does not match the blob SHA"
 	}
-	if reason == "" && !bytes.Contains(bytes.ToLower(content), []byte(t.Host)) {
+	if reason == "" && !bytes.Contains(bytes.ToLower(content), []byte(h.t.Host)) {
 		reason = "host not in content"
 		m.stats.Wasted++ // the early filter should have caught it
 	}
 	if reason != "" {
-		m.files[fkey] = fileState{rejected: true}
-		ev["size"] = rc.GetSize()
-		return m.decide(ctx, "file", subject, store.Rejected, reason, ev)
+		h.ev["size"] = rc.GetSize()
+		return nil, false, m.reject(ctx, h, store.Rejected, reason, h.ev)
 	}
-	f := &store.File{Path: path, GitSHA: sha, CommitSHA: commit, URL: subject, Size: int64(len(content)),
-		QueryLayer: layer, Query: query, APIID: t.API.ID}
-	err = m.st.Update(ctx, func(tx *store.Tx) error {
+	return content, true, nil
+}
+
+// saveFile stores the hit's file with its repository and the decisions that keep it.
+func (m *ghMiner) saveFile(ctx context.Context, h *fileHit, rs *repoState, content []byte) error {
+	f := &store.File{Path: h.path, GitSHA: h.sha, CommitSHA: h.commit, URL: h.subject, Size: int64(len(content)),
+		QueryLayer: h.layer, Query: h.query, APIID: h.t.API.ID}
+	err := m.st.Update(ctx, func(tx *store.Tx) error {
 		repoID, err := tx.UpsertRepository(ctx, rs.repo)
 		if err != nil {
 			return err
@@ -557,7 +600,7 @@ func (m *ghMiner) hit(ctx context.Context, t Target, layer, query string, item *
 		if _, err := tx.SaveFile(ctx, f, content); err != nil {
 			return err
 		}
-		for _, d := range keptDecisions(m.opts.runID, subject, t.Host, content, ev) {
+		for _, d := range keptDecisions(m.opts.runID, h.subject, h.t.Host, content, h.ev) {
 			if err := tx.RecordDecision(ctx, d); err != nil {
 				return err
 			}
@@ -565,11 +608,11 @@ func (m *ghMiner) hit(ctx context.Context, t Target, layer, query string, item *
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("mine %s/%s %s: %w", owner, name, path, err)
+		return fmt.Errorf("mine %s %s: %w", h.repo, h.path, err)
 	}
 	m.stats.Stored++
-	m.files[fkey] = fileState{id: f.ID}
-	m.countFile(t, f.ID)
+	m.files[h.key] = fileState{id: f.ID}
+	m.countFile(h.t, f.ID)
 	return nil
 }
 
@@ -720,7 +763,11 @@ func (m *ghMiner) fresh(at string) bool {
 func (m *ghMiner) get(ctx context.Context, rel string, immutable bool, counter *int) (int, []byte, error) {
 	canon := canonicalAPI + rel
 	var prev *store.Fetch
-	if f, err := m.st.LatestFetch(ctx, canon); err == nil && f.Status == http.StatusOK && f.SHA256 != "" {
+	f, err := m.st.LatestFetch(ctx, canon)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return 0, nil, err
+	}
+	if err == nil && f.Status == http.StatusOK && f.SHA256 != "" {
 		// Content at a commit never changes, and metadata fetched a moment ago (by a
 		// run that was cut short) is fresh enough: use what the store holds.
 		if immutable || m.fresh(f.FetchedAt) {

@@ -584,3 +584,37 @@ func TestMineServerErrorsEndOnlyTheirUnit(t *testing.T) {
 		t.Errorf("stored %d files, want 5: the host query still finds current.py", len(files))
 	}
 }
+
+// closeStoreAfterSearch closes the store once a code search naming term is
+// answered, so every lookup the miner makes about its results fails.
+type closeStoreAfterSearch struct {
+	next http.RoundTripper
+	term string
+	st   *store.Store
+}
+
+func (c *closeStoreAfterSearch) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := c.next.RoundTrip(r)
+	if r.URL.Path == "/search/code" && strings.Contains(r.URL.Query().Get("q"), c.term) {
+		c.st.Close()
+	}
+	return resp, err
+}
+
+func TestMineReportsStoreErrors(t *testing.T) {
+	ctx := context.Background()
+	clock := newFakeClock()
+	st := mineTestStore(t, clock)
+	srv := mineTestServer(t, clock, replay.GitHubOptions{})
+	opts := mineTestOptions(srv, clock)
+	opts.HTTPClient = &http.Client{Transport: &closeStoreAfterSearch{next: srv.Client().Transport, term: "/forecast/daily", st: st}}
+	_, err := mine.Mine(ctx, st, opts)
+	if err == nil || !strings.Contains(err.Error(), "repository alice/weather-app") || !strings.Contains(err.Error(), "closed") {
+		t.Fatalf("err = %v, want the failed repository lookup reported", err)
+	}
+	for _, r := range srv.Log.All() {
+		if strings.HasPrefix(r.Path, "/repos/") {
+			t.Errorf("requested %s after the store failed: a failed lookup was taken for a missing row", r.Path)
+		}
+	}
+}

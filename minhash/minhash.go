@@ -9,7 +9,7 @@ import (
 	"cmp"
 	"hash/fnv"
 	"math"
-	"sort"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 )
@@ -50,9 +50,7 @@ func Tokens(code string) []string {
 			if j < len(code) {
 				j++
 			}
-			if j > len(code) {
-				j = len(code)
-			}
+			j = min(j, len(code))
 			out = append(out, code[i:j])
 			i = j
 		default:
@@ -83,15 +81,8 @@ func Shingles(tokens []string, k int) []uint64 {
 		}
 		out = append(out, h.Sum64())
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	w := 0
-	for i, v := range out {
-		if i == 0 || v != out[w-1] {
-			out[w] = v
-			w++
-		}
-	}
-	return out[:w]
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Jaccard is the exact Jaccard similarity of two sorted, distinct sets (two empty
@@ -223,7 +214,7 @@ func (ix *Index) Buckets(fn func(docs []int32)) {
 				keys = append(keys, k)
 			}
 		}
-		sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+		slices.Sort(keys)
 		for _, k := range keys {
 			fn(m[k])
 		}

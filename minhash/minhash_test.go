@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -83,7 +84,7 @@ func TestSignatureEstimatesJaccard(t *testing.T) {
 			for i := shared; i < 200; i++ {
 				b = append(b, uint64(i)*104729+1_000_003)
 			}
-			a, b = sortedCopy(a), sortedCopy(b)
+			a, b = slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b))
 			sa, sb := h.Signature(a), h.Signature(b)
 			eq := 0
 			for i := range sa {
@@ -97,16 +98,6 @@ func TestSignatureEstimatesJaccard(t *testing.T) {
 			}
 		})
 	}
-}
-
-func sortedCopy(s []uint64) []uint64 {
-	out := append([]uint64(nil), s...)
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
 }
 
 // synthDoc builds a function-like document from a seed; variant changes a few words.
@@ -199,7 +190,7 @@ func TestClusterMemoryIsLinear(t *testing.T) {
 			for j := range s {
 				s[j] = rng.Uint64()
 			}
-			sets[i] = sortedCopy(s)
+			sets[i] = slices.Sorted(slices.Values(s))
 		}
 		return sets
 	}

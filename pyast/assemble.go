@@ -1,10 +1,12 @@
 package pyast
 
 import (
-	"sccg/pyfacts"
-
+	"maps"
+	"slices"
 	"sort"
 	"strings"
+
+	"sccg/pyfacts"
 )
 
 // program is an extracted, self-contained program.
@@ -374,9 +376,9 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 		}
 		set[kind][top] = true
 	}
-	imports.Stdlib = sortedSet(set["stdlib"])
-	imports.ThirdParty = sortedSet(set["third_party"])
-	imports.Local = sortedSet(set["local"])
+	imports.Stdlib = slices.Sorted(maps.Keys(set["stdlib"]))
+	imports.ThirdParty = slices.Sorted(maps.Keys(set["third_party"]))
+	imports.Local = slices.Sorted(maps.Keys(set["local"]))
 	prog := &program{code: code, pulled: pulled, unresolved: unresolved, imports: imports}
 	for _, p := range all {
 		if p.nodes == nil {
@@ -433,18 +435,6 @@ func classify(path string) string {
 		return "stdlib"
 	}
 	return "third_party"
-}
-
-func sortedSet(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	if len(out) == 0 {
-		return nil
-	}
-	return out
 }
 
 // freeNames lists, in order of first use, the names n reads that n itself does

@@ -1,13 +1,15 @@
 package pyast
 
 import (
-	"sccg/pyfacts"
-
+	"cmp"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
+
+	"sccg/pyfacts"
 )
 
 // reqSite is one HTTP request call found in the tree, before evaluation.
@@ -344,12 +346,8 @@ func (sc *scope) dict(n *node) []kv {
 			if len(pos) == 1 {
 				out = sc.with(sc.at).dict(pos[0])
 			}
-			names := make([]string, 0, len(kw))
-			for k := range kw {
-				names = append(names, k)
-			}
-			sort.Slice(names, func(i, j int) bool { return kw[names[i]].start < kw[names[j]].start })
-			for _, k := range names {
+			byPosition := func(a, b string) int { return cmp.Compare(kw[a].start, kw[b].start) }
+			for _, k := range slices.SortedFunc(maps.Keys(kw), byPosition) {
 				out = append(out, kv{key: k, val: kw[k], sc: sc})
 			}
 			return out
@@ -520,156 +518,190 @@ func (sc *scope) resolveCall(n *node, want string) (*node, *scope) {
 	return nil, nil
 }
 
+// callArgs are one call's positional and keyword arguments.
+type callArgs struct {
+	pos []*node
+	kw  map[string]*node
+}
+
+func argsOf(call *node, src []byte) callArgs {
+	pos, kw := splitArgs(call, src)
+	return callArgs{pos: pos, kw: kw}
+}
+
+// get returns the argument passed as keyword name or, failing that, at position i
+// (a negative i: keyword only), or nil.
+func (a callArgs) get(i int, name string) *node {
+	if v := a.kw[name]; v != nil {
+		return v
+	}
+	if i >= 0 && i < len(a.pos) {
+		return a.pos[i]
+	}
+	return nil
+}
+
+// reqParts is what a request site's arguments say, before it becomes a Call.
+type reqParts struct {
+	urlNode *node
+	url     sval
+	method  string // set by the arguments themselves (urllib), "" to keep the site's
+	headers []kv
+	extra   []pyfacts.CallParam // parameters sent outside the URL and the headers
+}
+
 // facts evaluates a request site in sc.
 func (sc *scope) facts(rs *reqSite) pyfacts.Call {
 	src := sc.m.src
 	sc = sc.with(rs.call.start)
-	pos, kw := splitArgs(rs.call, src)
+	args := argsOf(rs.call, src)
 	c := pyfacts.Call{Line: rs.call.row + 1, Library: rs.lib, Callee: rs.callee, Method: rs.method}
-	arg := func(i int, name string) *node {
-		if v := kw[name]; v != nil {
-			return v
-		}
-		if i >= 0 && i < len(pos) {
-			return pos[i]
-		}
-		return nil
-	}
 	if rs.methodAt >= 0 {
-		if mv := sc.str(arg(rs.methodAt, "method")); mv.complete {
+		if mv := sc.str(args.get(rs.methodAt, "method")); mv.complete {
 			c.Method = strings.ToUpper(mv.s)
 		}
 	}
-	urlNode := arg(rs.urlAt, "url")
-	var headerSrc []kv
-	var extra []pyfacts.CallParam
-	var u sval
+	var p reqParts
 	switch rs.lib {
 	case pyfacts.LibURLLib:
-		if req, rsc := sc.resolveCall(urlNode, "Request"); req != nil {
-			rpos, rkw := splitArgs(req, src)
-			get := func(i int, name string) *node {
-				if v := rkw[name]; v != nil {
-					return v
-				}
-				if i < len(rpos) {
-					return rpos[i]
-				}
-				return nil
-			}
-			urlNode = get(0, "url")
-			u = rsc.str(urlNode)
-			headerSrc = append(headerSrc, rsc.dict(get(2, "headers"))...)
-			if mv := get(4, "method"); mv != nil {
-				if s := rsc.str(mv); s.complete {
-					c.Method = strings.ToUpper(s.s)
-				}
-			} else if get(1, "data") != nil {
-				c.Method = "POST"
-			} else {
-				c.Method = "GET"
-			}
-			if d := get(1, "data"); d != nil {
-				extra = append(extra, dictParams(rsc.dict(d), pyfacts.LocData)...)
-			}
-			// req.add_header("k", "v")
-			if urlArg := arg(0, "url"); urlArg != nil && urlArg.typ == "identifier" && sc.fn != nil {
-				headerSrc = append(headerSrc, sc.addHeaders(urlArg.text(src))...)
-			}
-		} else {
-			u = sc.str(urlNode)
-			if arg(1, "data") != nil {
-				c.Method = "POST"
-			} else {
-				c.Method = "GET"
-			}
-		}
+		p = sc.urlopenParts(rs, args)
 	case pyfacts.LibHTTPClient:
-		path := sc.str(urlNode)
-		host, scheme := sval{}, "https"
-		if rs.client != nil {
-			cpos, ckw := splitArgs(rs.client, src)
-			csc := sc.clientScope(rs)
-			if h := ckw["host"]; h != nil {
-				host = csc.str(h)
-			} else if len(cpos) > 0 {
-				host = csc.str(cpos[0])
-			}
-			if strings.HasSuffix(sc.m.dotted(rs.client.child("function"), csc.fn), "HTTPConnection") {
-				scheme = "http"
-			}
-		}
-		if host.s == "" {
-			host = hole("host")
-		}
-		if strings.Contains(path.s, "://") {
-			u = path
-		} else {
-			u = sval{s: scheme + "://" + strings.TrimSuffix(host.s, "/"), complete: host.complete}.cat(path)
-		}
-		headerSrc = append(headerSrc, sc.dict(arg(3, "headers"))...)
-		if b := arg(2, "body"); b != nil {
-			extra = append(extra, dictParams(sc.dict(b), pyfacts.LocJSON)...)
-		}
+		p = sc.httpClientParts(rs, args)
 	default:
-		u = sc.str(urlNode)
-		// a client's base_url (httpx.Client, aiohttp.ClientSession)
-		if rs.client != nil && !strings.Contains(u.s, "://") {
-			cpos, ckw := splitArgs(rs.client, src)
-			base := ckw["base_url"]
-			if base == nil && rs.lib == pyfacts.LibAIOHTTP && len(cpos) > 0 {
-				base = cpos[0]
-			}
-			if base != nil {
-				u = joinPath(sc.clientScope(rs).str(base), u)
-			}
-		}
-		headerSrc = append(headerSrc, sc.sessionHeaders(rs)...)
-		headerSrc = append(headerSrc, sc.dict(kw["headers"])...)
-		extra = append(extra, dictParams(sc.dict(kw["params"]), pyfacts.LocQuery)...)
-		extra = append(extra, dictParams(sc.dict(kw["json"]), pyfacts.LocJSON)...)
-		if d := kw["data"]; d != nil {
-			loc := pyfacts.LocData
-			if d.typ == "call" && strings.HasSuffix(sc.m.dotted(d.child("function"), sc.fn), "dumps") {
-				loc = pyfacts.LocJSON
-			}
-			extra = append(extra, dictParams(sc.dict(d), loc)...)
-		}
+		p = sc.clientParts(rs, args)
 	}
-	if urlNode != nil {
-		c.URLExpr = urlNode.text(src)
+	if p.method != "" {
+		c.Method = p.method
 	}
-	setURL(&c, u)
-	setHeaders(&c, headerSrc, src)
+	if p.urlNode != nil {
+		c.URLExpr = p.urlNode.text(src)
+	}
+	setURL(&c, p.url)
+	setHeaders(&c, p.headers, src)
 	// path and query parameters come first, in URL order
-	var params []pyfacts.CallParam
-	for _, ph := range placeholders.FindAllStringSubmatch(c.Path, -1) {
-		params = append(params, pyfacts.CallParam{Name: ph[1], Location: pyfacts.LocPath})
-	}
-	if c.Query != "" {
-		for _, kvs := range strings.Split(c.Query, "&") {
-			k, v, _ := strings.Cut(kvs, "=")
-			if k == "" {
-				continue
-			}
-			p := pyfacts.CallParam{Name: k, Location: pyfacts.LocQuery}
-			if ph := placeholders.FindStringSubmatch(v); ph == nil {
-				if uv, err := url.QueryUnescape(v); err == nil {
-					v = uv
-				}
-				p.Example, p.Literal = v, true
-			}
-			params = append(params, p)
-		}
-	}
-	params = append(params, extra...)
-	for _, h := range headerSrc {
-		if !ordinaryHeader(h.key) {
-			params = append(params, headerParam(h))
-		}
-	}
-	c.Params = dedupParams(params)
+	c.Params = dedupParams(slices.Concat(urlParams(c.Path, c.Query), p.extra, headerParams(p.headers)))
 	return c
+}
+
+// urlopenParts reads urlopen(url_or_request, data): the URL, headers, data and method
+// of a urllib Request(...) when the argument is one, and add_header calls on it.
+func (sc *scope) urlopenParts(rs *reqSite, args callArgs) reqParts {
+	src := sc.m.src
+	p := reqParts{urlNode: args.get(rs.urlAt, "url")}
+	req, rsc := sc.resolveCall(p.urlNode, "Request")
+	if req == nil {
+		p.url = sc.str(p.urlNode)
+		p.method = "GET"
+		if args.get(1, "data") != nil {
+			p.method = "POST"
+		}
+		return p
+	}
+	rargs := argsOf(req, src)
+	p.urlNode = rargs.get(0, "url")
+	p.url = rsc.str(p.urlNode)
+	p.headers = append(p.headers, rsc.dict(rargs.get(2, "headers"))...)
+	if mv := rargs.get(4, "method"); mv != nil {
+		if s := rsc.str(mv); s.complete {
+			p.method = strings.ToUpper(s.s)
+		}
+	} else if rargs.get(1, "data") != nil {
+		p.method = "POST"
+	} else {
+		p.method = "GET"
+	}
+	if d := rargs.get(1, "data"); d != nil {
+		p.extra = append(p.extra, dictParams(rsc.dict(d), pyfacts.LocData)...)
+	}
+	// req.add_header("k", "v")
+	if reqArg := args.get(0, "url"); reqArg != nil && reqArg.typ == "identifier" && sc.fn != nil {
+		p.headers = append(p.headers, sc.addHeaders(reqArg.text(src))...)
+	}
+	return p
+}
+
+// httpClientParts reads conn.request(method, path, body, headers): the URL is the
+// connection's host and scheme joined with the path.
+func (sc *scope) httpClientParts(rs *reqSite, args callArgs) reqParts {
+	p := reqParts{urlNode: args.get(rs.urlAt, "url")}
+	path := sc.str(p.urlNode)
+	host, scheme := sval{}, "https"
+	if rs.client != nil {
+		cargs := argsOf(rs.client, sc.m.src)
+		csc := sc.clientScope(rs)
+		if h := cargs.get(0, "host"); h != nil {
+			host = csc.str(h)
+		}
+		if strings.HasSuffix(sc.m.dotted(rs.client.child("function"), csc.fn), "HTTPConnection") {
+			scheme = "http"
+		}
+	}
+	if host.s == "" {
+		host = hole("host")
+	}
+	if strings.Contains(path.s, "://") {
+		p.url = path
+	} else {
+		p.url = sval{s: scheme + "://" + strings.TrimSuffix(host.s, "/"), complete: host.complete}.cat(path)
+	}
+	p.headers = sc.dict(args.get(3, "headers"))
+	if b := args.get(2, "body"); b != nil {
+		p.extra = dictParams(sc.dict(b), pyfacts.LocJSON)
+	}
+	return p
+}
+
+// clientParts reads a requests / httpx / aiohttp call: the URL (joined to the
+// client's base_url), the session's and the call's headers, params=, json= and data=.
+func (sc *scope) clientParts(rs *reqSite, args callArgs) reqParts {
+	p := reqParts{urlNode: args.get(rs.urlAt, "url")}
+	p.url = sc.str(p.urlNode)
+	if rs.client != nil && !strings.Contains(p.url.s, "://") {
+		cargs := argsOf(rs.client, sc.m.src)
+		pos := -1 // only aiohttp takes base_url positionally
+		if rs.lib == pyfacts.LibAIOHTTP {
+			pos = 0
+		}
+		if base := cargs.get(pos, "base_url"); base != nil {
+			p.url = joinPath(sc.clientScope(rs).str(base), p.url)
+		}
+	}
+	p.headers = slices.Concat(sc.sessionHeaders(rs), sc.dict(args.kw["headers"]))
+	p.extra = slices.Concat(dictParams(sc.dict(args.kw["params"]), pyfacts.LocQuery), dictParams(sc.dict(args.kw["json"]), pyfacts.LocJSON))
+	if d := args.kw["data"]; d != nil {
+		loc := pyfacts.LocData
+		if d.typ == "call" && strings.HasSuffix(sc.m.dotted(d.child("function"), sc.fn), "dumps") {
+			loc = pyfacts.LocJSON
+		}
+		p.extra = append(p.extra, dictParams(sc.dict(d), loc)...)
+	}
+	return p
+}
+
+// urlParams are the placeholders of path and the parameters of query, in URL order.
+func urlParams(path, query string) []pyfacts.CallParam {
+	var out []pyfacts.CallParam
+	for _, ph := range placeholders.FindAllStringSubmatch(path, -1) {
+		out = append(out, pyfacts.CallParam{Name: ph[1], Location: pyfacts.LocPath})
+	}
+	if query == "" {
+		return out
+	}
+	for _, kvs := range strings.Split(query, "&") {
+		k, v, _ := strings.Cut(kvs, "=")
+		if k == "" {
+			continue
+		}
+		p := pyfacts.CallParam{Name: k, Location: pyfacts.LocQuery}
+		if ph := placeholders.FindStringSubmatch(v); ph == nil {
+			if uv, err := url.QueryUnescape(v); err == nil {
+				v = uv
+			}
+			p.Example, p.Literal = v, true
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 var placeholders = regexp.MustCompile(`\{([^{}]*)\}`)
@@ -750,6 +782,17 @@ func ordinaryHeader(k string) bool {
 		return true
 	}
 	return false
+}
+
+// headerParams are the headers that are API parameters, in order.
+func headerParams(hs []kv) []pyfacts.CallParam {
+	var out []pyfacts.CallParam
+	for _, h := range hs {
+		if !ordinaryHeader(h.key) {
+			out = append(out, headerParam(h))
+		}
+	}
+	return out
 }
 
 func headerParam(h kv) pyfacts.CallParam {

@@ -4,8 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,9 +58,9 @@ func TestConformanceExtract(t *testing.T) {
 			wantHost = strings.ToLower(hostOf(r.APIMetadata.URL))
 		}
 		wantMethod := strings.ToUpper(r.APIMetadata.Method)
-		hostOK := confAnyCall(*f, func(c pyfacts.Call) bool { return c.Host == wantHost || strings.EqualFold(c.RapidAPIHost, wantHost) })
-		methodOK := confAnyCall(*f, func(c pyfacts.Call) bool { return c.Method == wantMethod })
-		routeOK := confAnyCall(*f, func(c pyfacts.Call) bool {
+		hostOK := slices.ContainsFunc(f.Facts.Calls, func(c pyfacts.Call) bool { return c.Host == wantHost || strings.EqualFold(c.RapidAPIHost, wantHost) })
+		methodOK := slices.ContainsFunc(f.Facts.Calls, func(c pyfacts.Call) bool { return c.Method == wantMethod })
+		routeOK := slices.ContainsFunc(f.Facts.Calls, func(c pyfacts.Call) bool {
 			return (c.Host == "" || c.Host == wantHost) && confRouteMatches(c.Path, r.APIMetadata.Route)
 		})
 		if hostOK {
@@ -81,12 +82,7 @@ func TestConformanceExtract(t *testing.T) {
 		}
 	}
 	checkAgreement(t, recs)
-	kinds := make([]string, 0, len(by))
-	for k := range by {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
-	for _, k := range kinds {
+	for _, k := range slices.Sorted(maps.Keys(by)) {
 		tl := by[k]
 		t.Logf("%-9s samples %3d  function found %3d  host %3d/%d  route %3d/%d  method %3d/%d",
 			k, tl.n, tl.found, tl.host, tl.n, tl.route, tl.nRoute, tl.method, tl.n)
@@ -128,15 +124,6 @@ func hostOf(u string) string {
 		u = u[:i]
 	}
 	return strings.ToLower(u)
-}
-
-func confAnyCall(f pyast.Function, ok func(pyfacts.Call) bool) bool {
-	for _, c := range f.Facts.Calls {
-		if ok(c) {
-			return true
-		}
-	}
-	return false
 }
 
 // confRouteMatches compares an observed path with a route template: a {param}
@@ -200,12 +187,7 @@ func checkAgreement(t *testing.T, recs []release.Record) {
 			}
 		}
 	}
-	keys := make([]string, 0, len(agree))
-	for k := range agree {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(agree)) {
 		t.Logf("check %-24s agrees %3d/%d", k, agree[k].agree, agree[k].n)
 	}
 	for _, d := range disagreements {

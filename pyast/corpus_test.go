@@ -1,16 +1,17 @@
 package pyast
 
 import (
-	"sccg/pyfacts"
-
 	"context"
 	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"sccg/pyfacts"
 )
 
 // corpusRoot is the shared synthetic GitHub corpus.
@@ -154,7 +155,7 @@ func TestCorpusAgreesWithLabels(t *testing.T) {
 		c := f.Facts.Calls[0]
 		if l.Host != nil && l.ExpectedMatch != "none" {
 			nHost++
-			if anyCall(f, func(c pyfacts.Call) bool { return c.Host == *l.Host || strings.EqualFold(c.RapidAPIHost, *l.Host) }) {
+			if slices.ContainsFunc(f.Facts.Calls, func(c pyfacts.Call) bool { return c.Host == *l.Host || strings.EqualFold(c.RapidAPIHost, *l.Host) }) {
 				host++
 			} else {
 				t.Logf("host miss %s: got %q (url %q, expr %q), want %q [%s]", key, c.Host, c.URL, c.URLExpr, *l.Host, l.ExpectedMatch)
@@ -162,7 +163,7 @@ func TestCorpusAgreesWithLabels(t *testing.T) {
 		}
 		if l.Route != nil && (l.ExpectedMatch == "url" || l.ExpectedMatch == "route") {
 			nRoute++
-			if anyCall(f, func(c pyfacts.Call) bool { return routeMatches(c.Path, *l.Route) }) {
+			if slices.ContainsFunc(f.Facts.Calls, func(c pyfacts.Call) bool { return routeMatches(c.Path, *l.Route) }) {
 				route++
 			} else {
 				t.Logf("route miss %s: got %q (url %q, expr %q), want %q [%s]", key, c.Path, c.URL, c.URLExpr, *l.Route, l.ExpectedMatch)
@@ -170,7 +171,7 @@ func TestCorpusAgreesWithLabels(t *testing.T) {
 		}
 		if l.Method != nil {
 			nMethod++
-			if anyCall(f, func(c pyfacts.Call) bool { return c.Method == *l.Method }) {
+			if slices.ContainsFunc(f.Facts.Calls, func(c pyfacts.Call) bool { return c.Method == *l.Method }) {
 				method++
 			} else {
 				t.Logf("method miss %s: got %q, want %q", key, c.Method, *l.Method)
@@ -202,13 +203,4 @@ func TestCorpusAgreesWithLabels(t *testing.T) {
 		}
 	}
 	t.Logf("labeled functions found %d/%d; host %d/%d, route %d/%d, method %d/%d", found, len(labels), host, nHost, route, nRoute, method, nMethod)
-}
-
-func anyCall(f Function, ok func(pyfacts.Call) bool) bool {
-	for _, c := range f.Facts.Calls {
-		if ok(c) {
-			return true
-		}
-	}
-	return false
 }

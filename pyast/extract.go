@@ -1,17 +1,18 @@
 package pyast
 
 import (
-	"sccg/pyfacts"
-
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"sccg/pyfacts"
 )
 
 // Function statuses, as store.Function.Status spells them.
@@ -255,13 +256,7 @@ func (x *extractor) makesRequests(f *fnInfo, seen map[*fnInfo]bool) bool {
 		return false
 	}
 	seen[f] = true
-	r := false
-	for _, h := range f.helpers {
-		if x.makesRequests(h.callee, seen) {
-			r = true
-			break
-		}
-	}
+	r := slices.ContainsFunc(f.helpers, func(h helperUse) bool { return x.makesRequests(h.callee, seen) })
 	x.memo[f] = r
 	return r
 }

@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -60,12 +62,7 @@ func renderResult(res *Result) string {
 				fmt.Fprintf(&b, " via=%s", c.InHelper)
 			}
 			fmt.Fprintf(&b, "\n  url_expr: %s\n", strings.Join(strings.Fields(c.URLExpr), " "))
-			keys := make([]string, 0, len(c.Headers))
-			for k := range c.Headers {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
+			for _, k := range slices.Sorted(maps.Keys(c.Headers)) {
 				v := c.Headers[k]
 				if v == "" {
 					v = "<expr " + strings.Join(strings.Fields(c.HeaderExprs[k]), " ") + ">"

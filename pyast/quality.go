@@ -1,10 +1,11 @@
 package pyast
 
 import (
-	"sccg/pyfacts"
-
 	"math"
+	"slices"
 	"strings"
+
+	"sccg/pyfacts"
 )
 
 // Quality component weights; the positive ones sum to 100.
@@ -117,12 +118,7 @@ func (x *extractor) quality(f *fnInfo, helpers []*fnInfo, facts *pyfacts.Facts, 
 	}
 	signal := (math.Log10(1+float64(x.opts.Stars)) + 0.5*math.Log10(1+float64(x.opts.Forks))) / 3
 	c["repo_signals"] = round1(wRepo * math.Min(1, signal))
-	hasReal := false
-	for _, cm := range facts.Comments {
-		if !isPlaceholder(cm.Text) {
-			hasReal = true
-		}
-	}
+	hasReal := slices.ContainsFunc(facts.Comments, func(cm pyfacts.Text) bool { return !isPlaceholder(cm.Text) })
 	c["comments"] = boolScore(hasReal, wComments)
 	c["docstring"] = boolScore(ck.HasDocstring, wDocstring)
 	c["database_call"] = boolScore(ck.HasDatabaseCall, penDatabase)
@@ -146,10 +142,8 @@ func boolScore(b bool, w float64) float64 {
 func round1(v float64) float64 { return math.Round(v*10) / 10 }
 
 func appendOnce(xs []string, s string) []string {
-	for _, x := range xs {
-		if x == s {
-			return xs
-		}
+	if slices.Contains(xs, s) {
+		return xs
 	}
 	return append(xs, s)
 }

@@ -90,9 +90,7 @@ func recoverDefs(ctx context.Context, src []byte, root *node) {
 // prune removes from n's subtree every node that starts at or after cut and ends
 // n and its last descendants at cut.
 func prune(n *node, cut uint32) {
-	if n.end > cut {
-		n.end = cut
-	}
+	n.end = min(n.end, cut)
 	var keep []*node
 	for _, c := range n.children {
 		if c.start < cut {

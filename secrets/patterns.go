@@ -7,6 +7,7 @@ package secrets
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -142,14 +143,7 @@ func nameKind(name string) string {
 	words := splitWords(name)
 	joined := strings.Join(words, "")
 	has := func(w ...string) bool {
-		for _, x := range words {
-			for _, y := range w {
-				if x == y {
-					return true
-				}
-			}
-		}
-		return false
+		return slices.ContainsFunc(words, func(x string) bool { return slices.Contains(w, x) })
 	}
 	if has(notCredentialWords...) {
 		return ""

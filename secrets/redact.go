@@ -2,11 +2,12 @@ package secrets
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -309,11 +310,8 @@ func RedactJSON(raw []byte) ([]byte, []Finding, error) {
 
 // dedupe sorts findings and drops those overlapping an earlier, longer one.
 func dedupe(fs []Finding) []Finding {
-	sort.SliceStable(fs, func(i, j int) bool {
-		if fs[i].Start != fs[j].Start {
-			return fs[i].Start < fs[j].Start
-		}
-		return fs[i].End > fs[j].End
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(b.End, a.End)) // longest first at one start
 	})
 	var out []Finding
 	for _, f := range fs {

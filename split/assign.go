@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -304,11 +305,7 @@ func Families(units []Unit, nameSim float64) (map[string]string, map[string][]st
 	}, "near-duplicate cluster")
 
 	// near-identical names, compared through an inverted index of tokens
-	apis := make([]string, 0, len(uf.parent))
-	for a := range uf.parent {
-		apis = append(apis, a)
-	}
-	sort.Strings(apis)
+	apis := slices.Sorted(maps.Keys(uf.parent))
 	if nameSim <= 1 {
 		toks := make([][]string, len(apis))
 		index := map[string][]int{}
@@ -370,11 +367,7 @@ func Assign(units []Unit, opt Options) (*Plan, error) {
 			members[fam[u.API]] = append(members[fam[u.API]], u.API)
 		}
 	}
-	names := make([]string, 0, len(size))
-	for f := range size {
-		names = append(names, f)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(size))
 	rng := rand.New(rand.NewPCG(uint64(opt.Seed), 0x5cc95e1))
 	rng.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
 

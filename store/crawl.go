@@ -1,12 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -296,11 +297,7 @@ var locationOrder = map[string]int{"path": 0, "query": 1, "header": 2, "body": 3
 // sortParams orders params by location (path, query, header, body, form), then by
 // name, so listings are stable whatever order they were saved in.
 func sortParams(ps []Param) {
-	sort.SliceStable(ps, func(i, j int) bool {
-		a, b := ps[i], ps[j]
-		if locationOrder[a.Location] != locationOrder[b.Location] {
-			return locationOrder[a.Location] < locationOrder[b.Location]
-		}
-		return a.Name < b.Name
+	slices.SortStableFunc(ps, func(a, b Param) int {
+		return cmp.Or(cmp.Compare(locationOrder[a.Location], locationOrder[b.Location]), cmp.Compare(a.Name, b.Name))
 	})
 }

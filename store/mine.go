@@ -1,12 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // Query layers, strict to loose: the kind of evidence a search matched a file on.
@@ -27,10 +28,8 @@ func QueryLayers() []string {
 // LayerRank is a layer's strength: 0 for the strictest, larger for looser layers, and
 // len(QueryLayers()) for an unknown or empty layer.
 func LayerRank(layer string) int {
-	for i, l := range QueryLayers() {
-		if l == layer {
-			return i
-		}
+	if i := slices.Index(QueryLayers(), layer); i >= 0 {
+		return i
 	}
 	return len(QueryLayers())
 }
@@ -265,15 +264,9 @@ func (s *Store) FileHits(ctx context.Context, fileID int64) ([]FileHit, error) {
 }
 
 func sortHits(hs []FileHit) {
-	sort.Slice(hs, func(i, j int) bool {
-		a, b := hs[i], hs[j]
-		if ra, rb := LayerRank(a.QueryLayer), LayerRank(b.QueryLayer); ra != rb {
-			return ra < rb
-		}
-		if a.APIID != b.APIID {
-			return a.APIID < b.APIID
-		}
-		return a.Query < b.Query
+	slices.SortFunc(hs, func(a, b FileHit) int {
+		return cmp.Or(cmp.Compare(LayerRank(a.QueryLayer), LayerRank(b.QueryLayer)), cmp.Compare(a.APIID, b.APIID),
+			cmp.Compare(a.Query, b.Query))
 	})
 }
 

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"sccg/align"
@@ -50,7 +52,7 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 	}
 	if len(res.Skips) > 0 {
 		fmt.Fprintf(e.stdout, "  calls not aligned:")
-		for _, k := range sortedKeys(res.Skips) {
+		for _, k := range slices.Sorted(maps.Keys(res.Skips)) {
 			fmt.Fprintf(e.stdout, " %s %d", k, res.Skips[k])
 		}
 		fmt.Fprintln(e.stdout)

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"sccg/decontam"
 )
@@ -27,7 +29,7 @@ func runAuditRelease(ctx context.Context, e *env, args []string) error {
 	} else if rep.OK() {
 		fmt.Fprintf(e.stdout, "clean: %d files, %d records, %d strings scanned; no credential, e-mail address or user path left\n",
 			len(rep.Files), rep.Records, rep.Strings)
-		for _, k := range sortedKeys(rep.Placeholders) {
+		for _, k := range slices.Sorted(maps.Keys(rep.Placeholders)) {
 			fmt.Fprintf(e.stdout, "  <REDACTED_%s> %d\n", k, rep.Placeholders[k])
 		}
 	} else {

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -134,7 +136,7 @@ func printBuildSummary(e *env, sum *pipeline.Summary) {
 	fmt.Fprintln(tw, "STAGE\tSTATUS\tTIME\tCOUNTS")
 	for _, st := range sum.Stages {
 		var parts []string
-		for _, k := range sortedKeys(st.Counts) {
+		for _, k := range slices.Sorted(maps.Keys(st.Counts)) {
 			if v := st.Counts[k]; v != 0 {
 				parts = append(parts, fmt.Sprintf("%s=%d", k, v))
 			}

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"sccg/crawl"
@@ -98,7 +100,7 @@ func printCrawlSummary(e *env, s *crawl.Summary) {
 	if s.Source == crawl.SourceRapidAPI {
 		fmt.Fprintf(e.stdout, "requests: %d answered, %d served from the store, %d retried\n", s.Fetched, s.Reused, s.Retries)
 	}
-	for _, k := range sortedKeys(s.Reasons) {
+	for _, k := range slices.Sorted(maps.Keys(s.Reasons)) {
 		fmt.Fprintf(e.stdout, "  %-50s %d\n", k, s.Reasons[k])
 	}
 }

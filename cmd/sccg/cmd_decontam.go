@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"sccg/decontam"
@@ -48,11 +50,11 @@ func runDecontam(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "kept %d of %d aligned functions in %s; %d rejected (%d templates)\n",
 		res.Kept, res.Candidates, e.now().Sub(start).Round(time.Millisecond), res.Rejected, res.Templates)
-	for _, k := range sortedKeys(res.Reasons) {
+	for _, k := range slices.Sorted(maps.Keys(res.Reasons)) {
 		fmt.Fprintf(e.stdout, "  %-32s %d\n", k, res.Reasons[k])
 	}
 	fmt.Fprintf(e.stdout, "redacted credentials in %d kept functions", res.Redacted)
-	for _, k := range sortedKeys(res.Redactions) {
+	for _, k := range slices.Sorted(maps.Keys(res.Redactions)) {
 		fmt.Fprintf(e.stdout, "; %s %d", k, res.Redactions[k])
 	}
 	fmt.Fprintln(e.stdout)

@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"text/tabwriter"
 
 	"sccg/samples"
@@ -76,11 +77,7 @@ func printSplitReport(w io.Writer, r split.Report) {
 				values[v] = true
 			}
 		}
-		keys := make([]string, 0, len(values))
-		for v := range values {
-			keys = append(keys, v)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(values))
 		fmt.Fprintln(w)
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "%s", st.name)

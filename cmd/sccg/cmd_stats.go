@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"runtime/debug"
+	"slices"
 	"text/tabwriter"
 
 	"sccg/store"
@@ -37,7 +39,7 @@ func runStats(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "store %s (schema version %d)\n\n", e.db, v)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	for _, t := range sortedKeys(counts) {
+	for _, t := range slices.Sorted(maps.Keys(counts)) {
 		fmt.Fprintf(tw, "%s\t%d\t\n", t, counts[t])
 	}
 	tw.Flush()

@@ -32,9 +32,7 @@ func PassAtK(n, c, k int) float64 {
 	if n <= 0 {
 		return 0
 	}
-	if k > n {
-		k = n
-	}
+	k = min(k, n)
 	if n-c < k {
 		return 1
 	}

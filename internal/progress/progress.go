@@ -124,10 +124,7 @@ func (t *task) render(now time.Time, final bool) {
 	}
 	fmt.Fprintf(&b, "%s ", t.name)
 	if t.total > 0 {
-		frac := float64(t.done) / float64(t.total)
-		if frac > 1 {
-			frac = 1
-		}
+		frac := min(float64(t.done)/float64(t.total), 1)
 		if t.mode == Bar {
 			const width = 24
 			n := int(frac * width)

@@ -9,11 +9,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"net/http"
 	"net/url"
 	"path"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -224,18 +225,9 @@ func (g *gitHub) load(fsys fs.FS) error {
 	for _, b := range g.faults.BlockedFiles {
 		g.blocked[b.Repo+"\x00"+b.Path] = true
 	}
-	names := make([]string, 0, len(g.repos))
-	for n := range g.repos {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(g.repos)) {
 		r := g.repos[n]
-		paths := make([]string, 0, len(r.files))
-		for p := range r.files {
-			paths = append(paths, p)
-		}
-		sort.Strings(paths)
+		paths := slices.Sorted(maps.Keys(r.files))
 		h := sha1.New()
 		h.Write([]byte(n))
 		for _, p := range paths {
@@ -712,16 +704,9 @@ func (cq codeQuery) match(repo string, f *ghFile) ([][2]int, bool) {
 	if len(cq.extensions) > 0 && !contains(cq.extensions, strings.TrimPrefix(path.Ext(f.path), ".")) {
 		return nil, false
 	}
-	if len(cq.paths) > 0 {
-		ok := false
-		for _, p := range cq.paths {
-			if p == "" || f.path == p || strings.HasPrefix(f.path, p+"/") {
-				ok = true
-			}
-		}
-		if !ok {
-			return nil, false
-		}
+	under := func(p string) bool { return p == "" || f.path == p || strings.HasPrefix(f.path, p+"/") }
+	if len(cq.paths) > 0 && !slices.ContainsFunc(cq.paths, under) {
+		return nil, false
 	}
 	size := len(f.content)
 	if size < cq.sizeMin || (cq.sizeMax >= 0 && size > cq.sizeMax) {

@@ -225,9 +225,7 @@ func matchTerm(l Listing, term string) bool {
 
 // page cuts list into the 1-based page n.
 func (h *rapidAPI) page(list []Listing, n int) (items []Listing, hasNext bool) {
-	if n < 1 {
-		n = 1
-	}
+	n = max(n, 1)
 	from := (n - 1) * h.pageSize
 	if from >= len(list) {
 		return nil, false
@@ -248,9 +246,7 @@ func (h *rapidAPI) filter(keep func(Listing) bool) []Listing {
 
 func (h *rapidAPI) listPage(w http.ResponseWriter, r *http.Request, title string, keep func(Listing) bool) {
 	n, _ := strconv.Atoi(r.URL.Query().Get("page"))
-	if n < 1 {
-		n = 1
-	}
+	n = max(n, 1)
 	items, next := h.page(h.filter(keep), n)
 	var b strings.Builder
 	fmt.Fprintf(&b, "<!DOCTYPE html><html><head><title>%s | RapidAPI</title></head><body><h1>%s</h1><ul class=\"api-list\">\n", html.EscapeString(title), html.EscapeString(title))
