@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -87,7 +88,7 @@ func summarize(cs []Checked) Summary {
 // by split, and examples.
 func (r *Report) WriteText(w io.Writer) {
 	s := r.Summary
-	types := sortedKeys(s.ByMatchType)
+	types := slices.Sorted(maps.Keys(s.ByMatchType))
 	fmt.Fprintf(w, "verified %d samples: %d consistent, %d clean (consistent and unique)\n\n", s.Samples, s.ByVerdict[Consistent], s.Clean)
 	fmt.Fprintf(w, "%-20s %6s", "verdict", "all")
 	for _, t := range types {
@@ -106,13 +107,13 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	if len(s.Details) > 0 {
 		fmt.Fprintf(w, "\n")
-		for _, k := range sortedKeys(s.Details) {
+		for _, k := range slices.Sorted(maps.Keys(s.Details)) {
 			fmt.Fprintf(w, "  %-36s %d\n", k, s.Details[k])
 		}
 	}
 	if len(s.BySplit) > 1 || s.BySplit["unknown"] == nil {
 		fmt.Fprintf(w, "\nby split:")
-		for _, sp := range sortedKeys(s.BySplit) {
+		for _, sp := range slices.Sorted(maps.Keys(s.BySplit)) {
 			fmt.Fprintf(w, "  %s %d/%d consistent", sp, s.BySplit[sp][Consistent], total(s.BySplit[sp]))
 		}
 		fmt.Fprintln(w)
@@ -138,15 +139,6 @@ func total(m map[string]int) int {
 		n += v
 	}
 	return n
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }
 
 // WriteFiles writes into dir: verified.json (every record with its verification
