@@ -292,7 +292,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		}
 		var cs []Captured
 		for _, q := range res.Requests {
-			cs = append(cs, parseRequest(q))
+			cs = append(cs, ParseRequest(q))
 		}
 		keys := []string{}
 		if bi, _ := s.truth.best(cs); bi >= 0 {
@@ -421,7 +421,7 @@ func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, g
 		return r, ctx.Err()
 	}
 	for _, q := range sb.Requests {
-		r.Requests = append(r.Requests, parseRequest(q))
+		r.Requests = append(r.Requests, ParseRequest(q))
 	}
 	m := &r.Metrics
 	m.Syntax = b2f(sb.Facts.Syntax)

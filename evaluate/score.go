@@ -28,8 +28,9 @@ type Captured struct {
 	Headers  map[string]string `json:"headers,omitempty"`   // secret-looking values redacted
 }
 
-// parseRequest turns a raw recorded request into host, path and parameter keys.
-func parseRequest(q sandbox.Request) Captured {
+// ParseRequest turns a request the sandbox recorded into host (lower case, no port),
+// path and parameter keys, as the scorer compares them with the ground truth.
+func ParseRequest(q sandbox.Request) Captured {
 	c := Captured{Lib: q.Lib, Method: strings.ToUpper(q.Method), URL: q.URL, Headers: q.Headers}
 	if u, err := url.Parse(withScheme(q.URL)); err == nil {
 		c.Host = normHost(u.Host)
