@@ -13,6 +13,7 @@ import (
 	"sccg/evaluate/retrieve"
 	"sccg/evaluate/sandbox"
 	"sccg/internal/pipeline"
+	"sccg/llm"
 	"sccg/release"
 	"sccg/samples"
 	"sccg/store"
@@ -31,7 +32,12 @@ The samples are those of --bench FILE, or of the store (--db) without it; --spli
 keeps one split (from each record's "split" field, else the store's assignment).
 The documents come from --docs (OpenAPI / ToolBench files or folders), else the
 store's crawled endpoints, else the benchmark's own api_metadata; the output says
-which. Several retrievers, comma-separated, are compared in one table.`
+which. Several retrievers, comma-separated, are compared in one table.
+
+dense and hybrid need an embeddings model (--llm-url, --embed-model); hyde, capir
+and --rerank llm need a chat model (--llm-url, --llm-model); hyde and capir also
+use the embeddings when given one. Every LLM answer and vector is cached in the
+store (--db), so a rerun sends nothing.`
 
 // retrieveOutput is the --out file: one report per retriever.
 type retrieveOutput struct {
@@ -55,6 +61,13 @@ func runRetrieve(ctx context.Context, e *env, args []string) error {
 	noRun := fs.Bool("no-run", false, "do not run the gold code in the sandbox: the used endpoints are the labeled one only")
 	workers := fs.Int("workers", 0, "queries (and sandboxed gold runs) in flight (default GOMAXPROCS)")
 	python := fs.String("python", "", "python interpreter for the gold runs (default python3 on PATH)")
+	lf := bindLLMFlags(fs)
+	queryPrefix := fs.String("query-prefix", "", "text put before every query before it is embedded (bge: \"Represent this sentence for searching relevant passages: \")")
+	docPrefix := fs.String("doc-prefix", "", "text put before every document before it is embedded (e5: \"passage: \")")
+	rerank := fs.String("rerank", "none", "`how` to rerank every retriever's top --candidates: none or llm")
+	candidates := fs.Int("candidates", 20, "documents the LLM sees when reranking (--rerank llm, capir)")
+	perTask := fs.Int("per-task", 10, "documents capir retrieves per subtask")
+	rrfK := fs.Int("rrf-k", 60, "reciprocal-rank-fusion constant (hybrid, hyde, capir)")
 	rest, err := e.parse(fs, args)
 	if err != nil {
 		return err
@@ -96,11 +109,36 @@ func runRetrieve(ctx context.Context, e *env, args []string) error {
 	if *depth < 1 {
 		return usagef("--depth must be at least 1")
 	}
+	if *rerank != "none" && *rerank != "llm" {
+		return usagef("--rerank: unknown %q (want none or llm)", *rerank)
+	}
+	if *candidates < 2 || *perTask < 1 || *rrfK < 1 {
+		return usagef("--candidates must be at least 2, --per-task and --rrf-k at least 1")
+	}
+	needChat, needEmbed := *rerank == "llm", false
+	for _, n := range retrievers {
+		switch n {
+		case retrieve.NameDense, retrieve.NameHybrid:
+			needEmbed = true
+		case retrieve.NameHyDE, retrieve.NameCAPIR:
+			needChat = true
+		}
+	}
+	if needEmbed && (lf.url == "" || lf.embedModel == "") {
+		return usagef("dense and hybrid retrieval need an embeddings model: give --llm-url and --embed-model")
+	}
+	if needChat && (lf.url == "" || lf.model == "") {
+		what := "hyde and capir"
+		if *rerank == "llm" {
+			what = "--rerank llm, hyde and capir"
+		}
+		return usagef("%s need an LLM: give --llm-url and --llm-model (no LLM is configured)", what)
+	}
 
 	// The store is read when there is one (or no --bench): its samples, splits and
 	// endpoints. A missing default store is not created.
 	var st *store.Store
-	if *bench == "" || fileExists(e.db) {
+	if *bench == "" || fileExists(e.db) || needChat || needEmbed { // the store is the LLM cache
 		if st, err = e.openStore(ctx); err != nil {
 			return err
 		}
@@ -143,14 +181,38 @@ func runRetrieve(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	opts := retrieve.Options{BM25: retrieve.BM25Options{K1: *k1, B: *b}}
+	opts := retrieve.Options{BM25: retrieve.BM25Options{K1: *k1, B: *b}, QueryPrefix: *queryPrefix, DocPrefix: *docPrefix,
+		RRFK: *rrfK, PerTask: *perTask, Candidates: *candidates}
+	client, err := lf.client(e, st)
+	if err != nil {
+		return err
+	}
+	if client != nil {
+		if lf.embedModel != "" {
+			opts.Embedder, opts.EmbedModel = client, lf.embedModel
+		}
+		if lf.model != "" {
+			opts.Chat, opts.ChatModel = client, lf.model
+		}
+	}
 	keepHits := *keep
 	if keepHits == 0 {
 		keepHits = -1
 	}
 	var res retrieveOutput
 	for _, name := range retrievers {
+		var before llm.Usage
+		if client != nil {
+			before = client.Usage()
+		}
 		r, err := retrieve.New(ctx, name, corpus, opts)
+		if err == nil && *rerank == "llm" {
+			r, err = retrieve.Rerank(r, corpus, opts)
+			name += "+rerank"
+		}
+		if errors.Is(err, retrieve.ErrNeedsLLM) {
+			return usagef("%v", err)
+		}
 		if err != nil {
 			return err
 		}
@@ -162,8 +224,15 @@ func runRetrieve(ctx context.Context, e *env, args []string) error {
 		}
 		rep.Settings = map[string]any{"bench": benchName(*bench, e.db), "split": *split, "gold_run": !*noRun,
 			"with_name": *withName}
-		if name == retrieve.NameBM25 {
-			rep.Settings["k1"], rep.Settings["b"] = *k1, *b
+		rep.Settings["k1"], rep.Settings["b"] = *k1, *b
+		if client != nil {
+			u := client.Usage()
+			rep.Settings["llm"] = map[string]any{"base_url": lf.url, "model": lf.model, "embed_model": lf.embedModel,
+				"query_prefix": *queryPrefix, "doc_prefix": *docPrefix,
+				"requests": u.Requests - before.Requests, "cache_hits": u.CacheHits - before.CacheHits,
+				"prompt_tokens": u.PromptTokens - before.PromptTokens, "completion_tokens": u.CompletionTokens - before.CompletionTokens}
+			fmt.Fprintf(e.stderr, "sccg retrieve: %s: %d LLM requests, %d answers from the cache\n", name,
+				u.Requests-before.Requests, u.CacheHits-before.CacheHits)
 		}
 		res.Reports = append(res.Reports, rep)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"sccg/evaluate/retrieve"
+	"sccg/internal/replay"
 )
 
 func retrieveTestdata(name string) string {
@@ -182,5 +183,75 @@ func TestDocsCorpus(t *testing.T) {
 	}
 	if _, err := docsCorpus(ctx, []string{filepath.Join(dir, "nope")}); err == nil {
 		t.Error("a missing path should fail")
+	}
+}
+
+func TestRetrieveWithTheReplayLLM(t *testing.T) {
+	ctx := context.Background()
+	h := replay.NewLLM(replay.LLMOptions{})
+	h.Default(replay.Answer("```python\nimport requests\nrequests.get('https://skyward-weather.p.rapidapi.com/forecast/oslo')\n```"))
+	h.On("one subtask per line", replay.Answer("daily forecast\nsevere weather alerts"))
+	h.On("Candidate endpoints", replay.Answer("1"))
+	srv := replay.Start(h)
+	defer srv.Close()
+	e, out, errb := newTestEnv(t)
+	args := []string{"retrieve", "--bench", retrieveTestdata("bench.json"), "--docs", filepath.Join("testdata", "retrieve-docs"), "--no-run",
+		"--retriever", "bm25,dense,hybrid,hyde,capir", "--llm-url", srv.URL + "/v1", "--llm-model", "replay-chat",
+		"--embed-model", "replay-embed", "--query-prefix", "query: "}
+	if code := run(ctx, args, e); code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errb)
+	}
+	for _, name := range []string{"bm25", "dense", "hybrid", "hyde", "capir"} {
+		if !strings.Contains(out.String(), "| "+name+" | overall | Endpoint@K |") {
+			t.Errorf("no %s row:\n%s", name, out)
+		}
+	}
+	sent := srv.Log.Len()
+	if sent == 0 {
+		t.Fatal("no LLM request was sent")
+	}
+	// A rerun, with a reranker on top, asks only the reranker's new questions: every
+	// vector and every earlier answer comes from the store.
+	out.Reset()
+	errb.Reset()
+	args = append(args, "--rerank", "llm")
+	if code := run(ctx, args, e); code != 0 {
+		t.Fatalf("rerun: exit %d, stderr %s", code, errb)
+	}
+	if !strings.Contains(out.String(), "| hybrid+rerank | overall |") || !strings.Contains(errb.String(), "dense+rerank: ") {
+		t.Errorf("rerun output:\n%s\n%s", out, errb)
+	}
+	for _, q := range srv.Log.All()[sent:] {
+		if strings.HasSuffix(q.Path, "/embeddings") || !strings.Contains(q.Body, "best first") {
+			t.Errorf("the rerun sent a request that is not a reranking: %s %.200s", q.Path, q.Body)
+		}
+	}
+}
+
+func TestRetrieveWithoutAnLLM(t *testing.T) {
+	bench := retrieveTestdata("bench.json")
+	tests := []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"hyde", []string{"--retriever", "hyde"}, "need an LLM"},
+		{"capir", []string{"--retriever", "bm25,capir"}, "need an LLM"},
+		{"rerank", []string{"--rerank", "llm"}, "--rerank llm, hyde and capir need an LLM"},
+		{"hyde with a server but no chat model", []string{"--retriever", "hyde", "--llm-url", "http://127.0.0.1:9/v1"}, "--llm-model"},
+		{"dense", []string{"--retriever", "dense"}, "need an embeddings model"},
+		{"bad rerank", []string{"--rerank", "cohere"}, "--rerank"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e, _, errb := newTestEnv(t)
+			args := append([]string{"retrieve", "--bench", bench, "--no-run"}, tc.args...)
+			if code := run(context.Background(), args, e); code != 2 {
+				t.Fatalf("exit %d, want 2 (stderr %q)", code, errb)
+			}
+			if !strings.Contains(errb.String(), tc.stderr) {
+				t.Errorf("stderr %q, want %q", errb, tc.stderr)
+			}
+		})
 	}
 }

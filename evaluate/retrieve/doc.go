@@ -28,8 +28,24 @@
 //     than tf, takes document lengths from a quantized norm, and custom analyzers
 //     are registered in a process-wide registry; an in-memory index of a few
 //     thousand short documents needs none of its persistence. This one indexes
-//     10,000 documents in well under a second and answers thousands of queries per
+//     10,000 documents in about a second and answers thousands of queries per
 //     second (BenchmarkBM25).
+//   - dense: cosine similarity of embeddings from any OpenAI-compatible
+//     /v1/embeddings model (Options.Embedder, *llm.Client), with optional query and
+//     document prefixes (bge, e5); the client caches every vector in the store by
+//     model and text hash.
+//   - hybrid: reciprocal-rank fusion (Fusion) of bm25 and dense.
+//   - hyde: an LLM writes the request code for the intent, and that code is
+//     searched instead (BM25, fused with dense when embeddings are configured) —
+//     DeepCodeSeek's hypothetical code.
+//   - capir: an LLM decomposes the intent into subtasks, each is retrieved, the
+//     rankings are fused and an LLM keeps the candidates that serve the task —
+//     CAPIR's decomposer, retriever and reranker.
+//   - Rerank wraps any retriever: an LLM reorders its first Options.Candidates hits.
+//
+// Every LLM step is greedy and goes through the shared client (package llm) and its
+// cache, so a rerun sends nothing; a retriever that needs an LLM the options lack
+// fails with ErrNeedsLLM.
 //
 // # Scoring a benchmark
 //

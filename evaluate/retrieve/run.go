@@ -72,6 +72,15 @@ func Evaluate(ctx context.Context, cfg Config) (*Report, error) {
 	ctr.SetTotal(int64(len(cfg.Queries)))
 	results := make([]SampleResult, len(cfg.Queries))
 	start := time.Now()
+	if p, ok := cfg.Retriever.(Preparer); ok {
+		texts := make([]string, len(cfg.Queries))
+		for i, q := range cfg.Queries {
+			texts[i] = q.Text
+		}
+		if err := p.Prepare(ctx, texts); err != nil {
+			return nil, err
+		}
+	}
 	err := forEach(ctx, cfg.Workers, len(cfg.Queries), func(i int) error {
 		q := cfg.Queries[i]
 		hits, err := cfg.Retriever.Retrieve(ctx, q.Text, depth)
