@@ -192,3 +192,40 @@ func (d *Dependencies) Valid(imports []string) bool {
 	}
 	return client
 }
+
+// ThirdParty lists the top-level modules of imports that are neither standard
+// library (pyfacts) nor relative, sorted and without repeats: the dependencies
+// DepRecall counts.
+func ThirdParty(imports []string) []string {
+	var out []string
+	for _, imp := range imports {
+		if imp == "" || strings.HasPrefix(imp, ".") {
+			continue
+		}
+		top, _, _ := strings.Cut(imp, ".")
+		if !pyfacts.IsStdlib(top) {
+			out = append(out, top)
+		}
+	}
+	return uniqSorted(out)
+}
+
+// DepRecall is the share of gold (third-party top-level modules) that the imports
+// of a completion include; 1 when gold is empty.
+func DepRecall(gold, imports []string) float64 {
+	if len(gold) == 0 {
+		return 1
+	}
+	have := map[string]bool{}
+	for _, imp := range imports {
+		top, _, _ := strings.Cut(imp, ".")
+		have[top] = true
+	}
+	n := 0
+	for _, g := range gold {
+		if have[g] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(gold))
+}
