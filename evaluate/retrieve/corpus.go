@@ -1,11 +1,12 @@
 package retrieve
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"sccg/evaluate"
@@ -177,15 +178,8 @@ func newCorpus(source string, docs []Document, problems []string) (*Corpus, erro
 	if len(c.Docs) == 0 {
 		return nil, fmt.Errorf("corpus from %s: %w", source, ErrEmptyCorpus)
 	}
-	sort.SliceStable(c.Docs, func(i, j int) bool {
-		a, b := c.Docs[i], c.Docs[j]
-		if a.Host != b.Host {
-			return a.Host < b.Host
-		}
-		if a.Route != b.Route {
-			return a.Route < b.Route
-		}
-		return a.Method < b.Method
+	slices.SortStableFunc(c.Docs, func(a, b Document) int {
+		return cmp.Or(cmp.Compare(a.Host, b.Host), cmp.Compare(a.Route, b.Route), cmp.Compare(a.Method, b.Method))
 	})
 	c.byHost = map[string][]int{}
 	c.routes = make([]*route.Route, len(c.Docs))

@@ -118,10 +118,10 @@ type Judgement struct {
 func (j *Judgement) IsHost(c *Corpus, i int) bool { return j.hosts[c.Docs[i].Host] }
 
 // IsGold reports whether document i is the labeled endpoint.
-func (j *Judgement) IsGold(i int) bool { return containsInt(j.Gold, i) }
+func (j *Judgement) IsGold(i int) bool { return slices.Contains(j.Gold, i) }
 
 // IsUsed reports whether document i is an endpoint the sample uses.
-func (j *Judgement) IsUsed(i int) bool { return containsInt(j.Used, i) }
+func (j *Judgement) IsUsed(i int) bool { return slices.Contains(j.Used, i) }
 
 // Judge finds the documents that answer q.
 func (c *Corpus) Judge(q Query) Judgement {
@@ -142,7 +142,7 @@ func (c *Corpus) Judge(q Query) Judgement {
 			j.Unmatched++
 			continue
 		}
-		if !containsInt(j.Used, i) {
+		if !slices.Contains(j.Used, i) {
 			j.Used = append(j.Used, i)
 		}
 	}
@@ -207,15 +207,6 @@ func (c *Corpus) matchCall(call evaluate.Captured) (int, bool) {
 		}
 	}
 	return best, best >= 0
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 func orUnknown(s string) string {

@@ -1,10 +1,11 @@
 package retrieve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"runtime"
-	"sort"
+	"slices"
 	"sync"
 	"time"
 
@@ -96,7 +97,7 @@ func Evaluate(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	secs := time.Since(start).Seconds()
-	sort.SliceStable(results, func(i, j int) bool { return results[i].SampleID < results[j].SampleID })
+	slices.SortStableFunc(results, func(a, b SampleResult) int { return cmp.Compare(a.SampleID, b.SampleID) })
 	rep := &Report{Retriever: cfg.Name, Depth: depth, Queries: len(results), QuerySources: map[string]int{},
 		Corpus:  CorpusInfo{Source: cfg.Corpus.Source, Documents: cfg.Corpus.Len(), Hosts: cfg.Corpus.Hosts(), Problems: cfg.Corpus.Problems},
 		Seconds: secs, Overall: Aggregate(results), ByDocMatchType: ByDocMatchType(results), Samples: results}

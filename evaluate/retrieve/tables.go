@@ -3,7 +3,8 @@ package retrieve
 import (
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -17,7 +18,7 @@ type stratum struct {
 // doc_match_type by name.
 func (r *Report) strata() []stratum {
 	out := []stratum{{"overall", r.Overall}}
-	for _, k := range sortedKeys(r.ByDocMatchType) {
+	for _, k := range slices.Sorted(maps.Keys(r.ByDocMatchType)) {
 		out = append(out, stratum{k, r.ByDocMatchType[k]})
 	}
 	return out
@@ -41,7 +42,7 @@ func meanCell(m Mean) string {
 // equal runs describe themselves equally).
 func (r *Report) Describe() string {
 	var srcs []string
-	for _, k := range sortedKeys(r.QuerySources) {
+	for _, k := range slices.Sorted(maps.Keys(r.QuerySources)) {
 		srcs = append(srcs, fmt.Sprintf("%s %d", k, r.QuerySources[k]))
 	}
 	return fmt.Sprintf("%s: corpus from %s (%d endpoint documents, %d hosts) · %d queries (%s) · depth %d",
@@ -120,13 +121,4 @@ func WriteTables(w io.Writer, reps ...*Report) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
