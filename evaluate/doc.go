@@ -20,6 +20,13 @@
 //     gold code sends when run in the sandbox.
 //   - ExecReq: a request was captured. Mock: host ∧ endpoint ∧ method. Robust: Mock ∧
 //     a status check ∧ exception handling.
+//   - DepRecall (DevEval's dependency recall): the share of the gold code's
+//     third-party imports (neither standard library nor relative; top-level
+//     modules) that the completion imports, both read from the sandbox's facts of
+//     their runs (the gold code runs once per sample for it). A sample whose gold
+//     code imports nothing third-party scores 1 and is left out of the summary's
+//     dep_recall, which also gives DevEval's Recall@k over sample_index (the
+//     expected best of k completions).
 //   - CodeBLEU (BLEU-4, keyword-weighted unigrams, tree-sitter subtrees, data flow;
 //     0.25 each), ES (normalized character Levenshtein), token P/R/F1.
 //   - failure_stage: the earliest of syntax → request → host → endpoint → method,

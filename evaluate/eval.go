@@ -130,6 +130,11 @@ type Metrics struct {
 	TokenP      float64 `json:"token_p"`
 	TokenR      float64 `json:"token_r"`
 	TokenF1     float64 `json:"token_f1"`
+	// DepRecall is DevEval's dependency recall: the share of the gold code's
+	// third-party imports (ThirdParty) that the completion imports too; 1 when the
+	// gold code has none (Result.GoldDeps is then empty, and the summary leaves the
+	// completion out of its dep_recall).
+	DepRecall float64 `json:"dep_recall"`
 }
 
 // Failure stages, earliest first.
@@ -161,9 +166,12 @@ type Result struct {
 	Reason       string `json:"reason,omitempty"`
 	FailureStage string `json:"failure_stage"`
 	Metrics
-	ParamP       float64          `json:"param_p"`
-	ParamR       float64          `json:"param_r"`
-	ParamsSource string           `json:"params_source"`
+	ParamP       float64 `json:"param_p"`
+	ParamR       float64 `json:"param_r"`
+	ParamsSource string  `json:"params_source"`
+	// GoldDeps are the gold code's third-party imports (top-level modules), from the
+	// sandbox's facts of its run; DepRecall is measured on them.
+	GoldDeps     []string         `json:"gold_deps"`
 	CodeBLEUPart metrics.CodeBLEU `json:"codebleu_parts"`
 	Requests     []Captured       `json:"requests"`
 	Stubbed      []string         `json:"stubbed_modules,omitempty"`
@@ -270,17 +278,19 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	defer runner.Close()
 	deps := DefaultDependencies()
 
-	// Samples whose parameters are neither documented nor observed fall back to the
-	// keys their gold code sends: run each such gold code once (a completion that is
-	// the gold code itself takes them from its own run).
-	var mu sync.Mutex // guards goldKeys
+	// Every sample with a completion other than its gold code runs the gold code
+	// once: its imports are what DepRecall measures against (from the sandbox's
+	// facts, as a completion's are), and samples whose parameters are neither
+	// documented nor observed fall back to the keys it sends. A completion that is
+	// the gold code itself takes both from its own run.
+	var mu sync.Mutex // guards goldKeys and goldImports
 	goldKeys := map[string][]string{}
+	goldImports := map[string][]string{}
 	var needGold []string
 	for _, i := range queue {
 		g := cfg.Generations[i]
 		s := samples[g.SampleID]
-		if s.truth.ParamsSource == "" && ExtractCode(g.Completion) != s.rec.Code.CompleteFunction &&
-			!slices.Contains(needGold, s.rec.SampleID) {
+		if ExtractCode(g.Completion) != s.rec.Code.CompleteFunction && !slices.Contains(needGold, s.rec.SampleID) {
 			needGold = append(needGold, s.rec.SampleID)
 		}
 	}
@@ -290,17 +300,21 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		if err != nil {
 			return err
 		}
+		mu.Lock()
+		defer mu.Unlock()
+		goldImports[s.rec.SampleID] = res.Facts.Imports
+		if s.truth.ParamsSource != "" {
+			return nil
+		}
 		var cs []Captured
 		for _, q := range res.Requests {
-			cs = append(cs, parseRequest(q))
+			cs = append(cs, ParseRequest(q))
 		}
 		keys := []string{}
 		if bi, _ := s.truth.best(cs); bi >= 0 {
 			keys = cs[bi].Keys
 		}
-		mu.Lock()
 		goldKeys[s.rec.SampleID] = keys
-		mu.Unlock()
 		return nil
 	}); err != nil {
 		return nil, err
@@ -314,14 +328,13 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		s := samples[g.SampleID]
 		s.once.Do(func() { s.ref = metrics.Analyze(ctx, s.rec.Code.CompleteFunction) })
 		truth := s.truth
-		if truth.ParamsSource == "" {
-			mu.Lock()
-			if keys, ok := goldKeys[g.SampleID]; ok {
-				truth.Params, truth.ParamsSource = keys, "gold_run"
-			}
-			mu.Unlock()
+		mu.Lock()
+		if keys, ok := goldKeys[g.SampleID]; ok && truth.ParamsSource == "" {
+			truth.Params, truth.ParamsSource = keys, "gold_run"
 		}
-		res, err := scoreOne(ctx, runner, deps, g, s, truth)
+		imports := goldImports[g.SampleID]
+		mu.Unlock()
+		res, err := scoreOne(ctx, runner, deps, g, s, truth, imports)
 		if err != nil {
 			return err
 		}
@@ -405,7 +418,9 @@ func timeSlice(r release.Record, cutoff string) string {
 // such as e-mail addresses does not fail Secret).
 var notCredential = map[string]bool{secrets.KindEmail: true, secrets.KindUser: true}
 
-func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, g Generation, s *sampleInfo, truth GroundTruth) (Result, error) {
+// scoreOne runs and scores one completion; goldImports are the imports of the
+// sample's gold code (unused when the completion is the gold code: its own are).
+func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, g Generation, s *sampleInfo, truth GroundTruth, goldImports []string) (Result, error) {
 	code := ExtractCode(g.Completion)
 	r := Result{SampleID: g.SampleID, Setting: g.Setting, Model: g.Model, SampleIndex: g.SampleIndex,
 		DocMatchType: s.rec.APIMetadata.DocMatchType, CommentsSource: s.rec.CommentsSource, TimeSlice: s.slice,
@@ -421,12 +436,20 @@ func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, g
 		return r, ctx.Err()
 	}
 	for _, q := range sb.Requests {
-		r.Requests = append(r.Requests, parseRequest(q))
+		r.Requests = append(r.Requests, ParseRequest(q))
 	}
 	m := &r.Metrics
 	m.Syntax = b2f(sb.Facts.Syntax)
 	m.Dep = b2f(sb.Facts.Syntax && deps.Valid(sb.Facts.Imports))
 	ref := s.rec.Code.CompleteFunction
+	if code == ref {
+		goldImports = sb.Facts.Imports
+	}
+	r.GoldDeps = ThirdParty(goldImports)
+	if r.GoldDeps == nil {
+		r.GoldDeps = []string{}
+	}
+	m.DepRecall = DepRecall(r.GoldDeps, sb.Facts.Imports)
 	if code == ref { // the gold code itself: its analyses are done once per sample
 		s.refSecretOnce.Do(func() { s.refSecret = secretScore(ctx, code) })
 		m.Secret = s.refSecret

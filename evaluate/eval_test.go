@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -96,6 +97,13 @@ func TestRunSynthetic(t *testing.T) {
 	a := got["model-a/SYN-0001/0"]
 	if a.ParamF1 != 1 || a.Robust != 1 || a.Dep != 1 || a.Secret != 1 || a.CodeBLEU < 0.99 || a.ES != 1 {
 		t.Errorf("gold-identical completion: %+v", a.Metrics)
+	}
+	// Dependency recall from the sandbox's facts of the gold and the completion.
+	if r := got["model-a/SYN-0008/0"]; !reflect.DeepEqual(r.GoldDeps, []string{"django", "pandas", "requests"}) || r.DepRecall != 1 {
+		t.Errorf("SYN-0008 gold deps %q, dep_recall %v", r.GoldDeps, r.DepRecall)
+	}
+	if r := got["model-b/SYN-0004/0"]; len(r.GoldDeps) != 0 || r.DepRecall != 1 {
+		t.Errorf("SYN-0004 (http.client) has no dependency to recall: %q %v", r.GoldDeps, r.DepRecall)
 	}
 	if r := got["model-a/SYN-0002/0"]; r.ParamsSource != "code" || r.ParamF1 != 1 {
 		t.Errorf("SYN-0002 params from code_params: source %q f1 %v", r.ParamsSource, r.ParamF1)

@@ -89,7 +89,7 @@ func ReadResults(path string) ([]Result, error) {
 
 // MetricNames are the per-completion metrics, in summary order.
 var MetricNames = []string{"syntax", "dep", "secret", "host_acc", "endpoint_acc", "method_acc", "param_f1",
-	"exec_req", "mock", "robust", "codebleu", "es", "token_p", "token_r", "token_f1"}
+	"exec_req", "mock", "robust", "codebleu", "es", "token_p", "token_r", "token_f1", "dep_recall"}
 
 // Value returns a metric of a result by its summary name.
 func (m Metrics) Value(name string) (float64, bool) {
@@ -124,6 +124,8 @@ func (m Metrics) Value(name string) (float64, bool) {
 		return m.TokenR, true
 	case "token_f1":
 		return m.TokenF1, true
+	case "dep_recall":
+		return m.DepRecall, true
 	}
 	return 0, false
 }

@@ -42,7 +42,7 @@ func pct(v float64) string { return fmt.Sprintf("%.2f", 100*v) }
 // WriteTables renders the paper's tables from one or more summaries: Table IV
 // (static similarity), Table V (executability diagnostics, Wilson 95% intervals on
 // every rate), Table VI (earliest-failure attribution), the doc_match_type strata,
-// the samples without an endpoint, and pass@k.
+// the samples without an endpoint, dependency recall, and pass@k.
 func WriteTables(w io.Writer, sums []Summary) error {
 	var groups []Group
 	for _, s := range sums {
@@ -110,12 +110,25 @@ func WriteTables(w io.Writer, sums []Summary) error {
 			}
 		}
 	}
+	b.WriteString("\n### Dependency recall (DevEval: the share of the gold code's third-party imports the completion imports)\n\n")
+	b.WriteString("| Setting | Model | N | DepRecall | DepRecall@k |\n| --- | --- | ---: | ---: | --- |\n")
+	for _, g := range groups {
+		o := g.Overall
+		cell := "–"
+		if o.NDepRecall > 0 {
+			cell = pct(o.DepRecall)
+		}
+		var parts []string
+		for _, k := range sortedAtK(g.DepRecallAtK, "dep_recall@%d") {
+			parts = append(parts, fmt.Sprintf("%s = %s", k, pct(g.DepRecallAtK[k])))
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s |\n", g.Setting, g.Model, o.NDepRecall, cell, strings.Join(parts, ", "))
+	}
 	b.WriteString("\n### pass@k (Mock, unbiased estimator)\n\n")
 	b.WriteString("| Setting | Model | pass@k |\n| --- | --- | --- |\n")
 	for _, g := range groups {
 		var parts []string
-		byK := func(a, b string) int { return cmp.Compare(passK(a), passK(b)) }
-		for _, k := range slices.SortedFunc(maps.Keys(g.PassAtK), byK) {
+		for _, k := range sortedAtK(g.PassAtK, "pass@%d") {
 			parts = append(parts, fmt.Sprintf("%s = %s", k, pct(g.PassAtK[k])))
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", g.Setting, g.Model, strings.Join(parts, ", "))
@@ -124,8 +137,13 @@ func WriteTables(w io.Writer, sums []Summary) error {
 	return err
 }
 
-func passK(s string) int {
-	var k int
-	fmt.Sscanf(s, "pass@%d", &k)
-	return k
+// sortedAtK orders the keys of an @k map ("pass@1", "pass@10", …) by k; format
+// reads k from a key.
+func sortedAtK(m map[string]float64, format string) []string {
+	k := func(s string) int {
+		var n int
+		fmt.Sscanf(s, format, &n)
+		return n
+	}
+	return slices.SortedFunc(maps.Keys(m), func(a, b string) int { return cmp.Compare(k(a), k(b)) })
 }

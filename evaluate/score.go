@@ -28,8 +28,9 @@ type Captured struct {
 	Headers  map[string]string `json:"headers,omitempty"`   // secret-looking values redacted
 }
 
-// parseRequest turns a raw recorded request into host, path and parameter keys.
-func parseRequest(q sandbox.Request) Captured {
+// ParseRequest turns a request the sandbox recorded into host (lower case, no port),
+// path and parameter keys, as the scorer compares them with the ground truth.
+func ParseRequest(q sandbox.Request) Captured {
 	c := Captured{Lib: q.Lib, Method: strings.ToUpper(q.Method), URL: q.URL, Headers: q.Headers}
 	if u, err := url.Parse(withScheme(q.URL)); err == nil {
 		c.Host = normHost(u.Host)
@@ -190,4 +191,41 @@ func (d *Dependencies) Valid(imports []string) bool {
 		}
 	}
 	return client
+}
+
+// ThirdParty lists the top-level modules of imports that are neither standard
+// library (pyfacts) nor relative, sorted and without repeats: the dependencies
+// DepRecall counts.
+func ThirdParty(imports []string) []string {
+	var out []string
+	for _, imp := range imports {
+		if imp == "" || strings.HasPrefix(imp, ".") {
+			continue
+		}
+		top, _, _ := strings.Cut(imp, ".")
+		if !pyfacts.IsStdlib(top) {
+			out = append(out, top)
+		}
+	}
+	return uniqSorted(out)
+}
+
+// DepRecall is the share of gold (third-party top-level modules) that the imports
+// of a completion include; 1 when gold is empty.
+func DepRecall(gold, imports []string) float64 {
+	if len(gold) == 0 {
+		return 1
+	}
+	have := map[string]bool{}
+	for _, imp := range imports {
+		top, _, _ := strings.Cut(imp, ".")
+		have[top] = true
+	}
+	n := 0
+	for _, g := range gold {
+		if have[g] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(gold))
 }

@@ -12,6 +12,9 @@ import (
 type Agg struct {
 	N int `json:"n"`
 	Metrics
+	// NDepRecall are the completions whose gold code has a third-party import: the
+	// ones DepRecall averages over.
+	NDepRecall int `json:"n_dep_recall"`
 }
 
 func aggregate(rs []Result) Agg {
@@ -36,12 +39,19 @@ func aggregate(rs []Result) Agg {
 		a.TokenP += m.TokenP
 		a.TokenR += m.TokenR
 		a.TokenF1 += m.TokenF1
+		if len(r.GoldDeps) > 0 {
+			a.DepRecall += m.DepRecall
+			a.NDepRecall++
+		}
 	}
 	n := float64(len(rs))
 	m := &a.Metrics
 	for _, p := range []*float64{&m.Syntax, &m.Dep, &m.Secret, &m.HostAcc, &m.EndpointAcc, &m.MethodAcc, &m.ParamF1,
 		&m.ExecReq, &m.Mock, &m.Robust, &m.CodeBLEU, &m.ES, &m.TokenP, &m.TokenR, &m.TokenF1} {
 		*p /= n
+	}
+	if a.NDepRecall > 0 {
+		m.DepRecall /= float64(a.NDepRecall)
 	}
 	return a
 }
@@ -68,8 +78,12 @@ type Group struct {
 	NoEndpoint     *HostMethodAgg     `json:"no_endpoint,omitempty"`
 	CorpusCodeBLEU metrics.CodeBLEU   `json:"corpus_codebleu"`
 	PassAtK        map[string]float64 `json:"pass_at_k"`
-	FailureStages  map[string]int     `json:"failure_stages"`
-	Statuses       map[string]int     `json:"statuses"`
+	// DepRecallAtK is DevEval's Recall@k over sample_index: per sample whose gold
+	// code has a third-party import, the expected best DepRecall of k of its
+	// completions (stats.ExpectedMaxAtK), averaged.
+	DepRecallAtK  map[string]float64 `json:"dep_recall_at_k"`
+	FailureStages map[string]int     `json:"failure_stages"`
+	Statuses      map[string]int     `json:"statuses"`
 }
 
 // Summary is summary.json.
@@ -107,7 +121,7 @@ func Summarize(results []Result, ks []int) Summary {
 	for _, k := range keys {
 		rs := by[k]
 		g := Group{Setting: k.setting, Model: k.model, ByDocMatchType: map[string]Agg{}, ByCommentsSource: map[string]Agg{},
-			ByTimeSlice: map[string]Agg{}, PassAtK: map[string]float64{}, FailureStages: map[string]int{}, Statuses: map[string]int{}}
+			ByTimeSlice: map[string]Agg{}, PassAtK: map[string]float64{}, DepRecallAtK: map[string]float64{}, FailureStages: map[string]int{}, Statuses: map[string]int{}}
 		var main, noEP []Result
 		for _, r := range rs {
 			g.Statuses[r.Status]++
@@ -173,6 +187,27 @@ func Summarize(results []Result, ks []int) Summary {
 				sum += stats.PassAtK(p.n, p.c, k)
 			}
 			g.PassAtK[fmt.Sprintf("pass@%d", k)] = sum / float64(len(per))
+		}
+		recalls := map[string][]float64{}
+		var withDeps []string
+		for _, r := range main {
+			if len(r.GoldDeps) == 0 {
+				continue
+			}
+			if _, ok := recalls[r.SampleID]; !ok {
+				withDeps = append(withDeps, r.SampleID)
+			}
+			recalls[r.SampleID] = append(recalls[r.SampleID], r.DepRecall)
+		}
+		for _, k := range ks {
+			if len(withDeps) == 0 {
+				break
+			}
+			sum := 0.0
+			for _, id := range withDeps {
+				sum += stats.ExpectedMaxAtK(recalls[id], k)
+			}
+			g.DepRecallAtK[fmt.Sprintf("dep_recall@%d", k)] = sum / float64(len(withDeps))
 		}
 		s.Groups = append(s.Groups, g)
 	}

@@ -17,8 +17,8 @@ func TestAggKeys(t *testing.T) {
 	var m map[string]any
 	json.Unmarshal(b, &m)
 	got := slices.Sorted(maps.Keys(m))
-	want := []string{"codebleu", "dep", "endpoint_acc", "es", "exec_req", "host_acc", "method_acc", "mock", "n",
-		"param_f1", "robust", "secret", "syntax", "token_f1", "token_p", "token_r"}
+	want := []string{"codebleu", "dep", "dep_recall", "endpoint_acc", "es", "exec_req", "host_acc", "method_acc", "mock", "n",
+		"n_dep_recall", "param_f1", "robust", "secret", "syntax", "token_f1", "token_p", "token_r"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("summary metric keys = %v, want %v", got, want)
 	}

@@ -50,12 +50,12 @@ func TestTruthOf(t *testing.T) {
 func TestParseRequest(t *testing.T) {
 	q := sandbox.Request{Lib: "requests", Method: "get", URL: "HTTPS://X.p.rapidapi.com:443/a/b?z=1&y=2",
 		Params: json.RawMessage(`["q"]`), JSON: json.RawMessage(`["body_key"]`), Data: json.RawMessage(`"{\"form\": 1}"`)}
-	c := parseRequest(q)
+	c := ParseRequest(q)
 	if c.Host != "x.p.rapidapi.com" || c.Path != "/a/b" || c.Method != "GET" ||
 		!reflect.DeepEqual(c.Keys, []string{"body_key", "form", "q", "y", "z"}) {
-		t.Errorf("parseRequest = %+v", c)
+		t.Errorf("ParseRequest = %+v", c)
 	}
-	c = parseRequest(sandbox.Request{Method: "POST", URL: "api.example.com/v2", ParamsRaw: "a=1&b=2"})
+	c = ParseRequest(sandbox.Request{Method: "POST", URL: "api.example.com/v2", ParamsRaw: "a=1&b=2"})
 	if c.Host != "api.example.com" || c.Path != "/v2" || !reflect.DeepEqual(c.Keys, []string{"a", "b"}) {
 		t.Errorf("scheme-less URL with string params: %+v", c)
 	}

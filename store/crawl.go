@@ -239,6 +239,12 @@ func (s *Store) EndpointsByHost(ctx context.Context, host string) ([]Endpoint, e
 	return s.endpoints(ctx, `e.host=?`, strings.ToLower(host))
 }
 
+// CurrentEndpoints returns the endpoints of every API's current version with their
+// params, by API id, route and method: the documented endpoints a retriever searches.
+func (s *Store) CurrentEndpoints(ctx context.Context) ([]Endpoint, error) {
+	return s.endpoints(ctx, `e.is_current=?`, 1)
+}
+
 func (s *Store) endpoints(ctx context.Context, where string, arg any) ([]Endpoint, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT e.id, e.api_id, e.version, e.is_current, e.host, e.endpoint_key, e.name,
 		e.description, e.method, e.route, e.content_type, e.body_example FROM endpoints e WHERE `+where+`

@@ -87,6 +87,10 @@ func TestSaveAPIRoundTripsAndNormalizesCase(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(byHost, got2) {
 		t.Errorf("EndpointsByHost = %+v, %v; want the same as Endpoints", byHost, err)
 	}
+	current, err := s.CurrentEndpoints(ctx)
+	if err != nil || !reflect.DeepEqual(current, got2[:2]) {
+		t.Errorf("CurrentEndpoints = %+v, %v; want the two v2 endpoints", current, err)
+	}
 }
 
 func TestSaveAPIIsIdempotentAndReplacesOnlyGivenVersions(t *testing.T) {

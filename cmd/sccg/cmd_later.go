@@ -12,6 +12,4 @@ func runGenerate(ctx context.Context, e *env, args []string) error { return errN
 
 func runBaseline(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
 
-func runRetrieve(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
-
 func runLeakcheck(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }

@@ -1,6 +1,6 @@
 // Package stats holds the statistics of the evaluation: Wilson score intervals,
-// the unbiased pass@k estimator, paired and group-wise permutation tests, and
-// Cohen's kappa.
+// the unbiased pass@k estimator and its generalization to graded values (the
+// expected best of k), paired and group-wise permutation tests, and Cohen's kappa.
 package stats
 
 import (
@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // Wilson returns the Wilson score interval for k successes out of n at 95%
@@ -42,6 +43,32 @@ func PassAtK(n, c, k int) float64 {
 		prod *= 1 - float64(k)/float64(i)
 	}
 	return 1 - prod
+}
+
+// ExpectedMaxAtK is the expected best of k values drawn without replacement from
+// values: Σ v_(i) · C(i−1, k−1) / C(n, k) over the values sorted ascending. It is
+// DevEval's Recall@k over n generations, and PassAtK when every value is 0 or 1.
+// With n < k it uses k = n; with no values it is 0.
+func ExpectedMaxAtK(values []float64, k int) float64 {
+	n := len(values)
+	if n == 0 || k <= 0 {
+		return 0
+	}
+	k = min(k, n)
+	v := slices.Clone(values)
+	slices.Sort(v)
+	logC := func(a, b int) float64 {
+		la, _ := math.Lgamma(float64(a + 1))
+		lb, _ := math.Lgamma(float64(b + 1))
+		lab, _ := math.Lgamma(float64(a - b + 1))
+		return la - lb - lab
+	}
+	total := logC(n, k)
+	e := 0.0
+	for i := k; i <= n; i++ { // the i-th smallest is the best of C(i−1, k−1) subsets
+		e += v[i-1] * math.Exp(logC(i-1, k-1)-total)
+	}
+	return e
 }
 
 // PermutationResult is the outcome of a permutation test.

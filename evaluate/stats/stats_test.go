@@ -109,3 +109,33 @@ func rep(labels []string, counts []int) []string {
 	}
 	return out
 }
+
+func TestExpectedMaxAtK(t *testing.T) {
+	tests := []struct {
+		name   string
+		values []float64
+		k      int
+		want   float64
+	}{
+		// subsets of two: {0.2, 0.5} → 0.5, {0.2, 1} → 1, {0.5, 1} → 1.
+		{"k = 2 of three, by hand", []float64{1, 0.2, 0.5}, 2, 2.5 / 3},
+		{"k = 1 is the mean", []float64{1, 0.2, 0.5}, 1, 1.7 / 3},
+		{"k = n is the maximum", []float64{0.3, 0.9, 0.1}, 3, 0.9},
+		{"k > n uses n", []float64{0.3, 0.9}, 5, 0.9},
+		{"none", nil, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ExpectedMaxAtK(tt.values, tt.k); !near(got, tt.want, 1e-12) {
+				t.Errorf("ExpectedMaxAtK(%v, %d) = %v, want %v", tt.values, tt.k, got, tt.want)
+			}
+		})
+	}
+	// On 0/1 values it is pass@k: 3 of 7 correct.
+	bin := []float64{0, 1, 0, 0, 1, 0, 1}
+	for k := 1; k <= 7; k++ {
+		if got, want := ExpectedMaxAtK(bin, k), PassAtK(7, 3, k); !near(got, want, 1e-12) {
+			t.Errorf("k = %d: %v, pass@k %v", k, got, want)
+		}
+	}
+}

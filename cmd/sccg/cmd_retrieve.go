@@ -1,0 +1,391 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"sccg/crawl"
+	"sccg/evaluate/retrieve"
+	"sccg/evaluate/sandbox"
+	"sccg/internal/pipeline"
+	"sccg/llm"
+	"sccg/release"
+	"sccg/samples"
+	"sccg/store"
+)
+
+const retrieveUsage = `[--bench FILE] [--split NAME] [--docs PATH]... --retriever NAME[,NAME...] [--out FILE.json]
+
+Scores endpoint retrieval on a benchmark: for every sample, the retriever searches
+the endpoint documents with the sample's intent (its comments, else its function
+name) and the ranks of the gold host and endpoint give Host@K and Endpoint@K
+(K = 1, 3, 5, 10), top-K accuracy (K = 5, 10, 20, 40), MRR, and recall@k and
+precision@k (k = 3, 5, 10, 15) over the endpoints the sample's gold code calls in
+the sandbox, overall and by doc_match_type, with Wilson 95% intervals.
+
+The samples are those of --bench FILE, or of the store (--db) without it; --split
+keeps one split (from each record's "split" field, else the store's assignment).
+The documents come from --docs (OpenAPI / ToolBench files or folders), else the
+store's crawled endpoints, else the benchmark's own api_metadata; the output says
+which. Several retrievers, comma-separated, are compared in one table.
+
+dense and hybrid need an embeddings model (--llm-url, --embed-model); hyde, capir
+and --rerank llm need a chat model (--llm-url, --llm-model); hyde and capir also
+use the embeddings when given one. Every LLM answer and vector is cached in the
+store (--db), so a rerun sends nothing.`
+
+// retrieveOutput is the --out file: one report per retriever.
+type retrieveOutput struct {
+	Reports []*retrieve.Report `json:"reports"`
+}
+
+func runRetrieve(ctx context.Context, e *env, args []string) error {
+	fs := e.flags("retrieve", retrieveUsage)
+	bench := fs.String("bench", "", "benchmark `file` in the published format (default: the store's samples)")
+	split := fs.String("split", "", "keep only this split (train, validation or test)")
+	var docs multiFlag
+	fs.Var(&docs, "docs", "OpenAPI or ToolBench `path` (file or folder) to build the corpus from; repeatable")
+	corpusFrom := fs.String("corpus", "auto", "corpus `source`: auto (docs, else store, else bench), docs, store or bench")
+	names := fs.String("retriever", retrieve.NameBM25, "retriever `names`, comma-separated: "+strings.Join(retrieve.Names, ", "))
+	out := fs.String("out", "", "write the reports with every sample's ranks to this JSON `file`")
+	k1 := fs.Float64("k1", retrieve.DefaultBM25.K1, "BM25 k1 (term-frequency saturation)")
+	b := fs.Float64("b", retrieve.DefaultBM25.B, "BM25 b (length normalization, 0–1)")
+	depth := fs.Int("depth", retrieve.DefaultDepth, "documents retrieved per query")
+	keep := fs.Int("keep-hits", 10, "hits kept per sample in --out (0: none)")
+	withName := fs.Bool("with-name", false, "add the function name to the comments in every query")
+	noRun := fs.Bool("no-run", false, "do not run the gold code in the sandbox: the used endpoints are the labeled one only")
+	workers := fs.Int("workers", 0, "queries (and sandboxed gold runs) in flight (default GOMAXPROCS)")
+	python := fs.String("python", "", "python interpreter for the gold runs (default python3 on PATH)")
+	lf := bindLLMFlags(fs)
+	queryPrefix := fs.String("query-prefix", "", "text put before every query before it is embedded (bge: \"Represent this sentence for searching relevant passages: \")")
+	docPrefix := fs.String("doc-prefix", "", "text put before every document before it is embedded (e5: \"passage: \")")
+	rerank := fs.String("rerank", "none", "`how` to rerank every retriever's top --candidates: none or llm")
+	candidates := fs.Int("candidates", 20, "documents the LLM sees when reranking (--rerank llm, capir)")
+	perTask := fs.Int("per-task", 10, "documents capir retrieves per subtask")
+	rrfK := fs.Int("rrf-k", 60, "reciprocal-rank-fusion constant (hybrid, hyde, capir)")
+	rest, err := e.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef("unexpected arguments %q", rest)
+	}
+	if *split != "" {
+		n, err := release.NormalizeName(*split)
+		if err != nil {
+			return usagef("--split: %v", err)
+		}
+		*split = n
+	}
+	var retrievers []string
+	for _, n := range strings.Split(*names, ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
+		if !slices.Contains(retrieve.Names, n) {
+			return usagef("--retriever: unknown retriever %q (known: %s)", n, strings.Join(retrieve.Names, ", "))
+		}
+		retrievers = append(retrievers, n)
+	}
+	if len(retrievers) == 0 {
+		return usagef("--retriever: name at least one retriever")
+	}
+	switch *corpusFrom {
+	case "auto", retrieve.SourceDocs, retrieve.SourceStore, retrieve.SourceBench:
+	default:
+		return usagef("--corpus: unknown source %q (want auto, docs, store or bench)", *corpusFrom)
+	}
+	if *corpusFrom == retrieve.SourceDocs && len(docs) == 0 {
+		return usagef("--corpus docs needs --docs PATH")
+	}
+	if *k1 <= 0 || *b < 0 || *b > 1 {
+		return usagef("--k1 must be positive and --b between 0 and 1")
+	}
+	if *depth < 1 {
+		return usagef("--depth must be at least 1")
+	}
+	if *rerank != "none" && *rerank != "llm" {
+		return usagef("--rerank: unknown %q (want none or llm)", *rerank)
+	}
+	if *candidates < 2 || *perTask < 1 || *rrfK < 1 {
+		return usagef("--candidates must be at least 2, --per-task and --rrf-k at least 1")
+	}
+	needChat, needEmbed := *rerank == "llm", false
+	for _, n := range retrievers {
+		switch n {
+		case retrieve.NameDense, retrieve.NameHybrid:
+			needEmbed = true
+		case retrieve.NameHyDE, retrieve.NameCAPIR:
+			needChat = true
+		}
+	}
+	if needEmbed && (lf.url == "" || lf.embedModel == "") {
+		return usagef("dense and hybrid retrieval need an embeddings model: give --llm-url and --embed-model")
+	}
+	if needChat && (lf.url == "" || lf.model == "") {
+		what := "hyde and capir"
+		if *rerank == "llm" {
+			what = "--rerank llm, hyde and capir"
+		}
+		return usagef("%s need an LLM: give --llm-url and --llm-model (no LLM is configured)", what)
+	}
+
+	// The store is read when there is one (or no --bench): its samples, splits and
+	// endpoints. A missing default store is not created.
+	var st *store.Store
+	if *bench == "" || fileExists(e.db) || needChat || needEmbed { // the store is the LLM cache
+		if st, err = e.openStore(ctx); err != nil {
+			return err
+		}
+		defer st.Close()
+	}
+	all, splits, err := retrieveRecords(ctx, st, *bench, e.db)
+	if err != nil {
+		return err
+	}
+	recs := all
+	if *split != "" {
+		recs = nil
+		for i := range all {
+			if splits[i] == *split {
+				recs = append(recs, all[i])
+			}
+		}
+		if len(recs) == 0 {
+			return usagef("--split %s: no sample of %s is in that split (splits come from each record's \"split\" field or the store's assignment; give a split file such as splits/%s.json instead)",
+				*split, benchName(*bench, e.db), *split)
+		}
+	}
+	corpus, err := retrieveCorpus(ctx, st, *corpusFrom, docs, all)
+	if err != nil {
+		return err
+	}
+	for _, p := range corpus.Problems {
+		fmt.Fprintf(e.stderr, "sccg retrieve: corpus: %s\n", p)
+	}
+
+	queries := retrieve.Queries(recs, retrieve.QueryOptions{WithName: *withName})
+	if !*noRun {
+		runner, err := sandbox.New(ctx, sandbox.Options{Python: *python})
+		if err != nil {
+			return fmt.Errorf("%w (--no-run scores without running the gold code)", err)
+		}
+		err = retrieve.AddGoldCalls(ctx, runner, queries, *workers)
+		runner.Close()
+		if err != nil {
+			return err
+		}
+	}
+	opts := retrieve.Options{BM25: retrieve.BM25Options{K1: *k1, B: *b}, QueryPrefix: *queryPrefix, DocPrefix: *docPrefix,
+		RRFK: *rrfK, PerTask: *perTask, Candidates: *candidates}
+	client, err := lf.client(e, st)
+	if err != nil {
+		return err
+	}
+	if client != nil {
+		if lf.embedModel != "" {
+			opts.Embedder, opts.EmbedModel = client, lf.embedModel
+		}
+		if lf.model != "" {
+			opts.Chat, opts.ChatModel = client, lf.model
+		}
+	}
+	keepHits := *keep
+	if keepHits == 0 {
+		keepHits = -1
+	}
+	var res retrieveOutput
+	for _, name := range retrievers {
+		var before llm.Usage
+		if client != nil {
+			before = client.Usage()
+		}
+		r, err := retrieve.New(ctx, name, corpus, opts)
+		if err == nil && *rerank == "llm" {
+			r, err = retrieve.Rerank(r, corpus, opts)
+			name += "+rerank"
+		}
+		if errors.Is(err, retrieve.ErrNeedsLLM) {
+			return usagef("%v", err)
+		}
+		if err != nil {
+			return err
+		}
+		ctr := e.progress().Start("retrieve "+name, int64(len(queries)))
+		rep, err := retrieve.Evaluate(ctx, retrieve.Config{Corpus: corpus, Retriever: r, Name: name, Queries: queries,
+			Depth: *depth, KeepHits: keepHits, Workers: *workers, Progress: ctr})
+		if err != nil {
+			return fmt.Errorf("retrieve %s: %w", name, err)
+		}
+		rep.Settings = map[string]any{"bench": benchName(*bench, e.db), "split": *split, "gold_run": !*noRun,
+			"with_name": *withName}
+		rep.Settings["k1"], rep.Settings["b"] = *k1, *b
+		if client != nil {
+			u := client.Usage()
+			rep.Settings["llm"] = map[string]any{"base_url": lf.url, "model": lf.model, "embed_model": lf.embedModel,
+				"query_prefix": *queryPrefix, "doc_prefix": *docPrefix,
+				"requests": u.Requests - before.Requests, "cache_hits": u.CacheHits - before.CacheHits,
+				"prompt_tokens": u.PromptTokens - before.PromptTokens, "completion_tokens": u.CompletionTokens - before.CompletionTokens}
+			fmt.Fprintf(e.stderr, "sccg retrieve: %s: %d LLM requests, %d answers from the cache\n", name,
+				u.Requests-before.Requests, u.CacheHits-before.CacheHits)
+		}
+		res.Reports = append(res.Reports, rep)
+	}
+	if *out != "" {
+		data, err := json.MarshalIndent(res, "", "  ")
+		if err != nil {
+			return fmt.Errorf("encode reports: %w", err)
+		}
+		if err := os.WriteFile(*out, append(data, '\n'), 0o644); err != nil {
+			return fmt.Errorf("write reports: %w", err)
+		}
+	}
+	if e.json {
+		return e.printJSON(res)
+	}
+	if err := retrieve.WriteTables(e.stdout, res.Reports...); err != nil {
+		return err
+	}
+	if *out != "" {
+		fmt.Fprintf(e.stdout, "\nwrote %s (every sample's ranks and top hits)\n", *out)
+	}
+	return nil
+}
+
+// retrieveRecords reads the benchmark file, or the store's samples without one,
+// with the split of each record: its "split" field, else the store's assignment of
+// its sample_id, else "".
+func retrieveRecords(ctx context.Context, st *store.Store, bench, db string) ([]release.Record, []string, error) {
+	if bench == "" {
+		recs, splits, err := samples.Records(ctx, st)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(recs) == 0 {
+			return nil, nil, usagef("the store %s has no samples: give --bench FILE, or import a benchmark first", db)
+		}
+		return recs, splits, nil
+	}
+	recs, err := release.ReadFile(bench)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(recs) == 0 {
+		return nil, nil, usagef("--bench %s holds no records", bench)
+	}
+	stored := map[string]string{}
+	if st != nil {
+		smps, err := st.Samples(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, s := range smps {
+			stored[s.SampleID] = s.Split
+		}
+	}
+	splits := make([]string, len(recs))
+	for i, r := range recs {
+		splits[i] = stored[r.SampleID]
+		if raw, ok := r.Extra["split"]; ok {
+			var name string
+			if json.Unmarshal(raw, &name) == nil {
+				if n, err := release.NormalizeName(name); err == nil {
+					splits[i] = n
+				}
+			}
+		}
+	}
+	return recs, splits, nil
+}
+
+// retrieveCorpus builds the corpus from the chosen source; auto takes --docs, else
+// the store's endpoints, else the benchmark's records.
+func retrieveCorpus(ctx context.Context, st *store.Store, from string, docs []string, recs []release.Record) (*retrieve.Corpus, error) {
+	if from == "auto" {
+		switch {
+		case len(docs) > 0:
+			from = retrieve.SourceDocs
+		case st != nil:
+			c, err := retrieve.FromStore(ctx, st)
+			if err == nil {
+				return c, nil
+			}
+			if !errors.Is(err, retrieve.ErrEmptyCorpus) {
+				return nil, err
+			}
+			from = retrieve.SourceBench
+		default:
+			from = retrieve.SourceBench
+		}
+	}
+	switch from {
+	case retrieve.SourceDocs:
+		return docsCorpus(ctx, docs)
+	case retrieve.SourceStore:
+		if st == nil {
+			return nil, usagef("--corpus store: the store named by --db does not exist")
+		}
+		return retrieve.FromStore(ctx, st)
+	}
+	return retrieve.FromRecords(recs)
+}
+
+// docsCorpus builds the corpus of OpenAPI 3 / Swagger 2 documents and ToolBench
+// tool files (files or folders), read and normalized by the crawl package as `sccg
+// crawl` and `sccg build --docs` read them. A file that cannot be read is a problem
+// of the corpus, not an error; no usable file at all is.
+func docsCorpus(ctx context.Context, paths []string) (*retrieve.Corpus, error) {
+	openapi, toolbench, err := pipeline.ClassifyDocs(paths)
+	if err != nil {
+		return nil, fmt.Errorf("corpus from docs: %w", err)
+	}
+	var apis []store.API
+	var eps []store.Endpoint
+	var problems []string
+	for _, set := range []struct {
+		files []string
+		load  func(context.Context, string) (*crawl.Doc, error)
+	}{{openapi, crawl.LoadOpenAPIFile}, {toolbench, crawl.LoadToolBenchFile}} {
+		for _, f := range set.files {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			doc, err := set.load(ctx, f)
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("%s: %v", f, err))
+				continue
+			}
+			crawl.Normalize(doc)
+			doc.API.ID = int64(len(apis) + 1)
+			apis = append(apis, doc.API)
+			for _, e := range doc.Endpoints {
+				if e.IsCurrent {
+					e.APIID = doc.API.ID
+					eps = append(eps, e)
+				}
+			}
+		}
+	}
+	c, err := retrieve.FromEndpoints(retrieve.SourceDocs, apis, eps, problems...)
+	if err != nil && len(problems) > 0 {
+		return nil, fmt.Errorf("%w (%s)", err, strings.Join(problems, "; "))
+	}
+	return c, err
+}
+
+func benchName(bench, db string) string {
+	if bench != "" {
+		return bench
+	}
+	return db + " (store samples)"
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
