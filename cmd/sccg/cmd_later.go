@@ -11,5 +11,3 @@ func runPrompts(ctx context.Context, e *env, args []string) error { return errNo
 func runGenerate(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
 
 func runBaseline(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
-
-func runLeakcheck(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
