@@ -50,6 +50,9 @@ type Edit struct {
 type Masked struct {
 	Code  string
 	Edits int // edits applied
+	// Name is the name of the function Mask was told about, as it reads after
+	// masking; "" when there is no such function.
+	Name string
 	// Parameters are the parameter names of the function Mask was told about, as
 	// they read after masking, in order (self and cls left out).
 	Parameters []string
@@ -152,7 +155,9 @@ func Mask(ctx context.Context, code []byte, fn string, rewrite func(Piece) []Edi
 	m := &Masked{Code: string(out), Edits: edits}
 	if i := functionIndex(root, code, fn); i >= 0 {
 		// edits never change the tree's shape: the function is the same one there
-		m.Parameters, m.Returns = outline(nthFunction(mroot, i), out)
+		def := nthFunction(mroot, i)
+		m.Name = def.child("name").text(out)
+		m.Parameters, m.Returns = outline(def, out)
 	}
 	return m, nil
 }

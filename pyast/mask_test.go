@@ -110,6 +110,9 @@ func TestMaskAppliesEdits(t *testing.T) {
 		t.Errorf("%d edits, want 8", m.Edits)
 	}
 	// the outline reads the masked tree
+	if m.Name != "get_HOST_now" {
+		t.Errorf("name %q, want the masked get_HOST_now", m.Name)
+	}
 	if !slices.Equal(m.Parameters, []string{"city", "units", "key"}) {
 		t.Errorf("parameters %q", m.Parameters)
 	}

@@ -28,8 +28,9 @@ const KindHeaderValue = "header_value"
 type Masked struct {
 	Code         string        `json:"code"`
 	Placeholders []Placeholder `json:"placeholders"`
-	// Parameters and Returns are the masked function's parameter names and return
-	// expressions, as they read after masking.
+	// Name, Parameters and Returns are the masked function's name, parameter names
+	// and return expressions, as they read after masking.
+	Name       string   `json:"name,omitempty"`
 	Parameters []string `json:"parameters,omitempty"`
 	Returns    []string `json:"returns,omitempty"`
 }
@@ -66,7 +67,7 @@ func Mask(ctx context.Context, code string, g Truth, o MaskOptions) (*Masked, er
 	if err != nil {
 		return nil, fmt.Errorf("mask %s: %w", o.Function, err)
 	}
-	return &Masked{Code: pm.Code, Placeholders: mk.used(), Parameters: pm.Parameters, Returns: pm.Returns}, nil
+	return &Masked{Code: pm.Code, Placeholders: mk.used(), Name: pm.Name, Parameters: pm.Parameters, Returns: pm.Returns}, nil
 }
 
 // masker decides what each piece of code becomes.
