@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"sccg/internal/progress"
+	"sccg/llm"
 	"sccg/pyfacts"
 	"sccg/store"
 )
@@ -53,14 +55,25 @@ const version = "redact/1"
 
 // Options configure Run.
 type Options struct {
+	// LLM writes the style-guided intents (an *llm.Client, whose cache makes a rerun
+	// cost no request); nil writes every intent with the offline generator.
+	LLM Chatter
+	// Model is the chat model asked; it is recorded with every attempt and is part
+	// of what makes an intent current. "" leaves it to the client's configuration.
+	Model string
 	// OnLeak is strict or drop; "" means DefaultOnLeak.
 	OnLeak string
 	// AlsoOriginal also writes an intent for the samples that keep their human
 	// comment, stored beside it, for the paired contamination experiment.
 	AlsoOriginal bool
 	Batch        int // functions per transaction; 0 means DefaultBatch
+	Workers      int // functions whose intents are written at once; 0 means DefaultWorkers
 	Progress     progress.Counter
 }
+
+// DefaultWorkers is how many functions get their intents at once: the LLM client's
+// own concurrency limit.
+const DefaultWorkers = llm.DefaultConcurrency
 
 func (o Options) withDefaults() Options {
 	if o.OnLeak == "" {
@@ -68,6 +81,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Batch <= 0 {
 		o.Batch = DefaultBatch
+	}
+	if o.Workers <= 0 {
+		o.Workers = DefaultWorkers
 	}
 	if o.Progress == nil {
 		o.Progress = progress.Nop
@@ -78,11 +94,17 @@ func (o Options) withDefaults() Options {
 // RunArgs are the resolved options as a run records them.
 func (o Options) RunArgs() map[string]any {
 	o = o.withDefaults()
-	return map[string]any{"on_leak": o.OnLeak, "also_original": o.AlsoOriginal, "generator": offlineModel, "batch": o.Batch}
+	return map[string]any{"on_leak": o.OnLeak, "also_original": o.AlsoOriginal, "generator": o.generatorID(),
+		"batch": o.Batch, "workers": o.Workers}
 }
 
 // generatorID names what writes the intents, for the input hash.
-func (o Options) generatorID() string { return offlineModel }
+func (o Options) generatorID() string {
+	if o.LLM == nil {
+		return offlineModel
+	}
+	return "llm:" + o.Model
+}
 
 // Result counts what Run did.
 type Result struct {
@@ -96,12 +118,21 @@ type Result struct {
 	MaskFailed     int `json:"mask_failed"`     // functions whose code could not be masked
 	Reused         int `json:"reused"`          // functions whose intents were already current
 	Attempts       int `json:"attempts"`        // intent attempts made in this run
+	// LLM figures: chat calls answered by the server and from the cache, calls that
+	// failed, and the tokens the server's answers cost.
+	LLMRequests      int   `json:"llm_requests"`
+	LLMCached        int   `json:"llm_cached"`
+	LLMErrors        int   `json:"llm_errors"`
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
 }
 
 // Counts are the result's figures as a run records them.
 func (r *Result) Counts() map[string]int64 {
 	c := map[string]int64{"functions": int64(r.Functions), "paired": int64(r.Paired), "original_leaked": int64(r.OriginalLeaked),
-		"mask_failed": int64(r.MaskFailed), "reused": int64(r.Reused), "attempts": int64(r.Attempts)}
+		"mask_failed": int64(r.MaskFailed), "reused": int64(r.Reused), "attempts": int64(r.Attempts),
+		"llm_requests": int64(r.LLMRequests), "llm_cached": int64(r.LLMCached), "llm_errors": int64(r.LLMErrors),
+		"prompt_tokens": r.PromptTokens, "completion_tokens": r.CompletionTokens}
 	for k, v := range r.Paths {
 		c[k] = int64(v)
 	}
@@ -132,6 +163,8 @@ type job struct {
 	truth Truth
 	hash  string
 	out   *outcome
+	// anchors are the human comments of other APIs the style prompt shows
+	anchors []string
 }
 
 // outcome is what redact writes for one function.
@@ -143,6 +176,7 @@ type outcome struct {
 	paired    bool
 	leaked    bool // the kept human comment leaks
 	maskErr   error
+	calls     []*llmAttempt
 }
 
 func run(ctx context.Context, st *store.Store, opt Options, runID int64) (*Result, error) {
@@ -171,11 +205,8 @@ func run(ctx context.Context, st *store.Store, opt Options, runID int64) (*Resul
 	}
 	for start := 0; start < len(todo); start += opt.Batch {
 		batch := todo[start:min(start+opt.Batch, len(todo))]
-		for _, j := range batch {
-			if err := ctx.Err(); err != nil {
-				return res, err
-			}
-			j.out = redactOne(ctx, j, opt)
+		if err := redactAll(ctx, batch, opt); err != nil {
+			return res, err
 		}
 		err := st.Update(ctx, func(tx *store.Tx) error {
 			for _, j := range batch {
@@ -201,11 +232,48 @@ func run(ctx context.Context, st *store.Store, opt Options, runID int64) (*Resul
 			if o.maskErr != nil {
 				res.MaskFailed++
 			}
+			for _, a := range o.calls {
+				switch {
+				case a.err != nil:
+					res.LLMErrors++
+				case a.cached:
+					res.LLMCached++
+				default:
+					res.LLMRequests++
+					res.PromptTokens += a.usage.PromptTokens
+					res.CompletionTokens += a.usage.CompletionTokens
+				}
+			}
 		}
 		opt.Progress.Add(int64(len(batch)))
 	}
 	opt.Progress.Done()
 	return res, nil
+}
+
+// redactAll writes the intents of a batch of functions, opt.Workers at a time. A
+// cancelled context stops it before anything of the batch is kept.
+func redactAll(ctx context.Context, batch []*job, opt Options) error {
+	next := make(chan *job)
+	var wg sync.WaitGroup
+	for range min(opt.Workers, len(batch)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				j.out = redactOne(ctx, j, opt)
+			}
+		}()
+	}
+	for _, j := range batch {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+	return ctx.Err()
 }
 
 // current reports whether a function's stored intents were made from the inputs
@@ -281,8 +349,26 @@ func loadJobs(ctx context.Context, st *store.Store, opt Options) ([]*job, error)
 			apis[id] = api
 		}
 		j := &job{kept: k, fn: f, facts: facts, truth: keptTruth(&k.Alignment, facts, api)}
-		j.hash = inputHash(j, opt)
 		out = append(out, j)
+	}
+	if opt.LLM != nil {
+		var pool []anchor
+		for _, j := range out {
+			hc := JudgeComment(j.facts)
+			if !hc.Usable {
+				continue
+			}
+			if t, ok := anchorText(hc.Text); ok && !LeakCheck(t, j.truth).Leaked {
+				pool = append(pool, anchor{functionID: j.kept.FunctionID, apiID: j.kept.Alignment.APIID, host: j.truth.Host,
+					family: hostFamily(j.truth.Host), text: t})
+			}
+		}
+		for _, j := range out {
+			j.anchors = pickAnchors(pool, j.kept.FunctionID, j.kept.Alignment.APIID, j.truth.Host, j.truth)
+		}
+	}
+	for _, j := range out {
+		j.hash = inputHash(j, opt)
 	}
 	return out, nil
 }
@@ -323,7 +409,7 @@ func keptTruth(a *store.Alignment, facts *pyfacts.Facts, api *store.API) Truth {
 // inputHash names everything a function's intents are made from.
 func inputHash(j *job, opt Options) string {
 	b, _ := json.Marshal(map[string]any{"version": version, "kept": j.kept.InputHash, "alignment": j.kept.Alignment.ID,
-		"truth": j.truth, "generator": opt.generatorID(), "on_leak": opt.OnLeak, "also_original": opt.AlsoOriginal})
+		"truth": j.truth, "generator": opt.generatorID(), "anchors": j.anchors, "on_leak": opt.OnLeak, "also_original": opt.AlsoOriginal})
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
 }
@@ -368,16 +454,7 @@ func redactOne(ctx context.Context, j *job, opt Options) *outcome {
 	}
 	hc := JudgeComment(j.facts)
 	gen := func(role string) string {
-		text := OfflineIntent(OfflineInput{Masked: m, Method: j.kept.Alignment.Method, FailureValue: failureValue(j.facts, m)}, j.truth)
-		rep := LeakCheck(text, j.truth)
-		in := store.Intent{Role: role, Kind: SourceRedacted, Path: PathOffline, Model: offlineModel, Text: text,
-			Leak: reportJSON(rep), Passed: !rep.Leaked, Decision: store.IntentAccepted, Reason: "no model configured: the offline generator wrote it from ỹ"}
-		if rep.Leaked {
-			// OfflineIntent drops what leaks, so this is a bug, never silently accepted
-			in.Decision, in.Reason = store.IntentError, "the offline intent leaks: "+rep.String()
-		}
-		add(in)
-		return in.Path
+		return generate(ctx, j, m, role, opt, o, add)
 	}
 	if hc.Usable {
 		rep := LeakCheck(hc.Text, j.truth)
@@ -391,14 +468,92 @@ func redactOne(ctx context.Context, j *job, opt Options) *outcome {
 		o.path = PathOriginal
 		decide(store.Kept, "human comment kept: it "+hc.Reason, map[string]any{"comments_source": SourceOriginal, "leaked": rep.Leaked})
 		if opt.AlsoOriginal {
-			gen(store.RolePaired)
-			o.paired = true
+			o.paired = gen(store.RolePaired) != PathDropped
 		}
 		return o
 	}
 	o.path = gen(store.RoleComment)
-	decide(store.Changed, "intent written: "+o.path, map[string]any{"comment": hc.Reason, "comments_source": SourceRedacted})
+	if o.path == PathDropped {
+		decide(store.Rejected, "intent still leaks after the stricter retry (--on-leak drop)", map[string]any{"comment": hc.Reason})
+		return o
+	}
+	kind := SourceRedacted
+	if o.path == PathLLM || o.path == PathLLMRetry {
+		kind = SourceHumanlike
+	}
+	decide(store.Changed, "intent written: "+o.path, map[string]any{"comment": hc.Reason, "comments_source": kind})
 	return o
+}
+
+// generate writes one intent of the masked code and records every attempt: with
+// no model, the offline generator; with one, the style-guided prompt, then once
+// the stricter prompt that names what leaked, then — when that still leaks — the
+// offline generator (--on-leak strict) or nothing (drop: PathDropped). An answer
+// that is no intent (empty, code, too long) or a request that fails also ends in
+// the offline generator; a failed request is recorded as an error, so the next
+// run asks again. It returns the path that wrote the accepted intent.
+func generate(ctx context.Context, j *job, m *Masked, role string, opt Options, o *outcome, add func(store.Intent)) string {
+	offline := func(path, reason string) string {
+		text := OfflineIntent(OfflineInput{Masked: m, Method: j.kept.Alignment.Method, FailureValue: failureValue(j.facts, m)}, j.truth)
+		rep := LeakCheck(text, j.truth)
+		in := store.Intent{Role: role, Kind: SourceRedacted, Path: path, Model: offlineModel, Text: text,
+			Leak: reportJSON(rep), Passed: !rep.Leaked, Decision: store.IntentAccepted, Reason: reason}
+		if rep.Leaked {
+			// OfflineIntent drops what leaks, so this is a bug, never silently accepted
+			in.Decision, in.Reason = store.IntentError, "the offline intent leaks: "+rep.String()
+		}
+		add(in)
+		return path
+	}
+	if opt.LLM == nil {
+		return offline(PathOffline, "no model configured: the offline generator wrote it from ỹ")
+	}
+	if o.maskErr != nil {
+		// the model must never see code whose ground truth is not masked
+		return offline(PathFallback, "the code could not be masked, so no model may read it: the offline generator wrote it")
+	}
+	record := func(a *llmAttempt, path, decision, reason string) {
+		o.calls = append(o.calls, a)
+		in := store.Intent{Role: role, Kind: SourceHumanlike, Path: path, Model: a.model, Prompt: a.prompt(), Response: a.response,
+			Text: a.text, Decision: decision, Reason: reason}
+		if a.err == nil && a.problem == nil {
+			in.Leak, in.Passed = reportJSON(a.report), !a.report.Leaked
+		}
+		add(in)
+	}
+	first := stylePrompt(m.Code, j.anchors)
+	a := ask(ctx, opt.LLM, opt.Model, first, j.truth)
+	if ctx.Err() != nil {
+		return ""
+	}
+	if a.err != nil {
+		record(a, PathLLM, store.IntentError, "the request failed: "+a.err.Error())
+		return offline(PathFallback, "the model could not be asked: the offline generator wrote it (the next run asks again)")
+	}
+	if a.problem == nil && !a.report.Leaked {
+		record(a, PathLLM, store.IntentAccepted, "clean at the first attempt")
+		return PathLLM
+	}
+	problem, forbidden := a.rejection()
+	record(a, PathLLM, store.IntentRetry, problem+": asking once more, stricter")
+	b := ask(ctx, opt.LLM, opt.Model, strictPrompt(first, a.response, problem, forbidden), j.truth)
+	if ctx.Err() != nil {
+		return ""
+	}
+	switch {
+	case b.err != nil:
+		record(b, PathLLMRetry, store.IntentError, "the request failed: "+b.err.Error())
+		return offline(PathFallback, "the model could not be asked again: the offline generator wrote it (the next run asks again)")
+	case b.problem == nil && !b.report.Leaked:
+		record(b, PathLLMRetry, store.IntentAccepted, "clean after the stricter retry")
+		return PathLLMRetry
+	case b.problem == nil && opt.OnLeak == OnLeakDrop:
+		record(b, PathLLMRetry, store.IntentDropped, "it still gives away "+b.report.String()+": the sample is dropped (--on-leak drop)")
+		return PathDropped
+	}
+	problem, _ = b.rejection()
+	record(b, PathLLMRetry, store.IntentFallback, problem+" again: the offline generator writes the intent")
+	return offline(PathFallback, "the model's answers were rejected twice: the strict path wrote it from ỹ")
 }
 
 // failureValue reports a function that checks for failure and returns an empty

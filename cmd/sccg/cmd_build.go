@@ -65,8 +65,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 		}
 		docs = append(docs, pos...) // --docs a.json b.json …
 	}
-	ropt, err := rf.options()
-	if err != nil {
+	if _, err := rf.options(e, nil); err != nil {
 		return err
 	}
 	r, err := split.ParseRatios(*ratios)
@@ -107,6 +106,10 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
+	ropt, err := rf.options(e, s)
+	if err != nil {
+		return err
+	}
 	o := pipeline.Options{
 		Docs: docs, Local: *local, Out: *out, Format: release.Format(*format),
 		Crawl: crawl.Options{BaseURL: *baseURL, RPS: *rps, APIs: apis},

@@ -5,40 +5,90 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 
+	"sccg/llm"
 	"sccg/redact"
 	"sccg/store"
 )
 
 // redactFlags are the flags of the redact stage, shared by `sccg redact` and
-// `sccg build`.
+// `sccg build`: the on-leak policy, --also-original, and the model that writes the
+// style-guided intents.
 type redactFlags struct {
 	onLeak       *string
 	alsoOriginal *bool
+	baseURL      *string
+	model        *string
+	keyEnv       *string
+	timeout      *time.Duration
+	retries      *int
+	concurrency  *int
 }
+
+// defaultLLMKeyEnv is the variable the LLM API key is read from by default.
+const defaultLLMKeyEnv = "SCCG_LLM_API_KEY"
 
 func bindRedactFlags(fs *flag.FlagSet, prefix string) *redactFlags {
 	return &redactFlags{
-		onLeak: fs.String("on-leak", redact.DefaultOnLeak, prefix+"when the stricter retry still leaks: strict (the offline generator writes the intent) or drop (the sample is left out)"),
+		onLeak: fs.String("on-leak", redact.DefaultOnLeak, prefix+"when the model's stricter retry still leaks: strict (the offline generator writes the intent) or drop (the sample is left out)"),
 		alsoOriginal: fs.Bool("also-original", false, prefix+"also write a redacted intent for samples that keep their human comment, "+
 			"exported beside it as redacted_intent (the paired contamination experiment)"),
+		baseURL:     fs.String("llm-base-url", "", prefix+"OpenAI-compatible API root that writes style-guided intents, e.g. http://localhost:11434/v1 (none: the offline generator)"),
+		model:       fs.String("llm-model", "", prefix+"chat `model` of --llm-base-url"),
+		keyEnv:      fs.String("llm-key-env", defaultLLMKeyEnv, prefix+"environment `variable` holding the LLM API key (unset: no key, as local servers want)"),
+		timeout:     fs.Duration("llm-timeout", llm.DefaultTimeout, prefix+"limit per LLM request attempt"),
+		retries:     fs.Int("llm-retries", llm.DefaultMaxRetries, prefix+"retries of a failed LLM request (429, 5xx, timeout; 0: none)"),
+		concurrency: fs.Int("llm-concurrency", llm.DefaultConcurrency, prefix+"LLM requests in flight at once"),
 	}
 }
 
-// options checks the flags and turns them into the stage's options.
-func (f *redactFlags) options() (redact.Options, error) {
+// options checks the flags and turns them into the stage's options; with
+// --llm-base-url it makes the shared LLM client, whose cache is the store.
+func (f *redactFlags) options(e *env, cache llm.Cache) (redact.Options, error) {
 	if *f.onLeak != redact.OnLeakStrict && *f.onLeak != redact.OnLeakDrop {
 		return redact.Options{}, usagef("--on-leak must be %s or %s, not %q", redact.OnLeakStrict, redact.OnLeakDrop, *f.onLeak)
 	}
-	return redact.Options{OnLeak: *f.onLeak, AlsoOriginal: *f.alsoOriginal}, nil
+	o := redact.Options{OnLeak: *f.onLeak, AlsoOriginal: *f.alsoOriginal}
+	if *f.baseURL == "" {
+		if *f.model != "" {
+			return o, usagef("--llm-model needs --llm-base-url")
+		}
+		return o, nil
+	}
+	if *f.model == "" {
+		return o, usagef("--llm-base-url needs --llm-model")
+	}
+	if *f.concurrency < 1 || *f.timeout <= 0 {
+		return o, usagef("--llm-concurrency must be 1 or more and --llm-timeout above 0")
+	}
+	if cache == nil {
+		return o, nil // flags checked; the client is made once the store is open
+	}
+	opts := []llm.Option{llm.WithCache(cache), llm.WithGetenv(e.getenv)}
+	if e.sleep != nil {
+		opts = append(opts, llm.WithSleep(e.sleep))
+	}
+	retries := *f.retries
+	if retries == 0 {
+		retries = -1 // Config's 0 means the default
+	}
+	c, err := llm.New(llm.Config{BaseURL: *f.baseURL, Model: *f.model, APIKeyEnv: *f.keyEnv, Timeout: *f.timeout,
+		MaxRetries: retries, Concurrency: *f.concurrency}, opts...)
+	if err != nil {
+		return o, usagef("--llm-base-url: %v", err)
+	}
+	o.LLM, o.Model, o.Workers = c, *f.model, *f.concurrency
+	return o, nil
 }
 
 func runRedact(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("redact", "[--on-leak strict|drop] [--also-original]\n\n"+
+	fs := e.flags("redact", "[--llm-base-url URL --llm-model M] [--on-leak strict|drop] [--also-original]\n\n"+
 		"Writes the intent of every function decontam kept: its human comment when that\n"+
 		"states the function's goal (LeakChecked, the report recorded), else an intent that\n"+
-		"passes LeakCheck, written from the code with its ground truth masked. Samples\n"+
-		"already built are rebuilt with the new intents.")
+		"passes LeakCheck, written from the code with its ground truth masked — by the model\n"+
+		"(style-guided, one stricter retry on a leak) or, without one, by the offline\n"+
+		"generator. Samples already built are rebuilt with the new intents.")
 	rf := bindRedactFlags(fs, "")
 	pos, err := e.parse(fs, args)
 	if err != nil {
@@ -47,8 +97,7 @@ func runRedact(ctx context.Context, e *env, args []string) error {
 	if len(pos) > 0 {
 		return usagef("redact takes no arguments, got %q", pos)
 	}
-	opt, err := rf.options()
-	if err != nil {
+	if _, err := rf.options(e, nil); err != nil {
 		return err
 	}
 	s, err := e.openStore(ctx)
@@ -56,6 +105,10 @@ func runRedact(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
+	opt, err := rf.options(e, s)
+	if err != nil {
+		return err
+	}
 	opt.Progress = e.progress().Start("redact", 0)
 	res, err := redact.Run(ctx, s, opt)
 	if err != nil {
@@ -77,6 +130,10 @@ func runRedact(ctx context.Context, e *env, args []string) error {
 	}
 	if res.Paired > 0 {
 		fmt.Fprintf(e.stdout, "  %d redacted intents beside a human comment (--also-original)\n", res.Paired)
+	}
+	if opt.LLM != nil {
+		fmt.Fprintf(e.stdout, "  model %s: %d answers from the server, %d from the cache, %d failed; %d prompt and %d completion tokens\n",
+			opt.Model, res.LLMRequests, res.LLMCached, res.LLMErrors, res.PromptTokens, res.CompletionTokens)
 	}
 	if res.MaskFailed > 0 {
 		fmt.Fprintf(e.stdout, "  %d functions could not be masked (recorded; their intents come from the facts)\n", res.MaskFailed)

@@ -164,6 +164,15 @@ func TestRedactUsage(t *testing.T) {
 	if !strings.Contains(errb.String(), "--on-leak must be strict or drop") {
 		t.Errorf("stderr %q", errb)
 	}
+	for _, args := range [][]string{
+		{"redact", "--llm-base-url", "http://localhost:1/v1"},
+		{"redact", "--llm-model", "m"},
+		{"redact", "--llm-base-url", "ftp://x", "--llm-model", "m"},
+		{"build", "--local", ".", "--on-leak", "never"},
+	} {
+		e, _, _ := newTestEnv(t)
+		importTestRun(t, e, 2, args...)
+	}
 	e, _, errb = newTestEnv(t)
 	importTestRun(t, e, 1, "redact")
 	if !strings.Contains(errb.String(), "no kept functions") {
