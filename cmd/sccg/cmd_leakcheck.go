@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -65,10 +67,10 @@ func printLeakReport(w io.Writer, what string, rep *redact.BenchReport, examples
 	fmt.Fprintf(w, "LeakCheck over the comments of %d samples of %s\n\n", rep.Total.Samples, what)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "COMMENTS_SOURCE\tSAMPLES\tLEAKED\tRATE\tLEAKS BY KIND (samples)")
-	sources := sortedKeys(rep.BySource)
+	sources := slices.Sorted(maps.Keys(rep.BySource))
 	row := func(name string, f *redact.SourceFigures) {
 		var kinds []string
-		for _, k := range sortedKeys(f.ByKind) {
+		for _, k := range slices.Sorted(maps.Keys(f.ByKind)) {
 			kinds = append(kinds, fmt.Sprintf("%s %d", k, f.ByKind[k]))
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%s\n", name, f.Samples, f.Leaked, 100*f.Rate, strings.Join(kinds, ", "))

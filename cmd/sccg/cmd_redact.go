@@ -4,8 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
-	"time"
 
 	"sccg/llm"
 	"sccg/redact"
@@ -13,72 +14,48 @@ import (
 )
 
 // redactFlags are the flags of the redact stage, shared by `sccg redact` and
-// `sccg build`: the on-leak policy, --also-original, and the model that writes the
-// style-guided intents.
+// `sccg build`: the on-leak policy, --also-original, and the chat model that writes
+// the style-guided intents.
 type redactFlags struct {
 	onLeak       *string
 	alsoOriginal *bool
-	baseURL      *string
-	model        *string
-	keyEnv       *string
-	timeout      *time.Duration
-	retries      *int
-	concurrency  *int
+	llm          *llmFlags
 }
-
-// defaultLLMKeyEnv is the variable the LLM API key is read from by default.
-const defaultLLMKeyEnv = "SCCG_LLM_API_KEY"
 
 func bindRedactFlags(fs *flag.FlagSet, prefix string) *redactFlags {
 	return &redactFlags{
 		onLeak: fs.String("on-leak", redact.DefaultOnLeak, prefix+"when the model's stricter retry still leaks: strict (the offline generator writes the intent) or drop (the sample is left out)"),
 		alsoOriginal: fs.Bool("also-original", false, prefix+"also write a redacted intent for samples that keep their human comment, "+
 			"exported beside it as redacted_intent (the paired contamination experiment)"),
-		baseURL:     fs.String("llm-base-url", "", prefix+"OpenAI-compatible API root that writes style-guided intents, e.g. http://localhost:11434/v1 (none: the offline generator)"),
-		model:       fs.String("llm-model", "", prefix+"chat `model` of --llm-base-url"),
-		keyEnv:      fs.String("llm-key-env", defaultLLMKeyEnv, prefix+"environment `variable` holding the LLM API key (unset: no key, as local servers want)"),
-		timeout:     fs.Duration("llm-timeout", llm.DefaultTimeout, prefix+"limit per LLM request attempt"),
-		retries:     fs.Int("llm-retries", llm.DefaultMaxRetries, prefix+"retries of a failed LLM request (429, 5xx, timeout; 0: none)"),
-		concurrency: fs.Int("llm-concurrency", llm.DefaultConcurrency, prefix+"LLM requests in flight at once"),
+		llm: bindChatLLMFlags(fs, prefix+"the model that writes style-guided intents: "),
 	}
 }
 
-// options checks the flags and turns them into the stage's options; with
-// --llm-base-url it makes the shared LLM client, whose cache is the store.
+// options checks the flags and turns them into the stage's options; given the
+// store (cache), it also makes the shared LLM client when --llm-base-url is set.
 func (f *redactFlags) options(e *env, cache llm.Cache) (redact.Options, error) {
 	if *f.onLeak != redact.OnLeakStrict && *f.onLeak != redact.OnLeakDrop {
 		return redact.Options{}, usagef("--on-leak must be %s or %s, not %q", redact.OnLeakStrict, redact.OnLeakDrop, *f.onLeak)
 	}
 	o := redact.Options{OnLeak: *f.onLeak, AlsoOriginal: *f.alsoOriginal}
-	if *f.baseURL == "" {
-		if *f.model != "" {
-			return o, usagef("--llm-model needs --llm-base-url")
-		}
+	lf := f.llm
+	switch {
+	case lf.url == "" && lf.model != "":
+		return o, usagef("--llm-model needs --llm-base-url")
+	case lf.url == "":
 		return o, nil
-	}
-	if *f.model == "" {
+	case lf.model == "":
 		return o, usagef("--llm-base-url needs --llm-model")
-	}
-	if *f.concurrency < 1 || *f.timeout <= 0 {
+	case lf.concurrency < 1 || lf.timeout <= 0:
 		return o, usagef("--llm-concurrency must be 1 or more and --llm-timeout above 0")
-	}
-	if cache == nil {
+	case cache == nil:
 		return o, nil // flags checked; the client is made once the store is open
 	}
-	opts := []llm.Option{llm.WithCache(cache), llm.WithGetenv(e.getenv)}
-	if e.sleep != nil {
-		opts = append(opts, llm.WithSleep(e.sleep))
-	}
-	retries := *f.retries
-	if retries == 0 {
-		retries = -1 // Config's 0 means the default
-	}
-	c, err := llm.New(llm.Config{BaseURL: *f.baseURL, Model: *f.model, APIKeyEnv: *f.keyEnv, Timeout: *f.timeout,
-		MaxRetries: retries, Concurrency: *f.concurrency}, opts...)
+	c, err := lf.client(e, cache)
 	if err != nil {
-		return o, usagef("--llm-base-url: %v", err)
+		return o, err
 	}
-	o.LLM, o.Model, o.Workers = c, *f.model, *f.concurrency
+	o.LLM, o.Model, o.Workers = c, lf.model, lf.concurrency
 	return o, nil
 }
 
@@ -166,7 +143,7 @@ func formatPaths(m map[string]int) string {
 			parts = append(parts, fmt.Sprintf("%s %d", p, n))
 		}
 	}
-	for _, p := range sortedKeys(m) {
+	for _, p := range slices.Sorted(maps.Keys(m)) {
 		if !strings.Contains(strings.Join(order, " "), p) && m[p] > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", p, m[p]))
 		}
