@@ -267,6 +267,13 @@ func (mk *masker) text(p pyast.Piece, str bool) []pyast.Edit {
 			e.add(m[2], m[3], ph(tokRoute, KindRoute, mk.g.Route))
 		}
 	}
+	if !str || strings.ContainsAny(t, " \t\n") {
+		// prose (a comment, a docstring, a message) may write part of the route
+		// without its slash: "point/hourly data"
+		for _, l := range mk.checker.find(t, map[string]bool{KindRoute: true}) {
+			e.add(l.Start, l.End, ph(tokRoute, KindRoute, mk.g.Route))
+		}
+	}
 	if str {
 		mk.pathSegments(&e, t)
 		mk.queryString(&e, t)
