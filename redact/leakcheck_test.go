@@ -168,3 +168,21 @@ func TestIsWord(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLeakCheck measures one check of a two-sentence intent, the terms
+// compiled each time as LeakCheck does.
+func BenchmarkLeakCheck(b *testing.B) {
+	text := "Generate a temporary email address and poll its inbox until a message arrives. Return the messages with their senders."
+	for b.Loop() {
+		LeakCheck(text, tempMail)
+	}
+}
+
+// BenchmarkChecker measures the check alone, with the terms compiled once.
+func BenchmarkChecker(b *testing.B) {
+	text := "Generate a temporary email address and poll its inbox until a message arrives. Return the messages with their senders."
+	c := Compile(tempMail)
+	for b.Loop() {
+		c.Check(text)
+	}
+}

@@ -248,3 +248,29 @@ def get_HOST_SEGMENT_2(<LOC>):
 		}
 	}
 }
+
+// BenchmarkMask measures masking one self-contained function of the corpus size.
+func BenchmarkMask(b *testing.B) {
+	code := `import os
+import requests
+
+BASE = "https://foreca-weather.p.rapidapi.com"
+HEADERS = {"x-rapidapi-key": os.environ["KEY"], "x-rapidapi-host": "foreca-weather.p.rapidapi.com"}
+
+
+def get_foreca_15minutely(location, periods=12):
+    """Return the 15-minute forecast of a location."""
+    url = f"{BASE}/forecast/15minutely/{location}"
+    r = requests.get(url, headers=HEADERS, params={"tempunit": "C", "periods": periods, "dataset": "full"})
+    r.raise_for_status()
+    return r.json()["forecast"]
+`
+	g := Truth{Host: "foreca-weather.p.rapidapi.com", Route: "/forecast/15minutely/{location}", APINames: []string{"Foreca Weather"},
+		ParamKeys: []string{"location", "tempunit", "periods", "dataset"}, ParamValues: []string{"C", "full"}}
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := Mask(ctx, code, g, MaskOptions{Function: "get_foreca_15minutely"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
