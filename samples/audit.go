@@ -269,9 +269,10 @@ func (a *Audit) WriteText(w io.Writer) error {
 
 	section("intents")
 	if len(a.Intents) == 0 {
-		if r.CommentsSource == "original" {
-			p("  (none needed: the original comments are kept)")
-		} else {
+		switch {
+		case smp.Origin == store.OriginImported:
+			p("  (imported: the comments are the release's; 'sccg leakcheck' checks them)")
+		default:
 			p("  (no intent attempts recorded; the redact stage has not run on this sample)")
 		}
 	}
@@ -280,10 +281,44 @@ func (a *Audit) WriteText(w io.Writer) error {
 		if in.Passed {
 			verdict = "passed LeakCheck"
 		}
-		p("  attempt %d  %s  %s  model %s", in.Attempt, in.Kind, verdict, orNone(in.Model))
+		role := in.Role
+		if role == "" {
+			role = store.RoleComment
+		}
+		p("  attempt %d  %s  %s via %s  %s  model %s  → %s", in.Attempt, role, in.Kind, orNone(in.Path), verdict, orNone(in.Model), orNone(in.Decision))
+		if in.Reason != "" {
+			p("    why: %s", in.Reason)
+		}
+		if in.Prompt != "" {
+			var msgs []struct{ Role, Content string }
+			if json.Unmarshal([]byte(in.Prompt), &msgs) == nil {
+				for _, m := range msgs {
+					p("    prompt %s:", m.Role)
+					for _, l := range strings.Split(strings.TrimRight(m.Content, "\n"), "\n") {
+						p("      | %s", l)
+					}
+				}
+			} else {
+				p("    prompt: %s", in.Prompt)
+			}
+		}
+		if in.Response != "" && in.Response != in.Text {
+			p("    response: %q", in.Response)
+		}
 		p("    %q", in.Text)
 		if l := compactJSON(in.Leak); l != "" {
 			p("    leak check: %s", l)
+		}
+	}
+	if m := a.Masked; m != nil {
+		section("masked code (what the intent generators read)")
+		for _, l := range strings.Split(strings.TrimRight(m.Code, "\n"), "\n") {
+			p("  | %s", l)
+		}
+		var phs []map[string]any
+		_ = json.Unmarshal(m.Placeholders, &phs)
+		for _, ph := range phs {
+			p("  placeholder %s", anyJSON(ph))
 		}
 	}
 	_, err := w.Write(b.Bytes())

@@ -181,6 +181,13 @@ func BuildRecord(src *Source) (release.Record, error) {
 	r.Extra = map[string]json.RawMessage{
 		"source_lines": rawJSON(map[string]any{"qualname": f.QualName, "start": f.StartLine, "end": f.EndLine}),
 	}
+	if in := acceptedIntent(src.Intents, store.RoleComment); in != nil && in.Path != "" {
+		r.Extra["intent_path"] = rawJSON(in.Path)
+	}
+	if in := acceptedIntent(src.Intents, store.RolePaired); in != nil && r.CommentsSource == CommentsOriginal {
+		// --also-original: the redacted intent of a sample that keeps its human comment
+		r.Extra["redacted_intent"] = rawJSON(map[string]any{"text": in.Text, "comments_source": in.Kind, "intent_path": in.Path})
+	}
 	if api := src.API; api != nil {
 		info := map[string]any{"source": api.Source, "owner": api.Owner, "slug": api.Slug, "title": api.Title,
 			"category": api.Category, "pricing": api.Pricing}
@@ -211,11 +218,13 @@ func codeParams(facts *pyfacts.Facts, call int) json.RawMessage {
 	return rawJSON(map[string]any{"params": out})
 }
 
-// comments picks a sample's comments: the original docstring and comments when
-// they state something real, else the last intent that passed LeakCheck.
+// comments picks a sample's comments. Once redact has run on the function, its
+// accepted comment intent decides: the original docstring and comments (redact
+// judged they state the function's goal), or the intent it wrote. Before that, the
+// original comments when they are not all placeholders, else none.
 func comments(facts *pyfacts.Facts, intents []store.Intent) ([]release.Comment, string) {
-	var cs []release.Comment
-	if !facts.CommentsPlaceholder {
+	original := func() []release.Comment {
+		var cs []release.Comment
 		if d := facts.Docstring; d != nil && strings.TrimSpace(d.Text) != "" {
 			cs = append(cs, release.Comment{Text: d.Text, Extra: map[string]json.RawMessage{"type": rawJSON("docstring"), "line": rawJSON(d.StartLine)}})
 		}
@@ -224,16 +233,55 @@ func comments(facts *pyfacts.Facts, intents []store.Intent) ([]release.Comment, 
 				cs = append(cs, release.Comment{Text: c.Text, Extra: map[string]json.RawMessage{"type": rawJSON("comment"), "line": rawJSON(c.StartLine)}})
 			}
 		}
+		return cs
 	}
-	if len(cs) > 0 {
-		return cs, "original"
+	if in := acceptedIntent(intents, store.RoleComment); in != nil {
+		if in.Kind == CommentsOriginal {
+			if cs := original(); len(cs) > 0 {
+				return cs, CommentsOriginal
+			}
+		}
+		return []release.Comment{{Text: in.Text}}, in.Kind
 	}
-	for i := len(intents) - 1; i >= 0; i-- {
-		if in := intents[i]; in.Passed && in.Kind != "original" {
-			return []release.Comment{{Text: in.Text}}, in.Kind
+	if len(intents) == 0 && !facts.CommentsPlaceholder {
+		if cs := original(); len(cs) > 0 {
+			return cs, CommentsOriginal
 		}
 	}
 	return []release.Comment{}, CommentsNone
+}
+
+// CommentsOriginal is the comments_source of a sample that keeps its human comment.
+const CommentsOriginal = "original"
+
+// acceptedIntent returns the last accepted intent of role, or nil.
+func acceptedIntent(intents []store.Intent, role string) *store.Intent {
+	for i := len(intents) - 1; i >= 0; i-- {
+		in := &intents[i]
+		r := in.Role
+		if r == "" {
+			r = store.RoleComment
+		}
+		// a kept human comment is accepted even when LeakCheck flagged it
+		if r == role && in.Decision == store.IntentAccepted && (in.Passed || in.Kind == CommentsOriginal) {
+			return in
+		}
+	}
+	return nil
+}
+
+// dropped reports whether redact dropped the function: its comment's last attempt
+// was dropped (--on-leak drop) and none was accepted.
+func dropped(intents []store.Intent) bool {
+	if acceptedIntent(intents, store.RoleComment) != nil {
+		return false
+	}
+	for _, in := range intents {
+		if in.Decision == store.IntentDropped {
+			return true
+		}
+	}
+	return false
 }
 
 // BuildResult counts what BuildSamples did.
@@ -244,12 +292,14 @@ type BuildResult struct {
 	Updated    int `json:"updated"`
 	Renumbered int `json:"renumbered"`
 	Removed    int `json:"removed"`
+	// Dropped counts the kept functions redact dropped (--on-leak drop): no sample.
+	Dropped int `json:"dropped"`
 }
 
 // Counts are the result's figures as a run records them.
 func (r *BuildResult) Counts() map[string]int64 {
 	return map[string]int64{"kept": int64(r.Kept), "samples": int64(r.Samples), "added": int64(r.Added),
-		"updated": int64(r.Updated), "renumbered": int64(r.Renumbered), "removed": int64(r.Removed)}
+		"updated": int64(r.Updated), "renumbered": int64(r.Renumbered), "removed": int64(r.Removed), "dropped": int64(r.Dropped)}
 }
 
 // Stage is the name building samples records its runs under; ImportStage is the
@@ -292,18 +342,23 @@ func BuildSamples(ctx context.Context, s *store.Store, kept []Kept) (*BuildResul
 		}
 	}
 	srcs := make([]*Source, 0, len(kept))
+	ndropped := 0
 	for i := range kept {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		src, err := loadSource(ctx, s, &kept[i], byFunc)
+		src, err := loadSource(ctx, s, &kept[i])
 		if err != nil {
 			return nil, err
+		}
+		if dropped(src.Intents) {
+			ndropped++
+			continue
 		}
 		srcs = append(srcs, src)
 	}
 	sort.SliceStable(srcs, func(i, j int) bool { return srcs[i].SortKey() < srcs[j].SortKey() })
-	res := &BuildResult{Kept: len(kept), Samples: len(srcs)}
+	res := &BuildResult{Kept: len(kept), Samples: len(srcs), Dropped: ndropped}
 	want := map[int64]bool{}
 	err = s.Update(ctx, func(tx *store.Tx) error {
 		// Free every id first so renumbering never collides with a unique sample_id.
@@ -363,7 +418,7 @@ func BuildSamples(ctx context.Context, s *store.Store, kept []Kept) (*BuildResul
 }
 
 // loadSource reads what a kept function's record is made from.
-func loadSource(ctx context.Context, s *store.Store, k *Kept, byFunc map[int64]store.Sample) (*Source, error) {
+func loadSource(ctx context.Context, s *store.Store, k *Kept) (*Source, error) {
 	src := &Source{Kept: *k}
 	var err error
 	if src.File, err = s.File(ctx, k.Function.FileID); err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -393,10 +448,8 @@ func loadSource(ctx context.Context, s *store.Store, k *Kept, byFunc map[int64]s
 			}
 		}
 	}
-	if prev, ok := byFunc[k.Function.ID]; ok {
-		if src.Intents, err = s.Intents(ctx, prev.ID); err != nil {
-			return nil, err
-		}
+	if src.Intents, err = s.FunctionIntents(ctx, k.Function.ID); err != nil {
+		return nil, err
 	}
 	return src, nil
 }

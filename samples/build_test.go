@@ -117,7 +117,7 @@ func TestBuildSamples(t *testing.T) {
 		if err != nil || last.FunctionID != ids[2] {
 			t.Fatalf("SCG-000004 = %+v (%v), want function %d", last, err, ids[2])
 		}
-		ins, _ := s.Intents(ctx, last.ID)
+		ins, _ := s.FunctionIntents(ctx, last.FunctionID)
 		if len(ins) != 2 {
 			t.Errorf("intents of the renumbered sample: %d, want 2", len(ins))
 		}

@@ -114,8 +114,11 @@ func builtFixture() []builtFn {
 			code:       "import requests\n\ndef fetch(path):\n    host = \"weather-now.p.rapidapi.com\"\n    return requests.get(\"https://\" + host + path, headers={\"x-rapidapi-host\": host}).json()\n",
 			redactions: `[]`, api: "weather-now", cluster: -1,
 			intents: []store.Intent{
-				{Attempt: 1, Kind: "intent_redacted", Model: "offline", Text: "Call weather-now.p.rapidapi.com to fetch a path.", Leak: json.RawMessage(`{"leaked":["host"]}`)},
-				{Attempt: 2, Kind: "intent_redacted", Model: "offline", Text: "Fetch a weather resource and return its JSON.", Leak: json.RawMessage(`{"leaked":[]}`), Passed: true},
+				{Attempt: 1, Kind: "intent_humanlike", Path: "llm", Model: "m", Prompt: `[{"role":"user","content":"…"}]`, Response: "Call weather-now.p.rapidapi.com to fetch a path.",
+					Text: "Call weather-now.p.rapidapi.com to fetch a path.", Leak: json.RawMessage(`{"leaked":true,"leaks":[{"kind":"host","found":"weather-now.p.rapidapi.com"}]}`),
+					Decision: store.IntentRetry, Reason: "leaked"},
+				{Attempt: 2, Kind: "intent_redacted", Path: "fallback", Model: "offline", Text: "Fetch a weather resource and return its JSON.",
+					Leak: json.RawMessage(`{"leaked":false,"leaks":[]}`), Passed: true, Decision: store.IntentAccepted},
 			},
 		},
 	}
@@ -221,25 +224,16 @@ func seedBuilt(t *testing.T, s *store.Store, fns []builtFn) []int64 {
 	return ids
 }
 
-// addIntents records the fixture's intent attempts on the built samples.
+// addIntents records the fixture's intent attempts on the kept functions, as
+// redact does.
 func addIntents(t *testing.T, s *store.Store, fns []builtFn, ids []int64) {
 	t.Helper()
 	ctx := context.Background()
-	smps, err := s.Samples(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = s.Update(ctx, func(tx *store.Tx) error {
+	err := s.Update(ctx, func(tx *store.Tx) error {
 		for i, fn := range fns {
-			for _, smp := range smps {
-				if smp.FunctionID != ids[i] {
-					continue
-				}
-				for _, in := range fn.intents {
-					in.SampleRowID = smp.ID
-					if err := tx.PutIntent(ctx, in); err != nil {
-						return err
-					}
+			if len(fn.intents) > 0 {
+				if err := tx.ReplaceFunctionIntents(ctx, ids[i], fn.intents); err != nil {
+					return err
 				}
 			}
 		}

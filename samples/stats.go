@@ -22,10 +22,15 @@ type Summary struct {
 	EffectiveLOCAverage  float64        `json:"effective_loc_average"`
 	EffectiveLOCMedian   float64        `json:"effective_loc_median"`
 	CommentsSource       map[string]int `json:"comments_source"`
-	DocMatchType         map[string]int `json:"doc_match_type"`
-	Methods              map[string]int `json:"http_methods"`
-	TopDependencies      []Dependency   `json:"top_dependencies"`
-	UpdateYears          map[string]int `json:"repository_update_years"`
+	// IntentPaths counts the samples whose record names the path that made its
+	// comment (built samples: original, llm, llm_retry, offline, fallback), and
+	// PairedIntents those that carry a redacted intent beside their human comment.
+	IntentPaths     map[string]int `json:"intent_paths,omitempty"`
+	PairedIntents   int            `json:"paired_intents,omitempty"`
+	DocMatchType    map[string]int `json:"doc_match_type"`
+	Methods         map[string]int `json:"http_methods"`
+	TopDependencies []Dependency   `json:"top_dependencies"`
+	UpdateYears     map[string]int `json:"repository_update_years"`
 	// RecentUpdateShare is the share of samples whose repository was updated in the
 	// last three calendar years of the data (RecentFrom and the two after it).
 	RecentUpdateShare float64 `json:"recent_update_share"`
@@ -118,6 +123,16 @@ func summarize(recs []release.Record, imps [][]string) Summary {
 		locs = append(locs, n)
 		locSum += n
 		s.CommentsSource[orUnknown(r.CommentsSource)]++
+		var path string
+		if raw, ok := r.Extra["intent_path"]; ok && json.Unmarshal(raw, &path) == nil && path != "" {
+			if s.IntentPaths == nil {
+				s.IntentPaths = map[string]int{}
+			}
+			s.IntentPaths[path]++
+		}
+		if _, ok := r.Extra["redacted_intent"]; ok {
+			s.PairedIntents++
+		}
 		s.DocMatchType[orUnknown(r.APIMetadata.DocMatchType)]++
 		s.Methods[orUnknown(strings.ToUpper(r.APIMetadata.Method))]++
 		if y := yearOf(r.GitHubInfo.UpdatedAt); y != "" {

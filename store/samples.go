@@ -17,18 +17,48 @@ const (
 )
 
 // Intent is one attempt at a sample's natural-language intent, with the LeakCheck
-// result that decided whether it may be published.
+// result that decided whether it may be published. A built sample's intents belong
+// to its kept function (FunctionID), an imported sample's to the sample.
 type Intent struct {
-	ID          int64           `json:"id"`
-	SampleRowID int64           `json:"-"`
-	Attempt     int             `json:"attempt"`
-	Kind        string          `json:"kind"` // original | intent_humanlike | intent_redacted
-	Model       string          `json:"model,omitempty"`
-	Text        string          `json:"text"`
-	Leak        json.RawMessage `json:"leak,omitempty"`
-	Passed      bool            `json:"passed"`
-	CreatedAt   string          `json:"created_at"`
+	ID          int64  `json:"id"`
+	SampleRowID int64  `json:"-"`
+	FunctionID  int64  `json:"function_id,omitempty"`
+	Attempt     int    `json:"attempt"`
+	Role        string `json:"role,omitempty"` // comment (the sample's comments) | paired (beside the original, --also-original)
+	Kind        string `json:"kind"`           // original | intent_humanlike | intent_redacted
+	// Path is how the text was made: original (the human comment), llm, llm_retry
+	// (after the stricter prompt), offline (the deterministic generator), fallback
+	// (the offline generator after the model leaked twice or failed).
+	Path     string          `json:"path,omitempty"`
+	Model    string          `json:"model,omitempty"`
+	Prompt   string          `json:"prompt,omitempty"`   // the chat messages sent, as JSON; "" when no request was made
+	Response string          `json:"response,omitempty"` // the model's raw answer
+	Text     string          `json:"text"`
+	Leak     json.RawMessage `json:"leak,omitempty"`
+	Passed   bool            `json:"passed"`
+	// Decision is what was done with the attempt: accepted, retry (leaked or
+	// unusable: ask again), fallback (leaked or unusable again: the offline generator
+	// writes the intent), dropped (the sample is left out), error (the request failed).
+	Decision  string `json:"decision,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+	InputHash string `json:"input_hash,omitempty"`
+	CreatedAt string `json:"created_at"`
 }
+
+// Intent roles.
+const (
+	RoleComment = "comment"
+	RolePaired  = "paired"
+)
+
+// Intent decisions.
+const (
+	IntentAccepted = "accepted"
+	IntentRetry    = "retry"
+	IntentFallback = "fallback"
+	IntentDropped  = "dropped"
+	IntentError    = "error"
+)
 
 // SplitAssignment places one sample in a split.
 type SplitAssignment struct {
@@ -124,37 +154,55 @@ func (s *Store) SampleByID(ctx context.Context, sampleID string) (*Sample, error
 	return &smp, nil
 }
 
-// PutIntent records one intent attempt of a sample; a second write of the same
-// (sample, attempt) replaces the first.
+// PutIntent records one intent attempt of a sample (FunctionID set: of a kept
+// function); a second write of the same (owner, attempt) replaces the first.
 func (t *Tx) PutIntent(ctx context.Context, in Intent) error {
 	if in.CreatedAt == "" {
 		in.CreatedAt = t.Now()
+	}
+	if in.Role == "" {
+		in.Role = RoleComment
 	}
 	leak := string(in.Leak)
 	if leak == "" {
 		leak = "{}"
 	}
-	_, err := t.exec(ctx, `INSERT INTO intents(sample_id, attempt, kind, model, text, leak, passed, created_at) VALUES(?,?,?,?,?,?,?,?)
-		ON CONFLICT(sample_id, attempt) DO UPDATE SET kind=excluded.kind, model=excluded.model, text=excluded.text,
-		leak=excluded.leak, passed=excluded.passed`,
-		in.SampleRowID, in.Attempt, in.Kind, in.Model, in.Text, leak, in.Passed, in.CreatedAt)
+	owner, target := "sample", "(sample_id, attempt) WHERE sample_id IS NOT NULL"
+	fid, sid := any(nil), any(in.SampleRowID)
+	if in.FunctionID != 0 {
+		owner, target = "function", "(function_id, attempt) WHERE function_id IS NOT NULL"
+		fid, sid = in.FunctionID, nil
+	}
+	_, err := t.exec(ctx, `INSERT INTO intents(function_id, sample_id, attempt, role, kind, path, model, prompt, response, text, leak,
+		passed, decision, reason, input_hash, created_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT`+target+` DO UPDATE SET role=excluded.role, kind=excluded.kind, path=excluded.path,
+		model=excluded.model, prompt=excluded.prompt, response=excluded.response, text=excluded.text, leak=excluded.leak,
+		passed=excluded.passed, decision=excluded.decision, reason=excluded.reason, input_hash=excluded.input_hash`,
+		fid, sid, in.Attempt, in.Role, in.Kind, in.Path, in.Model, in.Prompt, in.Response, in.Text, leak, in.Passed,
+		in.Decision, in.Reason, in.InputHash, in.CreatedAt)
 	if err != nil {
-		return fmt.Errorf("put intent %d/%d: %w", in.SampleRowID, in.Attempt, err)
+		return fmt.Errorf("put intent %d of %s %d: %w", in.Attempt, owner, max(in.FunctionID, in.SampleRowID), err)
 	}
 	return nil
 }
 
-// Intents returns the intent attempts of the sample in row id, in attempt order.
+const intentCols = `id, COALESCE(function_id,0), COALESCE(sample_id,0), attempt, role, kind, path, model, prompt, response, text, leak,
+	passed, decision, reason, input_hash, created_at`
+
+func scanIntent(r rowScanner) (Intent, error) {
+	var in Intent
+	var leak string
+	err := r.Scan(&in.ID, &in.FunctionID, &in.SampleRowID, &in.Attempt, &in.Role, &in.Kind, &in.Path, &in.Model, &in.Prompt,
+		&in.Response, &in.Text, &leak, &in.Passed, &in.Decision, &in.Reason, &in.InputHash, &in.CreatedAt)
+	in.Leak = json.RawMessage(leak)
+	return in, err
+}
+
+// Intents returns the intent attempts of the imported sample in row id, in attempt
+// order (a built sample's are its function's: FunctionIntents).
 func (s *Store) Intents(ctx context.Context, sampleRowID int64) ([]Intent, error) {
-	scan := func(r rowScanner) (Intent, error) {
-		var in Intent
-		var leak string
-		err := r.Scan(&in.ID, &in.SampleRowID, &in.Attempt, &in.Kind, &in.Model, &in.Text, &leak, &in.Passed, &in.CreatedAt)
-		in.Leak = json.RawMessage(leak)
-		return in, err
-	}
-	return queryList(ctx, s, fmt.Sprintf("intents of sample %d", sampleRowID), scan, `SELECT id, sample_id, attempt, kind, model, text, leak, passed, created_at
-		FROM intents WHERE sample_id=? ORDER BY attempt`, sampleRowID)
+	return queryList(ctx, s, fmt.Sprintf("intents of sample %d", sampleRowID), scanIntent,
+		`SELECT `+intentCols+` FROM intents WHERE sample_id=? ORDER BY attempt`, sampleRowID)
 }
 
 // ReplaceSplits replaces every split assignment with as, in one transaction step.
@@ -240,6 +288,7 @@ type Lineage struct {
 	Sample      Sample           `json:"sample"`
 	Split       *SplitAssignment `json:"split,omitempty"`
 	Intents     []Intent         `json:"intents"`
+	Masked      *MaskedCode      `json:"masked,omitempty"` // ỹ, the code the intent generators read
 	Function    *Function        `json:"function,omitempty"`
 	File        *File            `json:"file,omitempty"`
 	FileHits    []FileHit        `json:"file_hits,omitempty"`
@@ -265,7 +314,18 @@ func (s *Store) SampleLineage(ctx context.Context, sampleID string) (*Lineage, e
 	} else if !errors.Is(err, ErrNotFound) {
 		return nil, err
 	}
-	if l.Intents, err = s.Intents(ctx, smp.ID); err != nil {
+	if smp.FunctionID != 0 {
+		l.Intents, err = s.FunctionIntents(ctx, smp.FunctionID)
+		if err == nil {
+			l.Masked, err = s.MaskedCode(ctx, smp.FunctionID)
+			if errors.Is(err, ErrNotFound) {
+				err = nil
+			}
+		}
+	} else {
+		l.Intents, err = s.Intents(ctx, smp.ID)
+	}
+	if err != nil {
 		return nil, err
 	}
 	subjects := [][2]string{{"sample", smp.SampleID}, {"sample", strconv.FormatInt(smp.ID, 10)}}

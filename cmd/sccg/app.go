@@ -25,6 +25,8 @@ type env struct {
 	getenv         func(string) string
 	now            func() time.Time
 	stderrIsTTY    bool
+	// sleep waits before an LLM retry; nil means a real wait. Tests make it instant.
+	sleep func(ctx context.Context, d time.Duration) error
 
 	// global options, settable before or after the subcommand
 	db      string

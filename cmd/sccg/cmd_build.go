@@ -49,6 +49,8 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	perRepo := fs.Int("per-repo", decontam.DefaultPerRepo, "decontam: most samples per repository (-1: no cap)")
 	perAPI := fs.Int("per-api", decontam.DefaultPerAPI, "decontam: most samples per API (-1: no cap)")
 	blockFile := fs.String("blocklist", "", "decontam: `file` of blocked repositories")
+	// redact
+	rf := bindRedactFlags(fs, "redact: ")
 	// split
 	seed := fs.Int64("seed", 1, "split: seed of the assignment")
 	ratios := fs.String("ratios", split.FormatRatios(split.DefaultRatios), "split: train,validation,test shares of the samples")
@@ -62,6 +64,9 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 			return usagef("unexpected arguments %q (give documentation with --docs)", pos)
 		}
 		docs = append(docs, pos...) // --docs a.json b.json …
+	}
+	if _, err := rf.options(e, nil); err != nil {
+		return err
 	}
 	r, err := split.ParseRatios(*ratios)
 	if err != nil {
@@ -101,6 +106,10 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
+	ropt, err := rf.options(e, s)
+	if err != nil {
+		return err
+	}
 	o := pipeline.Options{
 		Docs: docs, Local: *local, Out: *out, Format: release.Format(*format),
 		Crawl: crawl.Options{BaseURL: *baseURL, RPS: *rps, APIs: apis},
@@ -109,6 +118,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 		Extract:  extract.Options{Workers: *workers, Timeout: *timeout, Logf: e.logf},
 		Align:    align.Options{Dedup: align.DedupOptions{Threshold: *threshold, Perms: *perms}},
 		Decontam: decontam.Options{DecideOptions: decontam.DecideOptions{Blocklist: block, Caps: decontam.CapOptions{PerRepo: *perRepo, PerAPI: *perAPI}}, Workers: *workers},
+		Redact:   ropt,
 		Split:    split.Options{Seed: *seed, Ratios: r, NameSimilarity: *sim},
 		Progress: e.progress(),
 		Now:      e.now,
@@ -151,5 +161,8 @@ func printBuildSummary(e *env, sum *pipeline.Summary) {
 	if sum.Samples > 0 {
 		fmt.Fprintf(e.stdout, "\n%d samples: train %d, validation %d, test %d\n", sum.Samples,
 			sum.Splits[release.Train], sum.Splits[release.Validation], sum.Splits[release.Test])
+	}
+	if len(sum.IntentPaths) > 0 {
+		fmt.Fprintf(e.stdout, "intents by path: %s\n", formatPaths(sum.IntentPaths))
 	}
 }

@@ -53,7 +53,7 @@ func TestBuildCLI(t *testing.T) {
 	e, out, errb := newTestEnv(t)
 	dir := t.TempDir()
 	importTestRun(t, e, 0, "build", "--docs", filepath.Join(docs, "jokes.json"), filepath.Join(docs, "quotes.json"), "--local", repos, "--out", dir, "--seed", "2")
-	for _, want := range []string{"crawl", "saved=2", "redact", "not built", "1 samples"} {
+	for _, want := range []string{"crawl", "saved=2", "redact", "1 samples", "intents by path: "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("stdout = %q, want it to contain %q", out, want)
 		}

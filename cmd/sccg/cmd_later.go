@@ -4,12 +4,8 @@ import "context"
 
 // Commands whose work has no issue filed yet.
 
-func runRedact(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
-
 func runPrompts(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
 
 func runGenerate(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
 
 func runBaseline(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }
-
-func runLeakcheck(ctx context.Context, e *env, args []string) error { return errNotBuilt{} }

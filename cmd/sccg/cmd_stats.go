@@ -6,6 +6,7 @@ import (
 	"maps"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"sccg/store"
@@ -33,9 +34,13 @@ func runStats(ctx context.Context, e *env, args []string) error {
 	if runs == nil {
 		runs = []store.Run{}
 	}
+	paths, err := s.IntentPaths(ctx)
+	if err != nil {
+		return fmt.Errorf("read intents in %s: %w", e.db, err)
+	}
 	v, _ := s.Version(ctx)
 	if e.json {
-		return e.printJSON(map[string]any{"db": e.db, "schema_version": v, "tables": counts, "runs": runs})
+		return e.printJSON(map[string]any{"db": e.db, "schema_version": v, "tables": counts, "intent_paths": paths, "runs": runs})
 	}
 	fmt.Fprintf(e.stdout, "store %s (schema version %d)\n\n", e.db, v)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
@@ -44,6 +49,22 @@ func runStats(ctx context.Context, e *env, args []string) error {
 	}
 	tw.Flush()
 	fmt.Fprintln(e.stdout)
+	if len(paths) > 0 {
+		// role/path → counts per role
+		byRole := map[string]map[string]int{}
+		for k, n := range paths {
+			role, path, _ := strings.Cut(k, "/")
+			if byRole[role] == nil {
+				byRole[role] = map[string]int{}
+			}
+			byRole[role][path] += int(n)
+		}
+		fmt.Fprintf(e.stdout, "intents of kept functions by path: %s\n", formatPaths(byRole[store.RoleComment]))
+		if p := byRole[store.RolePaired]; len(p) > 0 {
+			fmt.Fprintf(e.stdout, "redacted intents beside a human comment: %s\n", formatPaths(p))
+		}
+		fmt.Fprintln(e.stdout)
+	}
 	if len(runs) == 0 {
 		fmt.Fprintln(e.stdout, "no runs yet")
 		return nil

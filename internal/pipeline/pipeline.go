@@ -24,6 +24,7 @@ import (
 	"sccg/extract"
 	"sccg/internal/progress"
 	"sccg/mine"
+	"sccg/redact"
 	"sccg/release"
 	"sccg/samples"
 	"sccg/split"
@@ -45,6 +46,7 @@ type Options struct {
 	Extract  extract.Options
 	Align    align.Options
 	Decontam decontam.Options
+	Redact   redact.Options
 	Split    split.Options
 
 	// Out, when set, is where the benchmark is exported at the end, in Format.
@@ -61,9 +63,8 @@ type Options struct {
 
 // Stage statuses in a Summary.
 const (
-	StatusOK       = "ok"
-	StatusNotBuilt = "not built"
-	StatusFailed   = "failed"
+	StatusOK     = "ok"
+	StatusFailed = "failed"
 )
 
 // StageResult is what one stage did.
@@ -77,14 +78,17 @@ type StageResult struct {
 
 // Summary is the outcome of a build.
 type Summary struct {
-	Stages  []StageResult         `json:"stages"`
-	Samples int                   `json:"samples"`
-	Splits  map[string]int        `json:"splits"`
-	Export  *samples.ExportResult `json:"export,omitempty"`
+	Stages  []StageResult  `json:"stages"`
+	Samples int            `json:"samples"`
+	Splits  map[string]int `json:"splits"`
+	// IntentPaths counts the samples' comments by the path that made them
+	// (original, llm, llm_retry, offline, fallback, dropped).
+	IntentPaths map[string]int        `json:"intent_paths,omitempty"`
+	Export      *samples.ExportResult `json:"export,omitempty"`
 }
 
 // Stages lists the stages Build runs, in order.
-var Stages = []string{crawl.Stage, mine.Stage, extract.Stage, align.Stage, decontam.Stage, "redact", "samples", "split", "export"}
+var Stages = []string{crawl.Stage, mine.Stage, extract.Stage, align.Stage, decontam.Stage, redact.Stage, samples.Stage, split.Stage, "export"}
 
 // Build runs every stage in order into s and returns what each did. It stops at
 // the first stage that fails; running it again resumes from the stages' done
@@ -136,10 +140,14 @@ func Build(ctx context.Context, s *store.Store, o Options) (*Summary, error) {
 			res, err := decontam.Run(ctx, s, opt)
 			return counted(r, res, err)
 		}},
-		{"redact", func(ctx context.Context, r *StageResult) error {
-			r.Status = StatusNotBuilt
-			r.Note = "intent generation is not built yet: samples without original comments get comments_source \"" + samples.CommentsNone + "\""
-			return nil
+		{redact.Stage, func(ctx context.Context, r *StageResult) error {
+			opt := o.Redact
+			opt.Progress = counter(redact.Stage)
+			res, err := redact.Run(ctx, s, opt)
+			if res != nil {
+				sum.IntentPaths = res.Paths
+			}
+			return counted(r, res, err)
 		}},
 		{samples.Stage, func(ctx context.Context, r *StageResult) error {
 			res, err := samples.Build(ctx, s)

@@ -184,9 +184,17 @@ func TestBuildEndToEnd(t *testing.T) {
 		t.Fatalf("build made %d samples (summary %d), want some", len(recs), sum.Samples)
 	}
 	for _, st := range sum.Stages {
-		if st.Stage == "redact" && st.Status != StatusNotBuilt {
-			t.Errorf("redact stage status %q, want %q", st.Status, StatusNotBuilt)
+		if st.Stage == "redact" && st.Status != StatusOK {
+			t.Errorf("redact stage status %q, want %q", st.Status, StatusOK)
 		}
+	}
+	for _, r := range recs {
+		if r.CommentsSource == samples.CommentsNone || len(r.Comments) == 0 {
+			t.Errorf("%s (%s) has comments_source %q and %d comments: every sample needs an intent", r.SampleID, r.FunctionName, r.CommentsSource, len(r.Comments))
+		}
+	}
+	if sum.IntentPaths["original"]+sum.IntentPaths["offline"] != len(recs) {
+		t.Errorf("intent paths %v do not add up to the %d samples", sum.IntentPaths, len(recs))
 	}
 	t.Run("each stage's run records its resolved options", func(t *testing.T) {
 		runs, err := s.LastRuns(ctx, 50)
@@ -247,12 +255,12 @@ func TestBuildEndToEnd(t *testing.T) {
 	})
 
 	t.Run("rerun changes nothing", func(t *testing.T) {
-		before := storetest.MustDump(t, s, "samples", "splits", "kept", "alignments", "functions", "files")
+		before := storetest.MustDump(t, s, "samples", "splits", "kept", "alignments", "functions", "files", "intents", "masked", "decisions")
 		out2 := t.TempDir()
 		if _, err := Build(ctx, s, opts(out2)); err != nil {
 			t.Fatal(err)
 		}
-		after := storetest.MustDump(t, s, "samples", "splits", "kept", "alignments", "functions", "files")
+		after := storetest.MustDump(t, s, "samples", "splits", "kept", "alignments", "functions", "files", "intents", "masked", "decisions")
 		if before != after {
 			t.Error("a second build changed the store")
 		}

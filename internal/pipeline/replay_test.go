@@ -11,7 +11,9 @@ import (
 
 	"sccg/internal/golden"
 	"sccg/internal/storetest"
+	"sccg/redact"
 	"sccg/release"
+	"sccg/samples"
 	"sccg/split"
 )
 
@@ -52,6 +54,24 @@ func TestBuildReplaySnapshotGolden(t *testing.T) {
 	recs, err := release.ReadFile(filepath.Join(out, "sccgbench.json"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Every sample has an intent, and the generated ones give nothing of their own
+	// ground truth away (checked against the exported record, not the store).
+	for i := range recs {
+		r := &recs[i]
+		if r.CommentsSource == samples.CommentsNone || len(r.Comments) == 0 {
+			t.Errorf("%s (%s): comments_source %q with %d comments", r.SampleID, r.FunctionName, r.CommentsSource, len(r.Comments))
+		}
+		if r.CommentsSource == redact.SourceOriginal {
+			continue
+		}
+		g, err := redact.RecordTruth(ctx, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep := redact.LeakCheck(redact.CommentText(r), g); rep.Leaked {
+			t.Errorf("%s (%s): the %s intent %q leaks: %v", r.SampleID, r.FunctionName, r.CommentsSource, redact.CommentText(r), rep)
+		}
 	}
 	for _, r := range recs {
 		var query string

@@ -1,0 +1,337 @@
+package pyast
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// PieceKind is the kind of source text Mask offers for rewriting.
+type PieceKind uint8
+
+// Kinds of pieces.
+const (
+	// PieceIdentifier is a name: a variable, function, parameter, attribute, import
+	// or keyword-argument name. Its rewrite must stay an identifier.
+	PieceIdentifier PieceKind = iota + 1
+	// PieceString is the literal text of a string, or of one literal part of an
+	// f-string, as written (escape sequences not decoded).
+	PieceString
+	// PieceNumber is a number that is the value of a dict pair or of a keyword
+	// argument of dict(...); a rewrite may turn it into a quoted string.
+	PieceNumber
+	// PieceComment is a comment's text after its '#'.
+	PieceComment
+)
+
+// Piece is one stretch of source text Mask offers for rewriting.
+type Piece struct {
+	Kind PieceKind
+	Text string
+	// Whole is set for a string that has no interpolation: Text is all of it.
+	Whole bool
+	// Key is set for the key of a dict display and for a keyword of dict(...).
+	Key bool
+	// PairKey is the literal key (string or dict(...) keyword) of the pair whose value
+	// this piece is; "" when it is not a pair's value.
+	PairKey string
+	Line    int // 1-based
+}
+
+// Edit replaces Text[Start:End] of a piece with New.
+type Edit struct {
+	Start, End int
+	New        string
+}
+
+// Masked is code after Mask, with what the generator of an intent reads from it.
+type Masked struct {
+	Code  string
+	Edits int // edits applied
+	// Name is the name of the function Mask was told about, as it reads after
+	// masking; "" when there is no such function.
+	Name string
+	// Parameters are the parameter names of the function Mask was told about, as
+	// they read after masking, in order (self and cls left out).
+	Parameters []string
+	// Returns are the expressions that function returns, as they read after
+	// masking, in source order (its nested functions' returns left out).
+	Returns []string
+}
+
+// ErrMaskBrokeSyntax is returned when the rewritten code would no longer parse.
+var ErrMaskBrokeSyntax = errors.New("masked code no longer parses")
+
+// Mask offers every identifier, literal string part, pair-value number and comment of
+// code to rewrite, applies the edits rewrite returns and checks that the result still
+// parses (when code did). Edits of an identifier that would not leave an identifier,
+// and edits that cut an escape sequence, are left out. fn names the function whose
+// parameters and returns Masked reports (its name, or its qualname); "" means none.
+func Mask(ctx context.Context, code []byte, fn string, rewrite func(Piece) []Edit) (*Masked, error) {
+	root, err := parse(ctx, code)
+	if err != nil {
+		return nil, fmt.Errorf("mask: %w", err)
+	}
+	broken := root.hasError()
+	type span struct {
+		start, end int
+		text       string
+	}
+	var spans []span
+	addEdits := func(base int, p Piece, keep func(Edit) bool) {
+		for _, e := range rewrite(p) {
+			if e.Start < 0 || e.End > len(p.Text) || e.Start > e.End || (keep != nil && !keep(e)) {
+				continue
+			}
+			spans = append(spans, span{base + e.Start, base + e.End, e.New})
+		}
+	}
+	root.walk(func(n *node) bool {
+		switch n.typ {
+		case "identifier":
+			p := Piece{Kind: PieceIdentifier, Text: n.text(code), Line: n.row + 1}
+			if kw := n.parent; kw != nil && kw.typ == "keyword_argument" && n.field == "name" && isDictCall(kw, code) {
+				p.Key = true
+			}
+			name := p.Text
+			addEdits(int(n.start), p, func(e Edit) bool {
+				return IsIdentifier(name[:e.Start] + e.New + name[e.End:])
+			})
+			return false
+		case "string":
+			parts, whole := stringParts(n)
+			key, pairKey := pairContext(n, code)
+			for _, c := range parts {
+				p := Piece{Kind: PieceString, Text: c.text(code), Whole: whole, Key: key, PairKey: pairKey, Line: c.row + 1}
+				escapes := escapeSpans(c)
+				addEdits(int(c.start), p, func(e Edit) bool {
+					for _, es := range escapes {
+						if e.Start < es[1] && es[0] < e.End {
+							return false
+						}
+					}
+					return true
+				})
+			}
+			return true // interpolations hold code: their names are pieces too
+		case "integer", "float":
+			if key, pairKey := pairContext(n, code); pairKey != "" && !key {
+				addEdits(int(n.start), Piece{Kind: PieceNumber, Text: n.text(code), PairKey: pairKey, Line: n.row + 1}, nil)
+			}
+			return false
+		case "comment":
+			t := n.text(code)
+			off := strings.IndexByte(t, '#') + 1
+			addEdits(int(n.start)+off, Piece{Kind: PieceComment, Text: t[off:], Line: n.row + 1}, nil)
+			return false
+		}
+		return true
+	})
+	slices.SortStableFunc(spans, func(a, b span) int { return a.start - b.start })
+	var b strings.Builder
+	pos, edits := 0, 0
+	for _, s := range spans {
+		if s.start < pos {
+			continue // overlaps an edit already made
+		}
+		b.Write(code[pos:s.start])
+		b.WriteString(s.text)
+		pos = s.end
+		edits++
+	}
+	b.Write(code[pos:])
+	out := []byte(b.String())
+	mroot := root
+	if edits > 0 {
+		if mroot, err = parse(ctx, out); err != nil {
+			return nil, fmt.Errorf("mask: %w", err)
+		}
+		if !broken && mroot.hasError() {
+			return nil, ErrMaskBrokeSyntax
+		}
+	}
+	m := &Masked{Code: string(out), Edits: edits}
+	if i := functionIndex(root, code, fn); i >= 0 {
+		// edits never change the tree's shape: the function is the same one there
+		def := nthFunction(mroot, i)
+		m.Name = def.child("name").text(out)
+		m.Parameters, m.Returns = outline(def, out)
+	}
+	return m, nil
+}
+
+// stringParts returns the literal parts of a string node and whether it has no
+// interpolation.
+func stringParts(n *node) ([]*node, bool) {
+	var parts []*node
+	whole := true
+	for _, c := range n.children {
+		switch c.typ {
+		case "string_content":
+			parts = append(parts, c)
+		case "interpolation":
+			whole = false
+		}
+	}
+	return parts, whole
+}
+
+// escapeSpans returns the byte spans of a string part's escape sequences, relative
+// to the part.
+func escapeSpans(part *node) [][2]int {
+	var out [][2]int
+	for _, c := range part.children {
+		if c.typ == "escape_sequence" {
+			out = append(out, [2]int{int(c.start - part.start), int(c.end - part.start)})
+		}
+	}
+	return out
+}
+
+// pairContext says whether n (a string or number) is the key of a dict display and,
+// when it is the value of a pair or of a keyword argument of dict(...), that key.
+func pairContext(n *node, src []byte) (key bool, pairKey string) {
+	p := n.parent
+	if p != nil && p.typ == "concatenated_string" {
+		n, p = p, p.parent
+	}
+	switch {
+	case p == nil:
+	case p.typ == "pair" && n.field == "key":
+		return true, ""
+	case p.typ == "pair" && n.field == "value":
+		if k := p.child("key"); k != nil && k.typ == "string" {
+			if parts, whole := stringParts(k); whole && len(parts) <= 1 {
+				return false, joinText(parts, src)
+			}
+		}
+	case p.typ == "keyword_argument" && n.field == "value" && isDictCall(p, src):
+		return false, p.child("name").text(src)
+	}
+	return false, ""
+}
+
+func joinText(parts []*node, src []byte) string {
+	var b strings.Builder
+	for _, c := range parts {
+		b.WriteString(c.text(src))
+	}
+	return b.String()
+}
+
+// isDictCall reports whether the keyword argument kw is passed to dict(...).
+func isDictCall(kw *node, src []byte) bool {
+	args := kw.parent
+	if args == nil || args.typ != "argument_list" || args.parent == nil || args.parent.typ != "call" {
+		return false
+	}
+	f := args.parent.child("function")
+	return f != nil && f.typ == "identifier" && f.text(src) == "dict"
+}
+
+// IsIdentifier reports whether s is a Python identifier (ASCII letters, digits and
+// underscores, not starting with a digit).
+func IsIdentifier(s string) bool {
+	if s == "" || (s[0] >= '0' && s[0] <= '9') {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// functionIndex returns the preorder index among the tree's function definitions
+// of the one named fn (a name, or a qualname whose last part is used), or -1.
+func functionIndex(root *node, src []byte, fn string) int {
+	if i := strings.LastIndexByte(fn, '.'); i >= 0 {
+		fn = fn[i+1:]
+	}
+	idx, found := -1, -1
+	if fn == "" {
+		return -1
+	}
+	root.walk(func(n *node) bool {
+		if found >= 0 {
+			return false
+		}
+		if n.typ == "function_definition" {
+			idx++
+			if n.child("name").text(src) == fn {
+				found = idx
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// nthFunction returns the i-th function definition of the tree in preorder.
+func nthFunction(root *node, i int) *node {
+	var def *node
+	idx := -1
+	root.walk(func(n *node) bool {
+		if def != nil {
+			return false
+		}
+		if n.typ == "function_definition" {
+			if idx++; idx == i {
+				def = n
+				return false
+			}
+		}
+		return true
+	})
+	return def
+}
+
+// outline returns the parameter names of the function definition def and the
+// source of its return expressions.
+func outline(def *node, src []byte) (params, returns []string) {
+	if def == nil {
+		return nil, nil
+	}
+	for _, p := range def.child("parameters").namedKids() {
+		name := p
+		switch p.typ {
+		case "default_parameter", "typed_default_parameter":
+			name = p.child("name")
+		case "typed_parameter":
+			name = nil
+			for _, c := range p.namedKids() {
+				if c.typ == "identifier" {
+					name = c
+					break
+				}
+			}
+		case "identifier":
+		default:
+			continue // *args, **kwargs, separators
+		}
+		if name == nil || name.typ != "identifier" {
+			continue
+		}
+		if t := name.text(src); t != "self" && t != "cls" {
+			params = append(params, t)
+		}
+	}
+	def.child("body").walk(func(n *node) bool {
+		switch n.typ {
+		case "function_definition", "class_definition", "lambda":
+			return false
+		case "return_statement":
+			if kids := n.namedKids(); len(kids) > 0 {
+				returns = append(returns, strings.Join(strings.Fields(kids[0].text(src)), " "))
+			}
+			return false
+		}
+		return true
+	})
+	return params, returns
+}
