@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"sccg/leakcheck"
 	"sccg/release"
 )
 
@@ -22,7 +23,7 @@ func TestConformanceLeakCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := CheckBench(context.Background(), recs)
+	rep, err := leakcheck.CheckBench(context.Background(), recs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func TestConformanceLeakCheck(t *testing.T) {
 			}
 		}
 	}
-	if f := rep.BySource[SourceOriginal]; f == nil || f.ByKind[KindHostLabel] == 0 {
+	if f := rep.BySource[SourceOriginal]; f == nil || f.ByKind[leakcheck.KindHostLabel] == 0 {
 		t.Error("no human comment found naming its API, though the split has several (Meteostat, DuckDuckGo, …)")
 	}
 
@@ -45,7 +46,7 @@ func TestConformanceLeakCheck(t *testing.T) {
 	failed := 0
 	for i := range recs {
 		r := &recs[i]
-		g, err := RecordTruth(context.Background(), r)
+		g, err := leakcheck.RecordTruth(context.Background(), r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,11 +57,11 @@ func TestConformanceLeakCheck(t *testing.T) {
 			continue
 		}
 		text := OfflineIntent(OfflineInput{Masked: m, Method: r.APIMetadata.Method}, g)
-		if rep := LeakCheck(text, g); rep.Leaked {
+		if rep := leakcheck.LeakCheck(text, g); rep.Leaked {
 			t.Errorf("%s: offline intent %q leaks %v", r.SampleID, text, rep)
 		}
 		if left := leftOver(m.Code, g); len(left) > 0 {
-			t.Logf("%s: ỹ still spells %v", r.SampleID, Report{Leaked: true, Leaks: left})
+			t.Logf("%s: ỹ still spells %v", r.SampleID, leakcheck.Report{Leaked: true, Leaks: left})
 		}
 	}
 	t.Logf("masked %d of %d samples' code", len(recs)-failed, len(recs))

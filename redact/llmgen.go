@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode"
 
+	"sccg/leakcheck"
 	"sccg/llm"
 )
 
@@ -35,22 +36,6 @@ type anchor struct {
 	text       string
 }
 
-// hostFamily names the family of APIs a host belongs to: its brand label without
-// numbers, versions or separators (temp-mail44 and temp-mail are one family).
-func hostFamily(host string) string {
-	labels := hostLabels(strings.ToLower(host))
-	var b strings.Builder
-	for _, l := range labels {
-		for _, t := range tokenize(l) {
-			if t.digits || t.norm == "api" || t.norm == "v" {
-				continue
-			}
-			b.WriteString(t.norm)
-		}
-	}
-	return b.String()
-}
-
 // anchorText is the first sentence of a human comment, when it reads as a goal a
 // developer stated: prose of 4 to 40 words, no URL, no code, no placeholder.
 func anchorText(comment string) (string, bool) {
@@ -68,9 +53,9 @@ func anchorText(comment string) (string, bool) {
 
 // pickAnchors chooses, deterministically for the function fid, up to Anchors human
 // comments of other APIs and other host families that give nothing of g away.
-func pickAnchors(pool []anchor, fid, apiID int64, host string, g Truth) []string {
-	fam := hostFamily(host)
-	c := Compile(g)
+func pickAnchors(pool []anchor, fid, apiID int64, host string, g leakcheck.Truth) []string {
+	fam := leakcheck.HostFamily(host)
+	c := leakcheck.Compile(g)
 	type cand struct {
 		rank uint64
 		text string
@@ -179,7 +164,7 @@ type llmAttempt struct {
 	response string
 	model    string
 	text     string
-	report   Report
+	report   leakcheck.Report
 	problem  error // unusable answer
 	err      error // the request failed
 	cached   bool
@@ -192,7 +177,7 @@ func (a *llmAttempt) prompt() string {
 }
 
 // ask sends one request and judges its answer against g.
-func ask(ctx context.Context, ch Chatter, model string, msgs []llm.Message, g Truth) *llmAttempt {
+func ask(ctx context.Context, ch Chatter, model string, msgs []llm.Message, g leakcheck.Truth) *llmAttempt {
 	a := &llmAttempt{messages: msgs, model: model}
 	resp, err := ch.Chat(ctx, llm.ChatRequest{Model: model, Messages: msgs, Temperature: llm.Float(0), MaxTokens: 200})
 	if err != nil {
@@ -204,7 +189,7 @@ func ask(ctx context.Context, ch Chatter, model string, msgs []llm.Message, g Tr
 		a.model = resp.Model
 	}
 	if a.text, a.problem = cleanAnswer(a.response); a.problem == nil {
-		a.report = LeakCheck(a.text, g)
+		a.report = leakcheck.LeakCheck(a.text, g)
 	}
 	return a
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"sccg/leakcheck"
 	"sccg/llm"
 )
 
@@ -40,12 +41,12 @@ func TestCleanAnswer(t *testing.T) {
 
 func TestPickAnchors(t *testing.T) {
 	pool := []anchor{
-		{functionID: 1, apiID: 10, host: "temp-mail44.p.rapidapi.com", family: hostFamily("temp-mail44.p.rapidapi.com"), text: "Create a throwaway inbox for sign-ups."},
-		{functionID: 2, apiID: 11, host: "temp-mail.p.rapidapi.com", family: hostFamily("temp-mail.p.rapidapi.com"), text: "Read the newest mail of an inbox."},
-		{functionID: 3, apiID: 12, host: "meteostat.p.rapidapi.com", family: hostFamily("meteostat.p.rapidapi.com"), text: "Get the daily weather of a station."},
-		{functionID: 4, apiID: 13, host: "news-api14.p.rapidapi.com", family: hostFamily("news-api14.p.rapidapi.com"), text: "Search the news for a topic."},
-		{functionID: 5, apiID: 14, host: "jokes.p.rapidapi.com", family: hostFamily("jokes.p.rapidapi.com"), text: "Tell a joke about the Temp-Mail44 service."},
-		{functionID: 6, apiID: 15, host: "quotes.p.rapidapi.com", family: hostFamily("quotes.p.rapidapi.com"), text: "Show a quote of the day."},
+		{functionID: 1, apiID: 10, host: "temp-mail44.p.rapidapi.com", family: leakcheck.HostFamily("temp-mail44.p.rapidapi.com"), text: "Create a throwaway inbox for sign-ups."},
+		{functionID: 2, apiID: 11, host: "temp-mail.p.rapidapi.com", family: leakcheck.HostFamily("temp-mail.p.rapidapi.com"), text: "Read the newest mail of an inbox."},
+		{functionID: 3, apiID: 12, host: "meteostat.p.rapidapi.com", family: leakcheck.HostFamily("meteostat.p.rapidapi.com"), text: "Get the daily weather of a station."},
+		{functionID: 4, apiID: 13, host: "news-api14.p.rapidapi.com", family: leakcheck.HostFamily("news-api14.p.rapidapi.com"), text: "Search the news for a topic."},
+		{functionID: 5, apiID: 14, host: "jokes.p.rapidapi.com", family: leakcheck.HostFamily("jokes.p.rapidapi.com"), text: "Tell a joke about the Temp-Mail44 service."},
+		{functionID: 6, apiID: 15, host: "quotes.p.rapidapi.com", family: leakcheck.HostFamily("quotes.p.rapidapi.com"), text: "Show a quote of the day."},
 	}
 	got := pickAnchors(pool, 99, 10, "temp-mail44.p.rapidapi.com", tempMail)
 	if len(got) != Anchors {
@@ -62,7 +63,7 @@ func TestPickAnchors(t *testing.T) {
 	if other := pickAnchors(pool, 98, 10, "temp-mail44.p.rapidapi.com", tempMail); len(other) != Anchors {
 		t.Errorf("another function gets %d anchors", len(other))
 	}
-	if hostFamily("temp-mail44.p.rapidapi.com") != hostFamily("temp-mail.p.rapidapi.com") {
+	if leakcheck.HostFamily("temp-mail44.p.rapidapi.com") != leakcheck.HostFamily("temp-mail.p.rapidapi.com") {
 		t.Error("temp-mail44 and temp-mail are one host family")
 	}
 }
@@ -91,7 +92,7 @@ func TestPrompts(t *testing.T) {
 		!strings.Contains(first[1].Content, "```python\ndef f():") {
 		t.Fatalf("style prompt = %+v", first)
 	}
-	rep := LeakCheck("Create an inbox on Temp-Mail44.", tempMail)
+	rep := leakcheck.LeakCheck("Create an inbox on Temp-Mail44.", tempMail)
 	problem := "it gives away " + rep.String()
 	strict := strictPrompt(first, "Create an inbox on Temp-Mail44.", problem, rep.Terms())
 	if len(strict) != 4 || strict[2].Role != llm.RoleAssistant || strict[3].Role != llm.RoleUser {

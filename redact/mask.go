@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"sccg/leakcheck"
 	"sccg/pyast"
 )
 
@@ -61,7 +62,7 @@ const (
 // name or an identifier-like route segment (get_temp_mail44_inbox, FORECA_URL)
 // become HOST_… or SEGMENT_1 and stay identifiers. Credentials decontam already
 // replaced keep their <REDACTED_…> placeholders. The result still parses.
-func Mask(ctx context.Context, code string, g Truth, o MaskOptions) (*Masked, error) {
+func Mask(ctx context.Context, code string, g leakcheck.Truth, o MaskOptions) (*Masked, error) {
 	mk := newMasker(g, o)
 	pm, err := pyast.Mask(ctx, []byte(code), o.Function, mk.rewrite)
 	if err != nil {
@@ -72,8 +73,8 @@ func Mask(ctx context.Context, code string, g Truth, o MaskOptions) (*Masked, er
 
 // masker decides what each piece of code becomes.
 type masker struct {
-	g       Truth
-	checker *Checker
+	g       leakcheck.Truth
+	checker *leakcheck.Checker
 	host    string
 	segs    []string // literal route segments, numbered from 1
 	route   *regexp.Regexp
@@ -85,12 +86,12 @@ type masker struct {
 	order   []string
 }
 
-func newMasker(g Truth, o MaskOptions) *masker {
-	mk := &masker{g: g, checker: Compile(g), host: strings.ToLower(g.Host), headers: map[string]bool{}, counts: map[string]*Placeholder{}}
-	segs := routeSegments(g.Route)
+func newMasker(g leakcheck.Truth, o MaskOptions) *masker {
+	mk := &masker{g: g, checker: leakcheck.Compile(g), host: strings.ToLower(g.Host), headers: map[string]bool{}, counts: map[string]*Placeholder{}}
+	segs := leakcheck.RouteSegments(g.Route)
 	var parts []string
 	for _, s := range segs {
-		if isParamSeg(s) {
+		if leakcheck.IsParamSegment(s) {
 			parts = append(parts, `[^/\s"'?#]+`)
 			continue
 		}
@@ -109,7 +110,7 @@ func newMasker(g Truth, o MaskOptions) *masker {
 		}
 	}
 	for _, v := range g.ParamValues {
-		if v = strings.TrimSpace(v); !isPlaceholderValue(v) && !slices.Contains(mk.values, v) {
+		if v = strings.TrimSpace(v); !leakcheck.IsPlaceholderValue(v) && !slices.Contains(mk.values, v) {
 			mk.values = append(mk.values, v)
 		}
 	}
@@ -148,15 +149,15 @@ func (mk *masker) segToken(i int, ident bool) string {
 }
 
 func (mk *masker) keyToken(k string) func() (string, string, string) {
-	return ph(fmt.Sprintf("<PARAM_%d>", slices.Index(mk.keys, k)+1), KindParamKey, k)
+	return ph(fmt.Sprintf("<PARAM_%d>", slices.Index(mk.keys, k)+1), leakcheck.KindParamKey, k)
 }
 
 func (mk *masker) valueToken(v string) func() (string, string, string) {
-	return ph(fmt.Sprintf("<VALUE_%d>", slices.Index(mk.values, v)+1), KindParamValue, v)
+	return ph(fmt.Sprintf("<VALUE_%d>", slices.Index(mk.values, v)+1), leakcheck.KindParamValue, v)
 }
 
 func (mk *masker) segPlaceholder(seg string) func() (string, string, string) {
-	return ph(mk.segToken(slices.Index(mk.segs, seg), false), KindRouteSegment, seg)
+	return ph(mk.segToken(slices.Index(mk.segs, seg), false), leakcheck.KindRouteSegment, seg)
 }
 
 // rewrite is pyast.Mask's callback.
@@ -187,10 +188,10 @@ func (mk *masker) identifier(p pyast.Piece) []pyast.Edit {
 	}
 	var es []pyast.Edit
 	name := p.Text
-	for _, l := range mk.checker.find(p.Text, map[string]bool{KindHostLabel: true, KindAPIName: true, KindRouteSegment: true}) {
-		tok, kind := idHost, KindHostLabel
-		if l.Kind == KindRouteSegment {
-			tok, kind = mk.segToken(slices.Index(mk.segs, l.Term), true), KindRouteSegment
+	for _, l := range mk.checker.Find(p.Text, map[string]bool{leakcheck.KindHostLabel: true, leakcheck.KindAPIName: true, leakcheck.KindRouteSegment: true}) {
+		tok, kind := idHost, leakcheck.KindHostLabel
+		if l.Kind == leakcheck.KindRouteSegment {
+			tok, kind = mk.segToken(slices.Index(mk.segs, l.Term), true), leakcheck.KindRouteSegment
 		}
 		// find's leaks never overlap; check the name stays an identifier
 		// before counting the placeholder
@@ -247,49 +248,49 @@ func (mk *masker) text(p pyast.Piece, str bool) []pyast.Edit {
 	}
 	for _, m := range urlInText.FindAllStringIndex(t, -1) {
 		u := t[m[0]:m[1]]
-		if !mk.checker.onHost(u) {
+		if !mk.checker.OnHost(u) {
 			continue
 		}
 		if rest := u[strings.Index(u, "://")+3:]; !strings.ContainsAny(rest, "/?") || strings.TrimRight(rest[strings.IndexAny(rest, "/?"):], "/") == "" {
 			// a base URL: keep it readable as one
 			hs := m[0] + strings.Index(u, "://") + 3
 			he := hs + len(strings.TrimRight(rest, "/"))
-			e.add(hs, he, ph(tokHost, KindHost, mk.host))
+			e.add(hs, he, ph(tokHost, leakcheck.KindHost, mk.host))
 			continue
 		}
-		e.add(m[0], m[1], ph(tokURL, KindURL, u))
+		e.add(m[0], m[1], ph(tokURL, leakcheck.KindURL, u))
 	}
-	for _, l := range mk.checker.find(t, map[string]bool{KindHost: true}) {
-		e.add(l.Start, l.End, ph(tokHost, KindHost, mk.host))
+	for _, l := range mk.checker.Find(t, map[string]bool{leakcheck.KindHost: true}) {
+		e.add(l.Start, l.End, ph(tokHost, leakcheck.KindHost, mk.host))
 	}
 	if mk.route != nil {
 		for _, m := range mk.route.FindAllStringSubmatchIndex(t, -1) {
-			e.add(m[2], m[3], ph(tokRoute, KindRoute, mk.g.Route))
+			e.add(m[2], m[3], ph(tokRoute, leakcheck.KindRoute, mk.g.Route))
 		}
 	}
 	if !str || strings.ContainsAny(t, " \t\n") {
 		// prose (a comment, a docstring, a message) may write part of the route
 		// without its slash: "point/hourly data"
-		for _, l := range mk.checker.find(t, map[string]bool{KindRoute: true}) {
-			e.add(l.Start, l.End, ph(tokRoute, KindRoute, mk.g.Route))
+		for _, l := range mk.checker.Find(t, map[string]bool{leakcheck.KindRoute: true}) {
+			e.add(l.Start, l.End, ph(tokRoute, leakcheck.KindRoute, mk.g.Route))
 		}
 	}
 	if str {
 		mk.pathSegments(&e, t)
 		mk.queryString(&e, t)
 	}
-	kinds := map[string]bool{KindHostLabel: true, KindAPIName: true, KindRouteSegment: true, KindParamKey: true, KindParamValue: true}
-	for _, l := range mk.checker.find(t, kinds) {
+	kinds := map[string]bool{leakcheck.KindHostLabel: true, leakcheck.KindAPIName: true, leakcheck.KindRouteSegment: true, leakcheck.KindParamKey: true, leakcheck.KindParamValue: true}
+	for _, l := range mk.checker.Find(t, kinds) {
 		switch l.Kind {
-		case KindHostLabel, KindAPIName:
-			e.add(l.Start, l.End, ph(tokAPIName, KindAPIName, l.Term))
-		case KindRouteSegment:
+		case leakcheck.KindHostLabel, leakcheck.KindAPIName:
+			e.add(l.Start, l.End, ph(tokAPIName, leakcheck.KindAPIName, l.Term))
+		case leakcheck.KindRouteSegment:
 			e.add(l.Start, l.End, mk.segPlaceholder(l.Term))
-		case KindParamKey:
+		case leakcheck.KindParamKey:
 			if slices.Contains(mk.keys, l.Term) {
 				e.add(l.Start, l.End, mk.keyToken(l.Term))
 			}
-		case KindParamValue:
+		case leakcheck.KindParamValue:
 			if slices.Contains(mk.values, l.Term) {
 				e.add(l.Start, l.End, mk.valueToken(l.Term))
 			}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"sccg/internal/golden"
+	"sccg/leakcheck"
 	"sccg/pyast"
 	"sccg/pyfacts"
 )
@@ -61,8 +62,8 @@ func readJSON(t testing.TB, path string, v any) {
 // corpusTruth is the ground truth LeakCheck and masking get for one labelled
 // function: the label's host and route, the catalog's names and documented
 // parameters, and the parameters the function's calls on that host send.
-func corpusTruth(l corpusLabel, apis []catalogAPI, facts *pyfacts.Facts) Truth {
-	g := Truth{Host: *l.Host}
+func corpusTruth(l corpusLabel, apis []catalogAPI, facts *pyfacts.Facts) leakcheck.Truth {
+	g := leakcheck.Truth{Host: *l.Host}
 	if l.Route != nil {
 		g.Route = *l.Route
 	}
@@ -111,10 +112,10 @@ func headerNames(facts *pyfacts.Facts) []string {
 // leftOver lists what of g the masked code still spells out, besides parameter keys
 // written as the function's own argument names (masking keeps those: they are the
 // inputs the intent talks about).
-func leftOver(code string, g Truth) []Leak {
-	var out []Leak
-	for _, l := range LeakCheck(code, g).Leaks {
-		if l.Kind != KindParamKey {
+func leftOver(code string, g leakcheck.Truth) []leakcheck.Leak {
+	var out []leakcheck.Leak
+	for _, l := range leakcheck.LeakCheck(code, g).Leaks {
+		if l.Kind != leakcheck.KindParamKey {
 			out = append(out, l)
 		}
 	}
@@ -177,7 +178,7 @@ func TestMaskGoldenCorpus(t *testing.T) {
 				}
 				masked++
 				if left := leftOver(m.Code, g); len(left) > 0 {
-					t.Errorf("%s: the masked code still gives away %v:\n%s", f.QualName, Report{Leaked: true, Leaks: left}, m.Code)
+					t.Errorf("%s: the masked code still gives away %v:\n%s", f.QualName, leakcheck.Report{Leaked: true, Leaks: left}, m.Code)
 				}
 				renderMasked(&b, f.QualName, g, m)
 			}
@@ -189,7 +190,7 @@ func TestMaskGoldenCorpus(t *testing.T) {
 	}
 }
 
-func renderMasked(b *strings.Builder, qualname string, g Truth, m *Masked) {
+func renderMasked(b *strings.Builder, qualname string, g leakcheck.Truth, m *Masked) {
 	fmt.Fprintf(b, "== %s host=%s route=%q\n", qualname, g.Host, g.Route)
 	if len(g.ParamKeys)+len(g.ParamValues) > 0 {
 		fmt.Fprintf(b, "params: keys=%q values=%q\n", g.ParamKeys, g.ParamValues)
@@ -217,7 +218,7 @@ def get_foreca_15minutely(location):
     r = requests.get(url, headers=HEADERS, params={"tempunit": "C", "lang": "en", "periods": 12, "dataset": "full"})
     return r.json()["forecast"]
 `
-	g := Truth{Host: "foreca-weather.p.rapidapi.com", Route: "/forecast/15minutely/{location}", APINames: []string{"Foreca Weather"},
+	g := leakcheck.Truth{Host: "foreca-weather.p.rapidapi.com", Route: "/forecast/15minutely/{location}", APINames: []string{"Foreca Weather"},
 		ParamKeys: []string{"location", "tempunit", "lang", "periods", "dataset"}, ParamValues: []string{"C", "en", "12", "full"}}
 	m, err := Mask(context.Background(), code, g, MaskOptions{Function: "get_foreca_15minutely", Headers: []string{"x-rapidapi-key", "x-rapidapi-host", "Accept"}})
 	if err != nil {
@@ -265,7 +266,7 @@ def get_foreca_15minutely(location, periods=12):
     r.raise_for_status()
     return r.json()["forecast"]
 `
-	g := Truth{Host: "foreca-weather.p.rapidapi.com", Route: "/forecast/15minutely/{location}", APINames: []string{"Foreca Weather"},
+	g := leakcheck.Truth{Host: "foreca-weather.p.rapidapi.com", Route: "/forecast/15minutely/{location}", APINames: []string{"Foreca Weather"},
 		ParamKeys: []string{"location", "tempunit", "periods", "dataset"}, ParamValues: []string{"C", "full"}}
 	ctx := context.Background()
 	for b.Loop() {

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"sccg/leakcheck"
 )
 
 // OfflineInput is what the offline generator writes an intent from: ỹ's view of the
@@ -24,8 +26,8 @@ const offlineModel = "offline"
 // returns and its argument names ("Get the current weather for a given city and
 // return the JSON response."). Words that would give away part of g are left out,
 // so the result always passes LeakCheck against g.
-func OfflineIntent(in OfflineInput, g Truth) string {
-	c := Compile(g)
+func OfflineIntent(in OfflineInput, g leakcheck.Truth) string {
+	c := leakcheck.Compile(g)
 	p := phrase(in)
 	for range 8 {
 		text := p.render()
@@ -60,14 +62,7 @@ var identPlaceholder = regexp.MustCompile(`HOST|API_NAME|SEGMENT_\d+|PARAM_\d+|V
 // nameWords splits a (masked) identifier into lower-case words, leaving out the
 // placeholders and numbers.
 func nameWords(id string) []string {
-	id = identPlaceholder.ReplaceAllString(id, " ")
-	var out []string
-	for _, t := range tokenize(id) {
-		if !t.digits {
-			out = append(out, t.norm)
-		}
-	}
-	return out
+	return leakcheck.Words(identPlaceholder.ReplaceAllString(id, " "))
 }
 
 // verbs maps a function name's first word to the verb of its intent.
@@ -219,7 +214,7 @@ func returnPhrase(rets []string) string {
 			case "r", "res", "resp", "response":
 				return "the response"
 			}
-			if ws := nameWords(r); len(ws) > 0 && !slices.ContainsFunc(ws, func(w string) bool { return len(w) < 3 || vagueVar[w] || !IsWord(w) }) {
+			if ws := nameWords(r); len(ws) > 0 && !slices.ContainsFunc(ws, func(w string) bool { return len(w) < 3 || vagueVar[w] || !leakcheck.IsWord(w) }) {
 				return "the " + strings.Join(ws, " ")
 			}
 			return "the result"
@@ -326,7 +321,7 @@ func (p *intentPhrase) render() string {
 
 // drop removes the parts that the leaks fall in; a leak in no part (the verb and
 // fixed words never leak) drops everything but the verb.
-func (p *intentPhrase) drop(leaks []Leak) {
+func (p *intentPhrase) drop(leaks []leakcheck.Leak) {
 	objs, args := map[int]bool{}, map[int]bool{}
 	hit := false
 	for _, l := range leaks {

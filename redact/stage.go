@@ -7,11 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"sccg/internal/progress"
+	"sccg/leakcheck"
 	"sccg/llm"
 	"sccg/pyfacts"
 	"sccg/store"
@@ -114,7 +116,7 @@ type Result struct {
 	Paths map[string]int `json:"paths"`
 	// Paired counts the intents written beside a kept human comment (--also-original).
 	Paired         int `json:"paired"`
-	OriginalLeaked int `json:"original_leaked"` // kept human comments in which LeakCheck found g
+	OriginalLeaked int `json:"original_leaked"` // kept human comments in which leakcheck.LeakCheck found g
 	MaskFailed     int `json:"mask_failed"`     // functions whose code could not be masked
 	Reused         int `json:"reused"`          // functions whose intents were already current
 	Attempts       int `json:"attempts"`        // intent attempts made in this run
@@ -160,7 +162,7 @@ type job struct {
 	kept  store.KeptFunction
 	fn    *store.Function
 	facts *pyfacts.Facts
-	truth Truth
+	truth leakcheck.Truth
 	hash  string
 	out   *outcome
 	// anchors are the human comments of other APIs the style prompt shows
@@ -358,9 +360,9 @@ func loadJobs(ctx context.Context, st *store.Store, opt Options) ([]*job, error)
 			if !hc.Usable {
 				continue
 			}
-			if t, ok := anchorText(hc.Text); ok && !LeakCheck(t, j.truth).Leaked {
+			if t, ok := anchorText(hc.Text); ok && !leakcheck.LeakCheck(t, j.truth).Leaked {
 				pool = append(pool, anchor{functionID: j.kept.FunctionID, apiID: j.kept.Alignment.APIID, host: j.truth.Host,
-					family: hostFamily(j.truth.Host), text: t})
+					family: leakcheck.HostFamily(j.truth.Host), text: t})
 			}
 		}
 		for _, j := range out {
@@ -376,8 +378,8 @@ func loadJobs(ctx context.Context, st *store.Store, opt Options) ([]*job, error)
 // keptTruth is g of a kept function: its primary alignment's host, route and
 // parameters, the API's slug and title, and the keys and literal values its calls
 // on that host send.
-func keptTruth(a *store.Alignment, facts *pyfacts.Facts, api *store.API) Truth {
-	g := Truth{Host: strings.ToLower(a.Host), Route: a.Route}
+func keptTruth(a *store.Alignment, facts *pyfacts.Facts, api *store.API) leakcheck.Truth {
+	g := leakcheck.Truth{Host: strings.ToLower(a.Host), Route: a.Route}
 	if g.Route != "" && g.Host != "" {
 		g.URL = "https://" + g.Host + g.Route
 	}
@@ -457,7 +459,7 @@ func redactOne(ctx context.Context, j *job, opt Options) *outcome {
 		return generate(ctx, j, m, role, opt, o, add)
 	}
 	if hc.Usable {
-		rep := LeakCheck(hc.Text, j.truth)
+		rep := leakcheck.LeakCheck(hc.Text, j.truth)
 		o.leaked = rep.Leaked
 		reason := "the human comment " + hc.Reason
 		if rep.Leaked {
@@ -495,7 +497,7 @@ func redactOne(ctx context.Context, j *job, opt Options) *outcome {
 func generate(ctx context.Context, j *job, m *Masked, role string, opt Options, o *outcome, add func(store.Intent)) string {
 	offline := func(path, reason string) string {
 		text := OfflineIntent(OfflineInput{Masked: m, Method: j.kept.Alignment.Method, FailureValue: failureValue(j.facts, m)}, j.truth)
-		rep := LeakCheck(text, j.truth)
+		rep := leakcheck.LeakCheck(text, j.truth)
 		in := store.Intent{Role: role, Kind: SourceRedacted, Path: path, Model: offlineModel, Text: text,
 			Leak: reportJSON(rep), Passed: !rep.Leaked, Decision: store.IntentAccepted, Reason: reason}
 		if rep.Leaked {
@@ -572,10 +574,20 @@ func failureValue(f *pyfacts.Facts, m *Masked) bool {
 	return empty && len(m.Returns) > 1
 }
 
-func reportJSON(r Report) json.RawMessage {
+func reportJSON(r leakcheck.Report) json.RawMessage {
 	if r.Leaks == nil {
-		r.Leaks = []Leak{}
+		r.Leaks = []leakcheck.Leak{}
 	}
 	b, _ := json.Marshal(r)
 	return b
+}
+
+// appendNew appends the non-empty values of vs that xs does not hold yet.
+func appendNew(xs []string, vs ...string) []string {
+	for _, v := range vs {
+		if v = strings.TrimSpace(v); v != "" && !slices.Contains(xs, v) {
+			xs = append(xs, v)
+		}
+	}
+	return xs
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"sccg/redact"
+	"sccg/leakcheck"
 	"sccg/release"
 	"sccg/samples"
 )
@@ -50,7 +50,7 @@ func runLeakcheck(ctx context.Context, e *env, args []string) error {
 		}
 		what = "the samples of " + e.db
 	}
-	rep, err := redact.CheckBench(ctx, recs)
+	rep, err := leakcheck.CheckBench(ctx, recs)
 	if err != nil {
 		return err
 	}
@@ -63,12 +63,12 @@ func runLeakcheck(ctx context.Context, e *env, args []string) error {
 
 // printLeakReport writes the leak rate per comments_source, the kinds of leaks and
 // a few leaking samples of each source.
-func printLeakReport(w io.Writer, what string, rep *redact.BenchReport, examples int) {
+func printLeakReport(w io.Writer, what string, rep *leakcheck.BenchReport, examples int) {
 	fmt.Fprintf(w, "LeakCheck over the comments of %d samples of %s\n\n", rep.Total.Samples, what)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "COMMENTS_SOURCE\tSAMPLES\tLEAKED\tRATE\tLEAKS BY KIND (samples)")
 	sources := slices.Sorted(maps.Keys(rep.BySource))
-	row := func(name string, f *redact.SourceFigures) {
+	row := func(name string, f *leakcheck.SourceFigures) {
 		var kinds []string
 		for _, k := range slices.Sorted(maps.Keys(f.ByKind)) {
 			kinds = append(kinds, fmt.Sprintf("%s %d", k, f.ByKind[k]))
@@ -85,7 +85,7 @@ func printLeakReport(w io.Writer, what string, rep *redact.BenchReport, examples
 	}
 	fmt.Fprintln(w, "\nexamples:")
 	for _, src := range sources {
-		var shown []redact.BenchSample
+		var shown []leakcheck.BenchSample
 		for _, bs := range rep.Samples {
 			if bs.CommentsSource == src && bs.Leaked && len(shown) < examples {
 				shown = append(shown, bs)

@@ -11,6 +11,7 @@ import (
 
 	"sccg/internal/golden"
 	"sccg/internal/storetest"
+	"sccg/leakcheck"
 	"sccg/redact"
 	"sccg/release"
 	"sccg/samples"
@@ -65,12 +66,12 @@ func TestBuildReplaySnapshotGolden(t *testing.T) {
 		if r.CommentsSource == redact.SourceOriginal {
 			continue
 		}
-		g, err := redact.RecordTruth(ctx, r)
+		g, err := leakcheck.RecordTruth(ctx, r)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep := redact.LeakCheck(redact.CommentText(r), g); rep.Leaked {
-			t.Errorf("%s (%s): the %s intent %q leaks: %v", r.SampleID, r.FunctionName, r.CommentsSource, redact.CommentText(r), rep)
+		if rep := leakcheck.LeakCheck(leakcheck.CommentText(r), g); rep.Leaked {
+			t.Errorf("%s (%s): the %s intent %q leaks: %v", r.SampleID, r.FunctionName, r.CommentsSource, leakcheck.CommentText(r), rep)
 		}
 	}
 	for _, r := range recs {

@@ -1,4 +1,10 @@
-package redact
+// Package leakcheck tells whether a text gives away a sample's ground truth
+// g = ⟨h, e, m, P⟩: the host and its distinctive labels, the API's names, the URL or
+// route path, route segments and parameter keys that are identifiers rather than
+// ordinary English words (a word list ships with it), and literal parameter values.
+// It reports exactly what leaked and where. The redact stage checks every intent with
+// it; the evaluator checks intent-only prompts and published comments with it.
+package leakcheck
 
 import (
 	"cmp"
@@ -143,9 +149,9 @@ func Compile(g Truth) *Checker {
 	for _, n := range g.APINames {
 		c.addBrand(add, KindAPIName, strings.TrimSpace(n))
 	}
-	segs := routeSegments(g.Route)
+	segs := RouteSegments(g.Route)
 	for _, s := range segs {
-		if !isParamSeg(s) && distinctive(s) {
+		if !IsParamSegment(s) && distinctive(s) {
 			add(KindRouteSegment, s, hasForeignWord(s))
 		}
 	}
@@ -158,7 +164,7 @@ func Compile(g Truth) *Checker {
 	}
 	for _, v := range g.ParamValues {
 		v = strings.TrimSpace(v)
-		if isPlaceholderValue(v) || !distinctive(v) {
+		if IsPlaceholderValue(v) || !distinctive(v) {
 			continue
 		}
 		add(KindParamValue, v, strings.ContainsFunc(v, unicode.IsSpace))
@@ -207,18 +213,18 @@ func (c *Checker) addBrand(add func(kind, text string, loose bool), kind, name s
 
 // Check reports what of the ground truth t gives away.
 func (c *Checker) Check(t string) Report {
-	leaks := c.find(t, nil)
+	leaks := c.Find(t, nil)
 	return Report{Leaked: len(leaks) > 0, Leaks: leaks}
 }
 
-// find returns the leaks in t, the outer one of nested leaks only; with kinds set,
+// Find returns the leaks in t, the outer one of nested leaks only; with kinds set,
 // only leaks of those kinds.
-func (c *Checker) find(t string, kinds map[string]bool) []Leak {
+func (c *Checker) Find(t string, kinds map[string]bool) []Leak {
 	var leaks []Leak
 	want := func(k string) bool { return kinds == nil || kinds[k] }
 	if want(KindURL) {
 		for _, m := range urlRE.FindAllStringIndex(t, -1) {
-			if c.onHost(t[m[0]:m[1]]) {
+			if c.OnHost(t[m[0]:m[1]]) {
 				leaks = append(leaks, Leak{Kind: KindURL, Term: c.host, Found: t[m[0]:m[1]], Start: m[0], End: m[1]})
 			}
 		}
@@ -252,8 +258,8 @@ func (c *Checker) find(t string, kinds map[string]bool) []Leak {
 	return outermost(leaks)
 }
 
-// onHost reports whether the URL u is on the checker's host.
-func (c *Checker) onHost(u string) bool {
+// OnHost reports whether the URL u is on the checker's host.
+func (c *Checker) OnHost(u string) bool {
 	if c.host == "" {
 		return false
 	}
@@ -342,8 +348,8 @@ func hostLabels(host string) []string {
 	return out
 }
 
-// routeSegments splits a route template into its segments.
-func routeSegments(route string) []string {
+// RouteSegments splits a route template into its segments.
+func RouteSegments(route string) []string {
 	route, _, _ = strings.Cut(route, "?")
 	var out []string
 	for _, s := range strings.Split(route, "/") {
@@ -354,24 +360,24 @@ func routeSegments(route string) []string {
 	return out
 }
 
-func isParamSeg(s string) bool { return strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") }
+func IsParamSegment(s string) bool { return strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") }
 
 // routePatterns are the route's leaks as a path: each pair of consecutive segments
 // with at least one literal ("email/{email}", "stations/daily"), or a route of one
 // literal segment written with its leading slash ("/search").
 func routePatterns(segs []string) []*regexp.Regexp {
 	seg := func(s string) string {
-		if isParamSeg(s) {
+		if IsParamSegment(s) {
 			return `[^/\s"'\x60]+`
 		}
 		return regexp.QuoteMeta(s)
 	}
 	var out []*regexp.Regexp
-	if len(segs) == 1 && !isParamSeg(segs[0]) {
+	if len(segs) == 1 && !IsParamSegment(segs[0]) {
 		return append(out, regexp.MustCompile(`(?i)(?:^|[\s"'(\[\x60])(/`+seg(segs[0])+`)(?:$|[^\w-])`))
 	}
 	for i := 0; i+1 < len(segs); i++ {
-		if isParamSeg(segs[i]) && isParamSeg(segs[i+1]) {
+		if IsParamSegment(segs[i]) && IsParamSegment(segs[i+1]) {
 			continue
 		}
 		out = append(out, regexp.MustCompile(`(?i)(?:^|[^\w-])(/?`+seg(segs[i])+`/`+seg(segs[i+1])+`)(?:$|[^\w-])`))
@@ -426,13 +432,29 @@ func genericHeader(k string) bool {
 	return strings.HasPrefix(k, "x-rapidapi-") || k == "content-type" || k == "accept" || k == "authorization" || k == "user-agent"
 }
 
-// isPlaceholderValue reports a value that is not one: a typed placeholder, a
+// IsPlaceholderValue reports a value that is not one: a typed placeholder, a
 // redacted credential, a boolean or null.
-func isPlaceholderValue(v string) bool {
+func IsPlaceholderValue(v string) bool {
 	l := strings.ToLower(v)
 	switch l {
 	case "", "true", "false", "none", "null", "nil":
 		return true
 	}
 	return strings.Contains(v, "<") && strings.Contains(v, ">") || strings.Contains(l, "redacted")
+}
+
+// HostFamily names the family of APIs a host belongs to: its brand label without
+// numbers, versions or separators (temp-mail44 and temp-mail are one family).
+func HostFamily(host string) string {
+	labels := hostLabels(strings.ToLower(host))
+	var b strings.Builder
+	for _, l := range labels {
+		for _, t := range tokenize(l) {
+			if t.digits || t.norm == "api" || t.norm == "v" {
+				continue
+			}
+			b.WriteString(t.norm)
+		}
+	}
+	return b.String()
 }

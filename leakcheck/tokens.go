@@ -1,4 +1,4 @@
-package redact
+package leakcheck
 
 import (
 	_ "embed"
@@ -197,4 +197,16 @@ func isWord(w string, depth int) bool {
 		return try(b, b+"e", undouble(b))
 	}
 	return false
+}
+
+// Words splits s into its lower-case words the way LeakCheck reads text (camelCase,
+// snake_case, kebab-case and letter–digit boundaries), leaving out numbers.
+func Words(s string) []string {
+	var out []string
+	for _, t := range tokenize(s) {
+		if !t.digits {
+			out = append(out, t.norm)
+		}
+	}
+	return out
 }
