@@ -28,7 +28,10 @@ type Summary struct {
 	ExactDuplicates int `json:"exact_duplicates"`
 	CrossSplit      int `json:"cross_split_duplicates"`
 	Fixes           int `json:"proposed_fixes"`
-	Clean           int `json:"clean"`
+	// CommentLeaks counts the samples whose comments give away part of the label,
+	// by comments_source.
+	CommentLeaks map[string]int `json:"comment_leaks"`
+	Clean        int            `json:"clean"`
 	// Examples are up to three samples of each verdict with the note that says why.
 	Examples map[string][]Example `json:"examples"`
 }
@@ -44,7 +47,8 @@ const examplesPerVerdict = 3
 
 func summarize(cs []Checked) Summary {
 	s := Summary{Samples: len(cs), ByVerdict: map[string]int{}, BySplit: map[string]map[string]int{},
-		ByMatchType: map[string]map[string]int{}, Details: map[string]int{}, Examples: map[string][]Example{}}
+		ByMatchType: map[string]map[string]int{}, Details: map[string]int{}, Examples: map[string][]Example{},
+		CommentLeaks: map[string]int{}}
 	bump := func(m map[string]map[string]int, k, v string) {
 		if k == "" {
 			k = "unknown"
@@ -73,6 +77,9 @@ func summarize(cs []Checked) Summary {
 		}
 		if v.Fix != nil {
 			s.Fixes++
+		}
+		if v.CommentLeak != nil {
+			s.CommentLeaks[c.CommentsSource]++
 		}
 		if c.Clean() {
 			s.Clean++
@@ -119,6 +126,13 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "\nduplicates: %d (%d exact), %d across splits; proposed fixes: %d\n", s.Duplicates, s.ExactDuplicates, s.CrossSplit, s.Fixes)
+	if len(s.CommentLeaks) > 0 {
+		fmt.Fprintf(w, "comments that give away the label (LeakCheck):")
+		for _, k := range slices.Sorted(maps.Keys(s.CommentLeaks)) {
+			fmt.Fprintf(w, " %s %d", k, s.CommentLeaks[k])
+		}
+		fmt.Fprintln(w)
+	}
 	for _, v := range Verdicts {
 		if v == Consistent || len(s.Examples[v]) == 0 {
 			continue

@@ -18,6 +18,7 @@ import (
 	"sccg/evaluate/sandbox"
 	"sccg/internal/progress"
 	"sccg/internal/route"
+	"sccg/leakcheck"
 	"sccg/minhash"
 	"sccg/pyast"
 	"sccg/release"
@@ -125,15 +126,20 @@ type Verification struct {
 	DuplicateKind string  `json:"duplicate_kind,omitempty"`
 	Similarity    float64 `json:"similarity,omitempty"`
 	CrossSplit    bool    `json:"cross_split,omitempty"`
-	Fix           *Fix    `json:"proposed_fix,omitempty"`
+	// CommentLeak is LeakCheck's report on the published comments when they give
+	// away part of the label (a human comment naming the host is kept by the method,
+	// but a model reading it is told part of the answer).
+	CommentLeak *leakcheck.Report `json:"comment_leak,omitempty"`
+	Fix         *Fix              `json:"proposed_fix,omitempty"`
 }
 
 // Checked is one verified sample.
 type Checked struct {
-	SampleID     string       `json:"sample_id"`
-	Split        string       `json:"split,omitempty"`
-	DocMatchType string       `json:"doc_match_type"`
-	Verification Verification `json:"verification"`
+	SampleID       string       `json:"sample_id"`
+	Split          string       `json:"split,omitempty"`
+	DocMatchType   string       `json:"doc_match_type"`
+	CommentsSource string       `json:"comments_source"`
+	Verification   Verification `json:"verification"`
 }
 
 // Endpoint is a documented endpoint a fix may propose.
@@ -196,11 +202,16 @@ func Verify(ctx context.Context, smps []Sample, opt Options) (*Report, error) {
 			continue
 		}
 		v := judge(ctx, s.Record, res)
+		if leak, err := commentLeak(ctx, &s.Record); err != nil {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("sample %s: leakcheck: %v", id, err))
+		} else {
+			v.CommentLeak = leak
+		}
 		if opt.Fix && v.Verdict != Consistent {
 			v.Fix = proposeFix(v.Evidence.Requests, known)
 		}
-		rep.Samples = append(rep.Samples, Checked{SampleID: id, Split: s.Split,
-			DocMatchType: s.Record.APIMetadata.DocMatchType, Verification: v})
+		rep.Samples = append(rep.Samples, Checked{SampleID: id, Split: s.Split, DocMatchType: s.Record.APIMetadata.DocMatchType,
+			CommentsSource: s.Record.CommentsSource, Verification: v})
 	}
 	markDuplicates(rep.Samples, smps, opt.NearThreshold)
 	rep.Summary = summarize(rep.Samples)
@@ -283,6 +294,23 @@ func judge(ctx context.Context, rec release.Record, res evaluate.Result) Verific
 		note += ": " + res.Reason
 	}
 	return set(NoRequest, DetailUnreachable, note)
+}
+
+// commentLeak is LeakCheck's report on the record's comments, or nil when they
+// give nothing away.
+func commentLeak(ctx context.Context, r *release.Record) (*leakcheck.Report, error) {
+	text := leakcheck.CommentText(r)
+	if text == "" {
+		return nil, nil
+	}
+	g, err := leakcheck.RecordTruth(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if rep := leakcheck.LeakCheck(text, g); rep.Leaked {
+		return &rep, nil
+	}
+	return nil, nil
 }
 
 // missingModuleAttribute reports an AttributeError on a module that is really

@@ -74,6 +74,10 @@ func TestVerdicts(t *testing.T) {
 		t.Skip("runs the sandbox")
 	}
 	smps := samplesForVerdicts()
+	smps[0].Record.Comments = []release.Comment{{Text: "Calls https://weather1.p.rapidapi.com/forecast for a city."}}
+	smps[0].Record.CommentsSource = "original"
+	smps[1].Record.Comments = []release.Comment{{Text: "Search the latest headlines about a topic."}}
+	smps[1].Record.CommentsSource = "original"
 	rep, err := Verify(context.Background(), smps, Options{Fix: true, Workers: 2,
 		Sandbox: sandbox.Options{Limits: sandbox.Limits{Timeout: 20 * time.Second}}})
 	if err != nil {
@@ -132,8 +136,15 @@ func TestVerdicts(t *testing.T) {
 		t.Errorf("SCG-000005 (an undocumented host) got a fix %+v", f)
 	}
 
+	if l := got["SCG-000001"].CommentLeak; l == nil || !l.Leaked {
+		t.Errorf("SCG-000001's comment names the URL, comment_leak = %+v", l)
+	}
+	if l := got["SCG-000002"].CommentLeak; l != nil {
+		t.Errorf("SCG-000002's comment gives nothing away, comment_leak = %+v", l)
+	}
+
 	s := rep.Summary
-	if s.Samples != len(smps) || s.ByVerdict[Consistent] != 3 || s.Duplicates != 2 || s.CrossSplit != 1 || s.Clean != 1 {
+	if s.Samples != len(smps) || s.ByVerdict[Consistent] != 3 || s.Duplicates != 2 || s.CrossSplit != 1 || s.Clean != 1 || s.CommentLeaks["original"] != 1 {
 		t.Errorf("summary %+v", s)
 	}
 
