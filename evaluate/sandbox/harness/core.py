@@ -1,13 +1,12 @@
-# sccg virtual-execution harness.
-#
-# Started by the Go side as: python -I -S harness.pyc REPORT_FD SCRATCH CPU_S AS_BYTES
-# FSIZE_BYTES NOFILE NPROC (or as a fork server: harness.pyc serve CTRL_FD ns|off). Reads the
-# job from SCRATCH/job.txt and removes it: a nonce line, the name of the function to
-# run (may be empty), then the code. Reports, one line each, over
-# REPORT_FD: "NONCE\tKIND\tJSON\n" with KIND facts, req, call, end. Nothing here
-# imports a third-party package: every HTTP client is a recorder, every other missing
-# module a permissive stub. Kept import-light: no json, re, ast or asyncio unless the
-# code under test asks for them.
+"""The whole harness in one module, for now: recorders, stubs, dummy arguments,
+the audit hook and limits, the driver and the fork server. __main__ loads it and
+calls _setup and _run for one job, or _serve for a fork server.
+
+Reports, one line each, over the report descriptor: "NONCE\\tKIND\\tJSON\\n" with
+KIND facts, req, call, end. Nothing here imports a third-party package: every HTTP
+client is a recorder, every other missing module a permissive stub. Kept
+import-light: no json, re, ast or asyncio unless the code under test asks for them.
+"""
 import sys
 import posix
 import _signal
@@ -18,7 +17,6 @@ _dict, _list, _tuple, _int, _float, _bool, _bytes = dict, list, tuple, int, floa
 _write, _exit = posix.write, posix._exit
 _BaseException, _Exception = BaseException, Exception
 
-_argv = sys.argv
 # Set by _setup for the one job this process runs.
 _FD, _SCRATCH, _SCR = -1, "", ""
 _CPU = _AS = _FSIZE = _NOFILE = _NPROC = 0
@@ -1894,9 +1892,3 @@ def _read_job(scratch):
     posix.unlink(jf)
     return b"".join(chunks).decode("utf-8", "replace")
 
-
-if _len(_argv) >= 4 and _argv[1] == "serve":
-    _serve(_int(_argv[2]), _argv[3] == "ns")
-else:
-    _setup(_int(_argv[1]), _argv[2], _argv[3:8], _read_job(_argv[2]))
-    _run()
