@@ -287,12 +287,13 @@ func writeHarness(dir string) (string, error) {
 	return filepath.Join(pkg, "__main__.py"), nil
 }
 
-// compileHarness has the harness compile its package into one bundle of bytecode
-// and its entry point into __main__.pyc next to the source, which it returns.
+// compileHarness has the harness (build.py) compile its package into one bundle of
+// bytecode and its entry point into __main__.pyc next to the source, which it
+// returns.
 func compileHarness(ctx context.Context, py, src string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, py, "-I", "-S", "-B", src, "build")
+	cmd := exec.CommandContext(ctx, py, "-I", "-S", "-B", filepath.Join(filepath.Dir(src), "build.py"))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("sandbox: compile harness: %v %s", err, out)
 	}
