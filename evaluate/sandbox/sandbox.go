@@ -507,7 +507,7 @@ func readLines(pr io.Reader) (lines <-chan []byte, done <-chan struct{}) {
 		for {
 			line, err := br.ReadSlice('\n')
 			if len(line) > 0 && err == nil {
-				out <- append([]byte(nil), line...)
+				out <- bytes.Clone(line) // ReadSlice reuses its buffer
 			}
 			if err == bufio.ErrBufferFull {
 				// an over-long line: skip to its end
