@@ -23,11 +23,12 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	_ "embed"
+	"embed"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,8 +39,11 @@ import (
 	"time"
 )
 
-//go:embed harness.py
-var harnessSource []byte
+// harnessFS is the harness package (harness/__main__.py is its entry point); its
+// tests under harness/tests stay out.
+//
+//go:embed harness/*.py
+var harnessFS embed.FS
 
 // Status is how a run ended.
 type Status string
@@ -145,7 +149,7 @@ type Options struct {
 // Runner runs code in the sandbox. It is safe for concurrent use.
 type Runner struct {
 	python    string
-	harness   string // path of the harness file
+	harness   string // path of the harness entry point, compiled when it could be
 	dir       string // private directory holding the harness and the scratch dirs
 	limits    Limits
 	attr      *syscall.SysProcAttr
@@ -173,10 +177,10 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: create work directory: %w", err)
 	}
-	h := filepath.Join(dir, "harness.py")
-	if err := os.WriteFile(h, harnessSource, 0o444); err != nil {
+	h, err := writeHarness(dir)
+	if err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("sandbox: write harness: %w", err)
+		return nil, err
 	}
 	// Compile the harness once: starting from bytecode saves ~18 ms of CPU per run.
 	if pyc, err := compileHarness(ctx, py, h); err == nil {
@@ -260,17 +264,40 @@ func resolvePython(ctx context.Context, py string) (string, error) {
 	return lines[0], nil
 }
 
-// compileHarness writes harness.pyc next to the harness source.
+// writeHarness writes the harness package into dir/harness and returns the path
+// of its entry point.
+func writeHarness(dir string) (string, error) {
+	files, err := fs.ReadDir(harnessFS, "harness")
+	if err != nil {
+		return "", fmt.Errorf("sandbox: read embedded harness: %w", err)
+	}
+	pkg := filepath.Join(dir, "harness")
+	if err := os.Mkdir(pkg, 0o755); err != nil {
+		return "", fmt.Errorf("sandbox: write harness: %w", err)
+	}
+	for _, f := range files {
+		b, err := harnessFS.ReadFile("harness/" + f.Name())
+		if err == nil {
+			err = os.WriteFile(filepath.Join(pkg, f.Name()), b, 0o444)
+		}
+		if err != nil {
+			return "", fmt.Errorf("sandbox: write harness: %w", err)
+		}
+	}
+	return filepath.Join(pkg, "__main__.py"), nil
+}
+
+// compileHarness has the harness (build.py) compile its package into one bundle of
+// bytecode and its entry point into __main__.pyc next to the source, which it
+// returns.
 func compileHarness(ctx context.Context, py, src string) (string, error) {
-	dst := strings.TrimSuffix(src, ".py") + ".pyc"
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, py, "-I", "-S", "-c",
-		"import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)", src, dst)
+	cmd := exec.CommandContext(ctx, py, "-I", "-S", "-B", filepath.Join(filepath.Dir(src), "build.py"))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("sandbox: compile harness: %v %s", err, out)
 	}
-	return dst, nil
+	return strings.TrimSuffix(src, ".py") + ".pyc", nil
 }
 
 func nsAttr() *syscall.SysProcAttr {
@@ -318,65 +345,169 @@ func (r *Runner) Run(ctx context.Context, code, function string) (Result, error)
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	scratch, err := os.MkdirTemp(r.dir, "run-")
-	if err != nil {
-		return res, fmt.Errorf("sandbox: scratch directory: %w", err)
-	}
-	defer os.RemoveAll(scratch)
-
-	var nb [12]byte
-	rand.Read(nb[:])
-	nonce := hex.EncodeToString(nb[:])
-	l := r.limits
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return res, fmt.Errorf("sandbox: report pipe: %w", err)
-	}
-	defer pr.Close()
-	function = strings.NewReplacer("\n", " ", "\r", " ").Replace(function)
-	job := nonce + "\n" + function + "\n" + code
-
-	limits := []string{strconv.Itoa(l.CPUSeconds), strconv.Itoa(l.MemoryMB << 20), strconv.Itoa(l.FileSizeMB << 20),
-		strconv.Itoa(l.OpenFiles), strconv.Itoa(l.Processes)}
-	// stderr goes to a file outside the scratch directory: a file, unlike a pipe,
-	// never makes waiting for the process wait for whoever else holds it open.
-	errFile, err := os.CreateTemp(r.dir, "stderr-")
-	if err != nil {
-		pw.Close()
-		return res, fmt.Errorf("sandbox: stderr file: %w", err)
-	}
-	defer func() {
-		errFile.Close()
-		os.Remove(errFile.Name())
-	}()
-	// The job goes in a file, not down a pipe: a pipe's end of file can be held back
-	// by a sibling process caught between fork and exec.
-	if err := os.WriteFile(filepath.Join(scratch, "job.txt"), []byte(job), 0o600); err != nil {
-		pw.Close()
-		return res, fmt.Errorf("sandbox: write job: %w", err)
-	}
-	var ch child
-	if r.warm {
-		ch, err = r.startWarm(scratch, limits, pw)
-	} else {
-		ch, err = r.startExec(scratch, limits, pw, errFile)
-	}
-	pw.Close()
+	j, err := r.prepare(code, function)
 	if err != nil {
 		return res, err
 	}
-	pid := ch.pid
+	defer j.remove()
+	ch, err := r.start(j)
+	if err != nil {
+		return res, err
+	}
+	rep := &report{nonce: j.nonce, res: &res}
+	killedBy, ex := r.supervise(ctx, ch, j.pr, rep)
+	res.Duration = time.Since(start)
+	res.Stderr = j.stderrText()
+	res.Status, res.Reason = classify(killedBy, rep, ex)
+	if !res.Facts.Syntax && res.Facts.Error == "" && res.Status == StatusOK {
+		res.Status, res.Reason = StatusCrash, "no facts reported"
+	}
+	return res, nil
+}
 
-	lines := make(chan []byte, 16)
+// job is one run's files: a scratch directory with the job file in it, the report
+// pipe and the file the child's stderr goes to.
+type job struct {
+	scratch string
+	nonce   string   // starts every report line of this run
+	limits  []string // as the harness takes them: CPU s, address space, file size, files, processes
+	pr, pw  *os.File // the report pipe; pw is closed once the child has it
+	stderr  *os.File
+}
+
+// prepare makes a run's files. On an error it leaves none behind.
+func (r *Runner) prepare(code, function string) (_ *job, err error) {
+	j := &job{}
+	defer func() {
+		if err != nil {
+			j.remove()
+		}
+	}()
+	if j.scratch, err = os.MkdirTemp(r.dir, "run-"); err != nil {
+		return nil, fmt.Errorf("sandbox: scratch directory: %w", err)
+	}
+	var nb [12]byte
+	rand.Read(nb[:])
+	j.nonce = hex.EncodeToString(nb[:])
+	if j.pr, j.pw, err = os.Pipe(); err != nil {
+		return nil, fmt.Errorf("sandbox: report pipe: %w", err)
+	}
+	l := r.limits
+	j.limits = []string{strconv.Itoa(l.CPUSeconds), strconv.Itoa(l.MemoryMB << 20), strconv.Itoa(l.FileSizeMB << 20),
+		strconv.Itoa(l.OpenFiles), strconv.Itoa(l.Processes)}
+	// stderr goes to a file outside the scratch directory: a file, unlike a pipe,
+	// never makes waiting for the process wait for whoever else holds it open.
+	if j.stderr, err = os.CreateTemp(r.dir, "stderr-"); err != nil {
+		return nil, fmt.Errorf("sandbox: stderr file: %w", err)
+	}
+	// The job goes in a file, not down a pipe: a pipe's end of file can be held back
+	// by a sibling process caught between fork and exec.
+	function = strings.NewReplacer("\n", " ", "\r", " ").Replace(function)
+	text := j.nonce + "\n" + function + "\n" + code
+	if err = os.WriteFile(filepath.Join(j.scratch, "job.txt"), []byte(text), 0o600); err != nil {
+		return nil, fmt.Errorf("sandbox: write job: %w", err)
+	}
+	return j, nil
+}
+
+// remove closes the run's files and removes them, with the scratch directory.
+func (j *job) remove() {
+	if j.stderr != nil {
+		j.stderr.Close()
+		os.Remove(j.stderr.Name())
+	}
+	if j.pw != nil {
+		j.pw.Close()
+	}
+	if j.pr != nil {
+		j.pr.Close()
+	}
+	if j.scratch != "" {
+		os.RemoveAll(j.scratch)
+	}
+}
+
+// stderrText is the start (8 KiB) of what the child wrote to stderr.
+func (j *job) stderrText() string {
+	var eb [8 << 10]byte
+	n, _ := j.stderr.ReadAt(eb[:], 0)
+	return strings.ToValidUTF8(string(eb[:n]), "?")
+}
+
+// start starts the child that runs the job: forked by a fork server, or a fresh
+// interpreter. From then on the report pipe's write end is the child's alone.
+func (r *Runner) start(j *job) (child, error) {
+	var ch child
+	var err error
+	if r.warm {
+		ch, err = r.startWarm(j.scratch, j.limits, j.pw)
+	} else {
+		ch, err = r.startExec(j.scratch, j.limits, j.pw, j.stderr)
+	}
+	j.pw.Close()
+	j.pw = nil
+	return ch, err
+}
+
+// exit is how a child ended, as waiting for it told.
+type exit struct {
+	ws  syscall.WaitStatus
+	err error
+}
+
+// supervise reads the report while the child runs, kills the child's process group
+// at the wall-clock limit or when ctx is done, waits for the child and drains what
+// is left of the report. killedBy says which of the two killed it, if one did.
+func (r *Runner) supervise(ctx context.Context, ch child, pr *os.File, rep *report) (killedBy Status, ex exit) {
+	lines, readDone := readLines(pr)
+	waited := make(chan exit, 1)
+	go func() {
+		ws, err := ch.wait()
+		waited <- exit{ws, err}
+	}()
+	timer := time.NewTimer(r.limits.Timeout)
+	defer timer.Stop()
+	for waiting := true; waiting; {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				lines = nil
+				continue
+			}
+			rep.add(line)
+		case ex = <-waited:
+			waiting = false
+		case <-timer.C:
+			killedBy = StatusTimeout
+			ch.kill()
+		case <-ctx.Done():
+			if killedBy == "" {
+				killedBy = StatusKilled
+			}
+			ch.kill()
+		}
+	}
+	// The interpreter is gone; make sure nothing it left behind lives on, then drain.
+	ch.kill()
+	drainLines(lines, pr, rep)
+	<-readDone
+	return killedBy, ex
+}
+
+// readLines reads the report channel line by line (maxReport bytes at most; an
+// over-long line is skipped) until its end. lines is closed after the last line,
+// done once the reading is over.
+func readLines(pr io.Reader) (lines <-chan []byte, done <-chan struct{}) {
+	out := make(chan []byte, 16)
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
-		defer close(lines)
+		defer close(out)
 		br := bufio.NewReaderSize(io.LimitReader(pr, maxReport), 64<<10)
 		for {
 			line, err := br.ReadSlice('\n')
 			if len(line) > 0 && err == nil {
-				lines <- append([]byte(nil), line...)
+				out <- bytes.Clone(line) // ReadSlice reuses its buffer
 			}
 			if err == bufio.ErrBufferFull {
 				// an over-long line: skip to its end
@@ -390,77 +521,13 @@ func (r *Runner) Run(ctx context.Context, code, function string) (Result, error)
 			}
 		}
 	}()
+	return out, readDone
+}
 
-	type waited struct {
-		ws  syscall.WaitStatus
-		err error
-	}
-	waitErr := make(chan waited, 1)
-	go func() {
-		ws, err := ch.wait()
-		waitErr <- waited{ws, err}
-	}()
-
-	timer := time.NewTimer(l.Timeout)
-	defer timer.Stop()
-	var killedBy Status
-	var ended bool
-	var endStatus Status
-	var endReason string
-	collect := func(line []byte) {
-		kind, body, ok := parseLine(line, nonce)
-		if !ok {
-			return
-		}
-		switch kind {
-		case "facts":
-			json.Unmarshal(body, &res.Facts)
-		case "req":
-			var q Request
-			if json.Unmarshal(body, &q) == nil && len(res.Requests) < 100 {
-				res.Requests = append(res.Requests, q)
-			}
-		case "end":
-			var e struct {
-				Status    string   `json:"status"`
-				Error     string   `json:"error"`
-				Stubbed   []string `json:"stubbed"`
-				Undefined []string `json:"undefined"`
-			}
-			if json.Unmarshal(body, &e) == nil && !ended {
-				ended = true
-				endStatus, endReason, res.Stubbed, res.Undefined = Status(e.Status), e.Error, e.Stubbed, e.Undefined
-			}
-		}
-	}
-	kill := func() {
-		syscall.Kill(-pid, syscall.SIGKILL)
-		syscall.Kill(pid, syscall.SIGKILL)
-	}
-	var exit waited
-	waiting := true
-	for waiting {
-		select {
-		case line, ok := <-lines:
-			if !ok {
-				lines = nil
-				continue
-			}
-			collect(line)
-		case exit = <-waitErr:
-			waiting = false
-		case <-timer.C:
-			killedBy = StatusTimeout
-			kill()
-		case <-ctx.Done():
-			if killedBy == "" {
-				killedBy = StatusKilled
-			}
-			kill()
-		}
-	}
-	// The interpreter is gone; make sure nothing it left behind lives on, then drain.
-	kill()
+// drainLines takes the lines still to come after the child ended, for 200 ms at
+// most (a process the child left behind may hold the pipe open); then it closes the
+// pipe, which ends the reading.
+func drainLines(lines <-chan []byte, pr *os.File, rep *report) {
 	drain := time.NewTimer(200 * time.Millisecond)
 	defer drain.Stop()
 	for lines != nil {
@@ -470,7 +537,7 @@ func (r *Runner) Run(ctx context.Context, code, function string) (Result, error)
 				lines = nil
 				continue
 			}
-			collect(line)
+			rep.add(line)
 		case <-drain.C:
 			pr.Close()
 			for range lines {
@@ -478,36 +545,67 @@ func (r *Runner) Run(ctx context.Context, code, function string) (Result, error)
 			lines = nil
 		}
 	}
-	<-readDone
-
-	res.Duration = time.Since(start)
-	var eb [8 << 10]byte
-	n, _ := errFile.ReadAt(eb[:], 0)
-	res.Stderr = strings.ToValidUTF8(string(eb[:n]), "?")
-	res.Status, res.Reason = classify(killedBy, ended, endStatus, endReason, exit.err, exit.ws)
-	if res.Facts.Syntax == false && res.Facts.Error == "" && res.Status == StatusOK {
-		res.Status, res.Reason = StatusCrash, "no facts reported"
-	}
-	return res, nil
 }
 
-func classify(killedBy Status, ended bool, endStatus Status, endReason string, exitErr error, ws syscall.WaitStatus) (Status, string) {
+// report collects what the harness reported: the facts and requests go into res
+// (the first 100 requests), and the end line says how the harness saw the run end.
+type report struct {
+	nonce  string
+	res    *Result
+	ended  bool // an end line arrived
+	status Status
+	reason string
+}
+
+// add takes one report line; a line without the run's nonce is ignored, and so is
+// every end line after the first.
+func (rep *report) add(line []byte) {
+	kind, body, ok := parseLine(line, rep.nonce)
+	if !ok {
+		return
+	}
+	switch kind {
+	case "facts":
+		json.Unmarshal(body, &rep.res.Facts)
+	case "req":
+		var q Request
+		if json.Unmarshal(body, &q) == nil && len(rep.res.Requests) < 100 {
+			rep.res.Requests = append(rep.res.Requests, q)
+		}
+	case "end":
+		var e struct {
+			Status    string   `json:"status"`
+			Error     string   `json:"error"`
+			Stubbed   []string `json:"stubbed"`
+			Undefined []string `json:"undefined"`
+		}
+		if json.Unmarshal(body, &e) == nil && !rep.ended {
+			rep.ended = true
+			rep.status, rep.reason, rep.res.Stubbed, rep.res.Undefined = Status(e.Status), e.Error, e.Stubbed, e.Undefined
+		}
+	}
+}
+
+// classify says how a run ended: killed from outside (killedBy), else as the
+// harness's end report says, else from how the child exited.
+func classify(killedBy Status, rep *report, ex exit) (Status, string) {
 	if killedBy == StatusTimeout {
 		return StatusTimeout, "wall-clock timeout"
 	}
 	if killedBy == StatusKilled {
 		return StatusKilled, "run cancelled"
 	}
-	if ended {
-		switch endStatus {
+	if rep.ended {
+		switch rep.status {
 		case StatusOK, StatusError, StatusOOM:
-			return endStatus, endReason
+			return rep.status, rep.reason
 		}
-		return StatusError, endReason
+		return StatusError, rep.reason
 	}
-	if exitErr != nil {
-		return StatusCrash, exitErr.Error()
+	if ex.err != nil {
+		return StatusCrash, ex.err.Error()
 	}
+	ws := ex.ws
 	if ws.Signaled() {
 		switch ws.Signal() {
 		case syscall.SIGXCPU:
@@ -537,6 +635,12 @@ func classify(killedBy Status, ended bool, endStatus Status, endReason string, e
 type child struct {
 	pid  int
 	wait func() (syscall.WaitStatus, error)
+}
+
+// kill ends the child and its process group.
+func (c child) kill() {
+	syscall.Kill(-c.pid, syscall.SIGKILL)
+	syscall.Kill(c.pid, syscall.SIGKILL)
 }
 
 // startExec starts a fresh interpreter for one job.

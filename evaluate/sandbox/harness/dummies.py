@@ -1,0 +1,161 @@
+"""Dummy arguments: what a function of the code under test is called with. A value
+is chosen by the parameter's annotation and name (a session for `session`, a URL
+for `url`, 40.7 for `lat`, a path to the dummy input file for `file_path`, ...),
+and _call_with_dummies can try several modes, from keeping every default to
+passing stubs for everything, for a call that sends nothing the first time."""
+from . import job
+from .facts import _dict_keys, _kw_keys
+from .recorders import _FAKES
+from .report import _safe
+from .values import _ADict, _Any
+
+_str, _type, _len, _getattr = str, type, len, getattr
+_list, _int = list, int
+_BaseException = BaseException
+
+
+class _NoMode(Exception):
+    """A dummy-argument mode that does not apply to this function."""
+
+
+def _dummy(name, ann, cls_hint=None):
+    """A dummy value for a parameter with this name and annotation."""
+    n = (name or "").lower()
+    a = _safe(ann).lower() if ann is not None else ""
+    if "clientsession" in a or "aiohttp" in a:
+        return _FAKES["aiohttp"].ClientSession()
+    if "asyncclient" in a:
+        return _FAKES["httpx"].AsyncClient()
+    if "httpx" in a:
+        return _FAKES["httpx"].Client()
+    if n == "session" or "session" in a:
+        return _FAKES["requests"].Session()
+    if "datetime" in a:
+        import datetime
+        return datetime.datetime(2024, 1, 1, 12, 0)
+    if a in ("date", "<class 'datetime.date'>"):
+        import datetime
+        return datetime.date(2024, 1, 1)
+    if a in ("int", "<class 'int'>"):
+        return 2024 if "year" in n else 1
+    if a in ("float", "<class 'float'>"):
+        return 40.7 if n.startswith("lat") else (-74.0 if n.startswith(("lon", "lng")) else 1.0)
+    if a in ("bool", "<class 'bool'>"):
+        return True
+    if a.startswith(("dict", "<class 'dict'>", "typing.dict", "mapping")):
+        return _ADict()
+    if a.startswith(("list", "<class 'list'>", "typing.list", "sequence", "tuple", "typing.tuple")):
+        return ["test"]
+    if "url" in n or "endpoint" in n:
+        return "https://example.com/test"
+    if n in ("lat", "latitude"):
+        return 40.7
+    if n in ("lon", "lng", "long", "longitude"):
+        return -74.0
+    if any(s in n for s in ("key", "token", "secret", "password", "auth")):
+        return "test-key"
+    if "email" in n:
+        return "test@example.com"
+    if "date" in n or n in ("start", "end", "since", "until", "begin", "day_from", "day_to", "from_", "to"):
+        return "2024-01-01"
+    if "year" in n:
+        return 2024
+    if n in ("month", "day", "days", "hours", "limit", "count", "page", "size", "num", "n", "max", "top",
+             "offset", "amount", "quantity", "age", "k", "per_page", "max_results", "num_results", "radius",
+             "retries", "max_retries", "timeout", "zoom", "level") or n.startswith(("num_", "max_", "n_")):
+        return 1
+    if n in ("headers", "params", "data", "payload", "body", "json", "options", "config", "settings", "kwargs",
+             "cfg", "conf", "context", "ctx", "info", "meta", "metadata", "query_params", "filters", "extra"):
+        return _ADict()
+    if n in ("request", "req", "self_request", "update", "message", "msg", "bot", "client", "app", "db", "conn",
+             "cursor", "logger", "log", "interaction", "event", "callback"):
+        return _Any()
+    if n.endswith("list") or n.endswith("_ids"):
+        return ["test"]
+    if n.endswith("s") and n not in ("address", "status", "news", "class", "alias", "bus", "os", "is", "has",
+                                      "symbols_str") and _len(n) > 3:
+        return ["test"]
+    if "path" in n or "file" in n:
+        return job.scratch + "/input.txt"
+    if n in ("lang", "language", "locale", "source_lang", "target_lang"):
+        return "en"
+    if "country" in n:
+        return "US"
+    if n in ("city", "location", "place", "address", "region", "state"):
+        return "London"
+    if "id" in n:
+        return "1"
+    return "test"
+
+
+def _call_with_dummies(fn, skip_first, mode=0):
+    """Calls fn with dummy arguments. mode 0 keeps defaults; mode 1 replaces None
+    defaults by dummies too; mode 3 is mode 1 with strings taken from the keys of the
+    function's own dict literals; mode 4 is mode 1 with numeric strings ("1" for an
+    id) as numbers; mode 2 passes permissive stubs for everything. A **kwargs
+    parameter gets the keys the function looks up in it."""
+    sig = fn  # a decorated function (functools.wraps) is called through its wrapper
+    for _ in range(10):  # with the arguments of the function it wraps
+        inner = _getattr(sig, "__wrapped__", None)
+        if inner is None:
+            break
+        sig = inner
+    sig = _getattr(sig, "__func__", sig)
+    code = _getattr(sig, "__code__", None)
+    if code is None:
+        return fn()
+    argc = code.co_argcount
+    names = code.co_varnames[:argc]
+    kwonly = code.co_varnames[argc:argc + code.co_kwonlyargcount]
+    defaults = _getattr(sig, "__defaults__", None) or ()
+    kwdefaults = _getattr(sig, "__kwdefaults__", None) or {}
+    try:
+        ann = sig.__annotations__ or {}
+    except _BaseException:
+        ann = {}
+    args = []
+    first_default = argc - _len(defaults)
+    keys = _dict_keys.get(_getattr(fn, "__name__", ""), ())
+    dummy = _dummy
+    if mode == 4:
+        numeric = [False]
+
+        def dummy(name, ann):
+            d = _dummy(name, ann)
+            if _type(d) is _str and d.isdigit():
+                numeric[0] = True
+                return _int(d)
+            return d
+    if mode == 3:
+        if not keys:
+            raise _NoMode()
+
+        def dummy(name, ann):
+            d = _dummy(name, ann)
+            if _type(d) is _str:
+                return keys[0]
+            if _type(d) is _list and d and _type(d[0]) is _str:
+                return [keys[0]]
+            return d
+    for i, name in enumerate(names):
+        if i == 0 and skip_first:
+            continue
+        if mode == 2:
+            args.append(_Any())
+        elif i >= first_default and (mode == 0 or defaults[i - first_default] is not None):
+            args.append(defaults[i - first_default])
+        else:
+            args.append(dummy(name, ann.get(name)))
+    kw = {}
+    for name in kwonly:
+        if mode == 2:
+            kw[name] = _Any()
+        elif name not in kwdefaults or (mode != 0 and kwdefaults[name] is None):
+            kw[name] = dummy(name, ann.get(name))
+    if code.co_flags & 0x08:  # CO_VARKEYWORDS
+        for name in _kw_keys.get(_getattr(sig, "__name__", ""), ()):
+            if name not in kw and name not in names:
+                kw[name] = _Any() if mode == 2 else dummy(name, None)
+    if mode == 4 and not numeric[0]:
+        raise _NoMode()
+    return fn(*args, **kw) if not skip_first else fn.__func__(fn.__self__, *args, **kw)

@@ -1,0 +1,206 @@
+"""Static facts about the code, from its syntax tree, before any of it runs: what
+it imports, defines and reads from outside itself, whether it handles errors and
+checks statuses, and which definitions reach a request. Also what the dummy
+arguments are made of: the string keys the code indexes with, its set-up hooks, the
+keys of its dict literals and of its **kwargs lookups (the lists and dicts below,
+filled in by _facts)."""
+import _ast
+import builtins
+
+_str, _type, _len, _isinstance, _getattr = str, type, len, isinstance, getattr
+_list = list
+
+# names of the calls by which a definition reaches a request (an HTTP verb, client
+# or connection)
+_HTTPISH = frozenset(("get", "post", "put", "patch", "delete", "head", "options", "request", "urlopen", "send",
+                      "stream", "getresponse", "Request", "ClientSession", "Client", "AsyncClient", "Session",
+                      "HTTPSConnection", "HTTPConnection", "PoolManager", "fetch"))
+
+
+# string keys the code indexes anything with (`row["review"]`): the columns of the
+# dummy input file
+_sub_keys = []
+# top-level functions an application runs before it serves: a FastAPI/Starlette
+# lifespan (an async context manager taking the app) and startup handlers
+_setup_hooks = []
+
+# string keys of the dict literals in each definition, by function name: dummy
+# values of last resort, for code that looks its input up in a table of its own
+_dict_keys = {}
+
+# string keys a definition looks up in its **kwargs mapping (`context["ds"]`,
+# `opts.get("limit")`), by function name: passed as keyword arguments with dummies
+_kw_keys = {}
+
+
+def _facts(tree):
+    """The facts report for the code's syntax tree: syntax, imports, has_try,
+    has_status_check, defs (functions and Class.method names), reach (the defs that
+    reach a request) and free names. Fills in the tables above as it goes."""
+    imports, defs = [], []
+    loaded, stored = set(), set()
+    Name, Store, Del, arg = _ast.Name, _ast.Store, _ast.Del, _ast.arg
+    alias, ExceptHandler, Global, Nonlocal = _ast.alias, _ast.ExceptHandler, _ast.Global, _ast.Nonlocal
+    has_try = has_status = False
+    stack = [tree]
+    Import, ImportFrom, Try = _ast.Import, _ast.ImportFrom, _ast.Try
+    TryStar = _getattr(_ast, "TryStar", Try)
+    Attribute, FunctionDef, AsyncFunctionDef, ClassDef = _ast.Attribute, _ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef
+    AST = _ast.AST
+    Subscript, Constant = _ast.Subscript, _ast.Constant
+    while stack:
+        n = stack.pop()
+        t = _type(n)
+        if t is Subscript and _type(n.slice) is Constant and _type(n.slice.value) is _str:
+            k = n.slice.value
+            if _len(_sub_keys) < 10 and k.isidentifier() and k not in _sub_keys:
+                _sub_keys.append(k)
+        if t is Name:
+            (stored if _type(n.ctx) in (Store, Del) else loaded).add(n.id)
+        elif t is arg:
+            stored.add(n.arg)
+        elif t is alias:
+            stored.add((n.asname or n.name).split(".", 1)[0])
+        elif t in (FunctionDef, AsyncFunctionDef, ClassDef):
+            stored.add(n.name)
+        elif t is ExceptHandler and n.name:
+            stored.add(n.name)
+        elif t is Global or t is Nonlocal:
+            stored.update(n.names)
+        if t is Import:
+            for a in n.names:
+                imports.append(a.name)
+        elif t is ImportFrom:
+            imports.append("." * n.level + (n.module or ""))
+        elif t is Try or t is TryStar:
+            if n.handlers:
+                has_try = True
+        elif t is Attribute:
+            if n.attr in ("status_code", "raise_for_status", "ok", "status", "is_success", "is_error", "getcode"):
+                has_status = True
+        for f in n._fields:
+            v = _getattr(n, f, None)
+            if _type(v) is _list:
+                for x in v:
+                    if _isinstance(x, AST):
+                        stack.append(x)
+            elif _isinstance(v, AST):
+                stack.append(v)
+    calls = {}
+    for n in tree.body:
+        if _type(n) in (FunctionDef, AsyncFunctionDef):
+            if _is_setup_hook(n):
+                _setup_hooks.append(n.name)
+            defs.append(n.name)
+            calls[n.name] = _called(n)
+            _dict_keys[n.name] = _literal_keys(n)
+            _kw_keys[n.name] = _kwarg_keys(n)
+        elif _type(n) is ClassDef:
+            for m in n.body:
+                if _type(m) in (FunctionDef, AsyncFunctionDef):
+                    defs.append(n.name + "." + m.name)
+                    calls[n.name + "." + m.name] = _called(m)
+                    _dict_keys[m.name] = _literal_keys(m)
+                    _kw_keys[m.name] = _kwarg_keys(m)
+    # A definition reaches a request when it calls an HTTP verb or client, or calls a
+    # definition that does.
+    reach = set(d for d in defs if calls[d] & _HTTPISH)
+    changed = True
+    while changed:
+        changed = False
+        for d in defs:
+            if d not in reach and any(d2.rsplit(".", 1)[-1] in calls[d] for d2 in reach):
+                reach.add(d)
+                changed = True
+    free = sorted(x for x in loaded - stored if not hasattr(builtins, x) and x not in ("__file__", "__name__"))
+    return {"syntax": True, "imports": imports, "has_try": has_try, "has_status_check": has_status, "defs": defs,
+            "reach": [d for d in defs if d in reach], "free": free[:100]}
+
+
+def _is_setup_hook(fn):
+    """Whether fn is a startup handler or a lifespan context manager."""
+    for dec in fn.decorator_list:
+        t = _type(dec)
+        if t is _ast.Call and _type(dec.func) is _ast.Attribute and dec.func.attr == "on_event":
+            a = dec.args[0] if dec.args else None
+            if _type(a) is _ast.Constant and a.value == "startup":
+                return True
+        name = dec.id if t is _ast.Name else (dec.attr if t is _ast.Attribute else "")
+        if name == "asynccontextmanager" and fn.args.args and (fn.args.args[0].arg == "app" or "lifespan" in fn.name):
+            return True
+    return False
+
+
+def _kwarg_keys(fn):
+    """The string keys fn looks up in its **kwargs mapping (at most 20)."""
+    kw = fn.args.kwarg
+    if kw is None:
+        return ()
+    name = kw.arg
+    out = []
+    stack = [fn]
+    Subscript, Call, Attribute, Name, Constant, AST = _ast.Subscript, _ast.Call, _ast.Attribute, _ast.Name, _ast.Constant, _ast.AST
+    while stack and _len(out) < 20:
+        n = stack.pop()
+        t = _type(n)
+        key = None
+        if t is Subscript and _type(n.value) is Name and n.value.id == name:
+            key = n.slice
+        elif (t is Call and _type(n.func) is Attribute and n.func.attr in ("get", "pop", "setdefault")
+              and _type(n.func.value) is Name and n.func.value.id == name and n.args):
+            key = n.args[0]
+        if _type(key) is Constant and _type(key.value) is _str and key.value.isidentifier() and key.value not in out:
+            out.append(key.value)
+        for fld in n._fields:
+            v = _getattr(n, fld, None)
+            if _type(v) is _list:
+                stack.extend(x for x in v if _isinstance(x, AST))
+            elif _isinstance(v, AST):
+                stack.append(v)
+    return out
+
+
+def _literal_keys(fn):
+    """The first non-empty string key of each dict literal in fn, outermost first
+    (at most 3)."""
+    out = []
+    stack = [fn]
+    Dict, Constant, AST = _ast.Dict, _ast.Constant, _ast.AST
+    while stack and _len(out) < 3:
+        n = stack.pop(0)
+        if _type(n) is Dict:
+            for k in n.keys:
+                if _type(k) is Constant and _type(k.value) is _str and k.value:
+                    out.append(k.value)
+                    break
+        for fld in n._fields:
+            v = _getattr(n, fld, None)
+            if _type(v) is _list:
+                stack.extend(x for x in v if _isinstance(x, AST))
+            elif _isinstance(v, AST):
+                stack.append(v)
+    return out
+
+
+def _called(fn):
+    """The names a definition calls: plain names and attribute names."""
+    out = set()
+    stack = [fn]
+    Call, Name, Attribute, AST = _ast.Call, _ast.Name, _ast.Attribute, _ast.AST
+    while stack:
+        n = stack.pop()
+        if _type(n) is Call:
+            f = n.func
+            if _type(f) is Name:
+                out.add(f.id)
+            elif _type(f) is Attribute:
+                out.add(f.attr)
+        for fld in n._fields:
+            v = _getattr(n, fld, None)
+            if _type(v) is _list:
+                for x in v:
+                    if _isinstance(x, AST):
+                        stack.append(x)
+            elif _isinstance(v, AST):
+                stack.append(v)
+    return out

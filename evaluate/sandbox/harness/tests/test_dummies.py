@@ -1,0 +1,192 @@
+"""Tests of the dummy arguments: the value each parameter gets, and the modes of
+calling a function with them."""
+import datetime
+import functools
+import typing
+
+from .. import facts
+from ..dummies import _call_with_dummies, _dummy, _NoMode
+from ..recorders import _FAKES
+from ..values import _ADict, _Any
+from .support import HarnessTest
+
+
+class DummyTest(HarnessTest):
+    def test_by_name(self):
+        tests = [
+            ("url", "https://example.com/test"),
+            ("api_endpoint", "https://example.com/test"),
+            ("lat", 40.7),
+            ("latitude", 40.7),
+            ("lng", -74.0),
+            ("longitude", -74.0),
+            ("api_key", "test-key"),
+            ("access_token", "test-key"),
+            ("password", "test-key"),
+            ("email", "test@example.com"),
+            ("start_date", "2024-01-01"),
+            ("since", "2024-01-01"),
+            ("to", "2024-01-01"),
+            ("year", 2024),
+            ("birth_year", 2024),
+            ("limit", 1),
+            ("page", 1),
+            ("num_results", 1),
+            ("max_pages", 1),
+            ("n_items", 1),
+            ("headers", _ADict()),
+            ("config", _ADict()),
+            ("ctx", _ADict()),
+            ("symbol_list", ["test"]),
+            ("user_ids", ["test"]),
+            ("symbols", ["test"]),
+            ("status", "test"),
+            ("news", "test"),
+            ("bus", "test"),
+            ("lang", "en"),
+            ("target_lang", "en"),
+            ("country_code", "US"),
+            ("city", "London"),
+            ("address", "London"),
+            ("user_id", "1"),
+            ("q", "test"),
+            ("", "test"),
+            (None, "test"),
+        ]
+        for name, want in tests:
+            with self.subTest(name):
+                got = _dummy(name, None)
+                self.assertEqual(got, want)
+                self.assertIs(type(got), type(want))
+
+    def test_stubs_by_name(self):
+        for name in ("request", "bot", "client", "db", "logger", "event", "callback"):
+            with self.subTest(name):
+                self.assertIsInstance(_dummy(name, None), _Any)
+
+    def test_path_is_the_input_file(self):
+        self.assertEqual(_dummy("file_path", None), self.scratch + "/input.txt")
+        self.assertEqual(_dummy("csv_file", None), self.scratch + "/input.txt")
+
+    def test_by_annotation(self):
+        tests = [
+            ("x", int, 1),
+            ("year", int, 2024),
+            ("x", float, 1.0),
+            ("lat", float, 40.7),
+            ("lon", float, -74.0),
+            ("x", bool, True),
+            ("x", "int", 1),
+            ("x", list, ["test"]),
+            ("x", "List[str]", ["test"]),
+            ("x", typing.List[str], ["test"]),
+            ("x", "Tuple[str, str]", ["test"]),
+            ("x", dict, _ADict()),
+            ("x", "Dict[str, int]", _ADict()),
+            ("x", "Mapping[str, int]", _ADict()),
+            # as they are: the type tuple and typing.Mapping[...] are not recognised
+            # (their str is "<class 'tuple'>", "typing.Mapping[str, int]")
+            ("x", tuple, "test"),
+            ("x", typing.Mapping[str, int], "test"),
+            ("when", datetime.datetime, datetime.datetime(2024, 1, 1, 12, 0)),
+            ("day", "date", datetime.date(2024, 1, 1)),
+            ("url", str, "https://example.com/test"),
+        ]
+        for name, ann, want in tests:
+            with self.subTest("%s: %s" % (name, ann)):
+                got = _dummy(name, ann)
+                self.assertEqual(got, want)
+                self.assertIs(type(got), type(want))
+
+    def test_clients_by_annotation_or_name(self):
+        tests = [
+            ("s", "aiohttp.ClientSession", _FAKES["aiohttp"].ClientSession),
+            ("c", "httpx.AsyncClient", _FAKES["httpx"].AsyncClient),
+            ("c", "httpx.Client", _FAKES["httpx"].Client),
+            ("s", "requests.Session", _FAKES["requests"].Session),
+            ("session", None, _FAKES["requests"].Session),
+        ]
+        for name, ann, cls in tests:
+            with self.subTest("%s: %s" % (name, ann)):
+                self.assertIs(type(_dummy(name, ann)), cls)
+
+
+def record(*a, **k):
+    return a, k
+
+
+class CallWithDummiesTest(HarnessTest):
+    def test_modes(self):
+        def f(city, units="metric", key=None, *, lang=None, page=2):
+            return record(city, units, key, lang=lang, page=page)
+
+        tests = [
+            ("0 keeps every default", 0, (("London", "metric", None), {"lang": None, "page": 2})),
+            ("1 replaces None defaults", 1, (("London", "metric", "test-key"), {"lang": "en", "page": 2})),
+        ]
+        for name, mode, want in tests:
+            with self.subTest(name):
+                self.assertEqual(_call_with_dummies(f, False, mode), want)
+
+    def test_mode_2_passes_stubs(self):
+        def f(a, b="x", *, c=None):
+            return record(a, b, c=c)
+
+        (a, b), k = _call_with_dummies(f, False, 2)
+        self.assertIsInstance(a, _Any)
+        self.assertIsInstance(b, _Any)
+        self.assertIsInstance(k["c"], _Any)
+
+    def test_mode_3_uses_the_functions_dict_keys(self):
+        def lookup(name, names):
+            return record(name, names)
+
+        with self.assertRaises(_NoMode):
+            _call_with_dummies(lookup, False, 3)
+        facts._dict_keys["lookup"] = ["alpha", "beta"]
+        self.assertEqual(_call_with_dummies(lookup, False, 3), (("alpha", ["alpha"]), {}))
+
+    def test_mode_4_numeric_ids(self):
+        def game(game_id, name):
+            return record(game_id, name)
+
+        def named(name):
+            return record(name)
+
+        self.assertEqual(_call_with_dummies(game, False, 4), ((1, "test"), {}))
+        with self.assertRaises(_NoMode):
+            _call_with_dummies(named, False, 4)
+
+    def test_kwargs_get_the_keys_the_function_reads(self):
+        def fetch(season, **context):
+            return record(season, **context)
+
+        facts._kw_keys["fetch"] = ["ds", "season", "limit"]
+        self.assertEqual(_call_with_dummies(fetch, False, 0), (("test",), {"ds": "test", "limit": 1}))
+        (s,), k = _call_with_dummies(fetch, False, 2)
+        self.assertEqual(sorted(k), ["ds", "limit"])
+        self.assertIsInstance(k["ds"], _Any)
+
+    def test_decorated_function_takes_the_wrapped_signature(self):
+        def retry(fn):
+            @functools.wraps(fn)
+            def wrapper(*a, **k):
+                return fn(*a, **k)
+            return wrapper
+
+        @retry
+        def weather(city, units="metric"):
+            return record(city, units)
+
+        self.assertEqual(_call_with_dummies(weather, False, 0), (("London", "metric"), {}))
+
+    def test_bound_method_skips_self(self):
+        class C:
+            def go(self, url, limit=None):
+                return record(self, url, limit)
+
+        c = C()
+        self.assertEqual(_call_with_dummies(c.go, True, 1), ((c, "https://example.com/test", 1), {}))
+
+    def test_without_code_object(self):
+        self.assertEqual(_call_with_dummies(dict, False, 0), {})

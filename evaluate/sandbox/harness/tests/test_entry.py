@@ -1,0 +1,153 @@
+"""Tests of the harness as the Go side runs it: built into a bundle (or not), one
+job per exec'd interpreter, and the fork server's protocol. Each runs the harness
+in a child process, where its hooks and limits cannot touch the test process."""
+import ast
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the package
+LIMITS = ["10", str(1 << 30), str(16 << 20), "64", "64"]
+CODE = '''import os, requests
+def fetch(city):
+    key = os.environ["RAPIDAPI_KEY"]
+    r = requests.get("https://w.p.rapidapi.com/now/" + city, headers={"X-RapidAPI-Key": key})
+    r.raise_for_status()
+    return r.json()["temp"]
+'''
+
+
+class PackageTest(unittest.TestCase):
+    def test_modules_listed_in_load_order(self):
+        init = {}
+        with open(os.path.join(HERE, "__init__.py")) as f:
+            exec(f.read(), init)
+        listed = list(init["MODULES"]) + [init["SERVER"]]
+        files = sorted(n[:-3] for n in os.listdir(HERE) if n.endswith(".py"))
+        self.assertEqual(sorted(listed + ["__init__", "__main__", "build"]), files)
+        for name in files:
+            with open(os.path.join(HERE, name + ".py")) as f:
+                self.assertTrue(ast.get_docstring(ast.parse(f.read())), name + " has no module docstring")
+        for i, name in enumerate(listed):
+            with open(os.path.join(HERE, name + ".py")) as f:
+                tree = ast.parse(f.read())
+            for node in tree.body:
+                if isinstance(node, ast.ImportFrom) and node.level == 1:
+                    deps = [a.name for a in node.names] if node.module is None else [node.module]
+                    for d in deps:
+                        self.assertIn(d, listed[:i], "%s imports %s, which is not loaded before it" % (name, d))
+
+
+class EntryTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="sccg-entry-test-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+        self.pkg = os.path.join(self.dir, "harness")
+        os.mkdir(self.pkg)
+        for n in os.listdir(HERE):
+            if n.endswith(".py"):
+                shutil.copy(os.path.join(HERE, n), self.pkg)
+
+    def build(self):
+        subprocess.run([sys.executable, "-I", "-S", "-B", os.path.join(self.pkg, "build.py")], check=True,
+                       env={}, capture_output=True)
+        for n in ("bundle", "__main__.pyc"):
+            self.assertTrue(os.path.exists(os.path.join(self.pkg, n)), n)
+        return os.path.join(self.pkg, "__main__.pyc")
+
+    def scratch(self, function, code):
+        s = tempfile.mkdtemp(prefix="run-", dir=self.dir)
+        with open(os.path.join(s, "job.txt"), "w") as f:
+            f.write("NONCE\n" + function + "\n" + code)
+        return s
+
+    def run_job(self, entry, function, code):
+        s = self.scratch(function, code)
+        r, w = os.pipe()
+        try:
+            p = subprocess.run([sys.executable, "-I", "-S", "-B", entry, str(w), s] + LIMITS, cwd=s, pass_fds=(w,),
+                               env={"PATH": "/usr/bin:/bin", "HOME": s}, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=60)
+            os.close(w)
+            w = -1
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with os.fdopen(r, "rb") as f:
+                r = -1
+                data = f.read()
+        finally:
+            for fd in (r, w):
+                if fd >= 0:
+                    os.close(fd)
+        self.assertFalse(os.path.exists(os.path.join(s, "job.txt")))
+        return parse(data)
+
+    def check_fetch(self, reports):
+        kinds = [k for k, _ in reports]
+        self.assertEqual(kinds, ["facts", "req", "end"], reports)
+        self.assertEqual(reports[0][1]["defs"], ["fetch"])
+        self.assertEqual(reports[1][1], {"lib": "requests", "method": "GET", "url": "https://w.p.rapidapi.com/now/London",
+                                         "headers": {"X-RapidAPI-Key": "<redacted>"}})
+        self.assertEqual(reports[2][1]["status"], "ok")
+
+    def test_from_the_bundle(self):
+        self.check_fetch(self.run_job(self.build(), "fetch", CODE))
+
+    def test_from_the_sources(self):
+        self.check_fetch(self.run_job(os.path.join(self.pkg, "__main__.py"), "fetch", CODE))
+
+    def test_the_bundle_is_what_runs(self):
+        entry = self.build()
+        with open(os.path.join(self.pkg, "capture.py"), "a") as f:
+            f.write("\nraise RuntimeError('the sources were loaded')\n")
+        self.check_fetch(self.run_job(entry, "fetch", CODE))
+
+    def test_syntax_error(self):
+        reports = self.run_job(self.build(), "", "def f(:\n")
+        self.assertEqual(reports[0][0], "facts")
+        self.assertFalse(reports[0][1]["syntax"])
+        self.assertEqual(reports[1], ("end", {"status": "error", "error": "syntax"}))
+
+    def test_guarded(self):
+        reports = self.run_job(self.build(), "", "import os\nos.system('true')\n")
+        self.assertEqual(reports[-1][1]["status"], "error")
+        self.assertIn("PermissionError: sandbox: os.system is not allowed", reports[-1][1]["error"])
+
+    def test_fork_server(self):
+        entry = self.build()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.addCleanup(ours.close)
+        srv = subprocess.Popen([sys.executable, "-I", "-S", "-B", entry, "serve", str(theirs.fileno()), "off"],
+                               cwd=self.dir, pass_fds=(theirs.fileno(),), env={"PATH": "/usr/bin:/bin", "HOME": self.dir},
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        theirs.close()
+        self.addCleanup(srv.wait)
+        self.addCleanup(srv.kill)
+        ours.settimeout(60)
+        self.assertEqual(ours.recv(256), b"ready off")
+        for _ in range(2):  # one server, several jobs
+            s = self.scratch("fetch", CODE)
+            r, w = os.pipe()
+            socket.send_fds(ours, [("\t".join([s] + LIMITS)).encode()], [w])
+            os.close(w)
+            pid = ours.recv(256)
+            self.assertTrue(pid.startswith(b"pid "), pid)
+            status = ours.recv(256)
+            self.assertEqual(status, b"status 0")
+            with os.fdopen(r, "rb") as f:
+                self.check_fetch(parse(f.read()))
+        ours.sendall(b"not a job")
+        self.assertEqual(ours.recv(256), b"error bad message")
+
+
+def parse(data):
+    out = []
+    for line in data.decode("utf-8").splitlines():
+        nonce, kind, body = line.split("\t", 2)
+        if nonce == "NONCE":
+            out.append((kind, json.loads(body)))
+    return out

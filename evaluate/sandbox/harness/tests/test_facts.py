@@ -1,0 +1,109 @@
+"""Tests of the static facts: what the syntax tree says before anything runs."""
+import ast
+
+from .. import facts
+from ..facts import _called, _facts, _kwarg_keys, _literal_keys
+from .support import HarnessTest
+
+CODE = '''
+import requests, os.path as osp
+from .models import Thing
+from x.y import (a as b)
+import json
+
+BASE = "https://a.p.rapidapi.com"
+
+def helper(url, **opts):
+    return requests.get(url, params={"limit": opts["limit"], "q": opts.get("q")})
+
+def caller(q):
+    return helper(BASE + q)
+
+def lonely(row):
+    return row["review"], row["stars"], {"alpha": 1}, {"": 2, "beta": 3}
+
+class Client:
+    def fetch(self, path):
+        try:
+            r = self.session.post(path)
+            r.raise_for_status()
+        except Exception as err:
+            log(err)
+        return r
+
+    def quiet(self):
+        return CONFIG["x"]
+
+@asynccontextmanager
+async def lifespan(app):
+    yield
+
+@app.on_event("startup")
+async def start():
+    pass
+
+@app.on_event("shutdown")
+async def stop():
+    pass
+'''
+
+
+class FactsTest(HarnessTest):
+    def facts(self, code):
+        return _facts(compile(code, "<generation>", "exec", ast.PyCF_ONLY_AST))
+
+    def test_facts(self):
+        f = self.facts(CODE)
+        self.assertTrue(f["syntax"])
+        self.assertEqual(sorted(f["imports"]), [".models", "json", "os.path", "requests", "x.y"])
+        self.assertTrue(f["has_try"])
+        self.assertTrue(f["has_status_check"])
+        self.assertEqual(f["defs"], ["helper", "caller", "lonely", "Client.fetch", "Client.quiet", "lifespan", "start", "stop"])
+        self.assertEqual(f["reach"], ["helper", "caller", "Client.fetch"])
+        # app is a parameter of lifespan: names are not scoped
+        self.assertEqual(f["free"], ["CONFIG", "asynccontextmanager", "log"])
+
+    def test_tables_for_the_dummies(self):
+        self.facts(CODE)
+        self.assertEqual(sorted(facts._sub_keys), ["limit", "review", "stars", "x"])
+        self.assertEqual(facts._setup_hooks, ["lifespan", "start"])
+        self.assertEqual(facts._kw_keys["helper"], ["q", "limit"])
+        self.assertEqual(facts._kw_keys["caller"], ())
+        self.assertEqual(facts._dict_keys["lonely"], ["alpha", "beta"])
+        self.assertEqual(facts._dict_keys["helper"], ["limit"])
+
+    def test_no_try_no_status(self):
+        f = self.facts("import requests\ndef f():\n    return requests.get('u').json()\n")
+        self.assertFalse(f["has_try"])
+        self.assertFalse(f["has_status_check"])
+        self.assertEqual(f["free"], [])
+
+    def test_try_without_handlers(self):
+        f = self.facts("def f():\n    try:\n        pass\n    finally:\n        pass\n")
+        self.assertFalse(f["has_try"])
+
+    def test_reach_through_a_chain(self):
+        f = self.facts("def a():\n    return b()\ndef b():\n    return c()\ndef c():\n    return urlopen('u')\ndef d():\n    return 1\n")
+        self.assertEqual(f["reach"], ["a", "b", "c"])
+
+    def test_sub_keys_bounded(self):
+        self.facts("".join("x['k%d']\n" % i for i in range(20)) + "x['not an identifier']\n")
+        self.assertEqual(len(facts._sub_keys), 10)
+        self.assertNotIn("not an identifier", facts._sub_keys)
+
+
+class HelpersTest(HarnessTest):
+    def fn(self, code):
+        return compile(code, "<generation>", "exec", ast.PyCF_ONLY_AST).body[0]
+
+    def test_called(self):
+        self.assertEqual(_called(self.fn("def f():\n    g(h.i(), j.k.post())\n")), {"g", "i", "post"})
+
+    def test_kwarg_keys(self):
+        fn = self.fn("def f(**ctx):\n    ctx['ds']\n    ctx.pop('a')\n    ctx.setdefault('b', 1)\n    other['c']\n    ctx[k]\n")
+        self.assertEqual(sorted(_kwarg_keys(fn)), ["a", "b", "ds"])
+        self.assertEqual(_kwarg_keys(self.fn("def f(x):\n    x['a']\n")), ())
+
+    def test_literal_keys(self):
+        fn = self.fn("def f():\n    a = {'one': 1, 'two': 2}\n    b = {1: 2}\n    c = {'three': 3}\n    d = {'four': 4}\n    e = {'five': 5}\n")
+        self.assertEqual(_literal_keys(fn), ["one", "three", "four"])
