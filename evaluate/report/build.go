@@ -131,6 +131,11 @@ func build(ctx context.Context, d *Data, o Options) (*page, error) {
 	} else {
 		rq1.table(tableIV(groups))
 		rq1.table(tableV(groups))
+		if t := tableDepRecall(groups); t != nil {
+			rq1.table(t)
+		} else {
+			rq1.omit("Dependency recall is left out: no summary has it (summaries written before sccg eval measured dep_recall).")
+		}
 		rq1.table(tableVI(groups))
 		f, err := figFailures(groups)
 		if err != nil {

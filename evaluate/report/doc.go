@@ -8,12 +8,13 @@
 //   - `sccg eval` output directories: summary.json (Tables IV–VI, pass@k, strata),
 //     results.jsonl (per-sample detail and the strata's permutation tests) and, when
 //     present, generations.jsonl (the completions the results score);
-//   - `sccg experiment` grids: grid.json (gridIndex: the cells, each with its results
-//     directory, the settings' order, the grid's statistics tests and notes);
-//   - `sccg export` directories: stats.json (Table II; read as datasetStats) and
+//   - `sccg experiment` grids: grid.json (read as GridIndex: the cells, each with
+//     its results directory, the settings' order, the grid's statistics tests and
+//     notes);
+//   - `sccg export` directories: stats.json (Table II; read as DatasetStats) and
 //     sccgbench.json (the benchmark: intents, gold code, the LOC and API figures);
-//   - `sccg retrieve --out` files: one report per retriever (Table VIII; read as
-//     retrievalFile);
+//   - `sccg retrieve --out` files: one retrieve.Report per retriever (Table VIII,
+//     the ranking table, each sample's ranks);
 //   - optionally a store, for the completions of stored evaluations, and a lineage
 //     source (what `sccg audit` shows), which the caller passes in as a function:
 //     the report imports no builder stage.

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"sccg/evaluate"
+	"sccg/evaluate/retrieve"
 	"sccg/evaluate/stats"
 	"sccg/pyfacts"
 	"sccg/release"
@@ -423,7 +424,7 @@ func figRetrieval(reps []*RetrievalReport) (*figure, error) {
 	for i, r := range reps {
 		for j, m := range []struct {
 			name  string
-			rates []RetrievalRate
+			rates []retrieve.Rate
 		}{{"Host@K", r.Overall.HostAtK}, {"Endpoint@K", r.Overall.EndpointAtK}} {
 			var pts plotter.XYs
 			for _, v := range m.rates {

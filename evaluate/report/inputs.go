@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"sccg/evaluate"
+	"sccg/evaluate/retrieve"
 	"sccg/release"
 	"sccg/store"
 )
@@ -146,69 +147,14 @@ type DatasetSummary struct {
 
 // retrievalFile is `sccg retrieve --out`: one report per retriever.
 type retrievalFile struct {
-	Reports []*RetrievalReport `json:"reports"`
+	Reports []*retrieve.Report `json:"reports"`
 }
 
-// RetrievalReport is what the report reads of one retriever's report: its rates
-// overall and by doc_match_type, and each sample's ranks.
+// RetrievalReport is one retriever's report, as read from its file.
 type RetrievalReport struct {
-	Retriever string `json:"retriever"`
-	Corpus    struct {
-		Source    string `json:"source"`
-		Documents int    `json:"documents"`
-	} `json:"corpus"`
-	Queries        int                     `json:"queries"`
-	Overall        RetrievalAgg            `json:"overall"`
-	ByDocMatchType map[string]RetrievalAgg `json:"by_doc_match_type"`
-	Samples        []RetrievalSample       `json:"samples"`
-
-	Name string `json:"-"` // the retriever, told apart from a namesake by its file
-	Path string `json:"-"`
-}
-
-// RetrievalAgg are one retriever's rates over a set of samples.
-type RetrievalAgg struct {
-	N            int             `json:"n"`
-	NEndpoint    int             `json:"n_endpoint"`
-	NotInCorpus  int             `json:"not_in_corpus"`
-	HostAtK      []RetrievalRate `json:"host_at_k"`
-	EndpointAtK  []RetrievalRate `json:"endpoint_at_k"`
-	TopKAccuracy []RetrievalRate `json:"top_k_accuracy"`
-	MRR          float64         `json:"mrr"`
-	RecallAtK    []RetrievalMean `json:"recall_at_k"`
-	PrecisionAtK []RetrievalMean `json:"precision_at_k"`
-}
-
-// RetrievalRate is a share of samples at a cut-off K with its Wilson interval.
-type RetrievalRate struct {
-	K    int     `json:"k"`
-	Hits int     `json:"hits"`
-	N    int     `json:"n"`
-	Rate float64 `json:"rate"`
-	Lo   float64 `json:"lo"`
-	Hi   float64 `json:"hi"`
-}
-
-// RetrievalMean is a mean over samples at a cut-off k.
-type RetrievalMean struct {
-	K     int     `json:"k"`
-	N     int     `json:"n"`
-	Value float64 `json:"value"`
-}
-
-// RetrievalSample is one sample's ranks under a retriever.
-type RetrievalSample struct {
-	SampleID     string `json:"sample_id"`
-	Query        string `json:"query"`
-	HostRank     int    `json:"host_rank"`
-	EndpointRank int    `json:"endpoint_rank"`
-	HasEndpoint  bool   `json:"has_endpoint"`
-	Hits         []struct {
-		Rank     int    `json:"rank"`
-		ID       string `json:"id"`
-		Host     bool   `json:"host"`
-		Endpoint bool   `json:"endpoint"`
-	} `json:"hits"`
+	*retrieve.Report
+	Name string // the retriever, told apart from a namesake by its file
+	Path string
 }
 
 type genKey struct {
@@ -504,20 +450,19 @@ func (d *Data) readRetrieval(p string) {
 	}
 	var f retrievalFile
 	if err := json.Unmarshal(b, &f); err != nil || f.Reports == nil {
-		var one RetrievalReport
+		var one retrieve.Report
 		if err2 := json.Unmarshal(b, &one); err2 != nil || one.Retriever == "" {
 			d.problemf("read retrieval report %s: not a `sccg retrieve --out` file (want {\"reports\": [...]})", p)
 			return
 		}
-		f.Reports = []*RetrievalReport{&one}
+		f.Reports = []*retrieve.Report{&one}
 	}
 	for _, r := range f.Reports {
 		if r == nil || r.Retriever == "" {
 			d.problemf("read retrieval report %s: a report without a retriever name; left out", p)
 			continue
 		}
-		r.Path = p
-		d.Retrieval = append(d.Retrieval, r)
+		d.Retrieval = append(d.Retrieval, &RetrievalReport{Report: r, Path: p})
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"sccg/evaluate"
+	"sccg/evaluate/retrieve"
 	"sccg/release"
 )
 
@@ -295,7 +296,7 @@ func genOf(d *Data, g *group, r evaluate.Result, rec *release.Record) sampleGen 
 }
 
 // retrievalOf is a retriever's outcome for one sample.
-func retrievalOf(rep *RetrievalReport, s RetrievalSample) sampleRetrieval {
+func retrievalOf(rep *RetrievalReport, s retrieve.SampleResult) sampleRetrieval {
 	rank := func(n int) string {
 		if n == 0 {
 			return "not retrieved"

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"sccg/evaluate"
+	"sccg/evaluate/retrieve"
 )
 
 // table is one table of the report, rendered both as HTML and as Markdown.
@@ -216,7 +217,7 @@ func tableVII(groups []*group) *table {
 	return t
 }
 
-func retrievalRate(r RetrievalRate) string {
+func retrievalRate(r retrieve.Rate) string {
 	if r.N == 0 {
 		return "–"
 	}
@@ -224,13 +225,13 @@ func retrievalRate(r RetrievalRate) string {
 }
 
 // atK returns the rate at cut-off k.
-func atK(rs []RetrievalRate, k int) (RetrievalRate, bool) {
+func atK(rs []retrieve.Rate, k int) (retrieve.Rate, bool) {
 	for _, r := range rs {
 		if r.K == k {
 			return r, true
 		}
 	}
-	return RetrievalRate{}, false
+	return retrieve.Rate{}, false
 }
 
 // retrievalKs are the cut-offs of Table VIII.
@@ -247,7 +248,7 @@ func tableVIII(reps []*RetrievalReport) *table {
 	for _, r := range reps {
 		for _, m := range []struct {
 			name  string
-			rates []RetrievalRate
+			rates []retrieve.Rate
 			n     int
 		}{{"Host@K", r.Overall.HostAtK, r.Overall.N}, {"Endpoint@K", r.Overall.EndpointAtK, r.Overall.NEndpoint}} {
 			row := []string{r.Name, m.name, strconv.Itoa(m.n)}
@@ -298,12 +299,49 @@ func tableRanking(reps []*RetrievalReport) *table {
 	return t
 }
 
+// tableDepRecall is DevEval's dependency recall of every group that has it.
+func tableDepRecall(groups []*group) *table {
+	var ks []int
+	for _, g := range groups {
+		for k := range g.DepRecallAtK {
+			if n := atKOf(k, "dep_recall@"); n > 0 && !slices.Contains(ks, n) {
+				ks = append(ks, n)
+			}
+		}
+	}
+	slices.Sort(ks)
+	head := []string{"Setting", "Model", "N", "DepRecall"}
+	for _, k := range ks {
+		head = append(head, fmt.Sprintf("DepRecall@%d", k))
+	}
+	t := newTable("table-dep-recall", "Dependency recall", "DevEval's dependency recall (%): the share of the gold code's third-party imports a completion imports, over the completions whose gold code has one; @k over each sample's completions.", head...).numeric(2)
+	for _, g := range groups {
+		o := g.Overall
+		if o.NDepRecall == 0 {
+			continue
+		}
+		row := []string{g.Setting, g.Model, strconv.Itoa(o.NDepRecall), pct(o.DepRecall)}
+		for _, k := range ks {
+			if v, ok := g.DepRecallAtK[fmt.Sprintf("dep_recall@%d", k)]; ok {
+				row = append(row, pct(v))
+			} else {
+				row = append(row, "–")
+			}
+		}
+		t.add(row...)
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	return t
+}
+
 // tablePassAtK is pass@k of every group that has it.
 func tablePassAtK(groups []*group) *table {
 	var ks []int
 	for _, g := range groups {
 		for k := range g.PassAtK {
-			if n := passK(k); n > 0 && !slices.Contains(ks, n) {
+			if n := atKOf(k, "pass@"); n > 0 && !slices.Contains(ks, n) {
 				ks = append(ks, n)
 			}
 		}
@@ -344,9 +382,10 @@ func tablePassAtK(groups []*group) *table {
 	return t
 }
 
-func passK(s string) int {
-	n, err := strconv.Atoi(strings.TrimPrefix(s, "pass@"))
-	if err != nil || !strings.HasPrefix(s, "pass@") {
+// atKOf is k of a summary key such as "pass@3", or 0.
+func atKOf(s, prefix string) int {
+	n, err := strconv.Atoi(strings.TrimPrefix(s, prefix))
+	if err != nil || !strings.HasPrefix(s, prefix) {
 		return 0
 	}
 	return n
