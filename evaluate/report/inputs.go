@@ -216,29 +216,32 @@ func (d *Data) readPath(p string, depth int, benchCands, statsCands *[]string) (
 		d.readGrid(p)
 		return true, nil
 	}
-	found := false
+	// An eval output or export directory is read as one; any other directory
+	// (a demo's output) is looked into, one level down.
+	own := false
 	if isFile(filepath.Join(p, "summary.json")) || isFile(filepath.Join(p, "results.jsonl")) {
 		d.readEvalDir(p, p, nil)
-		found = true
+		own = true
 	}
 	if s := filepath.Join(p, "stats.json"); isFile(s) {
 		*statsCands = append(*statsCands, s)
 		if b := filepath.Join(p, "sccgbench.json"); isFile(b) {
 			*benchCands = append(*benchCands, b)
 		}
-		found = true
+		own = true
 	}
 	entries, err := os.ReadDir(p)
 	if err != nil {
 		return false, fmt.Errorf("report: %w", err)
 	}
+	found := own
 	for _, e := range entries {
 		if name := e.Name(); !e.IsDir() && strings.HasSuffix(name, ".json") && strings.Contains(name, "retriev") {
 			d.readRetrieval(filepath.Join(p, name))
 			found = true
 		}
 	}
-	if found || depth > 0 {
+	if own || depth > 0 {
 		return found, nil
 	}
 	for _, e := range entries {

@@ -113,6 +113,23 @@ func TestPartialInputs(t *testing.T) {
 			problems: []string{"read grid"},
 		},
 		{
+			name: "a demo's output directory, with a retrieval report beside its subdirectories",
+			setup: func(t *testing.T, dir string) Inputs {
+				demo := filepath.Join(dir, "demo-out")
+				copyFile(t, "testdata/export/stats.json", filepath.Join(demo, "export"), "stats.json")
+				copyFile(t, "testdata/export/sccgbench.json", filepath.Join(demo, "export"), "sccgbench.json")
+				copyFile(t, "testdata/gold/summary.json", filepath.Join(demo, "eval"), "summary.json")
+				copyFile(t, "testdata/gold/results.jsonl", filepath.Join(demo, "eval"), "results.jsonl")
+				copyFile(t, "testdata/retrieval.json", demo, "retrieval.json")
+				return Inputs{Paths: []string{demo}}
+			},
+			tables: []string{"table-ii", "table-iv", "table-v", "table-dep-recall", "table-vi", "table-viii", "table-ranking", "table-pass-at-k",
+				"table-doc-match-type", "table-comments-source", "table-time-slice", "table-no-endpoint"},
+			figures: []string{"fig-loc-cdf", "fig-lorenz", "fig-update-years", "fig-failures", "fig-retrieval"},
+			omitted: []string{"Table VII (the staircase) and its figure are left out"},
+			samples: 12,
+		},
+		{
 			name: "two reports of one retriever, one of them bare",
 			setup: func(t *testing.T, dir string) Inputs {
 				b, err := os.ReadFile("testdata/retrieval.json")
