@@ -28,6 +28,7 @@ type figure struct {
 	Title   string
 	Caption string
 	SVG     []byte // a standalone SVG document
+	Wide    bool   // takes a whole row of the page
 }
 
 // File is where the figure is written, relative to the report's directory.
@@ -413,7 +414,7 @@ func figFailures(groups []*group) (*figure, error) {
 		return nil, err
 	}
 	return &figure{ID: "fig-failures", Title: "Failure attribution per model",
-		Caption: "For each setting and model, the share of completions by the first stage they fail (Table VI).", SVG: svg}, nil
+		Caption: "For each setting and model, the share of completions by the first stage they fail (Table VI).", SVG: svg, Wide: true}, nil
 }
 
 // figRetrieval is Host@K and Endpoint@K against K, one colour per retriever.
