@@ -175,6 +175,7 @@ func build(ctx context.Context, d *Data, o Options) (*page, error) {
 		st.table(tableNoEndpoint(groups))
 	}
 	st.table(tableGridTests(d.Grids))
+	rq2.table(tableSelection(d.Grids))
 	if len(d.Retrieval) > 0 {
 		rq2.table(tableVIII(d.Retrieval))
 		rq2.table(tableRanking(d.Retrieval))

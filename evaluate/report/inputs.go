@@ -96,6 +96,18 @@ type GridCell struct {
 	Model   string `json:"model"`
 	Kind    string `json:"kind"` // model | baseline
 	Dir     string `json:"dir"`
+	// Selection is the cell's outcome on the endpoint-selection task, whose cells
+	// have no results.jsonl.
+	Selection *GridSelection `json:"selection"`
+}
+
+// GridSelection is a cell's Top-1 and Top-3 on the endpoint-selection task.
+type GridSelection struct {
+	N         int     `json:"n"`
+	Top1      float64 `json:"top1"`
+	Top3      float64 `json:"top3"`
+	Unparsed  int     `json:"unparsed"`
+	MeanCands float64 `json:"mean_candidates"`
 }
 
 // GridTest is one of a grid's statistics tests: temporal, comment_source (group-wise)
@@ -397,6 +409,9 @@ func (d *Data) readGridFile(p, dir string) {
 	d.Grids = append(d.Grids, g)
 	d.seen[mustAbs(dir)] = true // the grid's own summary.json combines its cells
 	for _, c := range g.Index.Cells {
+		if c.Selection != nil {
+			continue // the endpoint-selection task: its scores are in grid.json
+		}
 		if c.Dir == "" {
 			d.problemf("grid %s: cell %s names no results directory", dir, cellName(c))
 			continue

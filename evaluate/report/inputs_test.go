@@ -130,6 +130,17 @@ func TestPartialInputs(t *testing.T) {
 			samples: 12,
 		},
 		{
+			name: "a grid of the endpoint-selection task",
+			setup: func(t *testing.T, dir string) Inputs {
+				writeFile(t, filepath.Join(dir, "sel", "grid.json"), `{"grid": {"task": "select-endpoint", "settings": ["oracle-c3"]},
+					"cells": [{"id": "oracle-c3/m", "setting": "oracle-c3", "model": "m", "kind": "model", "dir": "cells/oracle-c3/m",
+					"selection": {"setting": "oracle-c3", "model": "m", "n": 20, "top1": 0.45, "top3": 0.8, "unparsed": 1, "mean_candidates": 6.5}}]}`)
+				return Inputs{Paths: []string{filepath.Join(dir, "sel")}}
+			},
+			tables:  []string{"table-selection"},
+			omitted: []string{"Tables IV–VI", "Table VIII"},
+		},
+		{
 			name: "two reports of one retriever, one of them bare",
 			setup: func(t *testing.T, dir string) Inputs {
 				b, err := os.ReadFile("testdata/retrieval.json")

@@ -532,3 +532,20 @@ func tableGridTests(grids []*Grid) *table {
 	}
 	return t
 }
+
+// tableSelection is the endpoint-selection task of the grids: Top-1 and Top-3.
+func tableSelection(grids []*Grid) *table {
+	t := newTable("table-selection", "Endpoint selection", "The target endpoint among same-API distractors, answered as JSON: Top-1 and Top-3 (%, Wilson 95% interval).",
+		"Setting", "Model", "N", "Candidates (mean)", "Unparsed", "Top-1", "Top-3").numeric(2)
+	for _, g := range grids {
+		for _, c := range g.Index.Cells {
+			if s := c.Selection; s != nil {
+				t.add(c.Setting, c.Model, strconv.Itoa(s.N), fmt.Sprintf("%.1f", s.MeanCands), strconv.Itoa(s.Unparsed), rate(s.Top1, s.N), rate(s.Top3, s.N))
+			}
+		}
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	return t
+}
