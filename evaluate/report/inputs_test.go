@@ -294,3 +294,37 @@ func TestRewriteRemovesStale(t *testing.T) {
 		t.Errorf("%d sample pages, want 11", m.Samples)
 	}
 }
+
+// TestNamesAreEscaped: setting and model names come from generations files; in
+// the page and its figures they are text, never markup.
+func TestNamesAreEscaped(t *testing.T) {
+	d, err := Load(context.Background(), Inputs{Paths: []string{"testdata/gold"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := `<img src="http://example.invalid/x.png">`
+	for _, s := range d.Sets {
+		for i := range s.Summary.Groups {
+			s.Summary.Groups[i].Model = bad
+		}
+		for i := range s.Results {
+			s.Results[i].Model = bad
+		}
+	}
+	out := t.TempDir()
+	if _, err := Write(context.Background(), d, out, Options{Rounds: 10}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"index.html", "figures/failures.svg", "samples/SCG-000008.html"} {
+		b, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), bad) {
+			t.Errorf("%s holds the model name as markup", f)
+		}
+		if !strings.Contains(string(b), "example.invalid") {
+			t.Errorf("%s lost the model name", f)
+		}
+	}
+}
