@@ -134,7 +134,7 @@ func build(ctx context.Context, d *Data, o Options) (*page, error) {
 		if t := tableDepRecall(groups); t != nil {
 			rq1.table(t)
 		} else {
-			rq1.omit("Dependency recall is left out: no summary has it (summaries written before sccg eval measured dep_recall).")
+			rq1.omit("Dependency recall is left out: no summary measures it (summaries written before sccg eval measured dep_recall, or no gold code imports a third-party module).")
 		}
 		rq1.table(tableVI(groups))
 		f, err := figFailures(groups)
