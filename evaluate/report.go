@@ -37,6 +37,10 @@ func rate(v float64, n int) string {
 	return fmt.Sprintf("%.2f [%.1f–%.1f]", 100*v, 100*lo, 100*hi)
 }
 
+// FormatRate formats a 0–1 rate over n completions as the tables do: a percentage
+// and its Wilson 95% interval, or "–" when n is 0.
+func FormatRate(v float64, n int) string { return rate(v, n) }
+
 func pct(v float64) string { return fmt.Sprintf("%.2f", 100*v) }
 
 // WriteTables renders the paper's tables from one or more summaries: Table IV

@@ -1,8 +1,9 @@
 // Package pyfacts holds the static facts the extractor (package pyast) records about
 // each Python function and what they are judged by: the facts types, stored as JSON in
-// store.Function.Facts and decoded with DecodeFacts by every later stage, and the
-// standard library's module names. It is a contract between stages, so it needs no
-// tree-sitter and builds without cgo. Fields may be added, never renamed.
+// store.Function.Facts and decoded with DecodeFacts by every later stage, the
+// standard library's module names, and the effective-LOC count of Python source. It
+// is a contract between stages, so it needs no tree-sitter and builds without cgo.
+// Fields may be added, never renamed.
 package pyfacts
 
 import (

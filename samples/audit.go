@@ -183,7 +183,7 @@ func (a *Audit) WriteText(w io.Writer) error {
 	} else {
 		section("code")
 		p("  (imported: no extraction record; %d lines of complete_function, %d effective)",
-			strings.Count(r.Code.CompleteFunction, "\n")+1, EffectiveLOC(r.Code.CompleteFunction))
+			strings.Count(r.Code.CompleteFunction, "\n")+1, pyfacts.EffectiveLOC(r.Code.CompleteFunction))
 	}
 
 	section("alignment")

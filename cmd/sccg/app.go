@@ -78,7 +78,7 @@ var commands = []command{
 	{"leakcheck", "check intents for leaks of the ground truth", runLeakcheck},
 	{"audit", "show the whole lineage of one sample", runAudit},
 	{"audit-release", "scan an export for credentials, emails and user paths (fails closed)", runAuditRelease},
-	{"report", "render result tables from evaluation summaries", runReport},
+	{"report", "the paper's tables and figures as a self-contained web page and Markdown, with a page per sample", runReport},
 	{"stats", "row counts per table and the last runs", runStats},
 	{"version", "print the sccg version and store schema version", runVersion},
 }

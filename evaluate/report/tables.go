@@ -1,0 +1,551 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"sccg/evaluate"
+	"sccg/evaluate/retrieve"
+)
+
+// table is one table of the report, rendered both as HTML and as Markdown.
+type table struct {
+	ID      string // the HTML id; also names the table in the manifest
+	Title   string
+	Caption string
+	Head    []string
+	Num     []bool // right-aligned (numeric) columns
+	Rows    [][]string
+	Notes   []string
+	Text    bool // cells are free text that may wrap
+}
+
+func newTable(id, title, caption string, head ...string) *table {
+	t := &table{ID: id, Title: title, Caption: caption, Head: head, Num: make([]bool, len(head))}
+	return t
+}
+
+// numeric marks columns from i on as numeric.
+func (t *table) numeric(from int) *table {
+	for i := from; i < len(t.Num); i++ {
+		t.Num[i] = true
+	}
+	return t
+}
+
+func (t *table) add(cells ...string) { t.Rows = append(t.Rows, cells) }
+
+// stageNames are Table VI's names of the earliest failed stages.
+var stageNames = map[string]string{evaluate.StageSyntax: "Syntax error", evaluate.StageRequest: "Request construction failure",
+	evaluate.StageHost: "Host error", evaluate.StageEndpoint: "Endpoint error", evaluate.StageMethod: "Method error",
+	evaluate.StageHit: "Mock hit"}
+
+var rate = evaluate.FormatRate
+
+// tableII is the dataset statistics of an export's stats.json.
+func tableII(st *DatasetStats, path string) *table {
+	t := newTable("table-ii", "Table II: dataset statistics", "From "+path+".", "Statistic", "Value")
+	t.Text = true
+	s := st.Total
+	t.add("Total samples", strconv.Itoa(s.Samples))
+	var splits []string
+	for _, name := range []string{"train", "validation", "test"} {
+		splits = append(splits, strconv.Itoa(st.Splits[name]))
+	}
+	t.add("Train / validation / test", strings.Join(splits, " / "))
+	if n := st.Splits["unassigned"]; n > 0 {
+		t.add("Not assigned to a split", strconv.Itoa(n))
+	}
+	t.add("Distinct APIs", strconv.Itoa(s.DistinctAPIs))
+	t.add("Distinct repositories", strconv.Itoa(s.DistinctRepositories))
+	t.add("Average / median effective LOC", fmt.Sprintf("%.1f / %g", s.EffectiveLOCAverage, s.EffectiveLOCMedian))
+	cs := s.CommentsSource
+	t.add("Real human comments (original)", strconv.Itoa(cs["original"]))
+	human, strict := cs["intent_humanlike"], cs["intent_redacted"]
+	t.add("Redacted intent comments (human-style / strict redaction)", fmt.Sprintf("%d (%d / %d)", human+strict, human, strict))
+	for _, k := range sortedKeys(cs) {
+		if k != "original" && k != "intent_humanlike" && k != "intent_redacted" {
+			t.add(fmt.Sprintf("Comment source %q", k), strconv.Itoa(cs[k]))
+		}
+	}
+	t.add("Documentation match (url / route / host_only)", fmt.Sprintf("%d / %d / %d", s.DocMatchType["url"], s.DocMatchType["route"], s.DocMatchType["host_only"]))
+	var methods []string
+	for _, m := range sortedKeys(s.Methods) {
+		methods = append(methods, fmt.Sprintf("%s %d", m, s.Methods[m]))
+	}
+	t.add("HTTP methods", strings.Join(methods, ", "))
+	t.add("APIs with one sample", strconv.Itoa(s.APIsWithOneSample))
+	t.add("Samples from the top 20% of APIs", pct(s.TopAPIsShare)+"%")
+	t.add("Average stars / forks", fmt.Sprintf("%.2f / %.2f", s.AverageStars, s.AverageForks))
+	if s.RecentFrom != "" {
+		to, _ := strconv.Atoi(s.RecentFrom)
+		t.add(fmt.Sprintf("Repositories updated %s–%d", s.RecentFrom, to+2), pct(s.RecentUpdateShare)+"%")
+	}
+	if s.WithSubscribers > 0 {
+		t.add(fmt.Sprintf("Services with ≥1,000 subscribers (of %d samples that say)", s.WithSubscribers), pct(s.Subscribers1000Share)+"%")
+	}
+	if s.WithPricing > 0 {
+		t.add(fmt.Sprintf("FREE / FREEMIUM services (of %d samples that say)", s.WithPricing), pct(s.FreeOrFreemiumShare)+"%")
+	}
+	var deps []string
+	for _, dep := range s.TopDependencies {
+		deps = append(deps, fmt.Sprintf("%s %s%%", dep.Name, fmt.Sprintf("%.1f", 100*dep.Share)))
+	}
+	if len(deps) > 0 {
+		t.add("Most frequent dependencies", strings.Join(deps, ", "))
+	}
+	return t
+}
+
+// tableIV is the static similarity of every group.
+func tableIV(groups []*group) *table {
+	t := newTable("table-iv", "Table IV: static similarity", "Means over completions with an endpoint (%); corpus CodeBLEU pools the n-gram statistics.",
+		"Setting", "Model", "N", "CodeBLEU", "CodeBLEU (corpus)", "ES", "Prec.", "Recall", "F1").numeric(2)
+	for _, g := range groups {
+		o := g.Overall
+		t.add(g.Setting, g.Model, strconv.Itoa(o.N), pct(o.CodeBLEU), pct(g.CorpusCodeBLEU.Score), pct(o.ES), pct(o.TokenP), pct(o.TokenR), pct(o.TokenF1))
+	}
+	return t
+}
+
+// tableV is the executability diagnostics of every group.
+func tableV(groups []*group) *table {
+	t := newTable("table-v", "Table V: executability diagnostics", "Rates (%) with their Wilson 95% interval; ParamF1 is a mean.",
+		"Setting", "Model", "N", "Syntax", "Dep.", "Secret", "Host@Acc", "Endpoint@Acc", "Method@Acc", "ParamF1", "ExecReq", "Mock", "Robust").numeric(2)
+	for _, g := range groups {
+		o := g.Overall
+		t.add(g.Setting, g.Model, strconv.Itoa(o.N), rate(o.Syntax, o.N), rate(o.Dep, o.N), rate(o.Secret, o.N), rate(o.HostAcc, o.N),
+			rate(o.EndpointAcc, o.N), rate(o.MethodAcc, o.N), pct(o.ParamF1), rate(o.ExecReq, o.N), rate(o.Mock, o.N), rate(o.Robust, o.N))
+	}
+	return t
+}
+
+// failureStages are the stages of Table VI in order, with any other stage a
+// summary names after them.
+func failureStages(groups []*group) []string {
+	stages := slices.Clone(evaluate.Stages)
+	for _, g := range groups {
+		for _, k := range sortedKeys(g.FailureStages) {
+			if !slices.Contains(stages, k) {
+				stages = append(stages, k)
+			}
+		}
+	}
+	return stages
+}
+
+func stageName(s string) string {
+	if n, ok := stageNames[s]; ok {
+		return n
+	}
+	if s == "" {
+		return "Unclassified residual"
+	}
+	return "Other: " + s
+}
+
+// tableVI is the earliest-failure attribution of every group.
+func tableVI(groups []*group) *table {
+	stages := failureStages(groups)
+	head := []string{"Setting", "Model", "N"}
+	for _, s := range stages {
+		head = append(head, stageName(s))
+	}
+	t := newTable("table-vi", "Table VI: earliest-failure attribution",
+		"Each completion is counted at the first stage it fails (syntax → request → host → endpoint → method); count and share (%) with its Wilson 95% interval.", head...).numeric(2)
+	for _, g := range groups {
+		n := 0
+		for _, c := range g.FailureStages {
+			n += c
+		}
+		row := []string{g.Setting, g.Model, strconv.Itoa(n)}
+		for _, s := range stages {
+			c := g.FailureStages[s]
+			share := 0.0
+			if n > 0 {
+				share = float64(c) / float64(n)
+			}
+			row = append(row, fmt.Sprintf("%d · %s", c, rate(share, n)))
+		}
+		t.add(row...)
+	}
+	return t
+}
+
+// staircaseModels are the models evaluated in more than one setting (gold aside),
+// in order of appearance, with their groups in setting order.
+func staircaseModels(groups []*group) ([]string, map[string][]*group) {
+	by := map[string][]*group{}
+	var models []string
+	for _, g := range groups {
+		if g.Setting == "gold" {
+			continue
+		}
+		if _, ok := by[g.Model]; !ok {
+			models = append(models, g.Model)
+		}
+		by[g.Model] = append(by[g.Model], g)
+	}
+	var keep []string
+	for _, m := range models {
+		if len(by[m]) > 1 {
+			keep = append(keep, m)
+		} else {
+			delete(by, m)
+		}
+	}
+	return keep, by
+}
+
+// tableVII is the information-augmentation staircase: each model across settings.
+func tableVII(groups []*group) *table {
+	models, by := staircaseModels(groups)
+	if len(models) == 0 {
+		return nil
+	}
+	t := newTable("table-vii", "Table VII: information-augmentation staircase",
+		"Each model across the settings it was run in, in staircase order; rates (%) with their Wilson 95% interval.",
+		"Model", "Setting", "N", "Host@Acc", "Endpoint@Acc", "ParamF1", "Mock", "Robust").numeric(2)
+	for _, m := range models {
+		for _, g := range by[m] {
+			o := g.Overall
+			t.add(m, g.Setting, strconv.Itoa(o.N), rate(o.HostAcc, o.N), rate(o.EndpointAcc, o.N), pct(o.ParamF1), rate(o.Mock, o.N), rate(o.Robust, o.N))
+		}
+	}
+	return t
+}
+
+func retrievalRate(r retrieve.Rate) string {
+	if r.N == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f [%.1f–%.1f]", 100*r.Rate, 100*r.Lo, 100*r.Hi)
+}
+
+// atK returns the rate at cut-off k.
+func atK(rs []retrieve.Rate, k int) (retrieve.Rate, bool) {
+	for _, r := range rs {
+		if r.K == k {
+			return r, true
+		}
+	}
+	return retrieve.Rate{}, false
+}
+
+// retrievalKs are the cut-offs of Table VIII.
+var retrievalKs = []int{1, 3, 5, 10}
+
+// tableVIII is the retrieval hit rates of every retriever.
+func tableVIII(reps []*RetrievalReport) *table {
+	head := []string{"Retriever", "Metric", "N"}
+	for _, k := range retrievalKs {
+		head = append(head, fmt.Sprintf("@%d", k))
+	}
+	t := newTable("table-viii", "Table VIII: retrieval hit rates",
+		"A document on a gold host (Host@K) or the labeled endpoint (Endpoint@K) among the first K (%, Wilson 95% interval); Endpoint@K counts the samples whose label names an endpoint.", head...).numeric(2)
+	for _, r := range reps {
+		for _, m := range []struct {
+			name  string
+			rates []retrieve.Rate
+			n     int
+		}{{"Host@K", r.Overall.HostAtK, r.Overall.N}, {"Endpoint@K", r.Overall.EndpointAtK, r.Overall.NEndpoint}} {
+			row := []string{r.Name, m.name, strconv.Itoa(m.n)}
+			for _, k := range retrievalKs {
+				v, ok := atK(m.rates, k)
+				if !ok {
+					row = append(row, "–")
+					continue
+				}
+				row = append(row, retrievalRate(v))
+			}
+			t.add(row...)
+		}
+	}
+	return t
+}
+
+// tableRanking is each retriever's ranking of the labeled endpoint: top-K accuracy
+// at the deeper cut-offs and the mean reciprocal rank.
+func tableRanking(reps []*RetrievalReport) *table {
+	var ks []int
+	for _, r := range reps {
+		for _, a := range r.Overall.TopKAccuracy {
+			if !slices.Contains(ks, a.K) {
+				ks = append(ks, a.K)
+			}
+		}
+	}
+	slices.Sort(ks)
+	head := []string{"Retriever", "Corpus", "N", "Not in corpus"}
+	for _, k := range ks {
+		head = append(head, fmt.Sprintf("Top-%d", k))
+	}
+	head = append(head, "MRR")
+	t := newTable("table-ranking", "Ranking of the labeled endpoint", "Top-K accuracy (%, Wilson 95% interval) and mean reciprocal rank (%) over the samples whose label names an endpoint.", head...).numeric(2)
+	for _, r := range reps {
+		o := r.Overall
+		row := []string{r.Name, fmt.Sprintf("%s (%d documents)", r.Corpus.Source, r.Corpus.Documents), strconv.Itoa(o.NEndpoint), strconv.Itoa(o.NotInCorpus)}
+		for _, k := range ks {
+			if v, ok := atK(o.TopKAccuracy, k); ok {
+				row = append(row, retrievalRate(v))
+			} else {
+				row = append(row, "–")
+			}
+		}
+		t.add(append(row, pct(o.MRR))...)
+	}
+	return t
+}
+
+// tableDepRecall is DevEval's dependency recall of every group that has it.
+func tableDepRecall(groups []*group) *table {
+	var ks []int
+	for _, g := range groups {
+		for k := range g.DepRecallAtK {
+			if n := atKOf(k, "dep_recall@"); n > 0 && !slices.Contains(ks, n) {
+				ks = append(ks, n)
+			}
+		}
+	}
+	slices.Sort(ks)
+	head := []string{"Setting", "Model", "N", "DepRecall"}
+	for _, k := range ks {
+		head = append(head, fmt.Sprintf("DepRecall@%d", k))
+	}
+	t := newTable("table-dep-recall", "Dependency recall", "DevEval's dependency recall (%): the share of the gold code's third-party imports a completion imports, over the completions whose gold code has one; @k over each sample's completions.", head...).numeric(2)
+	for _, g := range groups {
+		o := g.Overall
+		if o.NDepRecall == 0 {
+			continue
+		}
+		row := []string{g.Setting, g.Model, strconv.Itoa(o.NDepRecall), pct(o.DepRecall)}
+		for _, k := range ks {
+			if v, ok := g.DepRecallAtK[fmt.Sprintf("dep_recall@%d", k)]; ok {
+				row = append(row, pct(v))
+			} else {
+				row = append(row, "–")
+			}
+		}
+		t.add(row...)
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	return t
+}
+
+// tablePassAtK is pass@k of every group that has it.
+func tablePassAtK(groups []*group) *table {
+	var ks []int
+	for _, g := range groups {
+		for k := range g.PassAtK {
+			if n := atKOf(k, "pass@"); n > 0 && !slices.Contains(ks, n) {
+				ks = append(ks, n)
+			}
+		}
+	}
+	if len(ks) == 0 {
+		return nil
+	}
+	slices.Sort(ks)
+	head := []string{"Setting", "Model", "Samples", "Completions"}
+	for _, k := range ks {
+		head = append(head, fmt.Sprintf("pass@%d", k))
+	}
+	t := newTable("table-pass-at-k", "pass@k", "Unbiased estimator over each sample's completions (Mock), %; a sample with fewer than k completions counts as hit when any of them is.", head...).numeric(2)
+	for _, g := range groups {
+		if len(g.PassAtK) == 0 {
+			continue
+		}
+		samples := "–"
+		if g.Results != nil {
+			seen := map[string]bool{}
+			for _, r := range g.Results {
+				if r.HasEndpoint {
+					seen[r.SampleID] = true
+				}
+			}
+			samples = strconv.Itoa(len(seen))
+		}
+		row := []string{g.Setting, g.Model, samples, strconv.Itoa(g.Overall.N)}
+		for _, k := range ks {
+			if v, ok := g.PassAtK[fmt.Sprintf("pass@%d", k)]; ok {
+				row = append(row, pct(v))
+			} else {
+				row = append(row, "–")
+			}
+		}
+		t.add(row...)
+	}
+	return t
+}
+
+// atKOf is k of a summary key such as "pass@3", or 0.
+func atKOf(s, prefix string) int {
+	n, err := strconv.Atoi(strings.TrimPrefix(s, prefix))
+	if err != nil || !strings.HasPrefix(s, prefix) {
+		return 0
+	}
+	return n
+}
+
+// stratum is one of the summary's breakdowns.
+type stratum struct {
+	field, id, title string
+	of               func(evaluate.Group) map[string]evaluate.Agg
+}
+
+var strata = []stratum{
+	{"doc_match_type", "table-doc-match-type", "By documentation match (doc_match_type)", func(g evaluate.Group) map[string]evaluate.Agg { return g.ByDocMatchType }},
+	{"comments_source", "table-comments-source", "By comment source (comments_source)", func(g evaluate.Group) map[string]evaluate.Agg { return g.ByCommentsSource }},
+	{"time_slice", "table-time-slice", "By time slice (repository created_at)", func(g evaluate.Group) map[string]evaluate.Agg { return g.ByTimeSlice }},
+}
+
+// testOptions are the permutation tests' rounds and seed.
+type testOptions struct {
+	Rounds int
+	Seed   uint64
+}
+
+// tableStratum breaks every group down by one stratum, each value tested against
+// the rest of its group (group-wise permutation test on Mock and ES).
+func tableStratum(groups []*group, s stratum, o testOptions) (*table, error) {
+	t := newTable(s.id, s.title, fmt.Sprintf("Rates (%%) with their Wilson 95%% interval; p: a group-wise permutation test (%d rounds, seed %d) of the value against the rest of its setting and model, on Mock and on ES.", o.Rounds, o.Seed),
+		"Setting", "Model", s.field, "N", "Host@Acc", "Endpoint@Acc", "Method@Acc", "ExecReq", "Mock", "ES", "p (Mock)", "p (ES)").numeric(3)
+	t.Num[2] = false
+	untested := 0
+	for _, g := range groups {
+		aggs := s.of(g.Group)
+		keys := sortedKeys(aggs)
+		var pair [2]string // of a stratum with two values: one test serves both rows
+		for i, k := range keys {
+			a := aggs[k]
+			pm, pe := "–", "–"
+			switch {
+			case g.Results == nil:
+				untested++
+			case len(keys) == 2 && i == 1:
+				pm, pe = pair[0], pair[1]
+			case len(keys) > 1:
+				in, out, err := splitStratum(g.Results, s.field, k)
+				if err != nil {
+					return nil, err
+				}
+				if len(in) > 0 && len(out) > 0 {
+					cs, err := evaluate.Compare(in, out, evaluate.CompareOptions{Metrics: []string{"mock", "es"}, Rounds: o.Rounds, Seed: o.Seed})
+					if err != nil {
+						return nil, fmt.Errorf("report: %s %s/%s: %w", s.field, g.Setting, g.Model, err)
+					}
+					pm, pe = pval(cs[0].GroupWise.P), pval(cs[1].GroupWise.P)
+				}
+				pair = [2]string{pm, pe}
+			}
+			t.add(g.Setting, g.Model, k, strconv.Itoa(a.N), rate(a.HostAcc, a.N), rate(a.EndpointAcc, a.N), rate(a.MethodAcc, a.N),
+				rate(a.ExecReq, a.N), rate(a.Mock, a.N), pct(a.ES), pm, pe)
+		}
+	}
+	if len(t.Rows) == 0 {
+		return nil, nil
+	}
+	if untested > 0 {
+		t.Notes = append(t.Notes, "Rows without p-values come from a summary.json without its results.jsonl (or a stratum with one value): the tests need every completion.")
+	}
+	return t, nil
+}
+
+// splitStratum splits results with an endpoint into those whose stratum is v and
+// the rest. An empty stratum value is "unknown", as in the summary.
+func splitStratum(rs []evaluate.Result, field, v string) (in, out []evaluate.Result, err error) {
+	for _, r := range rs {
+		if !r.HasEndpoint {
+			continue
+		}
+		x, ok := r.Stratum(field)
+		if !ok {
+			return nil, nil, fmt.Errorf("unknown stratum %q", field)
+		}
+		if x == "" {
+			x = "unknown"
+		}
+		if x == v {
+			in = append(in, r)
+		} else {
+			out = append(out, r)
+		}
+	}
+	return in, out, nil
+}
+
+// tableNoEndpoint is the samples whose label names no endpoint, scored on host and
+// method.
+func tableNoEndpoint(groups []*group) *table {
+	t := newTable("table-no-endpoint", "Samples without an endpoint", "host_only samples whose label names no route: scored on host and method, and kept out of every table above (%, Wilson 95% interval).",
+		"Setting", "Model", "N", "Host@Acc", "Method@Acc", "ExecReq", "Host∧Method").numeric(2)
+	for _, g := range groups {
+		if h := g.NoEndpoint; h != nil {
+			t.add(g.Setting, g.Model, strconv.Itoa(h.N), rate(h.HostAcc, h.N), rate(h.MethodAcc, h.N), rate(h.ExecReq, h.N), rate(h.Mock, h.N))
+		}
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	return t
+}
+
+// gridTestKinds titles a grid's statistics tests.
+var gridTestKinds = []struct{ kind, title string }{
+	{"contamination", "contamination (paired)"},
+	{"comment_source", "comment source"},
+	{"temporal", "temporal split"},
+}
+
+// tableGridTests is the statistics tests the grids ran.
+func tableGridTests(grids []*Grid) *table {
+	t := newTable("table-grid-tests", "Statistics tests of the experiment grids", "As `sccg experiment` ran them: contamination compares the human comment with the redacted intent of the same samples (paired permutation test); comment source compares human comments with generated intents, and the temporal split the samples before and after the cutoff (group-wise permutation tests). Means of A and B, their difference and the two-sided p-value.",
+		"Test", "Cell", "A", "B", "Metric", "n (A / B)", "A", "B", "Δ", "p").numeric(5)
+	t.Text = true
+	for _, kt := range gridTestKinds {
+		for _, g := range grids {
+			for _, ts := range g.Index.Tests {
+				if ts.Kind != kt.kind {
+					continue
+				}
+				if len(ts.Comparisons) == 0 {
+					t.add(kt.title, ts.Cell, ts.A, ts.B, "–", ts.Note, "", "", "", "")
+					continue
+				}
+				for _, c := range ts.Comparisons {
+					p, n := c.GroupWise, fmt.Sprintf("%d / %d", c.GroupWise.NA, c.GroupWise.NB)
+					if kt.kind == "contamination" && c.Paired != nil {
+						p, n = *c.Paired, fmt.Sprintf("%d pairs", c.Paired.N)
+					}
+					t.add(kt.title, ts.Cell, ts.A, ts.B, c.Metric, n, fmt.Sprintf("%.4f", p.MeanA), fmt.Sprintf("%.4f", p.MeanB),
+						fmt.Sprintf("%+.4f", p.Diff), pval(p.P))
+				}
+			}
+		}
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	return t
+}
+
+// tableSelection is the endpoint-selection task of the grids: Top-1 and Top-3.
+func tableSelection(grids []*Grid) *table {
+	t := newTable("table-selection", "Endpoint selection", "The target endpoint among same-API distractors, answered as JSON: Top-1 and Top-3 (%, Wilson 95% interval).",
+		"Setting", "Model", "N", "Candidates (mean)", "Unparsed", "Top-1", "Top-3").numeric(2)
+	for _, g := range grids {
+		for _, c := range g.Index.Cells {
+			if s := c.Selection; s != nil {
+				t.add(c.Setting, c.Model, strconv.Itoa(s.N), fmt.Sprintf("%.1f", s.MeanCands), strconv.Itoa(s.Unparsed), rate(s.Top1, s.N), rate(s.Top3, s.N))
+			}
+		}
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	return t
+}
