@@ -1,11 +1,12 @@
 package prompts
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 
 	"sccg/evaluate"
@@ -335,7 +336,7 @@ func CatalogFromStore(ctx context.Context, st *store.Store) (*Catalog, error) {
 func CatalogFromRecords(recs []release.Record) *Catalog {
 	c := NewCatalog("records", nil)
 	sorted := append([]release.Record(nil), recs...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].SampleID < sorted[j].SampleID })
+	slices.SortStableFunc(sorted, func(a, b release.Record) int { return cmp.Compare(a.SampleID, b.SampleID) })
 	for _, r := range sorted {
 		if d, ok := RecordDoc(r); ok {
 			c.Add(d)

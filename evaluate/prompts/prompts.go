@@ -9,14 +9,14 @@ package prompts
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
+	"sccg/llm"
 	"sccg/release"
 )
 
@@ -79,11 +79,8 @@ func NeedsGold(setting string) bool {
 	return false
 }
 
-// Message is one chat message.
-type Message struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
+// Message is one chat message, as the shared LLM client sends it.
+type Message = llm.Message
 
 // Prompt is one line of a prompts file.
 type Prompt struct {
@@ -105,13 +102,9 @@ type Candidate struct {
 	Doc Doc    `json:"doc"`
 }
 
-// Hash is the canonical hash of a chat prompt: the hex SHA-256 of the messages'
-// JSON (role and content, in order). It is the one definition prompt_hash uses.
-func Hash(msgs []Message) string {
-	b, _ := json.Marshal(msgs)
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
+// Hash is a prompt's prompt_hash: the LLM client's canonical prompt hash, so a
+// prompt file and the client's cache name a prompt the same way.
+func Hash(msgs []Message) string { return llm.PromptHash(msgs) }
 
 // The shared core prompt of §IV-B: every setting but the selection task uses it.
 const systemPrompt = "You are an experienced Python engineer. Write one complete, self-contained Python function " +
@@ -472,7 +465,7 @@ func Render(d Doc) string {
 	line("Description", oneLine(d.Description))
 	if len(d.Headers) > 0 {
 		var hs []string
-		for _, k := range sortedKeys(d.Headers) {
+		for _, k := range slices.Sorted(maps.Keys(d.Headers)) {
 			hs = append(hs, k+": "+d.Headers[k])
 		}
 		line("Headers", strings.Join(hs, "; "))
@@ -502,12 +495,3 @@ func Render(d Doc) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-func sortedKeys(m map[string]string) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
-}

@@ -2,6 +2,7 @@ package prompts
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -10,7 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"sccg/evaluate"
@@ -26,7 +27,7 @@ func candidates(cat *Catalog, r release.Record, gold Doc, max int) []Candidate {
 			others = append(others, d)
 		}
 	}
-	sort.SliceStable(others, func(i, j int) bool { return others[i].key() < others[j].key() })
+	slices.SortStableFunc(others, func(a, b Doc) int { return cmp.Compare(a.key(), b.key()) })
 	h := fnv.New64a()
 	h.Write([]byte(r.SampleID))
 	rng := rand.New(rand.NewPCG(h.Sum64(), 0x5e1ec7))
@@ -77,7 +78,7 @@ func ParseRanking(answer string) (ids []string, how string) {
 		}
 	}
 	for _, id := range idRE.FindAllString(answer, -1) {
-		if !contains(ids, id) {
+		if !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}
@@ -94,7 +95,7 @@ func rankingOf(v any) ([]string, bool) {
 	case []any:
 		out := []string{}
 		for _, it := range x {
-			if s, ok := it.(string); ok && !contains(out, strings.TrimSpace(s)) {
+			if s, ok := it.(string); ok && !slices.Contains(out, strings.TrimSpace(s)) {
 				out = append(out, strings.TrimSpace(s))
 			}
 		}
@@ -112,15 +113,6 @@ func rankingOf(v any) ([]string, bool) {
 		}
 	}
 	return nil, false
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // GoldCandidate is the id of the selection prompt's candidate that documents the
@@ -241,27 +233,15 @@ func ScoreSelection(bench []release.Record, ps []Prompt, gens []evaluate.Generat
 			a.Unparsed++
 		}
 	}
-	sort.Slice(order, func(i, j int) bool {
-		if order[i].setting != order[j].setting {
-			return order[i].setting < order[j].setting
-		}
-		return order[i].model < order[j].model
-	})
+	slices.SortFunc(order, func(a, b gk) int { return cmp.Or(cmp.Compare(a.setting, b.setting), cmp.Compare(a.model, b.model)) })
 	for _, k := range order {
 		a := *agg[k]
 		n := float64(a.N)
 		a.Top1, a.Top3, a.MeanCands = a.Top1/n, a.Top3/n, a.MeanCands/n
 		out.Groups = append(out.Groups, a)
 	}
-	sort.SliceStable(out.Results, func(i, j int) bool {
-		a, b := out.Results[i], out.Results[j]
-		if a.Model != b.Model {
-			return a.Model < b.Model
-		}
-		if a.SampleID != b.SampleID {
-			return a.SampleID < b.SampleID
-		}
-		return a.SampleIndex < b.SampleIndex
+	slices.SortStableFunc(out.Results, func(a, b SelectionResult) int {
+		return cmp.Or(cmp.Compare(a.Model, b.Model), cmp.Compare(a.SampleID, b.SampleID), cmp.Compare(a.SampleIndex, b.SampleIndex))
 	})
 	return out, nil
 }
