@@ -19,6 +19,7 @@ import (
 
 	"sccg/evaluate"
 	"sccg/evaluate/prompts"
+	"sccg/evaluate/retrieve"
 	"sccg/release"
 )
 
@@ -329,3 +330,40 @@ func pyValue(v any) string {
 	}
 	return "None"
 }
+
+// NearestTrain is the paper's retrieval baseline's index: Okapi BM25 (the
+// retrievers' own) over the intents of the train split.
+type NearestTrain struct {
+	train []release.Record
+	ix    *retrieve.BM25
+}
+
+// NewNearestTrain indexes the intents of the train records that have one.
+func NewNearestTrain(train []release.Record) (*NearestTrain, error) {
+	n := &NearestTrain{}
+	var texts []string
+	for _, r := range train {
+		if t := prompts.IntentText(r); t != "" && r.Code.CompleteFunction != "" {
+			n.train = append(n.train, r)
+			texts = append(texts, t)
+		}
+	}
+	if len(texts) == 0 {
+		return nil, fmt.Errorf("baseline %s: no train sample has an intent", BM25NearestTrain)
+	}
+	n.ix = retrieve.NewTextIndex(texts, retrieve.DefaultBM25)
+	return n, nil
+}
+
+// Nearest returns the train record whose intent scores best for intent; ok is
+// false when none shares a term with it.
+func (n *NearestTrain) Nearest(ctx context.Context, intent string) (release.Record, bool, error) {
+	hits, err := n.ix.Retrieve(ctx, intent, 1)
+	if err != nil || len(hits) == 0 {
+		return release.Record{}, false, err
+	}
+	return n.train[hits[0].Doc], true, nil
+}
+
+// Len is how many train intents are indexed.
+func (n *NearestTrain) Len() int { return len(n.train) }

@@ -198,3 +198,37 @@ func TestDocTemplateIsTheCeilingCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestNearestTrain(t *testing.T) {
+	ctx := context.Background()
+	recs := testBench(t)
+	var train []release.Record
+	for _, r := range recs {
+		if s, _, _ := evaluate.RecordSplit(r); s == release.Train {
+			train = append(train, r)
+		}
+	}
+	train = append(train, release.Record{SampleID: "T-2", Comments: []release.Comment{{Text: "Track the parcel and tell me where it is"}},
+		Code: release.Code{CompleteFunction: "def track():\n    pass\n"}}, release.Record{SampleID: "T-3"})
+	n, err := NewNearestTrain(train)
+	if err != nil || n.Len() != 2 {
+		t.Fatalf("index of %d train intents, %v; want 2 (one has none)", n.Len(), err)
+	}
+	for query, want := range map[string]string{"Which stations report water levels?": "SYN-0003", "where is my parcel": "T-2"} {
+		r, ok, err := n.Nearest(ctx, query)
+		if err != nil || !ok || r.SampleID != want {
+			t.Errorf("nearest to %q: %s (%v, %v), want %s", query, r.SampleID, ok, err, want)
+		}
+	}
+	if _, ok, _ := n.Nearest(ctx, "zzz qqq"); ok {
+		t.Error("a query sharing no term found a neighbour")
+	}
+	ps := []prompts.Prompt{{SampleID: "SYN-0002", Setting: prompts.Intent, Task: prompts.TaskGenerate, FunctionName: "track_parcel"}}
+	gens, err := Generate(ctx, BM25NearestTrain, recs, ps, Options{Nearest: n})
+	if err != nil || len(gens) != 1 || gens[0].Completion != "def track():\n    pass\n" {
+		t.Errorf("bm25-nearest-train copies the neighbour's code: %+v, %v", gens, err)
+	}
+	if _, err := NewNearestTrain([]release.Record{{SampleID: "x"}}); err == nil {
+		t.Error("an index of no intents did not fail")
+	}
+}

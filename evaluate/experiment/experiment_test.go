@@ -63,6 +63,7 @@ func TestReadGrid(t *testing.T) {
 		{"settings with the select task", "st.yaml", "task: select-endpoint\nsettings: [intent]\nbaselines: [gold]\n", "has none", nil},
 		{"a mapping where names go", "mp.yaml", "settings: [{a: b}]\nbaselines: [gold]\n", "want a name", nil},
 		{"not yaml or json", "g.toml", "settings = []", "want a .yaml", nil},
+		{"dense without embeddings", "dn.yaml", "settings: [rag-dense]\nbaselines: [gold]\n", "needs an embeddings model", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -360,5 +361,67 @@ func TestContaminationPairs(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(dir, "out", "tables.md"))
 	if !bytes.Contains(b, []byte("Contamination: human comment vs redacted intent")) || !bytes.Contains(b, []byte("| 2 pairs |")) {
 		t.Errorf("tables.md lacks the paired test:\n%s", b)
+	}
+}
+
+// TestRAGSettingsAndTheRetrievalBaseline: rag-bm25 and rag-dense prompts come from
+// the retrievers (dense through the replay server's embeddings, cached in the
+// store), bm25-nearest-train runs under the intent setting only.
+func TestRAGSettingsAndTheRetrievalBaseline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the sandbox")
+	}
+	ctx := context.Background()
+	h := replay.NewLLM(replay.LLMOptions{})
+	srv := replay.Start(h)
+	defer srv.Close()
+	bench, err := evaluate.LoadBench(filepath.Join("..", "testdata", "experiment_bench.json"), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	g, err := ReadGrid(writeFile(t, filepath.Join(dir, "g.yaml"), "settings: [intent, rag-bm25, rag-dense]\nk: 2\n"+
+		"baselines: [doc-template, bm25-nearest-train]\nretrieval: {base_url: "+srv.URL+"/v1, embed_model: replay-embed}\n"+
+		"eval: {timeout: 30s}\nstats: {rounds: 100}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := storetest.Open(t)
+	o := Options{Dir: filepath.Join(dir, "out"), Bench: bench, Store: st, Leaks: noLeaks}
+	idx, err := Run(ctx, g, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cells []string
+	for _, c := range idx.Cells {
+		cells = append(cells, c.ID)
+	}
+	want := []string{"intent/doc-template", "intent/bm25-nearest-train", "rag-bm25/doc-template", "rag-dense/doc-template"}
+	if !slices.Equal(cells, want) {
+		t.Errorf("cells %v, want %v", cells, want)
+	}
+	embeds := 0
+	for _, r := range srv.Log.All() {
+		if strings.HasSuffix(r.Path, "/embeddings") {
+			embeds++
+		}
+	}
+	if embeds == 0 {
+		t.Error("rag-dense sent no embeddings request")
+	}
+	ps, err := prompts.ReadFile(filepath.Join(o.Dir, "prompts", "rag-dense.jsonl"))
+	if err != nil || len(ps) == 0 || len(ps[0].Docs) != 2 || !strings.Contains(ps[0].Messages[1].Content, "[2]\nAPI: ") {
+		t.Fatalf("rag-dense prompts: %v (%d)", err, len(ps))
+	}
+	gens, _, err := evaluate.ReadGenerations(filepath.Join(o.Dir, "cells", "intent", "bm25-nearest-train", "generations.jsonl"))
+	if err != nil || len(gens) == 0 || !strings.Contains(gens[0].Completion, "def station_list(") {
+		t.Errorf("bm25-nearest-train copies the train split's code (SYN-0003 is its only train sample): %+v, %v", gens, err)
+	}
+	before := srv.Log.Len()
+	if _, err := Run(ctx, g, o); err != nil {
+		t.Fatal(err)
+	}
+	if srv.Log.Len() != before {
+		t.Errorf("a rerun sent %d embeddings requests; the vectors are in the store", srv.Log.Len()-before)
 	}
 }

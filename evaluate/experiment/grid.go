@@ -43,9 +43,11 @@ type Grid struct {
 	Task     string `json:"task,omitempty" yaml:"task"`
 	Settings Names  `json:"settings" yaml:"settings"`
 	// K is how many documents a RAG prompt gives (default prompts.DefaultK).
-	K         int     `json:"k,omitempty" yaml:"k"`
-	Models    []Model `json:"models,omitempty" yaml:"models"`
-	Baselines Names   `json:"baselines,omitempty" yaml:"baselines"`
+	K int `json:"k,omitempty" yaml:"k"`
+	// Retrieval configures the retrievers of the RAG settings.
+	Retrieval Retrieval `json:"retrieval" yaml:"retrieval"`
+	Models    []Model   `json:"models,omitempty" yaml:"models"`
+	Baselines Names     `json:"baselines,omitempty" yaml:"baselines"`
 	// PassK are the pass@k values (default 1, and each model's n when above 1).
 	PassK []int `json:"pass_at_k,omitempty" yaml:"pass_at_k"`
 	// DropLeaks leaves intent-only prompts LeakCheck flags out instead of failing.
@@ -68,6 +70,18 @@ type Model struct {
 	Concurrency int      `json:"concurrency,omitempty" yaml:"concurrency"`
 	// Timeout bounds one request (a Go duration, e.g. "2m").
 	Timeout string `json:"timeout,omitempty" yaml:"timeout"`
+}
+
+// Retrieval configures the RAG settings' retrievers: BM25 needs nothing; dense and
+// hybrid embed through an OpenAI-compatible /v1/embeddings model.
+type Retrieval struct {
+	BaseURL    string `json:"base_url,omitempty" yaml:"base_url"`
+	EmbedModel string `json:"embed_model,omitempty" yaml:"embed_model"`
+	KeyEnv     string `json:"key_env,omitempty" yaml:"key_env"`
+	// QueryPrefix and DocPrefix are put before queries and documents before they
+	// are embedded (bge, e5 want them).
+	QueryPrefix string `json:"query_prefix,omitempty" yaml:"query_prefix"`
+	DocPrefix   string `json:"doc_prefix,omitempty" yaml:"doc_prefix"`
 }
 
 // Eval configures the sandbox.
@@ -204,6 +218,11 @@ func (g *Grid) Validate() error {
 				errs = append(errs, fmt.Errorf("settings: %s given twice", n))
 			}
 			g.Settings[i] = n
+		}
+	}
+	for _, s := range g.Settings {
+		if (s == prompts.RAGDense || s == prompts.RAGHybrid) && (g.Retrieval.BaseURL == "" || g.Retrieval.EmbedModel == "") {
+			errs = append(errs, fmt.Errorf("settings: %s needs an embeddings model (retrieval: base_url and embed_model)", s))
 		}
 	}
 	if len(g.Models) == 0 && len(g.Baselines) == 0 {

@@ -13,12 +13,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"sccg/evaluate"
 	"sccg/evaluate/baseline"
 	"sccg/evaluate/generate"
 	"sccg/evaluate/prompts"
+	"sccg/evaluate/retrieve"
 	"sccg/evaluate/sandbox"
 	"sccg/internal/progress"
 	"sccg/llm"
@@ -35,10 +37,9 @@ type Options struct {
 	Catalog *prompts.Catalog
 	// Leaks is LeakCheck, required by the intent setting.
 	Leaks prompts.LeakChecker
-	// Retriever serves a RAG setting.
-	Retriever func(setting string) (prompts.Retriever, error)
-	// Nearest serves bm25-nearest-train.
-	Nearest baseline.Nearest
+	// Corpus is the endpoint documents the RAG settings retrieve from (nil: the
+	// benchmark's own api_metadata).
+	Corpus *retrieve.Corpus
 	// Getenv reads the variables the models' key_env name (default os.Getenv).
 	Getenv func(string) string
 	// LLMOptions are added to every model's client (tests replace its sleep).
@@ -147,9 +148,10 @@ func Run(ctx context.Context, g *Grid, o Options) (*Index, error) {
 }
 
 type runner struct {
-	g   *Grid
-	o   Options
-	idx *Index
+	g       *Grid
+	o       Options
+	idx     *Index
+	nearest baseline.Nearest
 }
 
 func (r *runner) run(ctx context.Context) (*Index, error) {
@@ -159,6 +161,17 @@ func (r *runner) run(ctx context.Context) (*Index, error) {
 		cat = prompts.CatalogFromRecords(o.Bench.All)
 	}
 	r.idx = &Index{Grid: *g, Bench: o.Bench.Path, Split: o.Bench.Split, Samples: len(o.Bench.Samples), Docs: cat.Source}
+	if slices.Contains(g.Baselines, baseline.BM25NearestTrain) {
+		train, err := o.Bench.TrainSplit()
+		if err != nil {
+			return nil, fmt.Errorf("experiment: %s: %w", baseline.BM25NearestTrain, err)
+		}
+		nt, err := baseline.NewNearestTrain(train)
+		if err != nil {
+			return nil, fmt.Errorf("experiment: %w", err)
+		}
+		r.nearest = nt
+	}
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("experiment: %w", err)
 	}
@@ -225,14 +238,9 @@ func (r *runner) buildPrompts(ctx context.Context, cat *prompts.Catalog, setting
 	po := prompts.Options{Setting: setting, Task: g.Task, Catalog: cat, K: g.K, Leaks: o.Leaks, DropLeaks: g.DropLeaks,
 		IntentOf: intentOf, Label: label}
 	if prompts.IsRAG(setting) {
-		if o.Retriever == nil {
-			return nil, fmt.Errorf("experiment: setting %s needs a retriever", setting)
+		if err := r.retriever(ctx, setting, &po); err != nil {
+			return nil, err
 		}
-		rt, err := o.Retriever(setting)
-		if err != nil {
-			return nil, fmt.Errorf("experiment: setting %s: %w", setting, err)
-		}
-		po.Retriever = rt
 	}
 	res, err := prompts.Build(ctx, o.Bench.Samples, po)
 	if err != nil {
@@ -260,6 +268,37 @@ func (r *runner) buildPrompts(ctx context.Context, cat *prompts.Catalog, setting
 	return res.Prompts, nil
 }
 
+// retriever sets the retriever and corpus of a RAG setting: the corpus of the
+// options (else the benchmark's api_metadata), BM25 or, through the grid's
+// embeddings model and the store's cache, dense or hybrid.
+func (r *runner) retriever(ctx context.Context, setting string, po *prompts.Options) error {
+	corpus := r.o.Corpus
+	if corpus == nil {
+		c, err := retrieve.FromRecords(r.o.Bench.All)
+		if err != nil {
+			return fmt.Errorf("experiment: setting %s: %w", setting, err)
+		}
+		corpus, r.o.Corpus = c, c
+	}
+	ro := retrieve.Options{QueryPrefix: r.g.Retrieval.QueryPrefix, DocPrefix: r.g.Retrieval.DocPrefix}
+	name := strings.TrimPrefix(setting, "rag-")
+	if name != retrieve.NameBM25 {
+		rc := r.g.Retrieval
+		opts := append([]llm.Option{llm.WithCache(r.o.Store), llm.WithGetenv(r.o.Getenv)}, r.o.LLMOptions...)
+		client, err := llm.New(llm.Config{BaseURL: rc.BaseURL, EmbedModel: rc.EmbedModel, APIKeyEnv: rc.KeyEnv}, opts...)
+		if err != nil {
+			return fmt.Errorf("experiment: setting %s: %w", setting, err)
+		}
+		ro.Embedder, ro.EmbedModel = client, rc.EmbedModel
+	}
+	rt, err := retrieve.New(ctx, name, corpus, ro)
+	if err != nil {
+		return fmt.Errorf("experiment: setting %s: %w", setting, err)
+	}
+	po.Retriever, po.Corpus = rt, corpus
+	return nil
+}
+
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // cellDir is a cell's directory, relative to the grid's.
@@ -281,7 +320,7 @@ func (r *runner) cell(ctx context.Context, setting, name, kind string, ps []prom
 			return err
 		}
 	} else {
-		gens, err := baseline.Generate(ctx, name, o.Bench.All, ps, baseline.Options{Nearest: o.Nearest})
+		gens, err := baseline.Generate(ctx, name, o.Bench.All, ps, baseline.Options{Nearest: r.nearest})
 		if err != nil {
 			return fmt.Errorf("experiment: cell %s: %w", c.ID, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"sccg/evaluate"
+	"sccg/evaluate/retrieve"
 	"sccg/internal/route"
 	"sccg/release"
 	"sccg/store"
@@ -209,6 +210,17 @@ func firstNonEmpty(xs ...string) string {
 		}
 	}
 	return ""
+}
+
+// RetrievedDoc is the doc of an endpoint document a retriever returned: what the
+// RAG prompt gives of it (no URL, headers or examples: the corpus has none).
+func RetrievedDoc(d *retrieve.Document) Doc {
+	out := Doc{ID: d.Key, API: d.API, Host: d.Host, Method: d.Method, Route: d.Route, Name: d.Name, Description: d.Description}
+	for _, p := range d.Params {
+		out.Params = append(out.Params, Param{Name: p.Name, Location: cmp.Or(p.In, "query"), Type: p.Type, Required: p.Required,
+			Description: p.Description})
+	}
+	return out
 }
 
 // StoreDocs turns a documented API's endpoints (current version) into docs.

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"sccg/evaluate/retrieve"
 	"sccg/llm"
 	"sccg/release"
 )
@@ -138,17 +139,6 @@ func IntentText(r release.Record) string {
 	return strings.Join(lines, "\n")
 }
 
-// Hit is one document a retriever returns.
-type Hit struct {
-	Doc   Doc
-	Score float64
-}
-
-// Retriever returns the documents most relevant to a query, best first.
-type Retriever interface {
-	Retrieve(ctx context.Context, query string, k int) ([]Hit, error)
-}
-
 // LeakChecker checks an intent-only prompt against its sample's ground truth: it
 // returns what the text gives away (host, API name, route, parameter keys), or ""
 // when the text is clean.
@@ -177,8 +167,10 @@ type Options struct {
 	// Catalog is the documentation: the gold endpoint's doc and, for the selection
 	// task, the same-API distractors. Nil: the records' own api_metadata.
 	Catalog *Catalog
-	// Retriever serves the RAG settings; K documents (default DefaultK).
-	Retriever Retriever
+	// Retriever serves the RAG settings from Corpus, K documents a prompt
+	// (default DefaultK).
+	Retriever retrieve.Retriever
+	Corpus    *retrieve.Corpus
 	K         int
 	// Leaks checks every prompt of the intent setting; it is required there.
 	Leaks LeakChecker
@@ -217,8 +209,8 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Candidates <= 1 {
 		o.Candidates = DefaultCandidates
 	}
-	if IsRAG(o.Setting) && o.Retriever == nil {
-		return o, fmt.Errorf("setting %s needs a retriever", o.Setting)
+	if IsRAG(o.Setting) && (o.Retriever == nil || o.Corpus == nil) {
+		return o, fmt.Errorf("setting %s needs a retriever and its corpus", o.Setting)
 	}
 	if o.Setting == Intent && o.Task == TaskGenerate && o.Leaks == nil {
 		return o, errors.New("the intent setting needs LeakCheck")
@@ -301,6 +293,10 @@ func Build(ctx context.Context, recs []release.Record, o Options) (*Output, erro
 	if cat == nil {
 		cat = CatalogFromRecords(recs)
 	}
+	intentOf := IntentText
+	if o.IntentOf != nil {
+		intentOf = o.IntentOf
+	}
 	label := o.Setting
 	if o.Label != "" {
 		label = o.Label
@@ -310,6 +306,18 @@ func Build(ctx context.Context, recs []release.Record, o Options) (*Output, erro
 		out.Problems = append(out.Problems, Problem{SampleID: r.SampleID, Setting: label, Kind: kind, Reason: reason, Skipped: skipped})
 	}
 	var leaks []Problem
+	if pr, ok := o.Retriever.(retrieve.Preparer); ok && IsRAG(o.Setting) {
+		// embed every query in batches before they are asked one by one
+		var qs []string
+		for _, r := range recs {
+			if q := intentOf(r); q != "" {
+				qs = append(qs, q)
+			}
+		}
+		if err := pr.Prepare(ctx, qs); err != nil {
+			return nil, fmt.Errorf("prompts %s: %w", o.Setting, err)
+		}
+	}
 	for _, r := range recs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -318,16 +326,14 @@ func Build(ctx context.Context, recs []release.Record, o Options) (*Output, erro
 			problem(r, ProblemNoFunction, "the sample names no function to write", true)
 			continue
 		}
-		intent := IntentText(r)
-		if o.IntentOf != nil {
-			intent = o.IntentOf(r)
-		}
+		intent := intentOf(r)
 		if intent == "" && (o.Setting == Intent || IsRAG(o.Setting) || o.Task == TaskSelect) {
 			problem(r, ProblemNoIntent, fmt.Sprintf("no comment to use as intent (comments_source %q)", r.CommentsSource), true)
 			continue
 		}
 		p := Prompt{SampleID: r.SampleID, Setting: label, Task: o.Task, FunctionName: r.FunctionName}
 		var gold Doc
+		var rendered []string // the RAG documents as the retriever's corpus renders them
 		if NeedsGold(o.Setting) || o.Task == TaskSelect {
 			var ok bool
 			if gold, ok = goldDoc(cat, r); !ok {
@@ -353,13 +359,15 @@ func Build(ctx context.Context, recs []release.Record, o Options) (*Output, erro
 					return nil, fmt.Errorf("prompts %s: retrieve for %s: %w", o.Setting, r.SampleID, err)
 				}
 				for _, h := range hits {
-					p.Docs = append(p.Docs, h.Doc)
+					d := &o.Corpus.Docs[h.Doc]
+					p.Docs = append(p.Docs, RetrievedDoc(d))
+					rendered = append(rendered, d.Render())
 				}
 			}
 			if intent == "" {
 				problem(r, ProblemNoIntent, fmt.Sprintf("no comment to use as intent (comments_source %q): the prompt gives the documentation and the function name only", r.CommentsSource), false)
 			}
-			p.Messages = generateMessages(o.Setting, intent, r.FunctionName, p.Docs)
+			p.Messages = generateMessages(o.Setting, intent, r.FunctionName, p.Docs, rendered)
 		}
 		if o.Setting == Intent && o.Task == TaskGenerate {
 			leak, err := o.Leaks.Leak(ctx, &r, p.Messages[len(p.Messages)-1].Content)
@@ -419,8 +427,9 @@ func view(setting string, d Doc) Doc {
 	return d
 }
 
-// generateMessages are the chat messages of a code-writing prompt.
-func generateMessages(setting, intent, fn string, docs []Doc) []Message {
+// generateMessages are the chat messages of a code-writing prompt; rendered are the
+// RAG documents' text.
+func generateMessages(setting, intent, fn string, docs []Doc, rendered []string) []Message {
 	var b strings.Builder
 	if intent != "" {
 		b.WriteString("Task:\n" + intent + "\n\n")
@@ -429,10 +438,10 @@ func generateMessages(setting, intent, fn string, docs []Doc) []Message {
 	}
 	b.WriteString("Function name: " + fn + "\n")
 	switch {
-	case IsRAG(setting) && len(docs) > 0:
+	case IsRAG(setting) && len(rendered) > 0:
 		b.WriteString("\nRetrieved API documentation (the most relevant first; not every document needs to be relevant):\n")
-		for i, d := range docs {
-			fmt.Fprintf(&b, "\n[%d]\n%s", i+1, Render(d))
+		for i, text := range rendered {
+			fmt.Fprintf(&b, "\n[%d]\n%s", i+1, text)
 		}
 	case IsRAG(setting):
 		b.WriteString("\nRetrieved API documentation: none.\n")

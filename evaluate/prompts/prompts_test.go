@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"sccg/evaluate"
+	"sccg/evaluate/retrieve"
 	"sccg/internal/golden"
 	"sccg/release"
 )
@@ -192,7 +193,7 @@ func TestCatalogFromStoreDocsWins(t *testing.T) {
 }
 
 func TestUnknownSettingAndTask(t *testing.T) {
-	for _, o := range []Options{{Setting: "c9"}, {Setting: Intent, Task: "rank"}, {Setting: RAGBM25}} {
+	for _, o := range []Options{{Setting: "c9"}, {Setting: Intent, Task: "rank"}, {Setting: RAGBM25}, {Setting: RAGDense}} {
 		if _, err := Build(context.Background(), nil, o); err == nil {
 			t.Errorf("Build(%+v) did not fail", o)
 		}
@@ -329,5 +330,43 @@ func TestScoreSelection(t *testing.T) {
 	}
 	if len(res.Problems) != 1 || !strings.Contains(res.Problems[0], "SYN-0404") {
 		t.Errorf("problems %v", res.Problems)
+	}
+}
+
+func TestRAGPromptsUseTheRetriever(t *testing.T) {
+	ctx := context.Background()
+	recs := testBench(t)
+	corpus, err := retrieve.FromRecords(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bm25 := retrieve.NewBM25(corpus, retrieve.DefaultBM25)
+	out, err := Build(ctx, recs, Options{Setting: RAGBM25, Retriever: bm25, Corpus: corpus, K: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := byID(out.Prompts)["SYN-0001"]
+	if !ok {
+		t.Fatal("no rag prompt for SYN-0001")
+	}
+	user := p.Messages[1].Content
+	hits, _ := bm25.Retrieve(ctx, IntentText(recs[0]), 2)
+	if len(p.Docs) != len(hits) || len(hits) == 0 {
+		t.Fatalf("%d docs for %d hits", len(p.Docs), len(hits))
+	}
+	for i, h := range hits {
+		d := &corpus.Docs[h.Doc]
+		if !strings.Contains(user, "["+string(rune('1'+i))+"]\n"+strings.TrimRight(d.Render(), "\n")) || p.Docs[i].Route != d.Route || p.Docs[i].Host != d.Host {
+			t.Errorf("hit %d (%s) is not the prompt's document %d:\n%s", i, d.ID, i+1, user)
+		}
+	}
+	if !strings.Contains(user, "Retrieved API documentation") || strings.Contains(user, "Constraints") {
+		t.Errorf("rag prompt:\n%s", user)
+	}
+	if probs := problemsOf(out); probs["SYN-0004"] != ProblemNoIntent {
+		t.Errorf("a sample without intent has no query: %v", probs)
+	}
+	if _, err := Build(ctx, recs, Options{Setting: RAGBM25, Retriever: bm25}); err == nil {
+		t.Error("a rag setting without the retriever's corpus did not fail")
 	}
 }
