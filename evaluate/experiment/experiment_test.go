@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -321,6 +322,14 @@ func TestContaminationPairs(t *testing.T) {
 	pairs, err := intentPairs(ctx, st, bench.Samples)
 	if err != nil || len(pairs) != 2 || pairs["SYN-0001"] != [2]string{"Next high tides for a station.", redacted["SYN-0001"]} {
 		t.Fatalf("pairs %v, %v", pairs, err)
+	}
+	// a record's redacted_intent field (the redact stage's export) is a pair's
+	// redacted side too, and comes before the store's
+	withField := append([]release.Record(nil), bench.Samples...)
+	withField[0].Extra = maps.Clone(withField[0].Extra)
+	withField[0].Extra["redacted_intent"] = json.RawMessage(`{"text": "Upcoming peaks of the water at a gauge.", "comments_source": "intent_redacted"}`)
+	if p, err := intentPairs(ctx, st, withField); err != nil || p["SYN-0001"][1] != "Upcoming peaks of the water at a gauge." {
+		t.Errorf("pair from the redacted_intent field: %v, %v", p["SYN-0001"], err)
 	}
 	h := replay.NewLLM(replay.LLMOptions{})
 	h.Default(replay.Answer(modelCode))

@@ -252,8 +252,9 @@ func writeTests(b *bytes.Buffer, tests []Test) {
 // intentPairs are the samples with both a human comment and a redacted intent:
 // the human comment is a record's comments when they are original (or its
 // comments_original field), else a stored original intent; the redacted intent is
-// a stored intent_redacted that passed LeakCheck, else the record's comments when
-// they are one.
+// the record's redacted_intent field (what the redact stage exports for a sample
+// that keeps its human comment), else a stored intent_redacted that passed
+// LeakCheck, else the record's comments when they are one.
 func intentPairs(ctx context.Context, st *store.Store, recs []release.Record) (map[string][2]string, error) {
 	out := map[string][2]string{}
 	for _, r := range recs {
@@ -266,6 +267,14 @@ func intentPairs(ctx context.Context, st *store.Store, recs []release.Record) (m
 		}
 		if human == "" {
 			human = commentsField(r, "comments_original")
+		}
+		if raw, ok := r.Extra["redacted_intent"]; ok {
+			var ri struct {
+				Text string `json:"text"`
+			}
+			if json.Unmarshal(raw, &ri) == nil && strings.TrimSpace(ri.Text) != "" {
+				red = strings.TrimSpace(ri.Text)
+			}
 		}
 		smp, err := st.SampleByID(ctx, r.SampleID)
 		switch {
@@ -281,7 +290,7 @@ func intentPairs(ctx context.Context, st *store.Store, recs []release.Record) (m
 				switch {
 				case in.Kind == "original" && human == "":
 					human = strings.TrimSpace(in.Text)
-				case in.Kind == "intent_redacted" && in.Passed:
+				case in.Kind == "intent_redacted" && in.Passed && red == "":
 					red = strings.TrimSpace(in.Text)
 				}
 			}
