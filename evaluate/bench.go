@@ -146,6 +146,9 @@ func (b *Bench) TrainSplit() ([]release.Record, error) {
 		if err != nil {
 			return nil, err
 		}
+		if len(tb.Samples) == 0 {
+			return nil, fmt.Errorf("benchmark %s: its train split is empty", b.Path)
+		}
 		return tb.Samples, nil
 	}
 	var out []release.Record
