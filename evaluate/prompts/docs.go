@@ -333,7 +333,7 @@ func CatalogFromStore(ctx context.Context, st *store.Store) (*Catalog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("documentation from the store: %w", err)
 	}
-	c := NewCatalog("store", nil)
+	c := NewCatalog(retrieve.SourceStore, nil)
 	for _, a := range apis {
 		eps, err := st.Endpoints(ctx, a.ID)
 		if err != nil {
@@ -346,7 +346,7 @@ func CatalogFromStore(ctx context.Context, st *store.Store) (*Catalog, error) {
 
 // CatalogFromRecords collects the documented gold endpoints of records.
 func CatalogFromRecords(recs []release.Record) *Catalog {
-	c := NewCatalog("records", nil)
+	c := NewCatalog(retrieve.SourceBench, nil)
 	sorted := append([]release.Record(nil), recs...)
 	slices.SortStableFunc(sorted, func(a, b release.Record) int { return cmp.Compare(a.SampleID, b.SampleID) })
 	for _, r := range sorted {
