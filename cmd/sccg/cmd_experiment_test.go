@@ -131,9 +131,20 @@ func TestPromptsBaselineEvalOnTheSnapshot(t *testing.T) {
 	g := filepath.Join(dir, "dt.jsonl")
 	importTestRun(t, e, 0, "baseline", "doc-template", "--bench", export, "--prompts", p, "--out", g)
 	importTestRun(t, e, 0, "baseline", "null", "--bench", export, "--setting", "c1", "--out", filepath.Join(dir, "null.jsonl"))
-	gens, _, _ := evaluate.ReadGenerations(g)
-	nulls, _, _ := evaluate.ReadGenerations(filepath.Join(dir, "null.jsonl"))
-	os.WriteFile(filepath.Join(dir, "all.jsonl"), []byte(strings.Join(jsonLines(t, append(gens, nulls...)), "")), 0o644)
+	// under intent (every prompt LeakChecked) doc-template has nothing to call;
+	// bm25-nearest-train copies the code of the nearest train intent
+	importTestRun(t, e, 0, "baseline", "doc-template", "--bench", export, "--setting", "intent", "--out", filepath.Join(dir, "dt-intent.jsonl"))
+	importTestRun(t, e, 0, "baseline", "bm25-nearest-train", "--bench", export, "--split", "test", "--setting", "intent",
+		"--out", filepath.Join(dir, "bm25.jsonl"))
+	var all []evaluate.Generation
+	for _, f := range []string{g, "null.jsonl", "dt-intent.jsonl", "bm25.jsonl"} {
+		gs, _, err := evaluate.ReadGenerations(filepath.Join(dir, filepath.Base(f)))
+		if err != nil || len(gs) == 0 {
+			t.Fatalf("%s: %d generations, %v", f, len(gs), err)
+		}
+		all = append(all, gs...)
+	}
+	os.WriteFile(filepath.Join(dir, "all.jsonl"), []byte(strings.Join(jsonLines(t, all), "")), 0o644)
 	importTestRun(t, e, 0, "eval", "--bench", filepath.Join(export, "sccgbench.json"), "--generations", filepath.Join(dir, "all.jsonl"),
 		"--out", filepath.Join(dir, "eval"), "--timeout", "30s")
 	sum := readSummary(t, filepath.Join(dir, "eval"))
@@ -143,6 +154,13 @@ func TestPromptsBaselineEvalOnTheSnapshot(t *testing.T) {
 	}
 	if n := sum["c1/null"]; n.Overall.N == 0 || n.Overall.Mock != 0 || n.Overall.Syntax != 1 {
 		t.Errorf("null under c1: %+v", n.Overall)
+	}
+	if di := sum["intent/doc-template"]; di.Overall.N != len(recs)-noEndpoint(recs) || di.Overall.Mock != 0 || di.Overall.ExecReq != 1 {
+		t.Errorf("doc-template under intent: n=%d mock=%.3f exec_req=%.3f; want every sample prompted and none hit",
+			di.Overall.N, di.Overall.Mock, di.Overall.ExecReq)
+	}
+	if bm := sum["intent/bm25-nearest-train"]; bm.Overall.N == 0 || bm.Overall.Syntax == 0 {
+		t.Errorf("bm25-nearest-train: %+v", bm.Overall)
 	}
 
 	sel := filepath.Join(dir, "sel.jsonl")
@@ -157,6 +175,16 @@ func TestPromptsBaselineEvalOnTheSnapshot(t *testing.T) {
 	if !strings.Contains(string(tables), "Endpoint selection") {
 		t.Errorf("selection tables.md: %s", tables)
 	}
+}
+
+func noEndpoint(recs []release.Record) int {
+	n := 0
+	for _, r := range recs {
+		if t := evaluate.TruthOf(r); !t.HasEndpoint() {
+			n++
+		}
+	}
+	return n
 }
 
 func jsonLines(t *testing.T, gens []evaluate.Generation) []string {
@@ -245,33 +273,33 @@ func TestExperimentCommand(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	grid := filepath.Join(dir, "grid.json")
-	os.WriteFile(grid, []byte(`{"settings": ["c1", "oracle-c3", "oracle-c5"], "baselines": ["gold", "null", "doc-template"],
+	os.WriteFile(grid, []byte(`{"settings": ["intent", "oracle-c3", "oracle-c5"], "baselines": ["gold", "null", "doc-template", "bm25-nearest-train"],
   "models": [{"name": "replay-chat", "base_url": "`+srv.URL+`/v1", "temperature": 0}],
-  "eval": {"timeout": "30s"}, "stats": {"rounds": 200}}`), 0o644)
+  "split": "test", "eval": {"timeout": "30s"}, "stats": {"rounds": 200}}`), 0o644)
 	res := filepath.Join(dir, "out")
-	importTestRun(t, e, 0, "experiment", "--grid", grid, "--bench", filepath.Join(export, "splits", "test.json"), "--out", res)
+	importTestRun(t, e, 0, "experiment", "--grid", grid, "--bench", export, "--out", res)
 	var idx experiment.Index
 	b, err := os.ReadFile(filepath.Join(res, "grid.json"))
 	if err != nil || json.Unmarshal(b, &idx) != nil {
 		t.Fatalf("grid.json: %v", err)
 	}
-	if len(idx.Cells) != 12 || idx.Docs != "store" {
-		t.Errorf("%d cells (want 3 settings × 4), docs from %q (want the store)", len(idx.Cells), idx.Docs)
+	if len(idx.Cells) != 13 || idx.Docs != "store" {
+		t.Errorf("%d cells (want 3 settings × 4 and bm25-nearest-train under intent), docs from %q (want the store)", len(idx.Cells), idx.Docs)
 	}
 	for _, c := range idx.Cells {
-		if c.Model == "doc-template" && c.Setting != "c1" && c.Overall.Mock != 1 {
+		if c.Model == "doc-template" && (c.Setting == "intent") != (c.Overall.Mock == 0) {
 			t.Errorf("%s: mock %.3f", c.ID, c.Overall.Mock)
 		}
 	}
 	tables, _ := os.ReadFile(filepath.Join(res, "tables.md"))
-	for _, s := range []string{"Table V", "Table VII", "| replay-chat | oracle-c5 |", "Temporal split"} {
+	for _, s := range []string{"Table V", "Table VII", "| replay-chat | oracle-c5 |", "| bm25-nearest-train | intent |", "Temporal split"} {
 		if !strings.Contains(string(tables), s) {
 			t.Errorf("tables.md lacks %q", s)
 		}
 	}
 	sent := srv.Log.Len()
 	out.(interface{ Reset() }).Reset()
-	importTestRun(t, e, 0, "experiment", "--grid", grid, "--bench", filepath.Join(export, "splits", "test.json"), "--out", res)
+	importTestRun(t, e, 0, "experiment", "--grid", grid, "--bench", export, "--out", res)
 	again, _ := os.ReadFile(filepath.Join(res, "tables.md"))
 	if string(again) != string(tables) || srv.Log.Len() != sent {
 		t.Errorf("the rerun changed tables.md or sent %d requests", srv.Log.Len()-sent)

@@ -10,13 +10,13 @@ package prompts
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
 	"sccg/evaluate/retrieve"
+	"sccg/leakcheck"
 	"sccg/llm"
 	"sccg/release"
 )
@@ -146,6 +146,20 @@ type LeakChecker interface {
 	Leak(ctx context.Context, r *release.Record, text string) (string, error)
 }
 
+// LeakCheck is the LeakChecker the intent setting uses by default: package
+// leakcheck's check of the prompt against the record's ground truth (its host and
+// names, URL, route, parameter keys and the literal values its own code sends).
+var LeakCheck LeakChecker = LeakFunc(func(ctx context.Context, r *release.Record, text string) (string, error) {
+	g, err := leakcheck.RecordTruth(ctx, r)
+	if err != nil {
+		return "", err
+	}
+	if rep := leakcheck.LeakCheck(text, g); rep.Leaked {
+		return rep.String(), nil
+	}
+	return "", nil
+})
+
 // LeakFunc is a function that is a LeakChecker.
 type LeakFunc func(ctx context.Context, r *release.Record, text string) (string, error)
 
@@ -172,7 +186,7 @@ type Options struct {
 	Retriever retrieve.Retriever
 	Corpus    *retrieve.Corpus
 	K         int
-	// Leaks checks every prompt of the intent setting; it is required there.
+	// Leaks checks every prompt of the intent setting (default LeakCheck).
 	Leaks LeakChecker
 	// DropLeaks leaves leaking prompts out (each reported) instead of failing.
 	DropLeaks bool
@@ -212,8 +226,8 @@ func (o Options) withDefaults() (Options, error) {
 	if IsRAG(o.Setting) && (o.Retriever == nil || o.Corpus == nil) {
 		return o, fmt.Errorf("setting %s needs a retriever and its corpus", o.Setting)
 	}
-	if o.Setting == Intent && o.Task == TaskGenerate && o.Leaks == nil {
-		return o, errors.New("the intent setting needs LeakCheck")
+	if o.Leaks == nil {
+		o.Leaks = LeakCheck
 	}
 	return o, nil
 }
