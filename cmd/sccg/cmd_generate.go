@@ -47,7 +47,7 @@ func runGenerate(ctx context.Context, e *env, args []string) error {
 	maxTokens := fs.Int("max-tokens", 0, "cap on each completion's tokens (0: the server's default)")
 	concurrency := fs.Int("concurrency", llm.DefaultConcurrency, "requests in flight at once")
 	timeout := fs.Duration("timeout", llm.DefaultTimeout, "limit per request attempt")
-	retries := fs.Int("retries", llm.DefaultMaxRetries, "retries of a failed attempt (429, 5xx, timeout); negative: none")
+	retries := fs.Int("retries", llm.DefaultMaxRetries, "retries of a failed attempt (429, 5xx, timeout); 0: none")
 	rest, err := e.parse(fs, args)
 	if err != nil {
 		return err
@@ -72,8 +72,8 @@ func runGenerate(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	if *retries == 0 {
-		*retries = -1 // llm reads 0 as its default
+	if *retries <= 0 {
+		*retries = -1 // llm reads 0 as its default and a negative count as none
 	}
 	client, err := llm.New(llm.Config{BaseURL: *baseURL, Model: *model, APIKeyEnv: *keyEnv, Timeout: *timeout,
 		MaxRetries: *retries, Concurrency: *concurrency}, llm.WithCache(st), llm.WithGetenv(e.getenv))
