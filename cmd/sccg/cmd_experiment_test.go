@@ -292,10 +292,13 @@ func TestExperimentCommand(t *testing.T) {
 		}
 	}
 	tables, _ := os.ReadFile(filepath.Join(res, "tables.md"))
-	for _, s := range []string{"Table V", "Table VII", "| replay-chat | oracle-c5 |", "| bm25-nearest-train | intent |", "Temporal split"} {
+	for _, s := range []string{"Table V", "Table VII", "| replay-chat | oracle-c5 |", "| intent | bm25-nearest-train |", "Temporal split"} {
 		if !strings.Contains(string(tables), s) {
 			t.Errorf("tables.md lacks %q", s)
 		}
+	}
+	if page, err := os.ReadFile(filepath.Join(res, "report", "report.md")); err != nil || !strings.Contains(string(page), "Table VII") {
+		t.Errorf("the grid's report page: %v", err)
 	}
 	sent := srv.Log.Len()
 	out.(interface{ Reset() }).Reset()

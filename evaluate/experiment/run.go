@@ -218,7 +218,7 @@ func (r *runner) run(ctx context.Context) (*Index, error) {
 	if slices.Contains(g.Baselines, baseline.BM25NearestTrain) && !slices.Contains(g.Settings, prompts.Intent) {
 		r.idx.Notes = append(r.idx.Notes, "bm25-nearest-train answers intent-only prompts: the grid has no intent setting, so it did not run")
 	}
-	if err := r.summarize(); err != nil {
+	if err := r.summarize(ctx); err != nil {
 		return nil, err
 	}
 	return r.idx, nil

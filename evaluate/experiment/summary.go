@@ -13,6 +13,7 @@ import (
 
 	"sccg/evaluate"
 	"sccg/evaluate/prompts"
+	"sccg/evaluate/report"
 	"sccg/release"
 	"sccg/store"
 )
@@ -41,7 +42,7 @@ const (
 
 // summarize runs the statistics hooks and writes DIR/summary.json (every cell's
 // summary groups), DIR/tables.md and DIR/grid.json.
-func (r *runner) summarize() error {
+func (r *runner) summarize(ctx context.Context) error {
 	g, o := r.g, r.o
 	var sums []evaluate.Summary
 	var combined evaluate.Summary
@@ -94,9 +95,7 @@ func (r *runner) summarize() error {
 		b.WriteString("\n")
 		order := append([]string(nil), g.Settings...)
 		order = append(order, SettingHuman, SettingRedacted)
-		if err := evaluate.WriteStaircase(&b, sums, order); err != nil {
-			return err
-		}
+		b.WriteString(report.StaircaseMarkdown(sums, order))
 		writeTests(&b, r.idx.Tests)
 	}
 	if len(r.idx.Notes) > 0 {
@@ -113,7 +112,28 @@ func (r *runner) summarize() error {
 			return err
 		}
 	}
-	return writeJSON(filepath.Join(o.Dir, "grid.json"), r.idx)
+	if err := writeJSON(filepath.Join(o.Dir, "grid.json"), r.idx); err != nil {
+		return err
+	}
+	return r.writeReport(ctx)
+}
+
+// writeReport makes the grid's report page (DIR/report: index.html, report.md, the
+// figures, a page per sample) from what the grid wrote.
+func (r *runner) writeReport(ctx context.Context) error {
+	d, err := report.Load(ctx, report.Inputs{Paths: []string{r.o.Dir}, Bench: r.o.Bench.Path})
+	if err != nil {
+		return fmt.Errorf("experiment: report: %w", err)
+	}
+	title := "SCCGBench experiment: " + r.idx.Bench
+	if r.idx.Split != "" {
+		title += " (" + r.idx.Split + ")"
+	}
+	if _, err := report.Write(ctx, d, filepath.Join(r.o.Dir, "report"), report.Options{Title: title, Rounds: r.g.Stats.Rounds,
+		Seed: r.g.Stats.Seed}); err != nil {
+		return fmt.Errorf("experiment: report: %w", err)
+	}
+	return nil
 }
 
 // tests are the statistics hooks: per cell the temporal split and (intent-only
