@@ -2,6 +2,8 @@ package evaluate
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"sccg/evaluate/metrics"
@@ -178,12 +180,14 @@ func Summarize(results []Result, ks []int) Summary {
 				p.c++
 			}
 		}
+		ids := slices.Sorted(maps.Keys(per)) // a fixed order of addition: the same results, the same bits
 		for _, k := range ks {
 			if len(per) == 0 {
 				break
 			}
 			sum := 0.0
-			for _, p := range per {
+			for _, id := range ids {
+				p := per[id]
 				sum += stats.PassAtK(p.n, p.c, k)
 			}
 			g.PassAtK[fmt.Sprintf("pass@%d", k)] = sum / float64(len(per))

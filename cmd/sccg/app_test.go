@@ -106,7 +106,7 @@ func TestStatsJSONParses(t *testing.T) {
 
 func TestEveryCommandIsListedOnce(t *testing.T) {
 	want := []string{"crawl", "mine", "extract", "align", "decontam", "redact", "split", "export", "import", "build", "demo",
-		"prompts", "generate", "baseline", "retrieve", "eval", "verify", "leakcheck", "audit", "report", "stats", "version"}
+		"prompts", "generate", "baseline", "experiment", "retrieve", "eval", "verify", "leakcheck", "audit", "report", "stats", "version"}
 	seen := map[string]int{}
 	for _, c := range commands {
 		seen[c.name]++

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sccg/evaluate"
+	"sccg/evaluate/prompts"
 	"sccg/evaluate/sandbox"
 	"sccg/release"
 )
@@ -18,6 +19,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	bench := fs.String("bench", "", "benchmark in the published format (JSON array or JSONL)")
 	gens := fs.String("generations", "", "generations JSONL: sample_id, setting, model, sample_index, completion")
 	gold := fs.Bool("gold", false, "use each sample's own code as its generation (self-check)")
+	promptsFile := fs.String("prompts", "", "the prompts `file` the generations answer: endpoint-selection prompts are scored Top-1 / Top-3")
 	out := fs.String("out", "", "output `dir` for results.jsonl, summary.json, tables.md")
 	workers := fs.Int("workers", 0, "parallel sandboxed runs (default GOMAXPROCS)")
 	timeout := fs.Duration("timeout", 5*time.Second, "wall-clock limit per completion")
@@ -60,6 +62,18 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	recs, err := release.ReadFile(*bench)
 	if err != nil {
 		return err
+	}
+	if *promptsFile != "" {
+		ps, err := prompts.ReadFile(*promptsFile)
+		if err != nil {
+			return err
+		}
+		if len(ps) > 0 && ps[0].Task == prompts.TaskSelect {
+			if *gold {
+				return usagef("--gold scores code; for endpoint selection run 'sccg baseline gold --prompts %s'", *promptsFile)
+			}
+			return evalSelection(e, recs, ps, *gens, *out)
+		}
 	}
 	var generations []evaluate.Generation
 	var problems []string
@@ -115,6 +129,33 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	}
 	printEvalSummary(e, res.Summary)
 	fmt.Fprintf(e.stdout, "wrote %s/results.jsonl, summary.json, tables.md\n", strings.TrimRight(*out, "/"))
+	return nil
+}
+
+// evalSelection scores answers of the endpoint-selection task.
+func evalSelection(e *env, recs []release.Record, ps []prompts.Prompt, gensPath, out string) error {
+	gens, problems, err := evaluate.ReadGenerations(gensPath)
+	if err != nil {
+		return err
+	}
+	res, err := prompts.ScoreSelection(recs, ps, gens)
+	if err != nil {
+		return err
+	}
+	res.Problems = append(problems, res.Problems...)
+	for _, p := range res.Problems {
+		fmt.Fprintf(e.stderr, "sccg eval: %s\n", p)
+	}
+	if err := prompts.WriteSelectionOutputs(out, res); err != nil {
+		return err
+	}
+	if e.json {
+		return e.printJSON(res)
+	}
+	for _, g := range res.Groups {
+		fmt.Fprintf(e.stdout, "%s/%s: n=%d top1=%.3f top3=%.3f unparsed=%d\n", g.Setting, g.Model, g.N, g.Top1, g.Top3, g.Unparsed)
+	}
+	fmt.Fprintf(e.stdout, "wrote %s/selection.jsonl, selection.json, tables.md\n", strings.TrimRight(out, "/"))
 	return nil
 }
 

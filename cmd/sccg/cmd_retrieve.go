@@ -340,9 +340,25 @@ func retrieveCorpus(ctx context.Context, st *store.Store, from string, docs []st
 // crawl` and `sccg build --docs` read them. A file that cannot be read is a problem
 // of the corpus, not an error; no usable file at all is.
 func docsCorpus(ctx context.Context, paths []string) (*retrieve.Corpus, error) {
-	openapi, toolbench, err := pipeline.ClassifyDocs(paths)
+	apis, eps, problems, err := readDocs(ctx, paths)
 	if err != nil {
 		return nil, fmt.Errorf("corpus from docs: %w", err)
+	}
+	c, err := retrieve.FromEndpoints(retrieve.SourceDocs, apis, eps, problems...)
+	if err != nil && len(problems) > 0 {
+		return nil, fmt.Errorf("%w (%s)", err, strings.Join(problems, "; "))
+	}
+	return c, err
+}
+
+// readDocs reads OpenAPI 3 / Swagger 2 documents and ToolBench tool files (files or
+// folders) with the crawl package, as `sccg crawl` and `sccg build --docs` read
+// them: the APIs (numbered from 1) and their current endpoints. A file that cannot
+// be read is a problem naming it, not an error.
+func readDocs(ctx context.Context, paths []string) ([]store.API, []store.Endpoint, []string, error) {
+	openapi, toolbench, err := pipeline.ClassifyDocs(paths)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	var apis []store.API
 	var eps []store.Endpoint
@@ -353,7 +369,7 @@ func docsCorpus(ctx context.Context, paths []string) (*retrieve.Corpus, error) {
 	}{{openapi, crawl.LoadOpenAPIFile}, {toolbench, crawl.LoadToolBenchFile}} {
 		for _, f := range set.files {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return nil, nil, nil, err
 			}
 			doc, err := set.load(ctx, f)
 			if err != nil {
@@ -371,11 +387,7 @@ func docsCorpus(ctx context.Context, paths []string) (*retrieve.Corpus, error) {
 			}
 		}
 	}
-	c, err := retrieve.FromEndpoints(retrieve.SourceDocs, apis, eps, problems...)
-	if err != nil && len(problems) > 0 {
-		return nil, fmt.Errorf("%w (%s)", err, strings.Join(problems, "; "))
-	}
-	return c, err
+	return apis, eps, problems, nil
 }
 
 func benchName(bench, db string) string {

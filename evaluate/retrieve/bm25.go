@@ -67,6 +67,17 @@ func NewBM25(c *Corpus, o BM25Options) *BM25 {
 	return newBM25(docs, o)
 }
 
+// NewTextIndex indexes arbitrary texts (cut by Tokenize) instead of a corpus's
+// endpoint documents; a Hit's Doc is then the index of its text. The
+// bm25-nearest-train baseline searches the train split's intents with it.
+func NewTextIndex(texts []string, o BM25Options) *BM25 {
+	docs := make([][]string, len(texts))
+	for i, t := range texts {
+		docs[i] = Tokenize(t)
+	}
+	return newBM25(docs, o)
+}
+
 // newBM25 indexes documents given as their terms.
 func newBM25(docs [][]string, o BM25Options) *BM25 {
 	o = o.withDefaults()
