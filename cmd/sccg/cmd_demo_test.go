@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"sccg/evaluate/report"
+	"sccg/internal/browsertest"
+)
+
+// TestDemo runs the tour end to end and opens its report in Chromium: every table
+// and figure the manifest lists is laid out, the page fetches nothing, and the
+// tables the demo prints are there. A second run resumes and prints the same.
+func TestDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the whole demo")
+	}
+	ctx := context.Background()
+	e, out, errb := newTestEnv(t)
+	e.dbSet = false // the demo keeps its store in its own directory
+	dir := filepath.Join(t.TempDir(), "demo-out")
+	if code := run(ctx, []string{"demo", "--out", dir, "--timeout", "30s"}, e); code != 0 {
+		t.Fatalf("demo: exit %d, stderr:\n%s", code, errb)
+	}
+	for _, want := range []string{"### Table II", "### Table V", "### Table VII", "| oracle-c3 | doc-template |",
+		"open " + filepath.Join(dir, "report", "index.html"), "sccg audit --db " + filepath.Join(dir, "sccg.db")} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("demo output lacks %q:\n%s", want, out)
+		}
+	}
+	for i := 1; i <= 5; i++ {
+		if !strings.Contains(errb.String(), fmt.Sprintf("[%d/5] done", i)) {
+			t.Errorf("no progress line for step %d:\n%s", i, errb)
+		}
+	}
+	if strings.Contains(out.String(), "![") {
+		t.Error("the demo prints figure links a terminal cannot show")
+	}
+	var m report.Manifest
+	b, err := os.ReadFile(filepath.Join(dir, "report", report.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, en := range append(append([]report.Entry{}, m.Tables...), m.Figures...) {
+		ids = append(ids, en.ID)
+	}
+	for _, want := range []string{"table-ii", "table-v", "table-vi", "table-vii", "table-viii", "fig-staircase",
+		"fig-retrieval", "fig-loc-cdf", "fig-lorenz", "fig-update-years", "fig-failures"} {
+		if !strings.Contains(" "+strings.Join(ids, " ")+" ", " "+want+" ") {
+			t.Errorf("the demo's report lacks %s (has %v; left out: %v)", want, ids, m.Omitted)
+		}
+	}
+
+	br := browsertest.New(t)
+	if err := chromedp.Do(br.Ctx, chromedp.Navigate(browsertest.FileURL(t, filepath.Join(dir, "report", "index.html"))),
+		chromedp.WaitReady("#sample-index")); err != nil {
+		t.Fatal(err)
+	}
+	idsJSON, _ := json.Marshal(ids)
+	for _, p := range browsertest.Run(t, br.Ctx, chromedp.Evaluate[[]string](fmt.Sprintf("(%s)(%s)", browsertest.CheckRendered, idsJSON))) {
+		t.Errorf("demo-out/report/index.html: %s", p)
+	}
+	if ext := br.External(); len(ext) > 0 {
+		t.Errorf("the demo's report made network requests: %v", ext)
+	}
+
+	first := out.String()
+	out.Reset()
+	errb.Reset()
+	if code := run(ctx, []string{"demo", "--out", dir, "--timeout", "30s"}, e); code != 0 {
+		t.Fatalf("second demo: exit %d, stderr:\n%s", code, errb)
+	}
+	if out.String() != first {
+		t.Errorf("a second demo printed other tables:\n%s", out)
+	}
+}
