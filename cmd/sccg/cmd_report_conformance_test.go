@@ -3,13 +3,17 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"sccg/evaluate/report"
+	"sccg/internal/browsertest"
 )
 
 // TestConformanceReport makes the report of the public validation samples the way
@@ -58,4 +62,17 @@ func TestConformanceReport(t *testing.T) {
 		t.Errorf("SCG-000012's page lacks its lineage (%v)", err)
 	}
 	t.Logf("tables %d, figures %d, left out: %q", len(m.Tables), len(m.Figures), m.Omitted)
+
+	br := browsertest.New(t)
+	if err := chromedp.Do(br.Ctx, chromedp.Navigate(browsertest.FileURL(t, filepath.Join(dir, "report", "index.html"))),
+		chromedp.WaitReady("#sample-index")); err != nil {
+		t.Fatal(err)
+	}
+	idsJSON, _ := json.Marshal(got)
+	for _, p := range browsertest.Run(t, br.Ctx, chromedp.Evaluate[[]string](fmt.Sprintf("(%s)(%s)", browsertest.CheckRendered, idsJSON))) {
+		t.Errorf("index.html: %s", p)
+	}
+	if ext := br.External(); len(ext) > 0 {
+		t.Errorf("the report made network requests: %v", ext)
+	}
 }
