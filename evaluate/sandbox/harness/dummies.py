@@ -7,9 +7,9 @@ from . import job
 from .facts import _dict_keys, _kw_keys
 from .recorders import _FAKES
 from .report import _safe
-from .values import _ADict, _Any
+from .values import _ADict, _Any, _PStr
 
-_str, _type, _len, _getattr = str, type, len, getattr
+_str, _type, _len, _getattr, _isinstance = str, type, len, getattr, isinstance
 _list, _int = list, int
 _BaseException = BaseException
 
@@ -45,7 +45,7 @@ def _dummy(name, ann, cls_hint=None):
     if a.startswith(("dict", "<class 'dict'>", "typing.dict", "mapping")):
         return _ADict()
     if a.startswith(("list", "<class 'list'>", "typing.list", "sequence", "tuple", "typing.tuple")):
-        return ["test"]
+        return [_PStr("test")]
     if "url" in n or "endpoint" in n:
         return "https://example.com/test"
     if n in ("lat", "latitude"):
@@ -71,10 +71,10 @@ def _dummy(name, ann, cls_hint=None):
              "cursor", "logger", "log", "interaction", "event", "callback"):
         return _Any()
     if n.endswith("list") or n.endswith("_ids"):
-        return ["test"]
+        return [_PStr("test")]
     if n.endswith("s") and n not in ("address", "status", "news", "class", "alias", "bus", "os", "is", "has",
                                       "symbols_str") and _len(n) > 3:
-        return ["test"]
+        return [_PStr("test")]  # one element, which also takes the uses of a record
     if "path" in n or "file" in n:
         return job.scratch + "/input.txt"
     if n in ("lang", "language", "locale", "source_lang", "target_lang"):
@@ -134,7 +134,7 @@ def _call_with_dummies(fn, skip_first, mode=0):
             d = _dummy(name, ann)
             if _type(d) is _str:
                 return keys[0]
-            if _type(d) is _list and d and _type(d[0]) is _str:
+            if _type(d) is _list and d and _isinstance(d[0], _str):
                 return [keys[0]]
             return d
     for i, name in enumerate(names):

@@ -16,7 +16,7 @@ from .guard import _apply_limits, _audit, _refuse_dir_fd_open
 from .recorders import _FAKES
 from .report import _safe, _send
 from .stubs import _fake_environment, _Globals, _prepare_stdlib, _stubbed, _undefined
-from .values import _Any
+from .values import _Any, _shape
 
 _type, _len, _isinstance, _getattr = type, len, isinstance, getattr
 _exit = posix._exit
@@ -243,23 +243,33 @@ def _method(d, g, instances, note):
     return fn, bound
 
 
+# The attempts at calling a function, in order, until one sends a request: the
+# dummy-argument mode (see dummies._call_with_dummies) and how many items a stub
+# holds (values._shape). The same for every completion: nothing here reads the label.
+_ATTEMPTS = ((0, 1), (1, 1), (3, 1), (4, 1), (2, 1), (1, 0), (1, 2))
+
+
 def _attempts(fn, bound):
     """Calls fn; when a call sends nothing, tries again with other dummies."""
     first = None
-    for mode in (0, 1, 3, 4, 2):
-        before = _nreq[0]
-        try:
-            _drive(_call_with_dummies(fn, bound, mode))
-        except (_NoMode, _Enough):
-            if _nreq[0] >= _MAXREQ:
-                raise _Enough()
-            continue
-        except _BaseException as e:
-            if _isinstance(e, MemoryError):
-                raise
-            if first is None:
-                first = e
-        if _nreq[0] > before:
-            return
+    try:
+        for mode, shape in _ATTEMPTS:
+            _shape[0] = shape
+            before = _nreq[0]
+            try:
+                _drive(_call_with_dummies(fn, bound, mode))
+            except (_NoMode, _Enough):
+                if _nreq[0] >= _MAXREQ:
+                    raise _Enough()
+                continue
+            except _BaseException as e:
+                if _isinstance(e, MemoryError):
+                    raise
+                if first is None:
+                    first = e
+            if _nreq[0] > before:
+                return
+    finally:
+        _shape[0] = 1
     if first is not None:
         raise first

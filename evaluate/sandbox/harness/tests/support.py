@@ -6,7 +6,7 @@ import shutil
 import tempfile
 import unittest
 
-from .. import capture, facts, guard, job, report, stubs
+from .. import capture, facts, guard, job, report, stubs, values
 
 
 class HarnessTest(unittest.TestCase):
@@ -64,6 +64,7 @@ def reset():
     del stubs._stubbed[:], stubs._undefined[:], facts._sub_keys[:], facts._setup_hooks[:]
     facts._dict_keys.clear()
     facts._kw_keys.clear()
+    values._shape[0] = 1
 
 
 def drive(coro):

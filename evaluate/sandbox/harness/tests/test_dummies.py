@@ -7,7 +7,7 @@ import typing
 from .. import facts
 from ..dummies import _call_with_dummies, _dummy, _NoMode
 from ..recorders import _FAKES
-from ..values import _ADict, _Any
+from ..values import _ADict, _Any, _PStr
 from .support import HarnessTest
 
 
@@ -58,6 +58,13 @@ class DummyTest(HarnessTest):
                 got = _dummy(name, None)
                 self.assertEqual(got, want)
                 self.assertIs(type(got), type(want))
+
+    def test_list_elements_are_permissive(self):
+        for name, ann in (("symbols", None), ("user_ids", None), ("x", "List[str]")):
+            with self.subTest(name):
+                got = _dummy(name, ann)
+                self.assertIs(type(got[0]), _PStr)
+                self.assertIsInstance(got[0]["id"], _Any)
 
     def test_stubs_by_name(self):
         for name in ("request", "bot", "client", "db", "logger", "event", "callback"):

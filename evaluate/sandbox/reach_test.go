@@ -1,0 +1,48 @@
+package sandbox
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// TestReach: code that needs what a real run would give it reaches its request, one
+// case per strategy of the harness, in both modes.
+func TestReach(t *testing.T) {
+	for _, warm := range []bool{false, true} {
+		t.Run(mode(warm), func(t *testing.T) { testReach(t, warm) })
+	}
+}
+
+func testReach(t *testing.T, warm bool) {
+	r := newTestRunner(t, Limits{Timeout: 10 * time.Second}, warm)
+	tests := []struct {
+		name, code, fn string
+		want           string // the URL of the last captured request
+	}{
+		{"a permissive element", "import requests\ndef details(items):\n    for item in items:\n        requests.get('https://d.p.rapidapi.com/item/' + item['id'])\n",
+			"details", "https://d.p.rapidapi.com/item/stub"},
+		{"unpacking a stub", "import requests\ndef weather(city):\n    pack = geocode(city)\n    if pack != None:\n        lat, lon = pack\n        return requests.get('https://w.p.rapidapi.com/point', params={'lat': lat, 'lon': lon})\n",
+			"weather", "https://w.p.rapidapi.com/point"},
+		{"a stub joined to a string", "import requests\ndef f():\n    return requests.get('https://s.p.rapidapi.com/v1/' + RESOURCE + '/list')\n",
+			"f", "https://s.p.rapidapi.com/v1/stub/list"},
+		{"awaiting a stub", "import requests\nasync def on_message(client, message):\n    status = await message.reply_text('working')\n    status_id = status.id\n    r = requests.get('https://tt.p.rapidapi.com/vid/index', params={'url': message.text})\n    await status.edit_text(r.json()['title'])\n",
+			"on_message", "https://tt.p.rapidapi.com/vid/index"},
+		{"empty stubs: a cache miss", "import requests\ndef price(symbol):\n    hit = cache.get(symbol)\n    if hit:\n        return hit\n    return requests.get('https://p.p.rapidapi.com/price/' + symbol).json()\n",
+			"price", "https://p.p.rapidapi.com/price/test"},
+		{"stubs with several items", "import requests\nasync def bin_cmd(client, message):\n    if len(message.command) < 2:\n        return await message.reply_text('give me a bin')\n    return requests.get('https://bin.p.rapidapi.com/', params={'bin': message.command[1]})\n",
+			"bin_cmd", "https://bin.p.rapidapi.com/"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := r.Run(context.Background(), tt.code, tt.fn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := len(res.Requests)
+			if n == 0 || res.Requests[n-1].URL != tt.want {
+				t.Errorf("%s %s: requests %+v; want the last to be %s; stderr %s", res.Status, res.Reason, res.Requests, tt.want, res.Stderr)
+			}
+		})
+	}
+}
