@@ -3,7 +3,8 @@ it imports, defines and reads from outside itself, whether it handles errors and
 checks statuses, and which definitions reach a request. Also what the dummy
 arguments are made of: the string keys the code indexes with, its set-up hooks, the
 keys of its dict literals and of its **kwargs lookups (the lists and dicts below,
-filled in by _facts)."""
+filled in by _facts), and, read from the syntax tree only when a run needs it,
+the literals the code compares input() answers with."""
 import _ast
 import builtins
 
@@ -31,6 +32,9 @@ _dict_keys = {}
 # string keys a definition looks up in its **kwargs mapping (`context["ds"]`,
 # `opts.get("limit")`), by function name: passed as keyword arguments with dummies
 _kw_keys = {}
+
+# the syntax tree of the whole code: what _answers reads when it is first needed
+_tree = []
 
 
 def _facts(tree):
@@ -102,6 +106,7 @@ def _facts(tree):
                     calls[n.name + "." + m.name] = _called(m)
                     _dict_keys[m.name] = _literal_keys(m)
                     _kw_keys[m.name] = _kwarg_keys(m)
+    _tree[:] = [tree]
     # A definition reaches a request when it calls an HTTP verb or client, or calls a
     # definition that does.
     reach = set(d for d in defs if calls[d] & _HTTPISH)
@@ -204,3 +209,103 @@ def _called(fn):
             elif _isinstance(v, AST):
                 stack.append(v)
     return out
+
+
+def _constants(e):
+    """The literal values of a constant or of a tuple, list or set of constants."""
+    if _type(e) is _ast.Constant:
+        return [e.value] if _type(e.value) in (_str, int, float) else []
+    if _type(e) in (_ast.Tuple, _ast.List, _ast.Set):
+        return [x.value for x in e.elts if _type(x) is _ast.Constant and _type(x.value) in (_str, int, float)]
+    return []
+
+
+def _walk(root):
+    """Every node under root, in source order."""
+    out, stack = [], [root]
+    AST = _ast.AST
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        kids = []
+        for f in n._fields:
+            v = _getattr(n, f, None)
+            if _type(v) is _list:
+                kids.extend(x for x in v if _isinstance(x, AST))
+            elif _isinstance(v, AST):
+                kids.append(v)
+        stack.extend(reversed(kids))
+    return out
+
+
+def _answers():
+    """What input() answers, in order: the literals the code compares its answers
+    with (`if choice == "2":`, `while cmd != "q":`), those whose branch leaves the
+    loop or function (break, return, exit) last, and between them a free answer
+    ("test"); at most 40."""
+    nodes = _walk(_tree[0]) if _tree else []
+    Name, Call = _ast.Name, _ast.Call
+    derived = set()  # names that hold an answer
+
+    def holds_answer(e):
+        for x in _walk(e):
+            if _type(x) is Call and _type(x.func) is Name and x.func.id == "input":
+                return True
+            if _type(x) is Name and x.id in derived:
+                return True
+        return False
+
+    for _ in range(2):
+        for n in nodes:
+            t = _type(n)
+            if t is _ast.Assign or t is _ast.AnnAssign or t is _ast.NamedExpr:
+                targets = n.targets if t is _ast.Assign else [n.target]
+                if n.value is not None and holds_answer(n.value):
+                    derived.update(x.id for x in targets if _type(x) is Name)
+    stays, leaves = [], []
+    parent_if = {}
+    for n in nodes:
+        if _type(n) in (_ast.If, _ast.While):
+            parent_if[id(n.test)] = n
+    NotEq, NotIn = _ast.NotEq, _ast.NotIn
+    for n in nodes:
+        t = _type(n)
+        lits = []
+        if t is _ast.Compare:
+            sides = [n.left] + n.comparators
+            if any(holds_answer(x) for x in sides):
+                for x in sides:
+                    lits.extend(_constants(x))
+        elif t is _getattr(_ast, "Match", None) and holds_answer(n.subject):
+            for c in n.cases:
+                if _type(c.pattern) is _ast.MatchValue and _type(c.pattern.value) is _ast.Constant:
+                    lits.append(c.pattern.value.value)
+        if not lits:
+            continue
+        branch = parent_if.get(id(n))
+        if branch is None:
+            dest = stays
+        elif _type(branch) is _ast.If:
+            dest = leaves if _leaves(branch.body) else stays
+        else:  # `while answer != "q":` leaves on "q"
+            dest = leaves if t is _ast.Compare and _type(n.ops[0]) in (NotEq, NotIn) else stays
+        for v in lits:
+            v = _str(v)
+            if v not in stays and v not in leaves and _len(stays) + _len(leaves) < 40:
+                dest.append(v)
+    return stays + ["test"] + leaves
+
+
+def _leaves(body):
+    """Whether a branch leaves: a statement of it is break, return, raise or a call
+    of exit (`print("bye")` before it or not)."""
+    for st in body:
+        t = _type(st)
+        if t in (_ast.Break, _ast.Return, _ast.Raise):
+            return True
+        if t is _ast.Expr and _type(st.value) is _ast.Call:
+            f = st.value.func
+            name = f.id if _type(f) is _ast.Name else (f.attr if _type(f) is _ast.Attribute else "")
+            if name in ("exit", "quit", "_exit"):
+                return True
+    return False

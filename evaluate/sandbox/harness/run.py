@@ -130,17 +130,41 @@ def _main():
     _exit(0)
 
 
+# How many names a run binds to repair a NameError (see _repaired).
+_MAX_REPAIRS = 50
+_repairs = [0]
+
+
+def _repaired(g, e):
+    """Whether error e was a NameError on a module-level name that a lookup did not
+    take to g's __missing__ (a class body, eval, a function with other globals), now
+    bound as __missing__ would answer it, so that the failed step can run again."""
+    if _type(e) is not NameError or _repairs[0] >= _MAX_REPAIRS:
+        return False
+    name = _getattr(e, "name", None)
+    if _type(name) is not str or not g.bind(name):
+        return False
+    _repairs[0] += 1
+    return True
+
+
 def _exec_statements(tree, g, note):
-    """Runs the code's top-level statements one by one in g, noting the errors;
+    """Runs the code's top-level statements one by one in g, noting the errors (a
+    statement that fails on a module-level name runs again with the name bound);
     True when the code sent the most requests a run keeps."""
     Module = _ast.Module
     for node in tree.body:
-        try:
-            exec(compile(Module(body=[node], type_ignores=[]), "<generation>", "exec", dont_inherit=True), g)
-        except _Enough:
-            return True
-        except _BaseException as e:
-            note("line %d" % _getattr(node, "lineno", 0), e)
+        code = compile(Module(body=[node], type_ignores=[]), "<generation>", "exec", dont_inherit=True)
+        while True:
+            try:
+                exec(code, g)
+            except _Enough:
+                return True
+            except _BaseException as e:
+                if _repaired(g, e):
+                    continue
+                note("line %d" % _getattr(node, "lineno", 0), e)
+            break
     return False
 
 
@@ -191,7 +215,7 @@ def _call_targets(targets, g, note):
                     continue
                 bound = _type(fn).__name__ == "method"
             called += 1
-            _attempts(fn, bound)
+            _attempts(fn, bound, g)
         except _Enough:
             break
         except _BaseException as e:
@@ -249,24 +273,28 @@ def _method(d, g, instances, note):
 _ATTEMPTS = ((0, 1), (1, 1), (3, 1), (4, 1), (2, 1), (1, 0), (1, 2))
 
 
-def _attempts(fn, bound):
-    """Calls fn; when a call sends nothing, tries again with other dummies."""
+def _attempts(fn, bound, g):
+    """Calls fn; when a call sends nothing, tries again with other dummies (a call
+    that fails on a module-level name runs again with the name bound)."""
     first = None
     try:
         for mode, shape in _ATTEMPTS:
             _shape[0] = shape
             before = _nreq[0]
-            try:
-                _drive(_call_with_dummies(fn, bound, mode))
-            except (_NoMode, _Enough):
-                if _nreq[0] >= _MAXREQ:
-                    raise _Enough()
-                continue
-            except _BaseException as e:
-                if _isinstance(e, MemoryError):
-                    raise
-                if first is None:
-                    first = e
+            while True:
+                try:
+                    _drive(_call_with_dummies(fn, bound, mode))
+                except (_NoMode, _Enough):
+                    if _nreq[0] >= _MAXREQ:
+                        raise _Enough()
+                except _BaseException as e:
+                    if _isinstance(e, MemoryError):
+                        raise
+                    if _nreq[0] == before and _repaired(g, e):
+                        continue
+                    if first is None:
+                        first = e
+                break
             if _nreq[0] > before:
                 return
     finally:

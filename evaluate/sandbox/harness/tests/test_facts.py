@@ -2,7 +2,7 @@
 import ast
 
 from .. import facts
-from ..facts import _called, _facts, _kwarg_keys, _literal_keys
+from ..facts import _answers, _called, _facts, _kwarg_keys, _literal_keys
 from .support import HarnessTest
 
 CODE = '''
@@ -107,3 +107,43 @@ class HelpersTest(HarnessTest):
     def test_literal_keys(self):
         fn = self.fn("def f():\n    a = {'one': 1, 'two': 2}\n    b = {1: 2}\n    c = {'three': 3}\n    d = {'four': 4}\n    e = {'five': 5}\n")
         self.assertEqual(_literal_keys(fn), ["one", "three", "four"])
+
+
+class AnswersTest(HarnessTest):
+    def answers(self, code):
+        _facts(compile(code, "<generation>", "exec", ast.PyCF_ONLY_AST))
+        return _answers()
+
+    def test_answers_take_each_branch_and_leave_last(self):
+        code = """def menu():
+    while True:
+        choice = input("> ").strip()
+        if choice == "q":
+            print("bye")
+            break
+        if choice == "1":
+            search()
+        elif choice in ("2", "details"):
+            details()
+        n = int(input("how many? "))
+        if n > 3:
+            pass
+def other(x):
+    if x == "not an answer":
+        pass
+"""
+        self.assertEqual(self.answers(code), ["1", "2", "details", "3", "test", "q"])
+
+    def test_while_and_match(self):
+        code = """while (cmd := input()) != "exit":
+    match cmd:
+        case "go":
+            pass
+"""
+        self.assertEqual(self.answers(code), ["go", "test", "exit"])
+
+    def test_direct_comparison(self):
+        self.assertEqual(self.answers("if input('Send? ').lower() in ('y', 'yes'):\n    send()\n"), ["y", "yes", "test"])
+
+    def test_no_input(self):
+        self.assertEqual(self.answers("x = 1\n"), ["test"])
