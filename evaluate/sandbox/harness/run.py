@@ -270,7 +270,7 @@ def _method(d, g, instances, note):
 # The attempts at calling a function, in order, until one sends a request: the
 # dummy-argument mode (see dummies._call_with_dummies) and how many items a stub
 # holds (values._shape). The same for every completion: nothing here reads the label.
-_ATTEMPTS = ((0, 1), (1, 1), (3, 1), (4, 1), (2, 1), (1, 0), (1, 2))
+_ATTEMPTS = ((0, 1), (1, 1), (5, 1), (3, 1), (4, 1), (2, 1), (1, 0), (1, 2))
 
 
 def _attempts(fn, bound, g):

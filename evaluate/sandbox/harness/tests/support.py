@@ -72,6 +72,8 @@ def reset():
     del stubs._stubbed[:], stubs._undefined[:], facts._sub_keys[:], facts._setup_hooks[:]
     facts._dict_keys.clear()
     facts._kw_keys.clear()
+    facts._def_nodes.clear()
+    facts._str_tests.clear()
     del facts._tree[:], stubs._answer_list[:]
     stubs._answered[0] = 0
     values._shape[0] = 1

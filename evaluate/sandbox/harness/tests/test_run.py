@@ -50,6 +50,19 @@ class RepairTest(HarnessTest):
 
 
 class AttemptsTest(HarnessTest):
+    def test_attempts_until_a_request(self):
+        seen = []
+
+        def f(link, limit=None):
+            seen.append((link, limit))
+            if "instagram.com" in link:
+                _FAKES["requests"].get("https://ig.example.com/media")
+
+        run_facts("def f(link, limit=None):\n    if 'instagram.com' in link:\n        pass\n")
+        _attempts(f, False, _Globals())
+        self.assertEqual(seen, [("test", None), ("test", 1), ("test instagram.com", 1)])
+        self.assertEqual(len(self.requests()), 1)
+
     def test_empty_stubs_after_every_mode(self):
         seen = []
 
@@ -59,7 +72,7 @@ class AttemptsTest(HarnessTest):
                 _FAKES["requests"].get("https://c.example.com/fetch")
 
         _attempts(f, False, _Globals())
-        self.assertEqual(seen, [("str", 1), ("str", 1), ("_Any", 1), ("str", 0)])  # modes 3 and 4 do not apply
+        self.assertEqual(seen, [("str", 1), ("str", 1), ("_Any", 1), ("str", 0)])  # modes 5, 3 and 4 do not apply
         self.assertEqual(len(self.requests()), 1)
         self.assertEqual(values._shape[0], 1)  # stubs are back to one item
 
@@ -75,3 +88,8 @@ class AttemptsTest(HarnessTest):
     def test_each_attempt_once(self):
         self.assertEqual(len(set(run._ATTEMPTS)), len(run._ATTEMPTS))
         self.assertEqual(run._ATTEMPTS[0], (0, 1))  # the first attempt is the plain call
+
+
+def run_facts(code):
+    from ..facts import _facts
+    _facts(compile(code, "<generation>", "exec", ast.PyCF_ONLY_AST))
