@@ -5,7 +5,7 @@ secret-looking header values redacted. A run keeps at most _MAXREQ requests, and
 after _PAGES requests to the same endpoint the responses are empty pages, so loops
 that page or poll come to an end."""
 from .report import _safe, _send
-from .values import _Any, _ADict, _Lenient
+from .values import _AIter, _Any, _ADict, _items, _Lenient
 
 _str, _len, _isinstance = str, len, isinstance
 _dict, _list, _tuple, _bytes = dict, list, tuple, bytes
@@ -141,6 +141,9 @@ class _Empty(_Any):
     def __iter__(self):
         return iter(())
 
+    def __aiter__(self):
+        return _AIter(0)
+
     def __len__(self):
         return 0
 
@@ -189,7 +192,7 @@ class _Data(_Any):
         return _Data()
 
     def __iter__(self):
-        return iter((_Data(),))
+        return iter([_Data() for _ in range(_items())])
 
 
 class _Resp(_Lenient):

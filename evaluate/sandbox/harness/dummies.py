@@ -1,16 +1,18 @@
 """Dummy arguments: what a function of the code under test is called with. A value
 is chosen by the parameter's annotation and name (a session for `session`, a URL
-for `url`, 40.7 for `lat`, a path to the dummy input file for `file_path`, ...),
-and _call_with_dummies can try several modes, from keeping every default to
-passing stubs for everything, for a call that sends nothing the first time."""
+for `url`, 40.7 for `lat`, a path to the dummy input file for `file_path`, a stub
+for `self`, ...), and _call_with_dummies can try several modes, from keeping every
+default to passing stubs for everything, for a call that sends nothing the first
+time. A mode never reads anything but the code: every completion of a sample is
+called the same way."""
 from . import job
-from .facts import _dict_keys, _kw_keys
+from .facts import _dict_keys, _kw_keys, _tests_of
 from .recorders import _FAKES
 from .report import _safe
-from .values import _ADict, _Any
+from .values import _ADict, _Any, _PStr
 
-_str, _type, _len, _getattr = str, type, len, getattr
-_list, _int = list, int
+_str, _type, _len, _getattr, _isinstance = str, type, len, getattr, isinstance
+_list, _int, _float, _tuple, _dict, _set = list, int, float, tuple, dict, set
 _BaseException = BaseException
 
 
@@ -21,6 +23,8 @@ class _NoMode(Exception):
 def _dummy(name, ann, cls_hint=None):
     """A dummy value for a parameter with this name and annotation."""
     n = (name or "").lower()
+    if n in ("self", "cls"):
+        return _Any()  # a method the extraction took out of its class: a stub instance
     a = _safe(ann).lower() if ann is not None else ""
     if "clientsession" in a or "aiohttp" in a:
         return _FAKES["aiohttp"].ClientSession()
@@ -45,7 +49,7 @@ def _dummy(name, ann, cls_hint=None):
     if a.startswith(("dict", "<class 'dict'>", "typing.dict", "mapping")):
         return _ADict()
     if a.startswith(("list", "<class 'list'>", "typing.list", "sequence", "tuple", "typing.tuple")):
-        return ["test"]
+        return [_PStr("test")]
     if "url" in n or "endpoint" in n:
         return "https://example.com/test"
     if n in ("lat", "latitude"):
@@ -71,10 +75,10 @@ def _dummy(name, ann, cls_hint=None):
              "cursor", "logger", "log", "interaction", "event", "callback"):
         return _Any()
     if n.endswith("list") or n.endswith("_ids"):
-        return ["test"]
+        return [_PStr("test")]
     if n.endswith("s") and n not in ("address", "status", "news", "class", "alias", "bus", "os", "is", "has",
                                       "symbols_str") and _len(n) > 3:
-        return ["test"]
+        return [_PStr("test")]  # one element, which also takes the uses of a record
     if "path" in n or "file" in n:
         return job.scratch + "/input.txt"
     if n in ("lang", "language", "locale", "source_lang", "target_lang"):
@@ -88,12 +92,84 @@ def _dummy(name, ann, cls_hint=None):
     return "test"
 
 
+def _empty_default(v):
+    """Whether a default stands for "not given": None, an empty string or
+    container, or a stub (a default from a name the code did not define)."""
+    if v is None or _isinstance(v, _Any):
+        return True
+    return _type(v) in (_str, bytes, _list, _tuple, _dict, _set) and _len(v) == 0
+
+
+def _like(default, d):
+    """Dummy d for a parameter whose default is empty, of the default's kind (a
+    dict for `opts={}`, whatever the name suggests)."""
+    t = _type(default)
+    if t is _dict:
+        return d if _isinstance(d, _dict) else _ADict()
+    if t in (_list, _tuple, _set):
+        return d if _type(d) is _list else [_PStr("test")]
+    if t is _str:
+        return d if _isinstance(d, _str) else "test"
+    if t is bytes:
+        return b"test"
+    return d
+
+
+def _fit(d, t):
+    """Dummy d made to pass the tests t of the code (facts._Tests): the first literal
+    it is compared with, else a string that starts, contains and ends with what it is
+    tested for (after a URL's host, so the host stays the dummy's own); a dict with
+    the keys it is tested for; a list with the items. None when t changes nothing."""
+    if t.eq:
+        v = t.eq[0]
+        if _type(v) is _str or _type(d) in (_int, _float):
+            return v
+    if _isinstance(d, _str) and (t.pre or t.has or t.suf):
+        s = _str(d)
+        if t.pre and not s.startswith(t.pre[0]):
+            s = t.pre[0] + "test"
+        for h in t.has:
+            if h not in s:
+                s += ("/" if "://" in s else " ") + h
+        if t.suf and not s.endswith(t.suf[0]):
+            s += t.suf[0]
+        return _PStr(s) if _type(d) is _PStr else s
+    if _type(d) is _ADict and t.has:
+        return _ADict((h, _PStr("test")) for h in t.has)
+    if _type(d) is _list and t.has:
+        return _list(t.has)
+    return None
+
+
+def _fitted(fn):
+    """The dummy function of mode 5: dummies fitted to the tests of fn's code."""
+    tests = _tests_of(_getattr(fn, "__name__", ""))
+    if not tests:
+        raise _NoMode()
+
+    def dummy(name, ann):
+        d = _dummy(name, ann)
+        t, te = tests.get(name), tests.get(name + "[]")
+        if t is not None:
+            f = _fit(d, t)
+            if f is not None:
+                d = f
+        if te is not None and _type(d) is _list:
+            f = _fit(d[0] if d and _isinstance(d[0], _str) else _PStr("test"), te)
+            if f is not None:
+                d = [f]
+        return d
+    return dummy
+
+
 def _call_with_dummies(fn, skip_first, mode=0):
-    """Calls fn with dummy arguments. mode 0 keeps defaults; mode 1 replaces None
-    defaults by dummies too; mode 3 is mode 1 with strings taken from the keys of the
-    function's own dict literals; mode 4 is mode 1 with numeric strings ("1" for an
-    id) as numbers; mode 2 passes permissive stubs for everything. A **kwargs
-    parameter gets the keys the function looks up in it."""
+    """Calls fn with dummy arguments. mode 0 keeps defaults; mode 1 replaces the
+    defaults that stand for "not given" (None, empty, a stub) by dummies too; mode 5
+    is mode 1 with dummies fitted to what the function tests its parameters against
+    (`if "instagram.com" in link`); mode 3 is mode 1 with strings taken from the
+    keys of the function's own dict literals; mode 4 is mode 1 with numeric strings
+    ("1" for an id) as numbers; mode 2 passes permissive stubs for everything. A
+    **kwargs parameter gets the keys the function looks up in it."""
     sig = fn  # a decorated function (functools.wraps) is called through its wrapper
     for _ in range(10):  # with the arguments of the function it wraps
         inner = _getattr(sig, "__wrapped__", None)
@@ -126,6 +202,8 @@ def _call_with_dummies(fn, skip_first, mode=0):
                 numeric[0] = True
                 return _int(d)
             return d
+    if mode == 5:
+        dummy = _fitted(sig)
     if mode == 3:
         if not keys:
             raise _NoMode()
@@ -134,7 +212,7 @@ def _call_with_dummies(fn, skip_first, mode=0):
             d = _dummy(name, ann)
             if _type(d) is _str:
                 return keys[0]
-            if _type(d) is _list and d and _type(d[0]) is _str:
+            if _type(d) is _list and d and _isinstance(d[0], _str):
                 return [keys[0]]
             return d
     for i, name in enumerate(names):
@@ -142,16 +220,20 @@ def _call_with_dummies(fn, skip_first, mode=0):
             continue
         if mode == 2:
             args.append(_Any())
-        elif i >= first_default and (mode == 0 or defaults[i - first_default] is not None):
+        elif i >= first_default and (mode == 0 or not _empty_default(defaults[i - first_default])):
             args.append(defaults[i - first_default])
+        elif i >= first_default:
+            args.append(_like(defaults[i - first_default], dummy(name, ann.get(name))))
         else:
             args.append(dummy(name, ann.get(name)))
     kw = {}
     for name in kwonly:
         if mode == 2:
             kw[name] = _Any()
-        elif name not in kwdefaults or (mode != 0 and kwdefaults[name] is None):
+        elif name not in kwdefaults:
             kw[name] = dummy(name, ann.get(name))
+        elif mode != 0 and _empty_default(kwdefaults[name]):
+            kw[name] = _like(kwdefaults[name], dummy(name, ann.get(name)))
     if code.co_flags & 0x08:  # CO_VARKEYWORDS
         for name in _kw_keys.get(_getattr(sig, "__name__", ""), ()):
             if name not in kw and name not in names:

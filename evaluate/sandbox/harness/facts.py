@@ -3,7 +3,9 @@ it imports, defines and reads from outside itself, whether it handles errors and
 checks statuses, and which definitions reach a request. Also what the dummy
 arguments are made of: the string keys the code indexes with, its set-up hooks, the
 keys of its dict literals and of its **kwargs lookups (the lists and dicts below,
-filled in by _facts)."""
+filled in by _facts), and, read from the syntax tree only when a run needs them,
+the literals each function tests its parameters against and those the code
+compares input() answers with."""
 import _ast
 import builtins
 
@@ -31,6 +33,17 @@ _dict_keys = {}
 # string keys a definition looks up in its **kwargs mapping (`context["ds"]`,
 # `opts.get("limit")`), by function name: passed as keyword arguments with dummies
 _kw_keys = {}
+
+# the syntax trees of the definitions, by function name, and of the whole code:
+# what _str_tests and _answers read when they are first needed
+_def_nodes = {}
+_tree = []
+
+# what a definition tests its parameters against, by function name, then parameter
+# ("links[]" for the elements of a parameter it loops over): _Tests of the literals
+# a dummy can be made to pass (`if "instagram.com" in link`, `kind == "video"`);
+# filled in by _tests_of
+_str_tests = {}
 
 
 def _facts(tree):
@@ -95,6 +108,7 @@ def _facts(tree):
             calls[n.name] = _called(n)
             _dict_keys[n.name] = _literal_keys(n)
             _kw_keys[n.name] = _kwarg_keys(n)
+            _def_nodes.setdefault(n.name, []).append(n)
         elif _type(n) is ClassDef:
             for m in n.body:
                 if _type(m) in (FunctionDef, AsyncFunctionDef):
@@ -102,6 +116,8 @@ def _facts(tree):
                     calls[n.name + "." + m.name] = _called(m)
                     _dict_keys[m.name] = _literal_keys(m)
                     _kw_keys[m.name] = _kwarg_keys(m)
+                    _def_nodes.setdefault(m.name, []).append(m)
+    _tree[:] = [tree]
     # A definition reaches a request when it calls an HTTP verb or client, or calls a
     # definition that does.
     reach = set(d for d in defs if calls[d] & _HTTPISH)
@@ -204,3 +220,210 @@ def _called(fn):
             elif _isinstance(v, AST):
                 stack.append(v)
     return out
+
+
+class _Tests:
+    """The literals a value is tested against: equal to (`==`, `in ("a", "b")`,
+    `case "a":`), containing (`"x" in v`), starting and ending with."""
+
+    __slots__ = ("eq", "has", "pre", "suf")
+
+    def __init__(self):
+        self.eq, self.has, self.pre, self.suf = [], [], [], []
+
+    def add(self, kind, v):
+        lst = _getattr(self, kind)
+        if _len(lst) < 8 and v not in lst and (_type(v) is not _str or _len(v) <= 200):
+            lst.append(v)
+
+
+# string methods whose result stands for the string it was called on
+_SAME_STR = frozenset(("lower", "upper", "strip", "lstrip", "rstrip", "casefold", "title", "capitalize"))
+
+
+def _tests_of(name):
+    """What the definitions named name test their parameters against (see
+    _str_tests), read from their syntax trees on first use."""
+    if name not in _str_tests:
+        out = {}
+        for fn in _def_nodes.get(name, ()):
+            for k, v in _param_tests(fn).items():
+                out.setdefault(k, v)
+        _str_tests[name] = out
+    return _str_tests[name]
+
+
+def _param_tests(fn):
+    """What fn tests each parameter (and the elements of each parameter it loops
+    over) against: {name or name + "[]": _Tests}."""
+    a = fn.args
+    params = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+    if a.vararg is not None:
+        params.append(a.vararg.arg)
+    role = {p: p for p in params}  # a local name -> the parameter (or its elements) it holds
+    nodes = _walk(fn)
+    Name, Call, Attribute = _ast.Name, _ast.Call, _ast.Attribute
+    for _ in range(3):  # aliases of aliases: `url = link.strip()`, `for l in links:`
+        for n in nodes:
+            t = _type(n)
+            if t is _ast.For and _type(n.target) is Name:
+                r = _source(n.iter, role)
+                if r is not None and r[-2:] != "[]" and n.target.id not in role:
+                    role[n.target.id] = r + "[]"
+            elif t is _ast.Assign and _len(n.targets) == 1 and _type(n.targets[0]) is Name:
+                r = _source(n.value, role)
+                if r is not None and n.targets[0].id not in role:
+                    role[n.targets[0].id] = r
+    out = {}
+
+    def tests(r):
+        if r not in out:
+            out[r] = _Tests()
+        return out[r]
+
+    for n in nodes:
+        t = _type(n)
+        if t is _ast.Compare:
+            left = n.left
+            for op, right in zip(n.ops, n.comparators):
+                ot = _type(op)
+                if ot in (_ast.In, _ast.NotIn):
+                    r = _source(right, role)
+                    if r is not None and _type(left) is _ast.Constant and _type(left.value) is _str:
+                        tests(r).add("has", left.value)
+                    r = _source(left, role)
+                    if r is not None:
+                        for v in _constants(right):
+                            tests(r).add("eq", v)
+                elif ot in (_ast.Eq, _ast.NotEq):
+                    for x, y in ((left, right), (right, left)):
+                        r = _source(x, role)
+                        if r is not None and _type(y) is _ast.Constant and _type(y.value) in (_str, int, float):
+                            tests(r).add("eq", y.value)
+                left = right
+        elif (t is Call and _type(n.func) is Attribute and n.func.attr in ("startswith", "endswith")
+              and n.args):
+            r = _source(n.func.value, role)
+            if r is not None:
+                for v in _constants(n.args[0]):
+                    if _type(v) is _str:
+                        tests(r).add("pre" if n.func.attr == "startswith" else "suf", v)
+        elif t is _getattr(_ast, "Match", None):
+            r = _source(n.subject, role)
+            if r is not None:
+                for c in n.cases:
+                    p = c.pattern
+                    if _type(p) is _ast.MatchValue and _type(p.value) is _ast.Constant:
+                        tests(r).add("eq", p.value.value)
+    return out
+
+
+def _source(e, role):
+    """The parameter (role) an expression stands for: a name that holds it, or a
+    string method called on one (`link.lower()`); None for anything else."""
+    Name, Call, Attribute = _ast.Name, _ast.Call, _ast.Attribute
+    while _type(e) is Call and _type(e.func) is Attribute and e.func.attr in _SAME_STR:
+        e = e.func.value
+    if _type(e) is Name:
+        return role.get(e.id)
+    return None
+
+
+def _constants(e):
+    """The literal values of a constant or of a tuple, list or set of constants."""
+    if _type(e) is _ast.Constant:
+        return [e.value] if _type(e.value) in (_str, int, float) else []
+    if _type(e) in (_ast.Tuple, _ast.List, _ast.Set):
+        return [x.value for x in e.elts if _type(x) is _ast.Constant and _type(x.value) in (_str, int, float)]
+    return []
+
+
+def _walk(root):
+    """Every node under root, in source order."""
+    out, stack = [], [root]
+    AST = _ast.AST
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        kids = []
+        for f in n._fields:
+            v = _getattr(n, f, None)
+            if _type(v) is _list:
+                kids.extend(x for x in v if _isinstance(x, AST))
+            elif _isinstance(v, AST):
+                kids.append(v)
+        stack.extend(reversed(kids))
+    return out
+
+
+def _answers():
+    """What input() answers, in order: the literals the code compares its answers
+    with (`if choice == "2":`, `while cmd != "q":`), those whose branch leaves the
+    loop or function (break, return, exit) last, and between them a free answer
+    ("test"); at most 40."""
+    nodes = _walk(_tree[0]) if _tree else []
+    Name, Call = _ast.Name, _ast.Call
+    derived = set()  # names that hold an answer
+
+    def holds_answer(e):
+        for x in _walk(e):
+            if _type(x) is Call and _type(x.func) is Name and x.func.id == "input":
+                return True
+            if _type(x) is Name and x.id in derived:
+                return True
+        return False
+
+    for _ in range(2):
+        for n in nodes:
+            t = _type(n)
+            if t is _ast.Assign or t is _ast.AnnAssign or t is _ast.NamedExpr:
+                targets = n.targets if t is _ast.Assign else [n.target]
+                if n.value is not None and holds_answer(n.value):
+                    derived.update(x.id for x in targets if _type(x) is Name)
+    stays, leaves = [], []
+    parent_if = {}
+    for n in nodes:
+        if _type(n) in (_ast.If, _ast.While):
+            parent_if[id(n.test)] = n
+    NotEq, NotIn = _ast.NotEq, _ast.NotIn
+    for n in nodes:
+        t = _type(n)
+        lits = []
+        if t is _ast.Compare:
+            sides = [n.left] + n.comparators
+            if any(holds_answer(x) for x in sides):
+                for x in sides:
+                    lits.extend(_constants(x))
+        elif t is _getattr(_ast, "Match", None) and holds_answer(n.subject):
+            for c in n.cases:
+                if _type(c.pattern) is _ast.MatchValue and _type(c.pattern.value) is _ast.Constant:
+                    lits.append(c.pattern.value.value)
+        if not lits:
+            continue
+        branch = parent_if.get(id(n))
+        if branch is None:
+            dest = stays
+        elif _type(branch) is _ast.If:
+            dest = leaves if _leaves(branch.body) else stays
+        else:  # `while answer != "q":` leaves on "q"
+            dest = leaves if t is _ast.Compare and _type(n.ops[0]) in (NotEq, NotIn) else stays
+        for v in lits:
+            v = _str(v)
+            if v not in stays and v not in leaves and _len(stays) + _len(leaves) < 40:
+                dest.append(v)
+    return stays + ["test"] + leaves
+
+
+def _leaves(body):
+    """Whether a branch leaves: a statement of it is break, return, raise or a call
+    of exit (`print("bye")` before it or not)."""
+    for st in body:
+        t = _type(st)
+        if t in (_ast.Break, _ast.Return, _ast.Raise):
+            return True
+        if t is _ast.Expr and _type(st.value) is _ast.Call:
+            f = st.value.func
+            name = f.id if _type(f) is _ast.Name else (f.attr if _type(f) is _ast.Attribute else "")
+            if name in ("exit", "quit", "_exit"):
+                return True
+    return False

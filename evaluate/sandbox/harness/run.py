@@ -16,7 +16,7 @@ from .guard import _apply_limits, _audit, _refuse_dir_fd_open
 from .recorders import _FAKES
 from .report import _safe, _send
 from .stubs import _fake_environment, _Globals, _prepare_stdlib, _stubbed, _undefined
-from .values import _Any
+from .values import _Any, _shape
 
 _type, _len, _isinstance, _getattr = type, len, isinstance, getattr
 _exit = posix._exit
@@ -130,17 +130,41 @@ def _main():
     _exit(0)
 
 
+# How many names a run binds to repair a NameError (see _repaired).
+_MAX_REPAIRS = 50
+_repairs = [0]
+
+
+def _repaired(g, e):
+    """Whether error e was a NameError on a module-level name that a lookup did not
+    take to g's __missing__ (a class body, eval, a function with other globals), now
+    bound as __missing__ would answer it, so that the failed step can run again."""
+    if _type(e) is not NameError or _repairs[0] >= _MAX_REPAIRS:
+        return False
+    name = _getattr(e, "name", None)
+    if _type(name) is not str or not g.bind(name):
+        return False
+    _repairs[0] += 1
+    return True
+
+
 def _exec_statements(tree, g, note):
-    """Runs the code's top-level statements one by one in g, noting the errors;
+    """Runs the code's top-level statements one by one in g, noting the errors (a
+    statement that fails on a module-level name runs again with the name bound);
     True when the code sent the most requests a run keeps."""
     Module = _ast.Module
     for node in tree.body:
-        try:
-            exec(compile(Module(body=[node], type_ignores=[]), "<generation>", "exec", dont_inherit=True), g)
-        except _Enough:
-            return True
-        except _BaseException as e:
-            note("line %d" % _getattr(node, "lineno", 0), e)
+        code = compile(Module(body=[node], type_ignores=[]), "<generation>", "exec", dont_inherit=True)
+        while True:
+            try:
+                exec(code, g)
+            except _Enough:
+                return True
+            except _BaseException as e:
+                if _repaired(g, e):
+                    continue
+                note("line %d" % _getattr(node, "lineno", 0), e)
+            break
     return False
 
 
@@ -191,7 +215,7 @@ def _call_targets(targets, g, note):
                     continue
                 bound = _type(fn).__name__ == "method"
             called += 1
-            _attempts(fn, bound)
+            _attempts(fn, bound, g)
         except _Enough:
             break
         except _BaseException as e:
@@ -243,23 +267,37 @@ def _method(d, g, instances, note):
     return fn, bound
 
 
-def _attempts(fn, bound):
-    """Calls fn; when a call sends nothing, tries again with other dummies."""
+# The attempts at calling a function, in order, until one sends a request: the
+# dummy-argument mode (see dummies._call_with_dummies) and how many items a stub
+# holds (values._shape). The same for every completion: nothing here reads the label.
+_ATTEMPTS = ((0, 1), (1, 1), (5, 1), (3, 1), (4, 1), (2, 1), (1, 0), (1, 2))
+
+
+def _attempts(fn, bound, g):
+    """Calls fn; when a call sends nothing, tries again with other dummies (a call
+    that fails on a module-level name runs again with the name bound)."""
     first = None
-    for mode in (0, 1, 3, 4, 2):
-        before = _nreq[0]
-        try:
-            _drive(_call_with_dummies(fn, bound, mode))
-        except (_NoMode, _Enough):
-            if _nreq[0] >= _MAXREQ:
-                raise _Enough()
-            continue
-        except _BaseException as e:
-            if _isinstance(e, MemoryError):
-                raise
-            if first is None:
-                first = e
-        if _nreq[0] > before:
-            return
+    try:
+        for mode, shape in _ATTEMPTS:
+            _shape[0] = shape
+            before = _nreq[0]
+            while True:
+                try:
+                    _drive(_call_with_dummies(fn, bound, mode))
+                except (_NoMode, _Enough):
+                    if _nreq[0] >= _MAXREQ:
+                        raise _Enough()
+                except _BaseException as e:
+                    if _isinstance(e, MemoryError):
+                        raise
+                    if _nreq[0] == before and _repaired(g, e):
+                        continue
+                    if first is None:
+                        first = e
+                break
+            if _nreq[0] > before:
+                return
+    finally:
+        _shape[0] = 1
     if first is not None:
         raise first

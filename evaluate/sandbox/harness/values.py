@@ -6,8 +6,42 @@ Their class names reach the code's own error messages ("'_Any' object is not
 callable") and so the reported errors; they keep the names they always had."""
 import sys
 
-_str, _type, _len = str, type, len
+_str, _type, _len, _isinstance = str, type, len, isinstance
 _int, _float, _bool, _bytes = int, float, bool, bytes
+_getframe = sys._getframe
+_BaseException = BaseException
+
+# How many items a stub holds (its len, what iterating it gives): one, so loops over
+# stubbed data run once; the harness tries 0 (stubs are empty and falsy: the branch
+# for no data, a cache miss) and 2 (the branch that needs several items) when a call
+# reaches no request with one.
+_shape = [1]
+
+# The opcodes of unpacking (UNPACK_SEQUENCE, UNPACK_EX, EXTENDED_ARG), looked up
+# on the first unpacking of a stub.
+_UNPACK = []
+
+
+def _items():
+    """How many items iterating a stub gives: as many as the statement that iterates
+    it unpacks (`lat, lon = stub`, `first, *rest = stub`), else _shape."""
+    try:
+        f = _getframe(2)  # 0: this function, 1: __iter__, 2: the code that iterates
+        co, i = f.f_code.co_code, f.f_lasti
+        if not _UNPACK:
+            import opcode
+            m = opcode.opmap
+            _UNPACK.extend((m["UNPACK_SEQUENCE"], m["UNPACK_EX"], m["EXTENDED_ARG"]))
+        op = co[i]
+        if op == _UNPACK[0] or op == _UNPACK[1]:
+            arg, j, shift = co[i + 1], i - 2, 8
+            while j >= 0 and co[j] == _UNPACK[2]:
+                arg |= co[j + 1] << shift
+                j, shift = j - 2, shift + 8
+            return arg if op == _UNPACK[0] else (arg & 0xFF) + (arg >> 8)
+    except _BaseException:
+        pass
+    return _shape[0]
 
 
 class _Lenient:
@@ -59,13 +93,13 @@ class _Any(_Lenient):
         pass
 
     def __iter__(self):
-        return iter((_Any(),))  # one item, so loops over stubbed data run once
+        return iter([_Any() for _ in range(_items())])
 
     def __len__(self):
-        return 1
+        return _shape[0]
 
     def __bool__(self):
-        return True
+        return _shape[0] > 0  # an empty stub is falsy: `if cached:` takes the branch that fetches
 
     def __contains__(self, k):
         return False
@@ -87,10 +121,12 @@ class _Any(_Lenient):
         return 0.0
 
     def __eq__(self, o):
-        return True  # `if request.method == "POST":` takes the branch that does the work
+        # `if request.method == "POST":` takes the branch that does the work; a stub
+        # is a value, though, never None (`if coords != None:` goes on)
+        return o is not None
 
     def __ne__(self, o):
-        return False
+        return o is None
 
     def __lt__(self, o):
         return False
@@ -113,13 +149,13 @@ class _Any(_Lenient):
         return False
 
     def __await__(self):
-        return iter(())
+        # what awaiting a stub gives is a stub of its kind (`msg = await bot.reply(...)`)
+        if False:
+            yield
+        return _type(self)()
 
     def __aiter__(self):
-        return self
-
-    async def __anext__(self):
-        raise StopAsyncIteration
+        return _AIter(_items())
 
     def __mro_entries__(self, bases):
         return (_StubBase,)
@@ -127,11 +163,55 @@ class _Any(_Lenient):
     def _op(self, *a):
         return _Any()
 
-    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _op
+    def __add__(self, o):
+        # a stub joined to a string is a string: `BASE + "/search"` keeps its path,
+        # `"https://host/" + name` its host
+        return "stub" + o if _isinstance(o, _str) else _Any()
+
+    def __radd__(self, o):
+        return o + "stub" if _isinstance(o, _str) else _Any()
+
+    __sub__ = __rsub__ = __mul__ = __rmul__ = _op
     __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _op
     __pow__ = __rpow__ = __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = _op
     __neg__ = __pos__ = __abs__ = __invert__ = __matmul__ = __rmatmul__ = _op
     __lshift__ = __rlshift__ = __rshift__ = __rrshift__ = _op
+
+
+class _AIter:
+    """What `async for` over a stub iterates: n stubs."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n):
+        self.n = n
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        if self.n <= 0:
+            raise StopAsyncIteration
+        self.n -= 1
+        return _Any()
+
+
+class _PStr(_str):
+    """A dummy string that also takes the uses of a record: a missing attribute or a
+    string key is a stub (`for item in items: item["id"]`), so one element serves
+    code that expects strings and code that expects records."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        if name[:2] == "__" and name[-2:] == "__":
+            raise AttributeError(name)
+        return _Any()
+
+    def __getitem__(self, k):
+        if _isinstance(k, _str):
+            return _Any()
+        return _str.__getitem__(self, k)
 
 
 class _StubBase(_Lenient):
@@ -148,7 +228,7 @@ class _ADict(_Lenient, dict):
     """A dict that answers every missing key: configuration passed as a dummy."""
 
     def __missing__(self, k):
-        return "test"
+        return _PStr("test")
 
 
 ModuleType = _type(sys)

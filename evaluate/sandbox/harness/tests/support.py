@@ -1,12 +1,14 @@
 """Helpers for the harness tests: a fresh job state with a report channel that
 the test can read back."""
+import builtins
+import io
 import json
 import os
 import shutil
 import tempfile
 import unittest
 
-from .. import capture, facts, guard, job, report, stubs
+from .. import capture, facts, guard, job, report, run, stubs, values
 
 
 class HarnessTest(unittest.TestCase):
@@ -22,6 +24,12 @@ class HarnessTest(unittest.TestCase):
         self.addCleanup(os.close, w)
         self._r = r
         saved = (job.report_fd, job.nonce, job.scratch, job.function, job.code, guard._SCR)
+        # what _prepare_stdlib replaces in the process
+        self.addCleanup(setattr, builtins, "open", builtins.open)
+        self.addCleanup(setattr, io, "open", io.open)
+        import urllib.parse as up
+        for name in ("quote", "quote_plus", "unquote", "urljoin"):
+            self.addCleanup(setattr, up, name, getattr(up, name))
         self.addCleanup(self._restore, saved)
         job.report_fd, job.nonce, job.scratch, job.function, job.code = w, "NONCE", self.scratch, "", ""
         guard._confine_to(self.scratch)
@@ -64,6 +72,12 @@ def reset():
     del stubs._stubbed[:], stubs._undefined[:], facts._sub_keys[:], facts._setup_hooks[:]
     facts._dict_keys.clear()
     facts._kw_keys.clear()
+    facts._def_nodes.clear()
+    facts._str_tests.clear()
+    del facts._tree[:], stubs._answer_list[:]
+    stubs._answered[0] = 0
+    values._shape[0] = 1
+    run._repairs[0] = 0
 
 
 def drive(coro):

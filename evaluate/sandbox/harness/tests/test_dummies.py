@@ -4,10 +4,13 @@ import datetime
 import functools
 import typing
 
+import ast
+
 from .. import facts
-from ..dummies import _call_with_dummies, _dummy, _NoMode
+from ..dummies import _call_with_dummies, _dummy, _empty_default, _fit, _NoMode
+from ..facts import _Tests
 from ..recorders import _FAKES
-from ..values import _ADict, _Any
+from ..values import _ADict, _Any, _PStr
 from .support import HarnessTest
 
 
@@ -59,8 +62,15 @@ class DummyTest(HarnessTest):
                 self.assertEqual(got, want)
                 self.assertIs(type(got), type(want))
 
+    def test_list_elements_are_permissive(self):
+        for name, ann in (("symbols", None), ("user_ids", None), ("x", "List[str]")):
+            with self.subTest(name):
+                got = _dummy(name, ann)
+                self.assertIs(type(got[0]), _PStr)
+                self.assertIsInstance(got[0]["id"], _Any)
+
     def test_stubs_by_name(self):
-        for name in ("request", "bot", "client", "db", "logger", "event", "callback"):
+        for name in ("request", "bot", "client", "db", "logger", "event", "callback", "self", "cls"):
             with self.subTest(name):
                 self.assertIsInstance(_dummy(name, None), _Any)
 
@@ -190,3 +200,88 @@ class CallWithDummiesTest(HarnessTest):
 
     def test_without_code_object(self):
         self.assertEqual(_call_with_dummies(dict, False, 0), {})
+
+
+def tests(eq=(), has=(), pre=(), suf=()):
+    t = _Tests()
+    t.eq, t.has, t.pre, t.suf = list(eq), list(has), list(pre), list(suf)
+    return t
+
+
+class FitTest(HarnessTest):
+    def test_fit(self):
+        cases = [
+            ("equal to the first literal", "test", tests(eq=["audio", "video"]), "audio"),
+            ("a number compared with a number", 1, tests(eq=[3]), 3),
+            ("a string not compared with a number", "test", tests(eq=[3]), None),
+            ("contains, after a URL's host", "https://example.com/test", tests(has=["instagram.com", "/reel/"]),
+             "https://example.com/test/instagram.com//reel/"),
+            ("contains, a plain string", "test", tests(has=["@"]), "test @"),
+            ("already contains", "test", tests(has=["es"]), "test"),
+            ("starts with", "test", tests(pre=["https://youtu.be/"]), "https://youtu.be/test"),
+            ("already starts with", "https://example.com/test", tests(pre=["https://"]), "https://example.com/test"),
+            ("ends with", "test", tests(suf=[".mp4"], has=["watch"]), "test watch.mp4"),
+            ("a dict has the keys it is tested for", _ADict(), tests(has=["token"]), _ADict(token="test")),
+            ("a list has the items", ["test"], tests(has=["BTC"]), ["BTC"]),
+            ("nothing to fit", _Any(), tests(has=["x"]), None),
+        ]
+        for name, d, t, want in cases:
+            with self.subTest(name):
+                got = _fit(d, t)
+                self.assertEqual(got, want)
+                if want is not None:
+                    self.assertIs(type(got), type(want))
+        self.assertIs(type(_fit(_PStr("test"), tests(has=["x"]))), _PStr)
+
+    def test_empty_defaults(self):
+        for v, want in ((None, True), ("", True), ([], True), ({}, True), ((), True), (set(), True), (_Any(), True),
+                        ("x", False), (0, False), (False, False), ([1], False)):
+            with self.subTest(repr(v)):
+                self.assertEqual(_empty_default(v), want)
+
+
+class Mode5Test(HarnessTest):
+    def define(self, code):
+        facts._facts(compile(code, "<generation>", "exec", ast.PyCF_ONLY_AST))
+        g = {"record": record}
+        exec(compile(code, "<generation>", "exec"), g)
+        return g
+
+    def test_dummies_pass_the_functions_tests(self):
+        g = self.define("""def download(link, links, kind, limit=None, tags=[]):
+    if "instagram.com" in link:
+        pass
+    for l in links:
+        if l.startswith("https://youtu.be/"):
+            pass
+    if kind == "audio":
+        pass
+    return record(link, links, kind, limit, tags)
+""")
+        self.assertEqual(_call_with_dummies(g["download"], False, 5),
+                         (("test instagram.com", ["https://youtu.be/test"], "audio", 1, ["test"]), {}))
+
+    def test_mode_5_needs_tests(self):
+        g = self.define("def plain(x):\n    return record(x)\n")
+        with self.assertRaises(_NoMode):
+            _call_with_dummies(g["plain"], False, 5)
+
+    def test_mode_1_replaces_empty_and_stub_defaults(self):
+        def f(q="", tags=[], icon=_Any(), *, opts={}, units="metric"):
+            return record(q, tags, icon, opts=opts, units=units)
+
+        (q, tags, icon), k = _call_with_dummies(f, False, 1)
+        self.assertEqual((q, tags, icon), ("test", ["test"], "test"))
+        self.assertEqual(k["units"], "metric")
+        self.assertIsInstance(k["opts"], _ADict)
+        (q, tags, icon), k = _call_with_dummies(f, False, 0)
+        self.assertEqual((q, tags), ("", []))
+        self.assertIsInstance(icon, _Any)
+
+    def test_a_method_outside_its_class_gets_a_stub_self(self):
+        def method(self, text):
+            return record(self.remove_urls(text), text)
+
+        (first, text), _ = _call_with_dummies(method, False, 0)
+        self.assertIsInstance(first, _Any)
+        self.assertEqual(text, "test")

@@ -2,7 +2,7 @@
 import ast
 
 from .. import facts
-from ..facts import _called, _facts, _kwarg_keys, _literal_keys
+from ..facts import _answers, _called, _facts, _kwarg_keys, _literal_keys, _param_tests, _tests_of
 from .support import HarnessTest
 
 CODE = '''
@@ -107,3 +107,93 @@ class HelpersTest(HarnessTest):
     def test_literal_keys(self):
         fn = self.fn("def f():\n    a = {'one': 1, 'two': 2}\n    b = {1: 2}\n    c = {'three': 3}\n    d = {'four': 4}\n    e = {'five': 5}\n")
         self.assertEqual(_literal_keys(fn), ["one", "three", "four"])
+
+
+class ParamTestsTest(HelpersTest):
+    def literals_of(self, code):
+        return {k: (t.eq, t.has, t.pre, t.suf) for k, t in _param_tests(self.fn(code)).items()}
+
+    def test_what_parameters_are_tested_against(self):
+        code = """def f(link, links, kind, *, page, fmt, data, n):
+    url = link.strip().lower()
+    if "instagram.com" in url or "tiktok.com" not in link:
+        pass
+    for l in links:
+        if l.startswith(("https://youtu.be/", "https://youtube.com/")) and l.endswith(".mp4"):
+            pass
+    if kind == "audio" or "video" == kind or kind in ("a", "b"):
+        pass
+    if page != 2:
+        pass
+    match fmt:
+        case "json":
+            pass
+    if "key" in data:
+        pass
+    if n == other:
+        pass
+"""
+        self.assertEqual(self.literals_of(code), {
+            "link": ([], ["instagram.com", "tiktok.com"], [], []),
+            "links[]": ([], [], ["https://youtu.be/", "https://youtube.com/"], [".mp4"]),
+            "kind": (["audio", "video", "a", "b"], [], [], []),
+            "page": ([2], [], [], []),
+            "fmt": (["json"], [], [], []),
+            "data": ([], ["key"], [], []),
+        })
+
+    def test_locals_that_are_not_parameters_are_not_recorded(self):
+        self.assertEqual(self.literals_of("def f(x):\n    y = g()\n    if 'a' in y:\n        pass\n"), {})
+
+    def test_bounded(self):
+        code = "def f(x):\n" + "".join("    if 'l%d' in x:\n        pass\n" % i for i in range(20))
+        self.assertEqual(len(self.literals_of(code)["x"][1]), 8)
+
+    def test_tests_of_reads_the_definitions_on_first_use(self):
+        _facts(compile("def f(x):\n    if x == 'a':\n        pass\nclass C:\n    def f(self, y):\n        if 'b' in y:\n            pass\n",
+                       "<generation>", "exec", ast.PyCF_ONLY_AST))
+        self.assertEqual(facts._str_tests, {})
+        got = _tests_of("f")
+        self.assertEqual((got["x"].eq, got["y"].has), (["a"], ["b"]))
+        self.assertIs(_tests_of("f"), got)
+        self.assertEqual(_tests_of("missing"), {})
+
+
+class AnswersTest(HarnessTest):
+    def answers(self, code):
+        _facts(compile(code, "<generation>", "exec", ast.PyCF_ONLY_AST))
+        return _answers()
+
+    def test_answers_take_each_branch_and_leave_last(self):
+        code = """def menu():
+    while True:
+        choice = input("> ").strip()
+        if choice == "q":
+            print("bye")
+            break
+        if choice == "1":
+            search()
+        elif choice in ("2", "details"):
+            details()
+        n = int(input("how many? "))
+        if n > 3:
+            pass
+def other(x):
+    if x == "not an answer":
+        pass
+"""
+        self.assertEqual(self.answers(code), ["1", "2", "details", "3", "test", "q"])
+
+    def test_while_and_match(self):
+        code = """while (cmd := input()) != "exit":
+    match cmd:
+        case "go":
+            pass
+"""
+        self.assertEqual(self.answers(code), ["go", "test", "exit"])
+
+    def test_direct_comparison(self):
+        self.assertEqual(self.answers("if input('Send? ').lower() in ('y', 'yes'):\n    send()\n"), ["y", "yes", "test"])
+
+    def test_no_input(self):
+        self.assertEqual(self.answers("x = 1\n"), ["test"])

@@ -1,7 +1,8 @@
 """Tests of the permissive values: what the code gets in place of what it lacks."""
 import unittest
 
-from ..values import _ADict, _Any, _module, _StubBase, _StubModule
+from .. import values
+from ..values import _ADict, _Any, _module, _PStr, _StubBase, _StubModule
 from .support import drive
 
 
@@ -38,6 +39,49 @@ class AnyTest(unittest.TestCase):
         items = list(_Any())
         self.assertEqual(len(items), 1)
         self.assertIsInstance(items[0], _Any)
+
+    def test_unpacks_into_as_many_names_as_there_are(self):
+        lat, lon = _Any()
+        self.assertIsInstance(lat, _Any)
+        self.assertIsInstance(lon, _Any)
+        a, b, c, d = _Any()
+        first, *rest, last = _Any()
+        self.assertEqual(rest, [])
+        (p, q), r = _Any(), 1
+        for k, v in _Any():
+            self.assertIsInstance(v, _Any)
+        names = ["n%d" % i for i in range(300)]  # an unpacking whose count needs EXTENDED_ARG
+        ns = {"_Any": _Any}
+        exec(", ".join(names) + " = _Any()", ns)
+        self.assertIsInstance(ns["n299"], _Any)
+        self.assertEqual(len(list(_Any())), 1)  # not an unpacking: one item
+
+    def test_shape(self):
+        self.addCleanup(values._shape.__setitem__, 0, 1)
+        tests = [(0, 0, False), (1, 1, True), (2, 2, True)]
+        for shape, n, truth in tests:
+            with self.subTest(shape):
+                values._shape[0] = shape
+                a = _Any()
+                self.assertEqual(len(a), n)
+                self.assertEqual(len(list(a)), n)
+                self.assertEqual(bool(a), truth)
+                x, y = a  # unpacking still gets what it needs
+                self.assertIsInstance(y, _Any)
+
+    def test_joined_to_a_string_is_a_string(self):
+        a = _Any()
+        self.assertEqual("https://h.example.com/" + a, "https://h.example.com/stub")
+        self.assertEqual(a + "/search", "stub/search")
+        self.assertEqual(_PStr("x") + a, "xstub")
+        self.assertIsInstance(a + 1, _Any)
+        self.assertIsInstance([1] + a, _Any)
+
+    def test_is_not_none(self):
+        a = _Any()
+        self.assertFalse(a == None)  # noqa: E711 (the operator is what is tested)
+        self.assertTrue(a != None)  # noqa: E711
+        self.assertIsNotNone(a)
 
     def test_compares_so_the_working_branch_runs(self):
         a = _Any()
@@ -84,7 +128,10 @@ class AnyTest(unittest.TestCase):
                 n += 1
             return got, b is a, n
 
-        self.assertEqual(drive(use()), (None, True, 0))
+        got, entered, n = drive(use())
+        self.assertIsInstance(got, _Any)  # what awaiting a stub gives is a stub
+        self.assertTrue(entered)
+        self.assertEqual(n, 1)  # async iteration gives one stub, as iteration does
 
     def test_base_class(self):
         Base = _Any()
@@ -99,11 +146,27 @@ class AnyTest(unittest.TestCase):
         self.assertIsInstance(c.missing, _Any)
 
 
+class PStrTest(unittest.TestCase):
+    def test_a_string_that_takes_the_uses_of_a_record(self):
+        s = _PStr("test")
+        self.assertEqual(s, "test")
+        self.assertIsInstance(s, str)
+        self.assertEqual(",".join([s, s]), "test,test")
+        self.assertEqual(s.upper(), "TEST")
+        self.assertEqual(s[1:3], "es")
+        self.assertEqual(s[0], "t")
+        self.assertIsInstance(s["id"], _Any)
+        self.assertIsInstance(s.text, _Any)
+        with self.assertRaises(AttributeError):
+            s.__missing_dunder__
+
+
 class ADictTest(unittest.TestCase):
     def test_missing_keys_answer(self):
         d = _ADict(a=1)
         self.assertEqual(d["a"], 1)
         self.assertEqual(d["missing"], "test")
+        self.assertIsInstance(d["missing"]["nested"], _Any)
         self.assertIsNone(d.get("missing"))
         self.assertIsInstance(d.attribute, _Any)
         self.assertIsInstance(d, dict)

@@ -1,0 +1,95 @@
+"""Tests of the driver's steps: the top-level statements, the repair of a NameError
+on a module-level name, and the attempts at calling a function that reaches no
+request."""
+import ast
+import builtins
+
+from .. import run, values
+from ..capture import _nreq
+from ..recorders import _FAKES
+from ..run import _attempts, _exec_statements, _repaired
+from ..stubs import _Globals, _undefined
+from ..values import _Any
+from .support import HarnessTest
+
+
+class RepairTest(HarnessTest):
+    def setUp(self):
+        super().setUp()
+        self.g = _Globals({"__builtins__": builtins, "__name__": "sccg_user.main"})
+        self.errors = []
+
+    def note(self, where, e):
+        self.errors.append(where + ": " + type(e).__name__)
+
+    def statements(self, code):
+        return _exec_statements(compile(code, "<generation>", "exec", ast.PyCF_ONLY_AST), self.g, self.note)
+
+    def test_class_body_runs_again_with_the_name_bound(self):
+        self.statements("class Item:\n    tags: List[str] = []\n    icon = favicon_path + '.ico'\n")
+        self.assertEqual(self.errors, [])
+        self.assertEqual(self.g["Item"].icon, "stub.ico")
+        self.assertEqual(_undefined, ["List", "favicon_path"])
+
+    def test_only_name_errors_on_names(self):
+        self.statements("def f():\n    x += 1\nf()\nraise NameError('no name')\n")
+        self.assertEqual(self.errors, ["line 3: UnboundLocalError", "line 4: NameError"])
+
+    def test_bounded(self):
+        self.addCleanup(run._repairs.__setitem__, 0, 0)
+        run._repairs[0] = run._MAX_REPAIRS
+        self.statements("class C:\n    x = never_defined\n")
+        self.assertEqual(self.errors, ["line 1: NameError"])
+        self.assertFalse(_repaired(self.g, NameError("n", name="other")))
+
+    def test_a_call_runs_again_with_the_name_bound(self):
+        self.statements("import requests\ndef f():\n    return eval('BASE') + requests.get('https://e.example.com/x').url\n")
+        _attempts(self.g["f"], False, self.g)
+        self.assertEqual([r["url"] for r in self.requests()], ["https://e.example.com/x"])
+        self.assertEqual(_undefined, ["BASE"])
+
+
+class AttemptsTest(HarnessTest):
+    def test_attempts_until_a_request(self):
+        seen = []
+
+        def f(link, limit=None):
+            seen.append((link, limit))
+            if "instagram.com" in link:
+                _FAKES["requests"].get("https://ig.example.com/media")
+
+        run_facts("def f(link, limit=None):\n    if 'instagram.com' in link:\n        pass\n")
+        _attempts(f, False, _Globals())
+        self.assertEqual(seen, [("test", None), ("test", 1), ("test instagram.com", 1)])
+        self.assertEqual(len(self.requests()), 1)
+
+    def test_empty_stubs_after_every_mode(self):
+        seen = []
+
+        def f(cache):
+            seen.append((type(cache).__name__, len(_Any())))
+            if not _Any():  # a cache miss
+                _FAKES["requests"].get("https://c.example.com/fetch")
+
+        _attempts(f, False, _Globals())
+        self.assertEqual(seen, [("str", 1), ("str", 1), ("_Any", 1), ("str", 0)])  # modes 5, 3 and 4 do not apply
+        self.assertEqual(len(self.requests()), 1)
+        self.assertEqual(values._shape[0], 1)  # stubs are back to one item
+
+    def test_first_error_when_nothing_is_reached(self):
+        def f(x):
+            raise ValueError(x)
+
+        with self.assertRaises(ValueError) as e:
+            _attempts(f, False, _Globals())
+        self.assertEqual(e.exception.args, ("test",))
+        self.assertEqual(_nreq[0], 0)
+
+    def test_each_attempt_once(self):
+        self.assertEqual(len(set(run._ATTEMPTS)), len(run._ATTEMPTS))
+        self.assertEqual(run._ATTEMPTS[0], (0, 1))  # the first attempt is the plain call
+
+
+def run_facts(code):
+    from ..facts import _facts
+    _facts(compile(code, "<generation>", "exec", ast.PyCF_ONLY_AST))
