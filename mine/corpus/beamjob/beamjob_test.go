@@ -308,3 +308,71 @@ func TestBeamMatchesLocal(t *testing.T) {
 		t.Error("the store reveals a local directory")
 	}
 }
+
+// A corpus with a corrupt row, a row without content, a binary file and a 50 MB file
+// that name a host, and a shard that is not Parquet at all: the pipeline keeps going,
+// and every one ends as a recorded decision; the good file is stored.
+func TestBeamRecordsBadRows(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "corpus")
+	os.MkdirAll(dir, 0o755)
+	host := "weatherstack-forecast.p.rapidapi.com"
+	row := func(repo, path, content string) string {
+		b, _ := json.Marshal(map[string]any{"repo_name": repo, "path": path, "content": content, "revision_id": "c0ffee",
+			"star_events_count": 3})
+		return string(b)
+	}
+	big := "HOST = '" + host + "'\n" + strings.Repeat("# padding to fifty megabytes of source\n", 50<<20/39)
+	lines := []string{
+		row("ana/good", "client.py", "import requests\n\ndef now(q):\n    return requests.get('https://"+host+"/current', params={'q': q}).json()\n"),
+		`{"repo_name": "ana/broken", "path": "x.py", "content": "unterminated`,
+		row("ana/bin", "packed.py", "\x00\x01\x02 "+host+" \x00"),
+		row("ana/big", "table.py", big),
+		`{"repo_name": "ana/empty", "path": "empty.py"}`,
+		row("ana/other", "readme.py", "print('no host here')\n"),
+	}
+	if err := os.WriteFile(filepath.Join(dir, "part-0.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "part-1.parquet"), []byte("PAR1 this is not a parquet file"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := catalogStore(t)
+	out := filepath.Join(t.TempDir(), "out")
+	if err := beamjob.Run(ctx, "", config(t, st, filepath.Join(dir, "*"), out)); err != nil {
+		t.Fatal(err)
+	}
+	m, err := corpus.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Counts["rows"] != 6 || m.Counts["found"] != 1 || m.Counts["rejected"] != 2 || m.Counts["corrupt"] != 2 || m.Counts["unreadable_shards"] != 1 {
+		t.Errorf("manifest counts %v", m.Counts)
+	}
+	if _, err := corpus.Load(ctx, st, out, corpus.LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := st.Files(ctx)
+	if len(files) != 1 || files[0].Path != "client.py" {
+		t.Errorf("stored %v, want only client.py", files)
+	}
+	tests := []struct{ kind, subject, reason string }{
+		{"corpus_row", "part-0.jsonl#1", "corrupt row: not a JSON object"},
+		{"file", "https://github.com/ana/bin/blob/c0ffee/packed.py", "binary file"},
+		{"file", "https://github.com/ana/big/blob/c0ffee/table.py", "too large: over --max-file-bytes"},
+		{"corpus_row", "part-0.jsonl#4", "corrupt row: no content"},
+		{"corpus_shard", "part-1.parquet", "unreadable shard"},
+	}
+	for _, tt := range tests {
+		ds, err := st.Decisions(ctx, tt.kind, tt.subject)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ds) != 1 || !strings.HasPrefix(ds[0].Reason, tt.reason) || ds[0].Verdict == store.Kept {
+			t.Errorf("%s %s: decisions %+v, want one starting %q", tt.kind, tt.subject, ds, tt.reason)
+		}
+	}
+	if ds, _ := st.Decisions(ctx, "file", "https://github.com/ana/other/blob/c0ffee/readme.py"); len(ds) != 0 {
+		t.Errorf("a file naming no host got decisions: %+v", ds)
+	}
+}
