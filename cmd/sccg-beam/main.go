@@ -17,7 +17,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -25,6 +24,7 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 
 	"sccg/mine"
@@ -67,10 +67,10 @@ func bind(fs *flag.FlagSet) *options {
 func main() {
 	o := bind(flag.CommandLine)
 	flag.Parse()
-	beam.Init() // a worker of a cluster runner never returns from here
 	if !o.verbose {
-		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+		beamlog.LogLevel = "warn"
 	}
+	beam.Init() // a worker of a cluster runner never returns from here
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, o, *runners.Runner, os.Stdout)
 	stop()
@@ -160,7 +160,7 @@ func run(ctx context.Context, o *options, runner string, stdout io.Writer) error
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
-	fmt.Fprintf(stdout, "corpus mined on %s in %.1fs into %s", runner, res.Seconds, o.out)
+	fmt.Fprintf(stdout, "corpus mined on %s in %.2fs into %s", runner, res.Seconds, o.out)
 	if res.Manifest != nil {
 		fmt.Fprintf(stdout, ": %d rows in %d shards, %d found, %d rejected, %d corrupt", res.Manifest["rows"],
 			res.Manifest["input_shards"], res.Manifest["found"], res.Manifest["rejected"], res.Manifest["corrupt"])

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"sccg/mine/corpus"
 )
@@ -31,6 +32,9 @@ func runCorpus(ctx context.Context, e *env, args []string) error {
 	}
 	if info, err := os.Stat(*local); err != nil || !info.IsDir() {
 		return usagef("--local %s is not a directory", *local)
+	}
+	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+		return err
 	}
 	tmp := *out + ".tmp"
 	f, err := os.Create(tmp)
