@@ -1,6 +1,7 @@
 package beamjob_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,11 +14,13 @@ import (
 	"testing"
 
 	"sccg/align"
+	"sccg/decontam"
 	"sccg/extract"
 	"sccg/internal/storetest"
 	"sccg/mine"
 	"sccg/mine/corpus"
 	"sccg/mine/corpus/beamjob"
+	"sccg/samples"
 	"sccg/store"
 )
 
@@ -306,6 +309,30 @@ func TestBeamMatchesLocal(t *testing.T) {
 	}
 	if strings.Contains(before, work) || strings.Contains(before, repos) {
 		t.Error("the store reveals a local directory")
+	}
+
+	// A sample built from a corpus file shows the corpus row in its audit.
+	if _, err := decontam.Run(ctx, st, decontam.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	built, err := samples.Build(ctx, st)
+	if err != nil || built.Samples == 0 {
+		t.Fatalf("build samples: %+v, %v", built, err)
+	}
+	recs, _, err := samples.Records(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := samples.LoadAudit(ctx, st, recs[0].SampleID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := a.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "corpus        replay.parquet row ") || !strings.Contains(text.String(), "found by      corpus: ") {
+		t.Errorf("the audit does not show the corpus source:\n%s", text.String())
 	}
 }
 
