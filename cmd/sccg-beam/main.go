@@ -54,7 +54,7 @@ func bind(fs *flag.FlagSet) *options {
 	fs.StringVar(&o.corpus, "corpus", "", "the corpus: a Parquet or JSONL `shard or glob` (local, or gs://)")
 	fs.StringVar(&o.format, "format", "", "the shards' format, parquet or jsonl (default: from each name)")
 	fs.StringVar(&o.out, "out", "corpus-out", "the `directory` (local, or gs://) the output shards and the manifest go to")
-	fs.IntVar(&o.shards, "shards", beamjob.DefaultShards, "output shards")
+	fs.IntVar(&o.shards, "shards", beamjob.DefaultShards, "output shards (each is held in one worker's memory while it is written: raise it for large corpora)")
 	fs.Int64Var(&o.maxFileBytes, "max-file-bytes", mine.DefaultMaxFileBytes, "reject files larger than this many bytes")
 	fs.IntVar(&o.endpointsPerAPI, "endpoints-per-api", mine.DefaultEndpointsPerAPI, "endpoints per API whose URL and route are matched")
 	fs.Var(&o.apis, "api", "mine only for the API with this `slug` (repeatable)")

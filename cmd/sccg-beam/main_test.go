@@ -47,6 +47,11 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	missing := base()
+	missing.corpus = filepath.Join(dir, "none", "*.parquet")
+	if err := run(ctx, missing, "", &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "no corpus shard matches") {
+		t.Errorf("a glob matching nothing: err %v", err)
+	}
 	var out bytes.Buffer
 	if err := run(ctx, base(), "", &out); err != nil {
 		t.Fatal(err)

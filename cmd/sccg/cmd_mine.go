@@ -31,7 +31,7 @@ func runMine(ctx context.Context, e *env, args []string) error {
 	format := fs.String("format", "", "the corpus shards' format, parquet or jsonl (default: from each name)")
 	runner := fs.String("runner", "prism", "the Beam `runner` of --corpus: prism (in this machine), dataflow, flink, spark, universal")
 	out := fs.String("out", "corpus-out", "where --corpus writes its output shards (a `directory`, local or gs://)")
-	shards := fs.Int("shards", 16, "output shards of --corpus")
+	shards := fs.Int("shards", 16, "output shards of --corpus (each is held in one worker's memory while written)")
 	load := fs.String("load", "", "load the outputs of a --corpus run from a local `directory` into the store")
 	apiBase := fs.String("api-base", "", "GitHub REST API root `URL` (default https://api.github.com/)")
 	tokenEnv := fs.String("token-env", "GITHUB_TOKEN", "environment `variable` holding GitHub tokens, comma-separated")

@@ -102,6 +102,11 @@ func Run(ctx context.Context, runner string, cfg Config) error {
 	if !beam.Initialized() {
 		beam.Init()
 	}
+	if !strings.Contains(cfg.Corpus, "://") {
+		if m, err := filepath.Glob(cfg.Corpus); err != nil || len(m) == 0 {
+			return fmt.Errorf("beamjob: no corpus shard matches %s", cfg.Corpus)
+		}
+	}
 	if !strings.Contains(cfg.Out, "://") {
 		if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 			return fmt.Errorf("beamjob: %w", err)
