@@ -137,6 +137,9 @@ func ReadParquet(ctx context.Context, r io.ReaderAt, size int64, fn RowFunc) err
 				return err
 			}
 			k, rerr := rows.ReadRows(buf)
+			if k == 0 && rerr == nil {
+				rerr = errors.New("the reader made no progress")
+			}
 			for _, pr := range buf[:k] {
 				row := parquetRow(pr, leaves)
 				row.HasRepoURL = hasURL

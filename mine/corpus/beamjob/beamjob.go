@@ -156,14 +156,6 @@ func (fn *mineShardFn) Setup() {
 
 func (fn *mineShardFn) ProcessElement(ctx context.Context, m fileio.FileMetadata, emit func(int, []byte), emitPart func([]byte)) error {
 	shard := corpus.ShardName(fn.Root, m.Path)
-	format := corpus.Format(fn.Format)
-	if format == "" {
-		f, err := corpus.FormatOf(m.Path)
-		if err != nil {
-			return err
-		}
-		format = f
-	}
 	emitRecord := func(r *corpus.Record) error {
 		b, err := r.Encode()
 		if err != nil {
@@ -173,7 +165,15 @@ func (fn *mineShardFn) ProcessElement(ctx context.Context, m fileio.FileMetadata
 		return nil
 	}
 	var stats corpus.ShardStats
-	r, err := open(ctx, m.Path)
+	format := corpus.Format(fn.Format)
+	var err error
+	if format == "" {
+		format, err = corpus.FormatOf(m.Path)
+	}
+	var r io.ReadCloser
+	if err == nil {
+		r, err = open(ctx, m.Path)
+	}
 	if err != nil {
 		stats = corpus.ShardStats{Shard: shard, Error: err.Error()}
 		if err := emitRecord(corpus.ShardFailure(shard, 0, err)); err != nil {

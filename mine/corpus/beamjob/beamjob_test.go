@@ -364,6 +364,9 @@ func TestBeamRecordsBadRows(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "part-1.parquet"), []byte("PAR1 this is not a parquet file"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("a stray file in the corpus folder"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	st := catalogStore(t)
 	out := filepath.Join(t.TempDir(), "out")
 	if err := beamjob.Run(ctx, "", config(t, st, filepath.Join(dir, "*"), out)); err != nil {
@@ -373,7 +376,7 @@ func TestBeamRecordsBadRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Counts["rows"] != 6 || m.Counts["found"] != 1 || m.Counts["rejected"] != 2 || m.Counts["corrupt"] != 2 || m.Counts["unreadable_shards"] != 1 {
+	if m.Counts["rows"] != 6 || m.Counts["found"] != 1 || m.Counts["rejected"] != 2 || m.Counts["corrupt"] != 2 || m.Counts["unreadable_shards"] != 2 {
 		t.Errorf("manifest counts %v", m.Counts)
 	}
 	if _, err := corpus.Load(ctx, st, out, corpus.LoadOptions{}); err != nil {
@@ -389,6 +392,7 @@ func TestBeamRecordsBadRows(t *testing.T) {
 		{"file", "https://github.com/ana/big/blob/c0ffee/table.py", "too large: over --max-file-bytes"},
 		{"corpus_row", "part-0.jsonl#4", "corrupt row: no content"},
 		{"corpus_shard", "part-1.parquet", "unreadable shard"},
+		{"corpus_shard", "notes.txt", "unreadable shard"},
 	}
 	for _, tt := range tests {
 		ds, err := st.Decisions(ctx, tt.kind, tt.subject)
