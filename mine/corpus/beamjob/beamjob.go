@@ -102,7 +102,9 @@ func Run(ctx context.Context, runner string, cfg Config) error {
 	if !beam.Initialized() {
 		beam.Init()
 	}
-	if !strings.Contains(cfg.Corpus, "://") {
+	if runner == DefaultRunner && !strings.Contains(cfg.Corpus, "://") {
+		// In this process the workers see what we see; on a cluster, a path may
+		// exist only where the workers run.
 		if m, err := filepath.Glob(cfg.Corpus); err != nil || len(m) == 0 {
 			return fmt.Errorf("beamjob: no corpus shard matches %s", cfg.Corpus)
 		}
