@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"sccg/extract"
 	"sccg/mine"
 	"sccg/mine/corpus"
 	"sccg/mine/corpus/beamjob"
@@ -69,7 +70,8 @@ func benchCorpus(b *testing.B, copies, groups int) ([]string, string, int) {
 // BenchmarkMineCorpus mines the same corpus (the replay repositories eight times
 // over, 4 shards) with `mine --local` and through the Beam pipeline on the prism
 // runner in this process, loading included, and reports Python files per second of
-// each. Run it on the machine's cores (make bench: 2).
+// each; then the extraction of what the filter let through. Run it on the
+// machine's cores (make bench: 2).
 func BenchmarkMineCorpus(b *testing.B) {
 	dirs, glob, files := benchCorpus(b, 8, 4)
 	ctx := context.Background()
@@ -109,5 +111,29 @@ func BenchmarkMineCorpus(b *testing.B) {
 		b.ReportMetric(float64(files*b.N)/total.Seconds(), "files/s")
 		b.ReportMetric(float64(files*b.N)/pipeline.Seconds(), "pipeline-files/s")
 		b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "cores")
+	})
+	// What comes after the filter: `sccg extract` over the files it let through.
+	b.Run("extract-after-filter", func(b *testing.B) {
+		st := catalogStore(b)
+		out := b.TempDir()
+		if err := beamjob.Run(ctx, "prism", config(b, st, glob, out)); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := corpus.Load(ctx, st, out, corpus.LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		var elapsed time.Duration
+		extracted := 0
+		for i := 0; i < b.N; i++ {
+			start := time.Now()
+			stats, err := extract.Run(ctx, st, extract.Options{Refresh: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			elapsed += time.Since(start)
+			extracted += stats.Files
+		}
+		b.ReportMetric(float64(extracted/b.N), "files")
+		b.ReportMetric(float64(extracted)/elapsed.Seconds(), "files/s")
 	})
 }
