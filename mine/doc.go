@@ -1,7 +1,8 @@
 // Package mine finds the source files that call the crawled APIs — through GitHub code
 // search with multi-level matching, or in a local directory of repositories — and
-// stores each with its provenance. Its sub-package pyast extracts request functions
-// from the Python files it finds.
+// stores each with its provenance. Its sub-package corpus does the same for bulk
+// corpora (Parquet / JSONL exports of public repositories), on Apache Beam through
+// corpus/beamjob.
 //
 // Mine searches each API from the strictest query layer to the loosest (endpoint URL,
 // route and host, host, x-rapidapi-host header, HTTP library, function definition),

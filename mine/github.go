@@ -600,7 +600,7 @@ func (m *ghMiner) saveFile(ctx context.Context, h *fileHit, rs *repoState, conte
 		if _, err := tx.SaveFile(ctx, f, content); err != nil {
 			return err
 		}
-		for _, d := range keptDecisions(m.opts.runID, h.subject, h.t.Host, content, h.ev) {
+		for _, d := range KeptDecisions(m.opts.runID, h.subject, h.t.Host, content, h.ev) {
 			if err := tx.RecordDecision(ctx, d); err != nil {
 				return err
 			}
@@ -658,8 +658,9 @@ func Classify(content []byte, maxBytes int64) string {
 // UTF-8.
 const NotUTF8 = "invalid UTF-8: kept as bytes for the extractor to decode"
 
-// keptDecisions are the decisions recorded when a file is stored.
-func keptDecisions(runID int64, subject, host string, content []byte, ev map[string]any) []store.Decision {
+// KeptDecisions are the decisions recorded when a file that calls host is stored
+// (and, for content that is not valid UTF-8, the note that it was kept as bytes).
+func KeptDecisions(runID int64, subject, host string, content []byte, ev map[string]any) []store.Decision {
 	ds := []store.Decision{{RunID: runID, Stage: Stage, SubjectKind: "file", Subject: subject, Verdict: store.Kept,
 		Reason: "calls " + host, Evidence: ev}}
 	if !utf8.Valid(content) {

@@ -34,7 +34,9 @@ func GitBlobSHA(content []byte) string {
 var skipDirs = map[string]bool{".git": true, "node_modules": true, "venv": true, ".venv": true, "env": true,
 	"__pycache__": true, "site-packages": true, ".tox": true, ".mypy_cache": true}
 
-func isPython(p string) bool {
+// IsPython reports whether a path names a Python source file, the files --local
+// and the corpus miner read.
+func IsPython(p string) bool {
 	switch path.Ext(p) {
 	case ".py", ".pyw", ".pyi":
 		return true
@@ -113,6 +115,56 @@ func mineLocal(ctx context.Context, st *store.Store, dir string, opts Options) (
 	return stats, nil
 }
 
+// LocalRepo is one repository of a local directory as MineLocal reads it.
+type LocalRepo struct {
+	Record  store.Repository // its metadata, as MineLocal stores it
+	Commit  string           // HEAD of a git repository; empty for a plain folder
+	Version string           // the commit, or for a plain folder a hash of its files
+	Files   []LocalFile      // its Python files, by path
+}
+
+// LocalFile is one Python file of a LocalRepo.
+type LocalFile struct {
+	Path    string // slash-separated, relative to the repository root
+	GitSHA  string // git blob SHA
+	URL     string // as MineLocal records it
+	Size    int64
+	Content []byte // nil when over the size limit or unreadable
+}
+
+// WalkLocal reads the repositories under dir — found and read as MineLocal finds
+// and reads them — and calls fn with each in name order, with the content of every
+// file not over maxBytes.
+func WalkLocal(ctx context.Context, dir string, maxBytes int64, fn func(*LocalRepo) error) error {
+	roots, err := repoRoots(dir)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", dir, err)
+	}
+	for _, root := range roots {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		lr, err := inspect(ctx, root)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", filepath.Base(root), err)
+		}
+		version := lr.version()
+		contents, err := lr.read(ctx, maxBytes)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", lr.record.FullName, err)
+		}
+		out := &LocalRepo{Record: lr.record, Commit: lr.commit, Version: version}
+		for _, f := range lr.files {
+			out.Files = append(out.Files, LocalFile{Path: f.path, GitSHA: f.sha, URL: lr.fileURL(f.path), Size: f.size,
+				Content: contents[f.path]})
+		}
+		if err := fn(out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // version names what a repository holds: its commit, or for a plain folder a hash of
 // its files' paths and blob SHAs.
 func (lr *localRepo) version() string {
@@ -173,7 +225,7 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 					return err
 				}
 				stats.Stored++
-				for _, d := range keptDecisions(opts.runID, subject, t.Host, content,
+				for _, d := range KeptDecisions(opts.runID, subject, t.Host, content,
 					map[string]any{"api": t.API.Slug, "query_layer": q.Layer, "query": q.Text}) {
 					if err := tx.RecordDecision(ctx, d); err != nil {
 						return err
@@ -304,7 +356,7 @@ func inspect(ctx context.Context, root string) (*localRepo, error) {
 			}
 			rel, _ := filepath.Rel(root, p)
 			rel = filepath.ToSlash(rel)
-			if !isPython(rel) || !d.Type().IsRegular() {
+			if !IsPython(rel) || !d.Type().IsRegular() {
 				return nil
 			}
 			info, err := d.Info()
@@ -358,7 +410,7 @@ func (lr *localRepo) readGit(ctx context.Context) error {
 	}
 	for _, rec := range strings.Split(out, "\x00") {
 		meta, p, ok := strings.Cut(rec, "\t")
-		if !ok || !isPython(p) {
+		if !ok || !IsPython(p) {
 			continue
 		}
 		fields := strings.Fields(meta) // mode type sha size

@@ -145,6 +145,10 @@ func (a *Audit) WriteText(w io.Writer) error {
 				kv("also found by", fmt.Sprintf("%s: %s", h.QueryLayer, h.Query))
 			}
 		}
+		for _, c := range a.Corpus {
+			kv("corpus", fmt.Sprintf("%s row %d (blob %s, license %s; %s evidence; loaded from %s)", c.Shard, c.Row,
+				orNone(c.BlobID), orNone(c.License), c.MatchLayer, c.Output))
+		}
 	} else {
 		kv("file", orNone(gi.FileURL))
 		kv("path", gi.FilePath)

@@ -407,9 +407,11 @@ func (t *Tx) ResetUnits(ctx context.Context, stage, prefix string) error {
 	return err
 }
 
-// Tables lists the store's tables in name order.
+// Tables lists the store's data tables in name order (not the migrations' own
+// bookkeeping).
 func (s *Store) Tables(ctx context.Context) ([]string, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	rows, err := s.read.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'
+		AND name != 'schema_migrations' ORDER BY name`)
 	if err != nil {
 		return nil, err
 	}

@@ -18,11 +18,15 @@ const (
 	LayerHeader      = "header"       // x-rapidapi-host with the host
 	LayerLibrary     = "library"      // the host with requests / httpx
 	LayerFunction    = "function"     // the host with a function definition
+	// LayerCorpus marks a file found in a bulk corpus rather than by a search; its
+	// corpus_sources row says which evidence the early filter found.
+	LayerCorpus = "corpus"
 )
 
-// QueryLayers returns the query layers from the strictest to the loosest.
+// QueryLayers returns the query layers from the strictest to the loosest, the
+// corpus last.
 func QueryLayers() []string {
-	return []string{LayerEndpointURL, LayerRouteHost, LayerHost, LayerHeader, LayerLibrary, LayerFunction}
+	return []string{LayerEndpointURL, LayerRouteHost, LayerHost, LayerHeader, LayerLibrary, LayerFunction, LayerCorpus}
 }
 
 // LayerRank is a layer's strength: 0 for the strictest, larger for looser layers, and

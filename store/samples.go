@@ -292,6 +292,7 @@ type Lineage struct {
 	Function    *Function        `json:"function,omitempty"`
 	File        *File            `json:"file,omitempty"`
 	FileHits    []FileHit        `json:"file_hits,omitempty"`
+	Corpus      []CorpusSource   `json:"corpus_sources,omitempty"` // the bulk-corpus rows the file was read from
 	Repository  *Repository      `json:"repository,omitempty"`
 	Alignments  []Alignment      `json:"alignments,omitempty"`
 	Endpoint    *Endpoint        `json:"endpoint,omitempty"` // of the sample's alignment
@@ -376,6 +377,9 @@ func (s *Store) lineageCode(ctx context.Context, l *Lineage) error {
 	if fl, err := s.File(ctx, f.FileID); err == nil {
 		l.File = fl
 		if l.FileHits, err = s.FileHits(ctx, fl.ID); err != nil {
+			return err
+		}
+		if l.Corpus, err = s.CorpusSources(ctx, fl.ID); err != nil {
 			return err
 		}
 		if r, err := s.Repository(ctx, fl.RepoID); err == nil {

@@ -40,7 +40,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.migrate(ctx, len(migrations)); err != nil {
+	if err := s.migrate(ctx, SchemaVersion()); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("migrate %s: %w", path, err)
 	}

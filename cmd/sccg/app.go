@@ -57,7 +57,8 @@ type command struct {
 // commands is the CLI, in the order `sccg help` lists it.
 var commands = []command{
 	{"crawl", "fetch API documentation (RapidAPI Hub, OpenAPI, ToolBench) into endpoint metadata", runCrawl},
-	{"mine", "find Python files that call the crawled APIs (GitHub code search or --local DIR)", runMine},
+	{"mine", "find Python files that call the crawled APIs (GitHub code search, --local DIR, or --corpus on Apache Beam)", runMine},
+	{"corpus", "pack a folder of repositories as a Parquet corpus shard (corpus pack)", runCorpus},
 	{"extract", "extract request functions and their static facts from mined files", runExtract},
 	{"align", "bind each candidate function to the documented endpoint it calls", runAlign},
 	{"decontam", "drop templates and wrappers, de-duplicate, cap, redact credentials", runDecontam},
@@ -221,7 +222,11 @@ func (e *env) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 			}
 			return nil, &usageError{err.Error()}
 		}
-		args = fs.Args()
+		rest := fs.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil // the terminator: the rest is positional
+		}
+		args = rest
 		if len(args) == 0 {
 			return pos, nil
 		}

@@ -2,11 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"sccg/mine"
+	"sccg/mine/corpus"
 )
 
 // mineClock reads the env's clock and sleeps on the wall clock.
@@ -19,8 +25,14 @@ func (c mineClock) Sleep(ctx context.Context, d time.Duration) error {
 }
 
 func runMine(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("mine", "[--local DIR | --api-base URL] [flags]")
+	fs := e.flags("mine", "[--local DIR | --api-base URL | --corpus GLOB [--runner R] [--out DIR] [-- BEAM FLAGS] | --load DIR] [flags]")
 	local := fs.String("local", "", "mine a `directory` of repositories (git clones or plain folders) instead of searching GitHub")
+	corpusGlob := fs.String("corpus", "", "mine a bulk corpus: a Parquet or JSONL `shard or glob` (local or gs://), on Apache Beam (runs sccg-beam)")
+	format := fs.String("format", "", "the corpus shards' format, parquet or jsonl (default: from each name)")
+	runner := fs.String("runner", "prism", "the Beam `runner` of --corpus: prism (in this machine), dataflow, flink, spark, universal")
+	out := fs.String("out", "corpus-out", "where --corpus writes its output shards (a `directory`, local or gs://)")
+	shards := fs.Int("shards", 16, "output shards of --corpus (each is held in one worker's memory while written)")
+	load := fs.String("load", "", "load the outputs of a --corpus run from a local `directory` into the store")
 	apiBase := fs.String("api-base", "", "GitHub REST API root `URL` (default https://api.github.com/)")
 	tokenEnv := fs.String("token-env", "GITHUB_TOKEN", "environment `variable` holding GitHub tokens, comma-separated")
 	maxPerAPI := fs.Int("max-per-api", mine.DefaultMaxPerAPI, "skip the looser query layers of an API once it has this many files")
@@ -34,15 +46,44 @@ func runMine(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	sources := 0
+	for _, s := range []string{*local, *apiBase, *corpusGlob, *load} {
+		if s != "" {
+			sources++
+		}
+	}
 	switch {
-	case len(pos) > 0:
+	case len(pos) > 0 && *corpusGlob == "":
 		return usagef("no arguments expected, got %q", pos)
-	case *local != "" && *apiBase != "":
-		return usagef("--local and --api-base exclude each other")
+	case sources > 1:
+		return usagef("--local, --api-base, --corpus and --load exclude each other")
+	case *corpusGlob != "" && *shards <= 0:
+		return usagef("--shards must be positive")
 	case *maxPerAPI <= 0 || *endpointsPerAPI <= 0 || *maxFileBytes <= 0 || *maxTries <= 0:
 		return usagef("--max-per-api, --endpoints-per-api, --max-file-bytes and --max-tries must be positive")
 	case *searchRate == 0:
 		return usagef("--search-per-minute must not be 0 (negative disables pacing)")
+	}
+	if *corpusGlob != "" {
+		args := []string{"--db", e.db, "--corpus", *corpusGlob, "--runner", *runner, "--out", *out,
+			"--shards", strconv.Itoa(*shards), "--max-file-bytes", strconv.FormatInt(*maxFileBytes, 10),
+			"--endpoints-per-api", strconv.Itoa(*endpointsPerAPI)}
+		if *format != "" {
+			args = append(args, "--format", *format)
+		}
+		for _, a := range apis {
+			args = append(args, "--api", a)
+		}
+		if e.json {
+			args = append(args, "--json")
+		}
+		if e.verbose {
+			args = append(args, "--verbose")
+		}
+		return e.runBeam(ctx, append(args, pos...))
+	}
+	if *load != "" {
+		return mineLoad(ctx, e, *load)
 	}
 	var tokens []string
 	for _, t := range strings.Split(e.getenv(*tokenEnv), ",") {
@@ -80,5 +121,72 @@ func runMine(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "mined: %d files stored, %d already held, %d rejected, %d failed; %d requests (%d search, %d wasted), waited %s\n",
 		stats.Stored, stats.Deduped, stats.Rejected, stats.Failed, stats.Requests, stats.SearchRequests, stats.Wasted, stats.Waited.Round(time.Second))
+	return nil
+}
+
+// beamBinaryName is the binary that runs the corpus pipeline: Beam more than
+// doubles sccg's size and cold build time, so it is built on its own
+// (cmd/sccg-beam, `make build-beam`).
+const beamBinaryName = "sccg-beam"
+
+// beamBinary finds sccg-beam: $SCCG_BEAM, next to this executable, or on PATH.
+func (e *env) beamBinary() (string, error) {
+	if p := e.getenv("SCCG_BEAM"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("SCCG_BEAM names %s: %w", p, err)
+		}
+		return p, nil
+	}
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), beamBinaryName)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath(beamBinaryName); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("mining a corpus runs the Beam pipeline in %s, found neither next to sccg nor on PATH: "+
+		"build it with `make build-beam` (bin/%s), or name it with SCCG_BEAM", beamBinaryName, beamBinaryName)
+}
+
+// runBeam runs sccg-beam with args, its output going to the env's streams; its exit
+// code 2 (a usage error) is one here too.
+func (e *env) runBeam(ctx context.Context, args []string) error {
+	bin, err := e.beamBinary()
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, e.stdout, e.stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.As(err, &ee) && ee.ExitCode() == 2:
+		return usagef("%s refused its arguments (see above)", beamBinaryName)
+	}
+	return fmt.Errorf("%s: %w", beamBinaryName, err)
+}
+
+// mineLoad loads the outputs of a corpus run into the store.
+func mineLoad(ctx context.Context, e *env, dir string) error {
+	st, err := e.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	stats, err := corpus.Load(ctx, st, dir, corpus.LoadOptions{Progress: e.progress().Start("mine load", 0), Logf: e.logf})
+	if err != nil {
+		return err
+	}
+	if e.json {
+		return e.printJSON(stats)
+	}
+	fmt.Fprintf(e.stdout, "loaded: %d output shards (%d already loaded), %d files, %d rejected, %d corrupt, %d decisions\n",
+		stats.Loaded, stats.Skipped, stats.Files, stats.Rejected, stats.Corrupt, stats.Decisions)
 	return nil
 }
