@@ -15,6 +15,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"sccg/internal/backoff"
 	"sccg/internal/progress"
 	"sccg/store"
 )
@@ -83,10 +84,10 @@ func (o *Options) defaults() {
 		o.PageSize = 20
 	}
 	if o.Sleep == nil {
-		o.Sleep = sleepCtx
+		o.Sleep = backoff.Sleep
 	}
 	if o.Jitter == nil {
-		o.Jitter = randJitter
+		o.Jitter = backoff.Jitter
 	}
 	if o.Now == nil {
 		o.Now = time.Now

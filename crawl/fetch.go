@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +16,7 @@ import (
 	"github.com/temoto/robotstxt"
 	"golang.org/x/time/rate"
 
+	"sccg/internal/backoff"
 	"sccg/store"
 )
 
@@ -250,7 +249,7 @@ func (f *fetcher) do(ctx context.Context, method, key, canonical string, body []
 				return out, &StatusError{URL: key, Status: out.Status, Attempts: attempt}
 			}
 			f.retries++
-			d, ok := retryAfter(out.Header.Get("Retry-After"), f.now())
+			d, ok := backoff.RetryAfter(out.Header.Get("Retry-After"), f.now())
 			if !ok {
 				d = f.backoff(attempt)
 			} else if d > f.maxWait {
@@ -324,43 +323,6 @@ func (f *fetcher) backoff(attempt int) time.Duration {
 	d := time.Second << min(attempt-1, 6)
 	d = min(d, time.Minute)
 	return d + f.jitter(d/2)
-}
-
-// retryAfter reads a Retry-After header: delay-seconds or an HTTP date.
-func retryAfter(v string, now time.Time) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	if n, err := strconv.Atoi(v); err == nil && n >= 0 {
-		return time.Duration(n) * time.Second, true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0), true
-	}
-	return 0, false
-}
-
-// sleepCtx waits d or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
-func randJitter(max time.Duration) time.Duration {
-	if max <= 0 {
-		return 0
-	}
-	return rand.N(max)
 }
 
 // allowed reports whether robots.txt of the hub lets the crawler fetch key. A

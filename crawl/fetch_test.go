@@ -3,6 +3,8 @@ package crawl
 import (
 	"testing"
 	"time"
+
+	"sccg/internal/backoff"
 )
 
 func TestRetryAfter(t *testing.T) {
@@ -23,7 +25,7 @@ func TestRetryAfter(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := retryAfter(tc.header, now)
+			got, ok := backoff.RetryAfter(tc.header, now)
 			if got != tc.want || ok != tc.ok {
 				t.Errorf("retryAfter(%q) = %v, %v; want %v, %v", tc.header, got, ok, tc.want, tc.ok)
 			}

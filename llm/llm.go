@@ -20,6 +20,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"sccg/internal/backoff"
+
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 )
@@ -150,7 +152,7 @@ type Client struct {
 // names; it sends no request.
 func New(cfg Config, opts ...Option) (*Client, error) {
 	c := &Client{cfg: cfg.withDefaults(), log: slog.New(slog.DiscardHandler), now: time.Now,
-		sleep: sleepCtx, jitter: randJitter, getenv: os.Getenv}
+		sleep: backoff.Sleep, jitter: backoff.Jitter, getenv: os.Getenv}
 	for _, o := range opts {
 		o(c)
 	}

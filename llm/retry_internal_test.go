@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"sccg/internal/backoff"
 )
 
 func TestRetryAfter(t *testing.T) {
@@ -61,10 +63,10 @@ func TestBackoffGrowsAndIsCapped(t *testing.T) {
 func TestSleepEndsWithTheContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := sleepCtx(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+	if err := backoff.Sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
 		t.Fatalf("sleep of a cancelled context = %v, want context.Canceled", err)
 	}
-	if err := sleepCtx(context.Background(), 0); err != nil {
+	if err := backoff.Sleep(context.Background(), 0); err != nil {
 		t.Fatalf("sleep 0 = %v", err)
 	}
 }
@@ -82,7 +84,7 @@ func TestCancelEndsTheRetryWait(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	c, err := New(Config{BaseURL: srv.URL + "/v1", Model: "m"}, WithSleep(func(ctx context.Context, d time.Duration) error {
 		cancel() // the user presses ^C while the client waits out the 60 s
-		return sleepCtx(ctx, d)
+		return backoff.Sleep(ctx, d)
 	}))
 	if err != nil {
 		t.Fatal(err)

@@ -192,7 +192,7 @@ func run(ctx context.Context, st *store.Store, opt Options, runID int64) (*Resul
 	}
 	res := &Result{Functions: len(jobs), Paths: map[string]int{}}
 	opt.Progress.SetTotal(int64(len(jobs)))
-	var todo []*job
+	var queue []*job
 	for _, j := range jobs {
 		if path, paired, ok := current(have[j.kept.FunctionID], j.hash); ok {
 			res.Reused++
@@ -203,10 +203,10 @@ func run(ctx context.Context, st *store.Store, opt Options, runID int64) (*Resul
 			opt.Progress.Add(1)
 			continue
 		}
-		todo = append(todo, j)
+		queue = append(queue, j)
 	}
-	for start := 0; start < len(todo); start += opt.Batch {
-		batch := todo[start:min(start+opt.Batch, len(todo))]
+	for start := 0; start < len(queue); start += opt.Batch {
+		batch := queue[start:min(start+opt.Batch, len(queue))]
 		if err := redactAll(ctx, batch, opt); err != nil {
 			return res, err
 		}
