@@ -160,7 +160,7 @@ func importRecords(ctx context.Context, s *store.Store, recs []release.Record, o
 type ExportResult struct {
 	Dir   string         `json:"dir"`
 	Files []string       `json:"files"`
-	Stats Stats          `json:"stats"`
+	Stats release.Stats  `json:"stats"`
 	Count map[string]int `json:"count"`
 }
 

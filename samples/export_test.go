@@ -167,7 +167,7 @@ func TestImportExport(t *testing.T) {
 			return b == "[]", b
 		}},
 		{"stats per split", func() (bool, string) {
-			var st Stats
+			var st release.Stats
 			if err := json.Unmarshal(readJSON(release.JSON, "stats.json"), &st); err != nil {
 				return false, err.Error()
 			}

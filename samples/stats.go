@@ -14,71 +14,17 @@ import (
 	"sccg/release"
 )
 
-// Summary holds the dataset figures of the paper's Table II and of the published
-// README for one set of records (the whole benchmark or one split).
-type Summary struct {
-	Samples              int            `json:"samples"`
-	DistinctAPIs         int            `json:"distinct_apis"`
-	DistinctRepositories int            `json:"distinct_repositories"`
-	EffectiveLOCAverage  float64        `json:"effective_loc_average"`
-	EffectiveLOCMedian   float64        `json:"effective_loc_median"`
-	CommentsSource       map[string]int `json:"comments_source"`
-	// IntentPaths counts the samples whose record names the path that made its
-	// comment (built samples: original, llm, llm_retry, offline, fallback), and
-	// PairedIntents those that carry a redacted intent beside their human comment.
-	IntentPaths     map[string]int `json:"intent_paths,omitempty"`
-	PairedIntents   int            `json:"paired_intents,omitempty"`
-	DocMatchType    map[string]int `json:"doc_match_type"`
-	Methods         map[string]int `json:"http_methods"`
-	TopDependencies []Dependency   `json:"top_dependencies"`
-	UpdateYears     map[string]int `json:"repository_update_years"`
-	// RecentUpdateShare is the share of samples whose repository was updated in the
-	// last three calendar years of the data (RecentFrom and the two after it).
-	RecentUpdateShare float64 `json:"recent_update_share"`
-	RecentFrom        string  `json:"recent_update_from,omitempty"`
-	TopAPIsShare      float64 `json:"top_20pct_apis_sample_share"`
-	APIsWithOneSample int     `json:"apis_with_one_sample"`
-	AverageStars      float64 `json:"average_stars"`
-	AverageForks      float64 `json:"average_forks"`
-
-	// The RapidAPI figures, over the samples whose record carries api_info (built
-	// samples; a published release has none): share of samples from services with
-	// at least 1,000 subscribers, and from FREE or FREEMIUM ones.
-	WithSubscribers      int     `json:"samples_with_subscriber_count"`
-	Subscribers1000Share float64 `json:"subscribers_1000_share"`
-	WithPricing          int     `json:"samples_with_pricing"`
-	FreeOrFreemiumShare  float64 `json:"free_or_freemium_share"`
-}
-
 // apiInfo is the part of a built record's api_info the stats read.
 type apiInfo struct {
 	Pricing     string `json:"pricing"`
 	Subscribers *int64 `json:"subscribers"`
 }
 
-// Dependency is a module imported by some samples and the share of samples that do.
-type Dependency struct {
-	Name    string  `json:"name"`
-	Samples int     `json:"samples"`
-	Share   float64 `json:"share"`
-}
-
-// Stats is what `sccg export` writes to stats.json: the figures for the whole
-// benchmark and for each split.
-type Stats struct {
-	Total  Summary            `json:"total"`
-	Splits map[string]int     `json:"splits"`
-	Per    map[string]Summary `json:"per_split"`
-}
-
-// TopDependencyCount is how many dependencies a Summary lists.
-const TopDependencyCount = 10
-
 // Summarize computes the figures for recs.
-func Summarize(ctx context.Context, recs []release.Record) (Summary, error) {
+func Summarize(ctx context.Context, recs []release.Record) (release.Summary, error) {
 	imps, err := importsOf(ctx, recs)
 	if err != nil {
-		return Summary{}, err
+		return release.Summary{}, err
 	}
 	return summarize(recs, imps), nil
 }
@@ -97,8 +43,8 @@ func importsOf(ctx context.Context, recs []release.Record) ([][]string, error) {
 }
 
 // summarize computes the figures for recs, whose imports are imps.
-func summarize(recs []release.Record, imps [][]string) Summary {
-	s := Summary{
+func summarize(recs []release.Record, imps [][]string) release.Summary {
+	s := release.Summary{
 		Samples:        len(recs),
 		CommentsSource: map[string]int{},
 		DocMatchType:   map[string]int{},
@@ -106,7 +52,7 @@ func summarize(recs []release.Record, imps [][]string) Summary {
 		UpdateYears:    map[string]int{},
 	}
 	if len(recs) == 0 {
-		s.TopDependencies = []Dependency{}
+		s.TopDependencies = []release.Dependency{}
 		return s
 	}
 	apis := map[string]int{}
@@ -212,7 +158,7 @@ func summarize(recs []release.Record, imps [][]string) Summary {
 	s.TopAPIsShare = round(float64(sum)/float64(len(recs)), 4)
 
 	for name, n := range deps {
-		s.TopDependencies = append(s.TopDependencies, Dependency{Name: name, Samples: n, Share: round(float64(n)/float64(len(recs)), 4)})
+		s.TopDependencies = append(s.TopDependencies, release.Dependency{Name: name, Samples: n, Share: round(float64(n)/float64(len(recs)), 4)})
 	}
 	sort.Slice(s.TopDependencies, func(i, j int) bool {
 		a, b := s.TopDependencies[i], s.TopDependencies[j]
@@ -221,20 +167,20 @@ func summarize(recs []release.Record, imps [][]string) Summary {
 		}
 		return a.Name < b.Name
 	})
-	if len(s.TopDependencies) > TopDependencyCount {
-		s.TopDependencies = s.TopDependencies[:TopDependencyCount]
+	if len(s.TopDependencies) > release.TopDependencyCount {
+		s.TopDependencies = s.TopDependencies[:release.TopDependencyCount]
 	}
 	return s
 }
 
 // ComputeStats computes the figures of the whole benchmark and of each split;
 // splitOf names each record's split ("" when it has none).
-func ComputeStats(ctx context.Context, recs []release.Record, splitOf func(i int) string) (Stats, error) {
+func ComputeStats(ctx context.Context, recs []release.Record, splitOf func(i int) string) (release.Stats, error) {
 	imps, err := importsOf(ctx, recs)
 	if err != nil {
-		return Stats{}, err
+		return release.Stats{}, err
 	}
-	st := Stats{Total: summarize(recs, imps), Splits: map[string]int{}, Per: map[string]Summary{}}
+	st := release.Stats{Total: summarize(recs, imps), Splits: map[string]int{}, Per: map[string]release.Summary{}}
 	by := map[string][]int{}
 	for i := range recs {
 		name := splitOf(i)

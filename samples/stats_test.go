@@ -48,7 +48,7 @@ func TestSummarize(t *testing.T) {
 		{"recent updates (2024-2026) share", s.RecentFrom + " " + fmt.Sprint(s.RecentUpdateShare), "2024 0.8"},
 		{"subscriber figures over samples that know them", fmt.Sprint(s.WithSubscribers, " ", s.Subscribers1000Share), "2 0.5"},
 		{"pricing figures over samples that know them", fmt.Sprint(s.WithPricing, " ", s.FreeOrFreemiumShare), "3 0.6667"},
-		{"dependencies by count then name", s.TopDependencies, []Dependency{{"os", 2, 0.4}, {"requests", 2, 0.4}}},
+		{"dependencies by count then name", s.TopDependencies, []release.Dependency{{Name: "os", Samples: 2, Share: 0.4}, {Name: "requests", Samples: 2, Share: 0.4}}},
 	}
 	for _, c := range checks {
 		t.Run(c.name, func(t *testing.T) {

@@ -11,7 +11,7 @@
 //   - `sccg experiment` grids: grid.json (read as GridIndex: the cells, each with
 //     its results directory, the settings' order, the grid's statistics tests and
 //     notes);
-//   - `sccg export` directories: stats.json (Table II; read as DatasetStats) and
+//   - `sccg export` directories: stats.json (Table II; read as release.Stats) and
 //     sccgbench.json (the benchmark: intents, gold code, the LOC and API figures);
 //   - `sccg retrieve --out` files: one retrieve.Report per retriever (Table VIII,
 //     the ranking table, each sample's ranks);

@@ -223,7 +223,7 @@ func figLorenz(recs []release.Record) (*figure, error) {
 
 // updateYears counts samples per repository update year: from the benchmark when
 // given, else from stats.json.
-func updateYears(recs []release.Record, st *DatasetStats) (map[string]int, string) {
+func updateYears(recs []release.Record, st *release.Stats) (map[string]int, string) {
 	if len(recs) > 0 {
 		years := map[string]int{}
 		for _, r := range recs {

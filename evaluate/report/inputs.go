@@ -42,7 +42,7 @@ type Data struct {
 	Sets      []*ResultSet
 	Grids     []*Grid
 	Retrieval []*RetrievalReport
-	Stats     *DatasetStats
+	Stats     *release.Stats
 	StatsPath string
 	Bench     []release.Record
 	BenchPath string
@@ -120,41 +120,6 @@ type GridTest struct {
 	B           string                `json:"b"`
 	Comparisons []evaluate.Comparison `json:"comparisons"`
 	Note        string                `json:"note"`
-}
-
-// DatasetStats is the part of an export's stats.json (`sccg export`) Table II and
-// the dataset figures read: the whole benchmark and the sample count of each split.
-type DatasetStats struct {
-	Total  DatasetSummary `json:"total"`
-	Splits map[string]int `json:"splits"`
-}
-
-// DatasetSummary holds one set of records' figures in stats.json.
-type DatasetSummary struct {
-	Samples              int            `json:"samples"`
-	DistinctAPIs         int            `json:"distinct_apis"`
-	DistinctRepositories int            `json:"distinct_repositories"`
-	EffectiveLOCAverage  float64        `json:"effective_loc_average"`
-	EffectiveLOCMedian   float64        `json:"effective_loc_median"`
-	CommentsSource       map[string]int `json:"comments_source"`
-	DocMatchType         map[string]int `json:"doc_match_type"`
-	Methods              map[string]int `json:"http_methods"`
-	TopDependencies      []struct {
-		Name    string  `json:"name"`
-		Samples int     `json:"samples"`
-		Share   float64 `json:"share"`
-	} `json:"top_dependencies"`
-	UpdateYears          map[string]int `json:"repository_update_years"`
-	RecentUpdateShare    float64        `json:"recent_update_share"`
-	RecentFrom           string         `json:"recent_update_from"`
-	TopAPIsShare         float64        `json:"top_20pct_apis_sample_share"`
-	APIsWithOneSample    int            `json:"apis_with_one_sample"`
-	AverageStars         float64        `json:"average_stars"`
-	AverageForks         float64        `json:"average_forks"`
-	WithSubscribers      int            `json:"samples_with_subscriber_count"`
-	Subscribers1000Share float64        `json:"subscribers_1000_share"`
-	WithPricing          int            `json:"samples_with_pricing"`
-	FreeOrFreemiumShare  float64        `json:"free_or_freemium_share"`
 }
 
 // retrievalFile is `sccg retrieve --out`: one report per retriever.
@@ -549,7 +514,7 @@ func (d *Data) readStatsFor(given string, cands []string) error {
 		return nil
 	}
 	b, err := os.ReadFile(path)
-	var st DatasetStats
+	var st release.Stats
 	if err == nil {
 		err = json.Unmarshal(b, &st)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"sccg/evaluate"
 	"sccg/evaluate/retrieve"
+	"sccg/release"
 )
 
 // table is one table of the report, rendered both as HTML and as Markdown.
@@ -45,7 +46,7 @@ var stageNames = map[string]string{evaluate.StageSyntax: "Syntax error", evaluat
 var rate = evaluate.FormatRate
 
 // tableII is the dataset statistics of an export's stats.json.
-func tableII(st *DatasetStats, path string) *table {
+func tableII(st *release.Stats, path string) *table {
 	t := newTable("table-ii", "Table II: dataset statistics", "From "+path+".", "Statistic", "Value")
 	t.Text = true
 	s := st.Total

@@ -1,0 +1,57 @@
+package release
+
+// The dataset statistics `sccg export` publishes beside the release as stats.json.
+
+// Summary holds the dataset figures of the paper's Table II and of the published
+// README for one set of records (the whole benchmark or one split).
+type Summary struct {
+	Samples              int            `json:"samples"`
+	DistinctAPIs         int            `json:"distinct_apis"`
+	DistinctRepositories int            `json:"distinct_repositories"`
+	EffectiveLOCAverage  float64        `json:"effective_loc_average"`
+	EffectiveLOCMedian   float64        `json:"effective_loc_median"`
+	CommentsSource       map[string]int `json:"comments_source"`
+	// IntentPaths counts the samples whose record names the path that made its
+	// comment (built samples: original, llm, llm_retry, offline, fallback), and
+	// PairedIntents those that carry a redacted intent beside their human comment.
+	IntentPaths     map[string]int `json:"intent_paths,omitempty"`
+	PairedIntents   int            `json:"paired_intents,omitempty"`
+	DocMatchType    map[string]int `json:"doc_match_type"`
+	Methods         map[string]int `json:"http_methods"`
+	TopDependencies []Dependency   `json:"top_dependencies"`
+	UpdateYears     map[string]int `json:"repository_update_years"`
+	// RecentUpdateShare is the share of samples whose repository was updated in the
+	// last three calendar years of the data (RecentFrom and the two after it).
+	RecentUpdateShare float64 `json:"recent_update_share"`
+	RecentFrom        string  `json:"recent_update_from,omitempty"`
+	TopAPIsShare      float64 `json:"top_20pct_apis_sample_share"`
+	APIsWithOneSample int     `json:"apis_with_one_sample"`
+	AverageStars      float64 `json:"average_stars"`
+	AverageForks      float64 `json:"average_forks"`
+
+	// The RapidAPI figures, over the samples whose record carries api_info (built
+	// samples; a published release has none): share of samples from services with
+	// at least 1,000 subscribers, and from FREE or FREEMIUM ones.
+	WithSubscribers      int     `json:"samples_with_subscriber_count"`
+	Subscribers1000Share float64 `json:"subscribers_1000_share"`
+	WithPricing          int     `json:"samples_with_pricing"`
+	FreeOrFreemiumShare  float64 `json:"free_or_freemium_share"`
+}
+
+// Dependency is a module imported by some samples and the share of samples that do.
+type Dependency struct {
+	Name    string  `json:"name"`
+	Samples int     `json:"samples"`
+	Share   float64 `json:"share"`
+}
+
+// Stats is what `sccg export` writes to stats.json: the figures for the whole
+// benchmark and for each split.
+type Stats struct {
+	Total  Summary            `json:"total"`
+	Splits map[string]int     `json:"splits"`
+	Per    map[string]Summary `json:"per_split"`
+}
+
+// TopDependencyCount is how many dependencies a Summary lists.
+const TopDependencyCount = 10
