@@ -3,6 +3,8 @@ package mine
 import (
 	"context"
 	"time"
+
+	"sccg/internal/backoff"
 )
 
 // Clock is the miner's time source. Every wait goes through Sleep, which returns
@@ -20,16 +22,4 @@ type RealClock struct{}
 func (RealClock) Now() time.Time { return time.Now() }
 
 // Sleep waits d or until ctx is done.
-func (RealClock) Sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+func (RealClock) Sleep(ctx context.Context, d time.Duration) error { return backoff.Sleep(ctx, d) }
