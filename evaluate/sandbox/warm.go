@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,11 +14,13 @@ import (
 
 // zygote is a warm fork server: an interpreter that has loaded the harness and
 // the common standard modules and never runs generated code itself. For each job it
-// forks a child that runs the job and reports the child's pid and wait status.
+// forks a child that runs the job in the server's scratch directory, and reports
+// the child's pid and (once it has emptied the directory) its wait status.
 type zygote struct {
-	cmd  *exec.Cmd
-	ctrl int           // our end of a SOCK_SEQPACKET socket pair
-	done chan struct{} // closed once the server is reaped
+	cmd     *exec.Cmd
+	ctrl    int           // our end of a SOCK_SEQPACKET socket pair
+	scratch string        // the scratch directory of its children, one at a time
+	done    chan struct{} // closed once the server is reaped
 }
 
 // zygotes is the runner's pool of idle fork servers.
@@ -28,16 +31,25 @@ type zygotes struct {
 }
 
 func (r *Runner) startZygote() (*zygote, error) {
+	scratch, err := os.MkdirTemp(r.dir, "scratch-")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: fork server scratch directory: %w", err)
+	}
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
+		os.Remove(scratch)
+		return nil, fmt.Errorf("sandbox: control socket: %w", err)
+	}
+	// One receive timeout for every reply: a job's start and its end.
+	tv := syscall.NsecToTimeval((r.limits.Timeout + 30*time.Second).Nanoseconds())
+	if err := syscall.SetsockoptTimeval(fds[0], syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv); err != nil {
+		syscall.Close(fds[0])
+		syscall.Close(fds[1])
+		os.Remove(scratch)
 		return nil, fmt.Errorf("sandbox: control socket: %w", err)
 	}
 	theirs := os.NewFile(uintptr(fds[1]), "zygote-ctrl")
-	nsMode := "ns"
-	if r.noNS {
-		nsMode = "off"
-	}
-	cmd := exec.Command(r.python, "-I", "-S", "-B", r.harness, "serve", "3", nsMode)
+	cmd := exec.Command(r.python, "-I", "-S", "-B", r.harness, "serve", "3", scratch)
 	cmd.Dir = r.dir
 	cmd.Env = baseEnv(r.dir)
 	cmd.ExtraFiles = []*os.File{theirs}
@@ -47,10 +59,11 @@ func (r *Runner) startZygote() (*zygote, error) {
 	if err := cmd.Start(); err != nil {
 		theirs.Close()
 		syscall.Close(fds[0])
+		os.Remove(scratch)
 		return nil, fmt.Errorf("sandbox: start fork server: %w", err)
 	}
 	theirs.Close()
-	z := &zygote{cmd: cmd, ctrl: fds[0], done: make(chan struct{})}
+	z := &zygote{cmd: cmd, ctrl: fds[0], scratch: scratch, done: make(chan struct{})}
 	r.pool.mu.Lock()
 	if r.pool.all == nil {
 		r.pool.all = map[*zygote]bool{}
@@ -63,23 +76,10 @@ func (r *Runner) startZygote() (*zygote, error) {
 	}()
 	// Loading the warm modules can take a while on a busy machine; wait for it here
 	// so a job's own deadline only covers the fork.
-	reply, err := recvCtrl(z.ctrl, 2*time.Minute)
-	if err != nil || !strings.HasPrefix(reply, "ready") {
+	reply, err := recvCtrl(z.ctrl)
+	if err != nil || reply != "ready" {
 		r.dropZygote(z)
 		return nil, fmt.Errorf("sandbox: fork server did not start: %q %v", reply, err)
-	}
-	// Every server must grant its children what the first one did: the isolation
-	// reported for the run holds for every completion.
-	perChild := reply == "ready ns"
-	r.nsMu.Lock()
-	defer r.nsMu.Unlock()
-	switch {
-	case !r.nsKnown:
-		r.nsKnown, r.childNS = true, perChild
-		r.nsReason = strings.TrimSpace(strings.TrimPrefix(reply, "ready nons"))
-	case r.childNS && !perChild:
-		r.dropZygote(z)
-		return nil, fmt.Errorf("sandbox: fork server lost per-child namespaces: %q", reply)
 	}
 	return z, nil
 }
@@ -102,13 +102,18 @@ func (r *Runner) putZygote(z *zygote) {
 	r.pool.idle = append(r.pool.idle, z)
 }
 
-// dropZygote ends a fork server that misbehaved.
+// dropZygote ends a fork server that misbehaved, and removes its scratch
+// directory once it is gone.
 func (r *Runner) dropZygote(z *zygote) {
 	syscall.Kill(-z.cmd.Process.Pid, syscall.SIGKILL)
 	syscall.Close(z.ctrl)
 	r.pool.mu.Lock()
 	delete(r.pool.all, z)
 	r.pool.mu.Unlock()
+	go func() {
+		<-z.done
+		os.RemoveAll(z.scratch)
+	}()
 }
 
 func (r *Runner) closeZygotes() {
@@ -128,12 +133,8 @@ func (r *Runner) closeZygotes() {
 	}
 }
 
-// recvCtrl reads one control message, giving up after d.
-func recvCtrl(fd int, d time.Duration) (string, error) {
-	tv := syscall.NsecToTimeval(d.Nanoseconds())
-	if err := syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv); err != nil {
-		return "", err
-	}
+// recvCtrl reads one control message (the socket's receive timeout bounds the wait).
+func recvCtrl(fd int) (string, error) {
 	buf := make([]byte, 256)
 	for {
 		n, err := syscall.Read(fd, buf)
@@ -150,22 +151,22 @@ func recvCtrl(fd int, d time.Duration) (string, error) {
 	}
 }
 
-// startWarm has a fork server start the job (already in the scratch directory); the
-// report pipe's write end travels with the control message.
-func (r *Runner) startWarm(scratch string, limits []string, pw *os.File) (child, error) {
+// startWarm has a fork server start the job; the report pipe's write end and the
+// job's memory file travel with the control message.
+func (r *Runner) startWarm(limits []string, pw, mem *os.File) (child, error) {
 	var last error
 	for attempt := 0; attempt < 2; attempt++ {
 		z, err := r.getZygote()
 		if err != nil {
 			return child{}, err
 		}
-		msg := scratch + "\t" + strings.Join(limits, "\t")
-		if err := syscall.Sendmsg(z.ctrl, []byte(msg), syscall.UnixRights(int(pw.Fd())), nil, 0); err != nil {
+		msg := strings.Join(limits, "\t")
+		if err := syscall.Sendmsg(z.ctrl, []byte(msg), syscall.UnixRights(int(pw.Fd()), int(mem.Fd())), nil, 0); err != nil {
 			r.dropZygote(z)
 			last = err
 			continue
 		}
-		reply, err := recvCtrl(z.ctrl, 30*time.Second)
+		reply, err := recvCtrl(z.ctrl)
 		if err != nil || !strings.HasPrefix(reply, "pid ") {
 			r.dropZygote(z)
 			last = fmt.Errorf("fork server: %q %v", reply, err)
@@ -177,9 +178,8 @@ func (r *Runner) startWarm(scratch string, limits []string, pw *os.File) (child,
 			last = err
 			continue
 		}
-		timeout := r.limits.Timeout + 30*time.Second
 		return child{pid: pid, wait: func() (syscall.WaitStatus, error) {
-			reply, err := recvCtrl(z.ctrl, timeout)
+			reply, err := recvCtrl(z.ctrl)
 			if err != nil || !strings.HasPrefix(reply, "status ") {
 				syscall.Kill(-pid, syscall.SIGKILL)
 				r.dropZygote(z)
@@ -195,4 +195,15 @@ func (r *Runner) startWarm(scratch string, limits []string, pw *os.File) (child,
 		}}, nil
 	}
 	return child{}, fmt.Errorf("sandbox: fork server: %w", last)
+}
+
+// scratchDirs are the fork servers' scratch directories, for tests.
+func (r *Runner) scratchDirs() []string {
+	r.pool.mu.Lock()
+	defer r.pool.mu.Unlock()
+	var out []string
+	for z := range r.pool.all {
+		out = append(out, filepath.Clean(z.scratch))
+	}
+	return out
 }

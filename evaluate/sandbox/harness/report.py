@@ -2,7 +2,11 @@
 req or end, written to the job's report descriptor. The JSON is written here (the
 json module is not imported unless the code under test asks for it) and bounded:
 long strings are cut, deep or long containers shortened, and a run sends at most
-~400 lines."""
+~400 lines besides its end line.
+
+Nothing here is secret from the code under test, which can reach _send through
+the harness objects it is handed; the Go side trusts only the facts line that
+comes first (sent before any of the code runs) and the last end line."""
 import posix
 
 from . import job
@@ -68,7 +72,7 @@ _sent = [0]
 
 
 def _send(kind, obj):
-    if _sent[0] > 400:
+    if _sent[0] > 400 and kind != "end":  # the end line always goes: the Go side takes the last one
         return
     _sent[0] += 1
     line = job.nonce + "\t" + kind + "\t" + _js(obj) + "\n"
