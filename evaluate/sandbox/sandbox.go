@@ -101,7 +101,24 @@ type Result struct {
 	// them (each became a permissive stub).
 	Undefined []string      `json:"undefined,omitempty"`
 	Duration  time.Duration `json:"duration_ns"`
+	CPU       CPU           `json:"cpu"`
 	Stderr    string        `json:"stderr,omitempty"`
+}
+
+// CPU is where a run's CPU time went (user and system), as far as it was measured:
+// zero where it was not (the code killed its process before the end report).
+type CPU struct {
+	// Setup is the child's time from its start to the moment the guard is armed:
+	// taking the job, compiling the code and its facts, the fakes and the limits
+	// (for a forked child, the copied pages its work touches; for an exec'd one, the
+	// interpreter's start-up too).
+	Setup time.Duration `json:"setup_ns"`
+	// Code is from then to the end report: the code's statements and the calls of
+	// its functions with dummy arguments.
+	Code time.Duration `json:"code_ns"`
+	// Total is the child's whole time; Total − Setup − Code is its exit (tearing
+	// down its address space).
+	Total time.Duration `json:"total_ns"`
 }
 
 // Limits bound one run.
@@ -363,6 +380,7 @@ func (r *Runner) Run(ctx context.Context, code, function string) (Result, error)
 	res.Duration = time.Since(start)
 	res.Stderr = j.stderrText()
 	res.Status, res.Reason = classify(killedBy, rep, ex)
+	res.CPU.Total = ex.cpu
 	if !res.Facts.Syntax && res.Facts.Error == "" && res.Status == StatusOK {
 		res.Status, res.Reason = StatusCrash, "no facts reported"
 	}
@@ -461,6 +479,7 @@ func (r *Runner) start(j *job) (child, error) {
 // exit is how a child ended, as waiting for it told.
 type exit struct {
 	ws  syscall.WaitStatus
+	cpu time.Duration // its CPU time, user and system
 	err error
 }
 
@@ -471,8 +490,8 @@ func (r *Runner) supervise(ctx context.Context, ch child, pr *os.File, rep *repo
 	lines, readDone := readLines(pr)
 	waited := make(chan exit, 1)
 	go func() {
-		ws, err := ch.wait()
-		waited <- exit{ws, err}
+		ws, cpu, err := ch.wait()
+		waited <- exit{ws, cpu, err}
 	}()
 	timer := time.NewTimer(r.limits.Timeout)
 	defer timer.Stop()
@@ -603,8 +622,11 @@ func (rep *report) add(line []byte) {
 			Error     string   `json:"error"`
 			Stubbed   []string `json:"stubbed"`
 			Undefined []string `json:"undefined"`
+			SetupUS   int64    `json:"cpu_setup_us"`
+			CodeUS    int64    `json:"cpu_code_us"`
 		}
 		if json.Unmarshal(body, &e) == nil {
+			rep.res.CPU.Setup, rep.res.CPU.Code = time.Duration(e.SetupUS)*time.Microsecond, time.Duration(e.CodeUS)*time.Microsecond
 			rep.ended = true
 			rep.status, rep.reason, rep.res.Stubbed, rep.res.Undefined = Status(e.Status), e.Error, e.Stubbed, e.Undefined
 		}
@@ -654,10 +676,10 @@ func classify(killedBy Status, rep *report, ex exit) (Status, string) {
 }
 
 // child is a started sandboxed process: its pid (also its process group) and how
-// to wait for it.
+// to wait for it (how it ended, and its CPU time).
 type child struct {
 	pid  int
-	wait func() (syscall.WaitStatus, error)
+	wait func() (syscall.WaitStatus, time.Duration, error)
 }
 
 // kill ends the child and its process group.
@@ -682,14 +704,14 @@ func (r *Runner) startExec(scratch string, limits []string, pw, mem *os.File) (c
 	if err := cmd.Start(); err != nil {
 		return child{}, fmt.Errorf("sandbox: start %s: %w", r.python, err)
 	}
-	return child{pid: cmd.Process.Pid, wait: func() (syscall.WaitStatus, error) {
+	return child{pid: cmd.Process.Pid, wait: func() (syscall.WaitStatus, time.Duration, error) {
 		err := cmd.Wait()
-		if cmd.ProcessState != nil {
-			if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
-				return ws, nil // how it ended is in ws, whatever Wait says about stdio
+		if ps := cmd.ProcessState; ps != nil {
+			if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
+				return ws, ps.UserTime() + ps.SystemTime(), nil // how it ended is in ws, whatever Wait says about stdio
 			}
 		}
-		return 0, err
+		return 0, 0, err
 	}}, nil
 }
 

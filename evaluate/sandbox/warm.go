@@ -15,10 +15,11 @@ import (
 // zygote is a warm fork server: an interpreter that has loaded the harness and
 // the common standard modules and never runs generated code itself. For each job it
 // forks a child that runs the job in the server's scratch directory, and reports
-// the child's pid and (once it has emptied the directory) its wait status.
+// the child's pid and (once it has emptied the directory) its wait status and CPU
+// time.
 type zygote struct {
 	cmd     *exec.Cmd
-	ctrl    int           // our end of a SOCK_SEQPACKET socket pair
+	ctrl    *os.File      // our end of a SOCK_SEQPACKET socket pair, on Go's poller
 	scratch string        // the scratch directory of its children, one at a time
 	done    chan struct{} // closed once the server is reaped
 }
@@ -40,14 +41,15 @@ func (r *Runner) startZygote() (*zygote, error) {
 		os.Remove(scratch)
 		return nil, fmt.Errorf("sandbox: control socket: %w", err)
 	}
-	// One receive timeout for every reply: a job's start and its end.
-	tv := syscall.NsecToTimeval((r.limits.Timeout + 30*time.Second).Nanoseconds())
-	if err := syscall.SetsockoptTimeval(fds[0], syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv); err != nil {
+	// Our end is non-blocking, so waiting on it parks a goroutine on the poller
+	// instead of holding a thread in read(2).
+	if err := syscall.SetNonblock(fds[0], true); err != nil {
 		syscall.Close(fds[0])
 		syscall.Close(fds[1])
 		os.Remove(scratch)
 		return nil, fmt.Errorf("sandbox: control socket: %w", err)
 	}
+	ours := os.NewFile(uintptr(fds[0]), "zygote-ctrl")
 	theirs := os.NewFile(uintptr(fds[1]), "zygote-ctrl")
 	cmd := exec.Command(r.python, "-I", "-S", "-B", r.harness, "serve", "3", scratch)
 	cmd.Dir = r.dir
@@ -58,12 +60,12 @@ func (r *Runner) startZygote() (*zygote, error) {
 	cmd.SysProcAttr = &attr
 	if err := cmd.Start(); err != nil {
 		theirs.Close()
-		syscall.Close(fds[0])
+		ours.Close()
 		os.Remove(scratch)
 		return nil, fmt.Errorf("sandbox: start fork server: %w", err)
 	}
 	theirs.Close()
-	z := &zygote{cmd: cmd, ctrl: fds[0], scratch: scratch, done: make(chan struct{})}
+	z := &zygote{cmd: cmd, ctrl: ours, scratch: scratch, done: make(chan struct{})}
 	r.pool.mu.Lock()
 	if r.pool.all == nil {
 		r.pool.all = map[*zygote]bool{}
@@ -76,7 +78,7 @@ func (r *Runner) startZygote() (*zygote, error) {
 	}()
 	// Loading the warm modules can take a while on a busy machine; wait for it here
 	// so a job's own deadline only covers the fork.
-	reply, err := recvCtrl(z.ctrl)
+	reply, err := recvCtrl(z.ctrl, 2*time.Minute)
 	if err != nil || reply != "ready" {
 		r.dropZygote(z)
 		return nil, fmt.Errorf("sandbox: fork server did not start: %q %v", reply, err)
@@ -106,7 +108,7 @@ func (r *Runner) putZygote(z *zygote) {
 // directory once it is gone.
 func (r *Runner) dropZygote(z *zygote) {
 	syscall.Kill(-z.cmd.Process.Pid, syscall.SIGKILL)
-	syscall.Close(z.ctrl)
+	z.ctrl.Close()
 	r.pool.mu.Lock()
 	delete(r.pool.all, z)
 	r.pool.mu.Unlock()
@@ -123,7 +125,7 @@ func (r *Runner) closeZygotes() {
 	r.pool.mu.Unlock()
 	for z := range all {
 		syscall.Kill(-z.cmd.Process.Pid, syscall.SIGKILL)
-		syscall.Close(z.ctrl)
+		z.ctrl.Close()
 	}
 	for z := range all {
 		select {
@@ -133,22 +135,33 @@ func (r *Runner) closeZygotes() {
 	}
 }
 
-// recvCtrl reads one control message (the socket's receive timeout bounds the wait).
-func recvCtrl(fd int) (string, error) {
-	buf := make([]byte, 256)
-	for {
-		n, err := syscall.Read(fd, buf)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		if n == 0 {
-			return "", fmt.Errorf("fork server closed its control socket")
-		}
-		return string(buf[:n]), nil
+// recvCtrl reads one control message, giving up after d.
+func recvCtrl(f *os.File, d time.Duration) (string, error) {
+	if err := f.SetReadDeadline(time.Now().Add(d)); err != nil {
+		return "", err
 	}
+	var buf [256]byte
+	n, err := f.Read(buf[:])
+	if err != nil {
+		return "", err
+	}
+	return string(buf[:n]), nil
+}
+
+// sendCtrl sends one control message with the descriptors fds.
+func sendCtrl(f *os.File, msg string, fds ...int) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var serr error
+	if err := rc.Write(func(fd uintptr) bool {
+		serr = syscall.Sendmsg(int(fd), []byte(msg), syscall.UnixRights(fds...), nil, 0)
+		return serr != syscall.EAGAIN
+	}); err != nil {
+		return err
+	}
+	return serr
 }
 
 // startWarm has a fork server start the job; the report pipe's write end and the
@@ -160,13 +173,12 @@ func (r *Runner) startWarm(limits []string, pw, mem *os.File) (child, error) {
 		if err != nil {
 			return child{}, err
 		}
-		msg := strings.Join(limits, "\t")
-		if err := syscall.Sendmsg(z.ctrl, []byte(msg), syscall.UnixRights(int(pw.Fd()), int(mem.Fd())), nil, 0); err != nil {
+		if err := sendCtrl(z.ctrl, strings.Join(limits, "\t"), int(pw.Fd()), int(mem.Fd())); err != nil {
 			r.dropZygote(z)
 			last = err
 			continue
 		}
-		reply, err := recvCtrl(z.ctrl)
+		reply, err := recvCtrl(z.ctrl, 30*time.Second)
 		if err != nil || !strings.HasPrefix(reply, "pid ") {
 			r.dropZygote(z)
 			last = fmt.Errorf("fork server: %q %v", reply, err)
@@ -178,20 +190,24 @@ func (r *Runner) startWarm(limits []string, pw, mem *os.File) (child, error) {
 			last = err
 			continue
 		}
-		return child{pid: pid, wait: func() (syscall.WaitStatus, error) {
-			reply, err := recvCtrl(z.ctrl)
-			if err != nil || !strings.HasPrefix(reply, "status ") {
+		timeout := r.limits.Timeout + 30*time.Second
+		return child{pid: pid, wait: func() (syscall.WaitStatus, time.Duration, error) {
+			reply, err := recvCtrl(z.ctrl, timeout)
+			// "status WAITSTATUS CPU_US"
+			f := strings.Fields(reply)
+			if err != nil || len(f) != 3 || f[0] != "status" {
 				syscall.Kill(-pid, syscall.SIGKILL)
 				r.dropZygote(z)
-				return 0, fmt.Errorf("fork server lost the child: %q %v", reply, err)
+				return 0, 0, fmt.Errorf("fork server lost the child: %q %v", reply, err)
 			}
-			st, err := strconv.Atoi(strings.TrimPrefix(reply, "status "))
-			if err != nil {
+			st, err1 := strconv.Atoi(f[1])
+			us, err2 := strconv.ParseInt(f[2], 10, 64)
+			if err1 != nil || err2 != nil {
 				r.dropZygote(z)
-				return 0, err
+				return 0, 0, fmt.Errorf("fork server: %q", reply)
 			}
 			r.putZygote(z)
-			return syscall.WaitStatus(st), nil
+			return syscall.WaitStatus(st), time.Duration(us) * time.Microsecond, nil
 		}}, nil
 	}
 	return child{}, fmt.Errorf("sandbox: fork server: %w", last)

@@ -13,6 +13,7 @@ reading or replacing the defaults and code of harness functions. Where the fork
 server gives a child a mount namespace of its own, the kernel refuses writes
 outside the scratch directory as well (see server._isolate)."""
 import sys
+import time
 import posix
 import _imp
 import _signal
@@ -24,6 +25,8 @@ _BaseException = BaseException
 
 # The absolute scratch directory, as the next _arm confines the code to it.
 _SCR = ""
+# The process's CPU time (s) when the guard was armed, for the end report.
+_armed_cpu = [0.0]
 
 
 def _confine_to(scratch):
@@ -256,3 +259,4 @@ def _arm():
 
     _imp.create_builtin = create_builtin
     sys.addaudithook(_make_audit(_SCR, tuple(harness)))
+    _armed_cpu[0] = time.process_time()

@@ -37,7 +37,8 @@ def _serve(ctrl, scratch):
     """Fork server: for each job message on the control socket (the job's limits,
     and the descriptors of its report pipe and of its memory file), fork a child
     that runs the job in directory scratch, report its pid, wait for it, empty
-    scratch and report the child's wait status. It never runs generated code."""
+    scratch and report the child's wait status and CPU time (µs). It never runs
+    generated code."""
     for m in _WARM:
         try:
             __import__(m)
@@ -86,9 +87,9 @@ def _serve(ctrl, scratch):
         posix.close(rfd)
         posix.close(jfd)
         sock.send(b"pid %d" % pid)
-        _, status = posix.waitpid(pid, 0)
+        _, status, ru = posix.wait4(pid, 0)
         clean = _empty(scratch)
-        sock.send(b"status %d" % status)
+        sock.send(b"status %d %d" % (status, (ru.ru_utime + ru.ru_stime) * 1e6))
         if not clean:
             _exit(0)  # the Go side starts another server with a fresh directory
 

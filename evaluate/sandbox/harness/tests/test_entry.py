@@ -140,8 +140,9 @@ class EntryTest(unittest.TestCase):
             os.close(w)
             pid = ours.recv(256)
             self.assertTrue(pid.startswith(b"pid "), pid)
-            status = ours.recv(256)
-            self.assertEqual(status, b"status 0")
+            status = ours.recv(256).split()
+            self.assertEqual(status[:2], [b"status", b"0"])
+            self.assertGreater(int(status[2]), 0)  # the child's CPU time, µs
             with os.fdopen(r, "rb") as f:
                 self.check_fetch(parse(f.read()))
             self.assertEqual(sorted(os.listdir(scratch)), ["input.txt"])
