@@ -114,6 +114,10 @@ func testHostileSuite(t *testing.T, warm bool) {
 	if err := os.WriteFile(sentinel, []byte("untouched"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	keep := filepath.Join(outside, "keep.txt")
+	if err := os.WriteFile(keep, []byte("untouched"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("SCCG_TEST_SECRET", "s3cr3t-value-from-evaluator")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -216,6 +220,9 @@ func testHostileSuite(t *testing.T, warm bool) {
 		{"shared memory outside scratch", "import os, requests\nif 1:\n    import _posixshmem\n    _posixshmem.shm_open(" + fmt.Sprintf("%q", shm) + ", os.O_CREAT | os.O_RDWR, 0o600)\n    requests.get('https://shm.example.com/')\n" + req, []Status{StatusError}, true, marked("shm.example.com")},
 		{"trace the harness", "import sys, requests\nif 1:\n    sys.settrace(lambda *a: None)\n    requests.get('https://traced.example.com/')\n" + req, []Status{StatusError}, true, marked("traced.example.com")},
 		{"list the sandbox directory", "import os, requests\nif 1:\n    names = os.listdir('..')\n    requests.get('https://listed.example.com/%d' % len(names))\n" + req, []Status{StatusError}, true, marked("listed.example.com")},
+		{"path object that answers differently the second time", "import _io\nclass P:\n    n = 0\n    def __fspath__(self):\n        P.n += 1\n        return " + fmt.Sprintf("%q", sentinel) + " if P.n == 1 else 'inside.txt'\n_io.FileIO(P(), 'w').write(b'pwned')\n" + req, []Status{StatusError}, true, nil},
+		{"chmod outside through a descriptor", "import os\nfd = os.open(" + fmt.Sprintf("%q", sentinel) + ", os.O_RDONLY)\nos.chmod(fd, 0o777)\n" + req, []Status{StatusError}, true, nil},
+		{"remove outside through a pathlib path", "import pathlib\npathlib.Path(" + fmt.Sprintf("%q", keep) + ").unlink()\n" + req, []Status{StatusError}, true, nil},
 		{"bind an abstract socket", "import socket\ns = socket.socket(socket.AF_UNIX)\ns.bind('\\0sccg-hostile')\n" + req, []Status{StatusError}, true, nil},
 	}
 	var wg sync.WaitGroup
@@ -273,10 +280,15 @@ func testHostileSuite(t *testing.T, warm bool) {
 	if g.Status != StatusOK || len(g.Requests) != 1 || g.Requests[0].URL != "https://weather.p.rapidapi.com/forecast/London" {
 		t.Errorf("good completion next to hostile ones: %s %s %+v", g.Status, g.Reason, g.Requests)
 	}
-	if b, err := os.ReadFile(sentinel); err != nil || string(b) != "untouched" {
-		t.Errorf("file outside scratch changed: %q, %v", b, err)
+	for _, f := range []string{sentinel, keep} {
+		if b, err := os.ReadFile(f); err != nil || string(b) != "untouched" {
+			t.Errorf("file outside scratch changed: %s %q, %v", f, b, err)
+		}
+		if st, err := os.Stat(f); err != nil || st.Mode().Perm() != 0o644 {
+			t.Errorf("mode of a file outside scratch changed: %s %v", f, st.Mode())
+		}
 	}
-	if entries, err := os.ReadDir(outside); err != nil || len(entries) != 1 {
+	if entries, err := os.ReadDir(outside); err != nil || len(entries) != 2 {
 		t.Errorf("files appeared outside scratch: %v %v", entries, err)
 	}
 	entries, _ := os.ReadDir(r.dir)

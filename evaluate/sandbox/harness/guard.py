@@ -64,10 +64,11 @@ def _refuse_dir_fd_open(os):
     """The "open" audit event does not carry dir_fd: refuse it at the function. The
     real open is a default argument, which the hook keeps the code from reading."""
 
-    def safe_open(path, flags, mode=0o777, *, dir_fd=None, _open=posix.open, _err=PermissionError):
+    def safe_open(path, flags, mode=0o777, *, dir_fd=None, _open=posix.open, _fspath=posix.fspath,
+                  _err=PermissionError):
         if dir_fd is not None:
             raise _err("sandbox: open relative to a directory descriptor is not allowed")
-        return _open(path, flags, mode)
+        return _open(_fspath(path), flags, mode)  # one conversion: the hook sees what is opened
 
     posix.open = os.open = safe_open
 
@@ -111,9 +112,13 @@ _BLOCK = frozenset((
 ))
 
 
-_PATHS = frozenset(("os.remove", "os.rmdir", "os.rename", "shutil.rmtree", "os.chmod", "os.chown", "os.mkdir",
-                    "os.symlink", "os.link", "os.truncate", "os.utime", "shutil.copyfile", "shutil.move",
-                    "os.chflags", "os.setxattr", "os.removexattr", "os.mknod", "os.mkfifo"))
+# Path operations and the positions of their path arguments (a symbolic link's
+# target included). A descriptor in one of them (fchmod, fchown, futimes, ...)
+# is refused: it may be a file outside the scratch directory opened for reading.
+_PATHS = {"os.remove": (0,), "os.rmdir": (0,), "os.rename": (0, 1), "shutil.rmtree": (0,), "os.chmod": (0,),
+          "os.chown": (0,), "os.mkdir": (0,), "os.symlink": (0, 1), "os.link": (0, 1), "os.truncate": (0,),
+          "os.utime": (0,), "shutil.copyfile": (0, 1), "shutil.move": (0, 1), "os.chflags": (0,),
+          "os.setxattr": (0,), "os.removexattr": (0,), "os.mknod": (0,), "os.mkfifo": (0,)}
 
 
 # positions of dir_fd arguments in the audit events of path operations
@@ -145,15 +150,51 @@ _SET_GUARDED = frozenset(("__defaults__", "__kwdefaults__", "__code__"))
 _GET_GUARDED = frozenset(("__defaults__", "__kwdefaults__"))
 
 
-def _make_audit(scr, harness):
+def _frozen(d):
+    """A read-only view of a copy of dict d: the hook's tables, which the code
+    could otherwise change through this module's globals."""
+    return _type(_type.__dict__)(dict(d))
+
+
+def _make_plain(paths):
+    """A function that returns a path argument as the hook may read it: a str or
+    bytes (subclasses too, _abspath flattens them), or an object of one of the
+    trusted path classes whose __fspath__ and __str__ are still their own; None for
+    anything else. The C side converts a path before its audit event and the hook
+    converts it again, so an object whose __fspath__ answers differently the second
+    time would steer a write past the hook. (pathlib caches a path's string on
+    first use: both conversions read the same one.) paths are (class, __fspath__,
+    __str__) triples."""
+
+    def plain(p, _paths=paths, _type=_type, _isinstance=isinstance, _str=_str, _bytes=_bytes):
+        if _isinstance(p, _str) or _isinstance(p, _bytes):
+            return p
+        t = _type(p)
+        for cls, fspath, tostr in _paths:
+            if t is cls and t.__fspath__ is fspath and t.__str__ is tostr:
+                return p
+        return None
+
+    return plain
+
+
+def _trusted_paths():
+    """The pathlib classes a path argument may be, with their own methods."""
+    import pathlib
+    return tuple((c, c.__fspath__, c.__str__) for c in (pathlib.PurePosixPath, pathlib.PosixPath))
+
+
+def _make_audit(scr, harness, paths=()):
     """The audit hook for a job confined to the absolute directory scr, where
-    harness are the namespaces (module dicts) of the harness's own functions. The
-    hook reads no global: every value and helper it decides by is a default."""
+    harness are the namespaces (module dicts) of the harness's own functions and
+    paths the trusted path classes (see _make_plain). The hook reads no global:
+    every value and helper it decides by is a default."""
 
     root = scr.rpartition("/")[0]
 
     def audit(event, args, _scr=scr, _pre=scr + "/", _root=root, _rpre=root + "/", _harness=harness, _own=globals(), _abspath=_abspath, _W=_W,
-              _block=_BLOCK, _paths=_PATHS, _dirfd=_DIRFD.get, _no_import=_NO_IMPORT, _set=_SET_GUARDED,
+              _block=_BLOCK, _paths=_frozen(_PATHS).get, _plain=_make_plain(paths), _dirfd=_frozen(_DIRFD).get,
+              _no_import=_NO_IMPORT, _set=_SET_GUARDED,
               _get=_GET_GUARDED, _fn=_type(_confine_to), _type=_type, _str=_str, _bytes=_bytes, _int=_int,
               _len=_len, _err=PermissionError):
         if event == "object.__getattr__" or event == "object.__setattr__":
@@ -178,6 +219,8 @@ def _make_audit(scr, harness):
                         write = True
             elif _type(flags) is _int and flags & _W:
                 write = True
+            if write and _plain(path) is None:
+                raise _err("sandbox: write through a path object the guard cannot read")
             a = _abspath(path)
             if a is None:
                 raise _err("sandbox: unreadable path")
@@ -217,15 +260,16 @@ def _make_audit(scr, harness):
             return
         if event in _block:
             raise _err("sandbox: %s is not allowed" % event)
-        if event in _paths:
+        where = _paths(event)
+        if where is not None:
             for i in _dirfd(event, ()):
                 if i < _len(args) and args[i] is not None and args[i] != -1:  # -1: no dir_fd
                     raise _err("sandbox: %s relative to a directory descriptor is not allowed" % event)
-            for p in args[:2]:
-                if _type(p) is _str or _type(p) is _bytes:
-                    a = _abspath(p)
-                    if a is None or not (a == _scr or a.startswith(_pre)):
-                        raise _err("sandbox: %s outside the scratch directory" % event)
+            for i in where:
+                p = args[i] if i < _len(args) else None
+                a = _abspath(p) if _plain(p) is not None else None
+                if a is None or not (a == _scr or a.startswith(_pre)):
+                    raise _err("sandbox: %s outside the scratch directory" % event)
 
     return audit
 
@@ -258,5 +302,5 @@ def _arm():
         return _real(spec)
 
     _imp.create_builtin = create_builtin
-    sys.addaudithook(_make_audit(_SCR, tuple(harness)))
+    sys.addaudithook(_make_audit(_SCR, tuple(harness), _trusted_paths()))
     _armed_cpu[0] = time.process_time()

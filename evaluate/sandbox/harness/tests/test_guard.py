@@ -30,7 +30,7 @@ class AbspathTest(unittest.TestCase):
 class AuditTest(HarnessTest):
     def allowed(self, event, *args):
         try:
-            _make_audit(guard._SCR, (guard.__dict__,))(event, args)
+            _make_audit(guard._SCR, (guard.__dict__,), guard._trusted_paths())(event, args)
         except PermissionError:
             return False
         return True
@@ -55,6 +55,10 @@ class AuditTest(HarnessTest):
             ("a thread's memory", ("/proc/self/task/1/mem", "rb", 0), False),
             ("the sandbox directory beside the scratch", (os.path.dirname(s) + "/other-run/x", "r", 0), False),
             ("a str subclass", (type("S", (str,), {"startswith": lambda self, p: True})("/etc/x"), "w", 0), False),
+            ("write through a pathlib path in scratch", (pathlib.PosixPath(s + "/out.txt"), "w", 0), True),
+            ("write through a pathlib path outside", (pathlib.PosixPath("/tmp/sccg-outside.txt"), "w", 0), False),
+            ("write through a path object of the code's", (type("P", (), {"__fspath__": lambda self: s + "/x"})(), "w", 0), False),
+            ("read through a path object of the code's", (type("P", (), {"__fspath__": lambda self: "/etc/hostname"})(), "r", 0), True),
             ("a descriptor", (5, "w", 0), True),
             ("a path that is not one", (3.5, "r", 0), False),
         ]
@@ -90,6 +94,8 @@ class AuditTest(HarnessTest):
             ("symlink target outside", ("os.symlink", "/etc/passwd", s + "/link", -1), False),
             ("mkdir in scratch", ("os.mkdir", s + "/d", 0o777, -1), True),
             ("rmtree outside", ("shutil.rmtree", "/tmp/sccg-outside", None), False),
+            ("chmod through a descriptor", ("os.chmod", 3, 0o777, None), False),
+            ("utime in scratch", ("os.utime", s + "/x", None, None, None), True),
             ("an event nobody guards", ("compile", b"x", "<string>"), True),
             ("tracing", ("sys.settrace", None), False),
             ("another audit hook", ("sys.addaudithook",), False),
