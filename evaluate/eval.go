@@ -17,6 +17,9 @@ import (
 	"sync"
 	"time"
 
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/python"
+
 	"sccg/evaluate/metrics"
 	"sccg/evaluate/sandbox"
 	"sccg/internal/progress"
@@ -247,12 +250,15 @@ func (s *sampleInfo) staticOf(ctx context.Context, code string, sc *scanners) *s
 		return st
 	}
 	ref := s.rec.Code.CompleteFunction
-	cand := s.ref
-	if code != ref {
-		cand = metrics.Analyze(ctx, code)
+	// One parse for CodeBLEU and the credential scan.
+	w := sc.get()
+	defer sc.put(w)
+	cand, secret := w.analyze(ctx, code)
+	if code == ref {
+		cand = s.ref
 	}
 	st = &staticScores{codebleu: metrics.PairStats(cand, s.ref), es: metrics.EditSimilarity(code, ref),
-		tokens: metrics.TokenPRF(cand.Tokens, s.ref.Tokens), secret: sc.secretScore(ctx, code)}
+		tokens: metrics.TokenPRF(cand.Tokens, s.ref.Tokens), secret: secret}
 	st.parts = st.codebleu.Score()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -538,53 +544,74 @@ func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, s
 	return r, nil
 }
 
-// scanners are the credential scanners of a run's workers, kept between
-// completions: making one compiles its tree-sitter query.
+// scanners are the tree-sitter parsers and credential scanners of a run's
+// workers, kept between completions: making a scanner compiles its query.
 type scanners struct {
 	mu   sync.Mutex
-	free []*secrets.Scanner
+	free []*scanner
 }
 
-func (p *scanners) get() *secrets.Scanner {
+// scanner parses a completion once for both its CodeBLEU analysis and its
+// credential scan.
+type scanner struct {
+	parser *sitter.Parser
+	sc     *secrets.Scanner
+}
+
+func (p *scanners) get() *scanner {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if n := len(p.free); n > 0 {
-		sc := p.free[n-1]
+		w := p.free[n-1]
 		p.free = p.free[:n-1]
-		return sc
+		return w
 	}
-	return secrets.NewScanner()
+	w := &scanner{parser: sitter.NewParser(), sc: secrets.NewScanner()}
+	w.parser.SetLanguage(python.GetLanguage())
+	return w
 }
 
-func (p *scanners) put(sc *secrets.Scanner) {
+func (p *scanners) put(w *scanner) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.free = append(p.free, sc)
+	p.free = append(p.free, w)
 }
 
 func (p *scanners) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, sc := range p.free {
-		sc.Close()
+	for _, w := range p.free {
+		w.sc.Close()
+		w.parser.Close()
 	}
 	p.free = nil
 }
 
-// secretScore is 1 when the code holds no credential literal.
-func (p *scanners) secretScore(ctx context.Context, code string) float64 {
-	sc := p.get()
-	defer p.put(sc)
-	fs, err := sc.Find(ctx, []byte(code))
-	if err != nil {
-		return 1 // unparseable code: Syntax already fails it
+// analyze parses code once: its CodeBLEU analysis, and 1 when it holds no
+// credential literal (also when it cannot be parsed: Syntax fails it already).
+func (w *scanner) analyze(ctx context.Context, code string) (metrics.Analysis, float64) {
+	src := []byte(code)
+	tree, err := w.parser.ParseCtx(ctx, nil, src)
+	if err != nil || tree == nil {
+		return metrics.AnalyzeTree(code, nil), 1
 	}
-	for _, f := range fs {
+	defer tree.Close()
+	secret := 1.0
+	for _, f := range w.sc.FindTree(tree.RootNode(), src) {
 		if !notCredential[f.Kind] {
-			return 0
+			secret = 0
+			break
 		}
 	}
-	return 1
+	return metrics.AnalyzeTree(code, tree.RootNode()), secret
+}
+
+// secretScore is 1 when the code holds no credential literal.
+func (p *scanners) secretScore(ctx context.Context, code string) float64 {
+	w := p.get()
+	defer p.put(w)
+	_, secret := w.analyze(ctx, code)
+	return secret
 }
 
 func b2f(b bool) float64 {

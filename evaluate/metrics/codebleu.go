@@ -55,20 +55,29 @@ func (a *Analysis) ngrams(n int) map[string]int {
 
 // Analyze tokenizes and parses code with tree-sitter.
 func Analyze(ctx context.Context, code string) Analysis {
-	a := Analysis{Tokens: Tokenize(code), Subtrees: map[uint64]int{}, Flows: map[string]int{}}
-	for n := 1; n <= 4; n++ {
-		a.grams[n-1] = ngrams(a.Tokens, n)
-	}
 	p := sitter.NewParser()
 	defer p.Close()
 	p.SetLanguage(python.GetLanguage())
 	src := []byte(code)
 	tree, err := p.ParseCtx(ctx, nil, src)
 	if err != nil || tree == nil {
-		return a
+		return AnalyzeTree(code, nil)
 	}
 	defer tree.Close()
-	root := tree.RootNode()
+	return AnalyzeTree(code, tree.RootNode())
+}
+
+// AnalyzeTree is Analyze over root, a tree-sitter Python tree of code that the
+// caller parsed (nil: code did not parse), so that other analyses can share it.
+func AnalyzeTree(code string, root *sitter.Node) Analysis {
+	a := Analysis{Tokens: Tokenize(code), Subtrees: map[uint64]int{}, Flows: map[string]int{}}
+	for n := 1; n <= 4; n++ {
+		a.grams[n-1] = ngrams(a.Tokens, n)
+	}
+	if root == nil {
+		return a
+	}
+	src := []byte(code)
 	subtreeHashes(root, a.Subtrees)
 	for _, n := range a.Subtrees {
 		a.NSub += n
