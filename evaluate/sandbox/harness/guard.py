@@ -8,10 +8,9 @@ directory beside it (other runs' scratch directories, the harness's files).
 The code can reach this module's namespace (through the __globals__ of any
 harness function it is handed, which CPython does not audit), so nothing the
 guard decides by lives there once it is armed: _arm builds the hook with every
-value and helper it uses bound as a default argument, and the hook refuses
-reading or replacing the defaults and code of harness functions. Where the fork
-server gives a child a mount namespace of its own, the kernel refuses writes
-outside the scratch directory as well (see server._isolate)."""
+value and helper it uses bound as a default argument (read-only copies of the
+tables), and the hook refuses reading the defaults of the guard's functions and
+replacing the defaults or code of any harness function."""
 import sys
 import time
 import posix
@@ -156,45 +155,25 @@ def _frozen(d):
     return _type(_type.__dict__)(dict(d))
 
 
-def _make_plain(paths):
-    """A function that returns a path argument as the hook may read it: a str or
-    bytes (subclasses too, _abspath flattens them), or an object of one of the
-    trusted path classes whose __fspath__ and __str__ are still their own; None for
-    anything else. The C side converts a path before its audit event and the hook
-    converts it again, so an object whose __fspath__ answers differently the second
-    time would steer a write past the hook. (pathlib caches a path's string on
-    first use: both conversions read the same one.) paths are (class, __fspath__,
-    __str__) triples."""
-
-    def plain(p, _paths=paths, _type=_type, _isinstance=isinstance, _str=_str, _bytes=_bytes):
-        if _isinstance(p, _str) or _isinstance(p, _bytes):
-            return p
-        t = _type(p)
-        for cls, fspath, tostr in _paths:
-            if t is cls and t.__fspath__ is fspath and t.__str__ is tostr:
-                return p
-        return None
-
-    return plain
+def _plain(p, _isinstance=isinstance, _str=_str, _bytes=_bytes):
+    """Whether path argument p is a str or bytes (subclasses too: _abspath flattens
+    them). An audit event gets a path object itself only where C code converted
+    it first (_io.FileIO(path)): the hook converting it again would let an
+    __fspath__ that answers differently the second time steer a write past it.
+    (open(), os.* and pathlib hand the events plain strings.)"""
+    return _isinstance(p, _str) or _isinstance(p, _bytes)
 
 
-def _trusted_paths():
-    """The pathlib classes a path argument may be, with their own methods."""
-    import pathlib
-    return tuple((c, c.__fspath__, c.__str__) for c in (pathlib.PurePosixPath, pathlib.PosixPath))
-
-
-def _make_audit(scr, harness, paths=()):
+def _make_audit(scr, harness):
     """The audit hook for a job confined to the absolute directory scr, where
-    harness are the namespaces (module dicts) of the harness's own functions and
-    paths the trusted path classes (see _make_plain). The hook reads no global:
-    every value and helper it decides by is a default."""
+    harness are the namespaces (module dicts) of the harness's own functions. The
+    hook reads no global: every value and helper it decides by is a default."""
 
     root = scr.rpartition("/")[0]
 
-    def audit(event, args, _scr=scr, _pre=scr + "/", _root=root, _rpre=root + "/", _harness=harness, _own=globals(), _abspath=_abspath, _W=_W,
-              _block=_BLOCK, _paths=_frozen(_PATHS).get, _plain=_make_plain(paths), _dirfd=_frozen(_DIRFD).get,
-              _no_import=_NO_IMPORT, _set=_SET_GUARDED,
+    def audit(event, args, _scr=scr, _pre=scr + "/", _root=root, _rpre=root + "/", _harness=harness,
+              _own=globals(), _abspath=_abspath, _W=_W, _block=_BLOCK, _paths=_frozen(_PATHS).get,
+              _plain=_plain, _dirfd=_frozen(_DIRFD).get, _no_import=_NO_IMPORT, _set=_SET_GUARDED,
               _get=_GET_GUARDED, _fn=_type(_confine_to), _type=_type, _str=_str, _bytes=_bytes, _int=_int,
               _len=_len, _err=PermissionError):
         if event == "object.__getattr__" or event == "object.__setattr__":
@@ -219,8 +198,8 @@ def _make_audit(scr, harness, paths=()):
                         write = True
             elif _type(flags) is _int and flags & _W:
                 write = True
-            if write and _plain(path) is None:
-                raise _err("sandbox: write through a path object the guard cannot read")
+            if write and not _plain(path):
+                raise _err("sandbox: write through a path object (give its str)")
             a = _abspath(path)
             if a is None:
                 raise _err("sandbox: unreadable path")
@@ -267,7 +246,7 @@ def _make_audit(scr, harness, paths=()):
                     raise _err("sandbox: %s relative to a directory descriptor is not allowed" % event)
             for i in where:
                 p = args[i] if i < _len(args) else None
-                a = _abspath(p) if _plain(p) is not None else None
+                a = _abspath(p) if _plain(p) else None
                 if a is None or not (a == _scr or a.startswith(_pre)):
                     raise _err("sandbox: %s outside the scratch directory" % event)
 
@@ -295,12 +274,20 @@ def _arm():
         for n in names if m is not None else ():
             m.__dict__.pop(n, None)
     real = _imp.create_builtin
+    spec_type = sys.modules["_frozen_importlib"].ModuleSpec
 
-    def create_builtin(spec, _real=real, _no=_NO_IMPORT, _err=PermissionError, _getattr=getattr):
-        if _getattr(spec, "name", None) in _no:
-            raise _err("sandbox: importing %s is not allowed" % spec.name)
-        return _real(spec)
+    def create_builtin(spec, _real=real, _spec=spec_type, _no=_NO_IMPORT, _err=PermissionError, _getattr=getattr,
+                       _isinstance=isinstance, _str=_str):
+        # The name read once, as a plain str, and handed on in a spec of our own: a
+        # spec whose name answers differently the second time gets nothing.
+        name = _getattr(spec, "name", None)
+        if not _isinstance(name, _str):
+            raise _err("sandbox: a module spec without a name")
+        name = "".join((name,))
+        if name in _no:
+            raise _err("sandbox: importing %s is not allowed" % name)
+        return _real(_spec(name, None))
 
     _imp.create_builtin = create_builtin
-    sys.addaudithook(_make_audit(_SCR, tuple(harness), _trusted_paths()))
+    sys.addaudithook(_make_audit(_SCR, tuple(harness)))
     _armed_cpu[0] = time.process_time()
