@@ -44,7 +44,12 @@ test-short:
 demo: build
 	$(BIN) demo --out demo-out
 
+# Speed and memory figures. With the public validation samples (../shared/conformance)
+# the evaluator's run on their gold code: completions/s and CPU per completion with
+# full isolation (BenchmarkEvalGold), where a sandboxed run's CPU goes
+# (BenchmarkRunSplit), a distinct completion's static scores (BenchmarkStaticScores).
 bench:
+	@if [ -f "$(CONFORMANCE)" ]; then export SCCG_CONFORMANCE=$(abspath $(CONFORMANCE)); fi; \
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./...
 
 # Checks against the public validation samples in ../shared/conformance (skipped when absent).

@@ -17,6 +17,9 @@ import (
 	"sync"
 	"time"
 
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/python"
+
 	"sccg/evaluate/metrics"
 	"sccg/evaluate/sandbox"
 	"sccg/internal/progress"
@@ -221,8 +224,49 @@ type sampleInfo struct {
 	slice string
 	once  sync.Once
 
-	refSecretOnce sync.Once
-	refSecret     float64 // Secret of the reference code itself
+	// The static scores of each distinct completion of the sample: they depend on
+	// the code alone, so n samples of one completion (and the gold code scored
+	// as itself) compute them once.
+	mu     sync.Mutex
+	static map[string]*staticScores
+}
+
+// staticScores are the scores of a completion that need no run: CodeBLEU against
+// the sample's gold code, edit similarity, token precision and recall, and Secret.
+type staticScores struct {
+	codebleu metrics.Stats
+	parts    metrics.CodeBLEU
+	es       float64
+	tokens   metrics.PRF
+	secret   float64
+}
+
+// staticOf scores code against the sample's gold code, once per distinct code.
+func (s *sampleInfo) staticOf(ctx context.Context, code string, sc *scanners) *staticScores {
+	s.mu.Lock()
+	st, ok := s.static[code]
+	s.mu.Unlock()
+	if ok {
+		return st
+	}
+	ref := s.rec.Code.CompleteFunction
+	// One parse for CodeBLEU and the credential scan.
+	w := sc.get()
+	defer sc.put(w)
+	cand, secret := w.analyze(ctx, code)
+	if code == ref {
+		cand = s.ref
+	}
+	st = &staticScores{codebleu: metrics.PairStats(cand, s.ref), es: metrics.EditSimilarity(code, ref),
+		tokens: metrics.TokenPRF(cand.Tokens, s.ref.Tokens), secret: secret}
+	st.parts = st.codebleu.Score()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.static == nil {
+		s.static = map[string]*staticScores{}
+	}
+	s.static[code] = st
+	return st
 }
 
 // Run scores the generations against the benchmark in a worker pool.
@@ -277,6 +321,8 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	}
 	defer runner.Close()
 	deps := DefaultDependencies()
+	sc := &scanners{}
+	defer sc.close()
 
 	// Every sample with a completion other than its gold code runs the gold code
 	// once: its imports are what DepRecall measures against (from the sandbox's
@@ -334,7 +380,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		}
 		imports := goldImports[g.SampleID]
 		mu.Unlock()
-		res, err := scoreOne(ctx, runner, deps, g, s, truth, imports)
+		res, err := scoreOne(ctx, runner, deps, sc, g, s, truth, imports)
 		if err != nil {
 			return err
 		}
@@ -420,7 +466,7 @@ var notCredential = map[string]bool{secrets.KindEmail: true, secrets.KindUser: t
 
 // scoreOne runs and scores one completion; goldImports are the imports of the
 // sample's gold code (unused when the completion is the gold code: its own are).
-func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, g Generation, s *sampleInfo, truth GroundTruth, goldImports []string) (Result, error) {
+func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, sc *scanners, g Generation, s *sampleInfo, truth GroundTruth, goldImports []string) (Result, error) {
 	code := ExtractCode(g.Completion)
 	r := Result{SampleID: g.SampleID, Setting: g.Setting, Model: g.Model, SampleIndex: g.SampleIndex,
 		DocMatchType: s.rec.APIMetadata.DocMatchType, CommentsSource: s.rec.CommentsSource, TimeSlice: s.slice,
@@ -450,12 +496,8 @@ func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, g
 		r.GoldDeps = []string{}
 	}
 	m.DepRecall = DepRecall(r.GoldDeps, sb.Facts.Imports)
-	if code == ref { // the gold code itself: its analyses are done once per sample
-		s.refSecretOnce.Do(func() { s.refSecret = secretScore(ctx, code) })
-		m.Secret = s.refSecret
-	} else {
-		m.Secret = secretScore(ctx, code)
-	}
+	st := s.staticOf(ctx, code, sc)
+	m.Secret = st.secret
 	m.ExecReq = b2f(len(r.Requests) > 0)
 	if bi, bm := truth.best(r.Requests); bi >= 0 {
 		m.HostAcc, m.EndpointAcc, m.MethodAcc = b2f(bm.host), b2f(bm.endpoint), b2f(bm.method)
@@ -492,36 +534,84 @@ func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, g
 	default:
 		r.FailureStage = StageHit
 	}
-	cand := s.ref
-	if code != ref {
-		cand = metrics.Analyze(ctx, code)
-	}
-	r.CodeBLEUStats = metrics.PairStats(cand, s.ref)
-	r.CodeBLEUPart = r.CodeBLEUStats.Score()
+	r.CodeBLEUStats, r.CodeBLEUPart = st.codebleu, st.parts
 	m.CodeBLEU = r.CodeBLEUPart.Score
-	m.ES = metrics.EditSimilarity(code, s.rec.Code.CompleteFunction)
-	tp := metrics.TokenPRF(cand.Tokens, s.ref.Tokens)
-	m.TokenP, m.TokenR, m.TokenF1 = tp.P, tp.R, tp.F1
+	m.ES = st.es
+	m.TokenP, m.TokenR, m.TokenF1 = st.tokens.P, st.tokens.R, st.tokens.F1
 	r.DurationMS = float64(time.Since(start).Microseconds()) / 1000
 	t := truth
 	r.Truth = &t
 	return r, nil
 }
 
-// secretScore is 1 when the code holds no credential literal.
-func secretScore(ctx context.Context, code string) float64 {
-	sc := secrets.NewScanner()
-	defer sc.Close()
-	fs, err := sc.Find(ctx, []byte(code))
-	if err != nil {
-		return 1 // unparseable code: Syntax already fails it
+// scanners are the tree-sitter parsers and credential scanners of a run's
+// workers, kept between completions: making a scanner compiles its query.
+type scanners struct {
+	mu   sync.Mutex
+	free []*scanner
+}
+
+// scanner parses a completion once for both its CodeBLEU analysis and its
+// credential scan.
+type scanner struct {
+	parser *sitter.Parser
+	sc     *secrets.Scanner
+}
+
+func (p *scanners) get() *scanner {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.free); n > 0 {
+		w := p.free[n-1]
+		p.free = p.free[:n-1]
+		return w
 	}
-	for _, f := range fs {
+	w := &scanner{parser: sitter.NewParser(), sc: secrets.NewScanner()}
+	w.parser.SetLanguage(python.GetLanguage())
+	return w
+}
+
+func (p *scanners) put(w *scanner) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.free = append(p.free, w)
+}
+
+func (p *scanners) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, w := range p.free {
+		w.sc.Close()
+		w.parser.Close()
+	}
+	p.free = nil
+}
+
+// analyze parses code once: its CodeBLEU analysis, and 1 when it holds no
+// credential literal (also when it cannot be parsed: Syntax fails it already).
+func (w *scanner) analyze(ctx context.Context, code string) (metrics.Analysis, float64) {
+	src := []byte(code)
+	tree, err := w.parser.ParseCtx(ctx, nil, src)
+	if err != nil || tree == nil {
+		return metrics.AnalyzeTree(code, nil), 1
+	}
+	defer tree.Close()
+	secret := 1.0
+	for _, f := range w.sc.FindTree(tree.RootNode(), src) {
 		if !notCredential[f.Kind] {
-			return 0
+			secret = 0
+			break
 		}
 	}
-	return 1
+	return metrics.AnalyzeTree(code, tree.RootNode()), secret
+}
+
+// secretScore is 1 when the code holds no credential literal.
+func (p *scanners) secretScore(ctx context.Context, code string) float64 {
+	w := p.get()
+	defer p.put(w)
+	_, secret := w.analyze(ctx, code)
+	return secret
 }
 
 func b2f(b bool) float64 {

@@ -73,6 +73,12 @@ func (s *Scanner) find(ctx context.Context, src []byte) ([]Finding, bool, error)
 	}
 	defer tree.Close()
 	root := tree.RootNode()
+	return s.FindTree(root, src), !root.HasError(), nil
+}
+
+// FindTree is Find over a tree-sitter Python tree of src that the caller parsed
+// (and shares with its other uses of the parse).
+func (s *Scanner) FindTree(root *sitter.Node, src []byte) []Finding {
 	var out []Finding
 	s.cursor.Exec(s.query, root)
 	for {
@@ -88,7 +94,7 @@ func (s *Scanner) find(ctx context.Context, src []byte) ([]Finding, bool, error)
 	for i := range out {
 		out[i].Line = 1 + bytes.Count(src[:out[i].Start], []byte("\n"))
 	}
-	return out, !root.HasError(), nil
+	return out
 }
 
 // nodeFindings are the findings one selected node contributes.

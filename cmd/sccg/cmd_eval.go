@@ -29,9 +29,10 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	cutoff := fs.String("time-cutoff", "2024-06-01", "date splitting the time slices (repository created_at)")
 	noNS := fs.Bool("no-namespaces", false, "do not use user/network namespaces even where the kernel allows them")
 	execMode := fs.Bool("exec", false, "start a fresh interpreter (exec) for every completion instead of forking it from a warm fork server.\n"+
-		"The default fork server never runs generated code, so no completion can change it or reach the next; each forked\n"+
-		"child gets fresh user, network, IPC and UTS namespaces with no capabilities (where the kernel allows them; the\n"+
-		"summary's isolation says what was granted), the same limits and audit hook as an exec, at about a third of the CPU")
+		"The default fork server never runs generated code, so no completion can change it or reach the next; it and its\n"+
+		"children share user, network, IPC and UTS namespaces of their own, made once (where the kernel allows them; the\n"+
+		"summary's isolation says what was granted), and each child gets the same limits and audit hook as an exec, at\n"+
+		"about a quarter of the CPU")
 	fs.Bool("warm", false, "no effect: the fork server is the default (kept for old scripts)")
 	rest, err := e.parse(fs, args)
 	if err != nil {

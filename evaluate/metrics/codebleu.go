@@ -33,29 +33,51 @@ func keywordSet(words string) map[string]bool {
 	return m
 }
 
-// Analysis is what CodeBLEU needs from one piece of code: its tokens and the
-// counts of its AST subtrees and data-flow edges. Compute it once per reference.
+// Analysis is what CodeBLEU needs from one piece of code: its tokens, their
+// n-gram counts and the counts of its AST subtrees and data-flow edges. Compute it
+// once per reference: every pair then reuses the reference's counts.
 type Analysis struct {
 	Tokens   []string
 	Subtrees map[uint64]int
 	NSub     int
 	Flows    map[string]int
 	NFlow    int
+	grams    [4]map[string]int // n-gram counts, n = 1..4; nil when not analyzed
+}
+
+// ngrams are the counts of the n-grams of a's tokens.
+func (a *Analysis) ngrams(n int) map[string]int {
+	if g := a.grams[n-1]; g != nil {
+		return g
+	}
+	return ngrams(a.Tokens, n)
 }
 
 // Analyze tokenizes and parses code with tree-sitter.
 func Analyze(ctx context.Context, code string) Analysis {
-	a := Analysis{Tokens: Tokenize(code), Subtrees: map[uint64]int{}, Flows: map[string]int{}}
 	p := sitter.NewParser()
 	defer p.Close()
 	p.SetLanguage(python.GetLanguage())
 	src := []byte(code)
 	tree, err := p.ParseCtx(ctx, nil, src)
 	if err != nil || tree == nil {
-		return a
+		return AnalyzeTree(code, nil)
 	}
 	defer tree.Close()
-	root := tree.RootNode()
+	return AnalyzeTree(code, tree.RootNode())
+}
+
+// AnalyzeTree is Analyze over root, a tree-sitter Python tree of code that the
+// caller parsed (nil: code did not parse), so that other analyses can share it.
+func AnalyzeTree(code string, root *sitter.Node) Analysis {
+	a := Analysis{Tokens: Tokenize(code), Subtrees: map[uint64]int{}, Flows: map[string]int{}}
+	for n := 1; n <= 4; n++ {
+		a.grams[n-1] = ngrams(a.Tokens, n)
+	}
+	if root == nil {
+		return a
+	}
+	src := []byte(code)
 	subtreeHashes(root, a.Subtrees)
 	for _, n := range a.Subtrees {
 		a.NSub += n
@@ -260,16 +282,15 @@ func pairCounts(cand, ref Analysis) counts {
 	var c counts
 	c.CandLen, c.RefLen = float64(len(cand.Tokens)), float64(len(ref.Tokens))
 	for n := 1; n <= 4; n++ {
-		rc := ngrams(ref.Tokens, n)
-		cc := ngrams(cand.Tokens, n)
-		for g, k := range cc {
+		rc := ref.ngrams(n)
+		for g, k := range cand.ngrams(n) {
 			c.Match[n-1] += math.Min(float64(k), float64(rc[g]))
 			c.Total[n-1] += float64(k)
 		}
 	}
 	// keyword-weighted unigram match (weights from the reference's vocabulary)
-	rc := ngrams(ref.Tokens, 1)
-	cc := ngrams(cand.Tokens, 1)
+	rc := ref.ngrams(1)
+	cc := cand.ngrams(1)
 	for g, k := range cc {
 		if pythonKeywords[g] {
 			c.KwMatch += math.Min(float64(k), float64(rc[g]))

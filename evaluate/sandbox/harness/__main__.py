@@ -1,10 +1,10 @@
 """Entry point of the harness. The Go side starts it as
 
-    python -I -S -B __main__.pyc REPORT_FD SCRATCH CPU_S AS_BYTES FSIZE_BYTES NOFILE NPROC
+    python -I -S -B __main__.pyc REPORT_FD JOB_FD SCRATCH CPU_S AS_BYTES FSIZE_BYTES NOFILE NPROC
 
-for one job, or as ``__main__.pyc serve CTRL_FD ns|off`` for a fork server. A job
-is read from SCRATCH/job.txt and removed before the code runs: a nonce line, the
-name of the function to run (may be empty), then the code.
+for one job, or as ``__main__.pyc serve CTRL_FD SCRATCH`` for a fork server. A job
+is read from the memory file JOB_FD, which is emptied before the code runs: a nonce
+line, the name of the function to run (may be empty), then the code.
 
 Isolated mode puts no directory on sys.path, so this file loads the package that
 sits next to it itself, as PACKAGE, a name no generated code imports: from BUNDLE,
@@ -26,10 +26,13 @@ def main(argv):
     here = __file__.rpartition("/")[0] or "."
     if len(argv) >= 4 and argv[1] == "serve":
         pkg = load(here, server=True)
-        pkg.server._serve(int(argv[2]), argv[3] == "ns")
+        pkg.server._serve(int(argv[2]), argv[3])
     else:
         pkg = load(here)
-        pkg.job.setup(int(argv[1]), argv[2], argv[3:8], pkg.job.read_job(argv[2]))
+        jfd = int(argv[2])
+        text = pkg.job.read_job(jfd)
+        posix.close(jfd)
+        pkg.job.setup(int(argv[1]), argv[3], argv[4:9], text)
         pkg.run._run()
 
 

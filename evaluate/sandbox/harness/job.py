@@ -1,11 +1,12 @@
 """The one job this process runs: where to report, the scratch directory, the
 limits and the code. setup fills it in before anything else of the job runs; a
-fork server never calls it itself, only each child it forks does."""
+fork server never calls it itself, only each child it forks does. The job comes
+in a memory file (read_job), which then holds the run's stderr."""
 import posix
 
 from .guard import _confine_to
 
-_int = int
+_int, _len = int, len
 
 report_fd = -1  # the report channel, moved to a descriptor the code cannot guess
 scratch = ""  # the scratch directory (the working directory), as the Go side named it
@@ -37,17 +38,16 @@ def setup(fd, scratch_dir, limits, text):
         pass
 
 
-def read_job(scratch_dir):
-    """Reads the job the Go side left in the scratch directory, and removes it so the
-    code cannot read the report nonce."""
-    jf = scratch_dir + "/job.txt"
-    fd = posix.open(jf, posix.O_RDONLY)
-    chunks = []
+def read_job(fd):
+    """Reads the job the Go side wrote into memory file fd and empties the file, so
+    the code cannot read the report nonce from it. pread leaves the file offset
+    where it was, at 0, for the stderr that follows."""
+    chunks, off = [], 0
     while True:
-        b = posix.read(fd, 1 << 20)
+        b = posix.pread(fd, 1 << 20, off)
         if not b:
             break
         chunks.append(b)
-    posix.close(fd)
-    posix.unlink(jf)
+        off += _len(b)
+    posix.ftruncate(fd, 0)
     return b"".join(chunks).decode("utf-8", "replace")

@@ -12,7 +12,7 @@ from . import job
 from .capture import _Enough, _MAXREQ, _nreq
 from .dummies import _call_with_dummies, _NoMode
 from .facts import _facts, _setup_hooks
-from .guard import _apply_limits, _audit, _refuse_dir_fd_open
+from .guard import _apply_limits, _arm, _refuse_dir_fd_open
 from .recorders import _FAKES
 from .report import _safe, _send
 from .stubs import _fake_environment, _Globals, _prepare_stdlib, _stubbed, _undefined
@@ -93,7 +93,7 @@ def _main():
     _apply_limits(job.cpu_seconds, job.address_space, job.file_size, job.open_files, job.processes)
     _refuse_dir_fd_open(os)
     _prepare_stdlib()
-    sys.addaudithook(_audit)
+    _arm()
 
     g = _Globals({"__name__": "sccg_user.main", "__package__": "sccg_user", "__builtins__": builtins,
                   "__file__": job.scratch + "/main.py"})

@@ -1,113 +1,56 @@
 """The fork server: a warm interpreter that has loaded the harness and the modules
-generated code imports most, and never runs generated code itself. For each job
-message on its control socket it forks a child that (given per-child namespaces)
-moves into new user, network, IPC and UTS namespaces and drops every capability,
-then runs the job exactly as an exec'd run would."""
+generated code imports most, and never runs generated code itself. The Go side
+starts it in user, network, IPC and UTS namespaces of its own, which all its
+children share: no network interface but a loopback that is down, and no way into
+the evaluator's. For each job message on its control socket it forks a child that
+runs the job exactly as an exec'd run would, in the server's scratch directory;
+once the child is gone it empties that directory for the next job.
+
+The server never loads ctypes or _ctypes: a child inherits every extension its
+server loaded, and _ctypes's types (reachable through type.__subclasses__, which
+no audit event covers) call any address without an audit event."""
 import sys
 import posix
 
 from . import job
-from .report import _safe
 from .run import _run
 
-_len, _bytes = len, bytes
+_len = len
 _exit = posix._exit
 _BaseException = BaseException
 
 
 # Modules a warm server imports before it forks: the harness's own needs and what
-# generated code imports most. It never runs generated code itself.
+# generated code imports most (a module few completions import costs every child
+# its pages at fork and exit, more than importing it costs the few).
 _WARM = ("_ast", "os", "json", "re", "time", "datetime", "typing", "collections", "urllib", "urllib.parse",
-         "base64", "hashlib", "random", "math", "logging", "dataclasses", "pathlib", "enum", "functools",
-         "string", "uuid", "csv", "io", "traceback", "argparse", "copy", "http", "email.utils")
+         "base64", "random", "math", "logging", "pathlib", "enum", "functools", "string", "csv", "io",
+         "traceback", "argparse", "copy", "http")
+
+# The file of the scratch directory a run starts with (see stubs._prepare_stdlib):
+# left in place between jobs, when it is still a plain file, so the next job
+# truncates it instead of allocating an inode.
+_KEEP = "input.txt"
 
 
-# Namespaces each forked child unshares before it reads its job: user (so no
-# privilege is needed, and none is kept), network (no interface but a loopback that
-# is down: nothing to reach, not even a sibling), IPC and UTS. Not mount (a copy of
-# the same tree isolates nothing; the audit hook guards writes) and not PID (it
-# would only apply to the child's own children, and process creation is blocked).
-_CLONE_NEWUSER, _CLONE_NEWNET, _CLONE_NEWIPC, _CLONE_NEWUTS = 0x10000000, 0x40000000, 0x08000000, 0x04000000
-_NS_FLAGS = _CLONE_NEWUSER | _CLONE_NEWNET | _CLONE_NEWIPC | _CLONE_NEWUTS
-
-
-# Addresses of libc's unshare and capset, looked up once by the server. Only the
-# _ctypes extension is loaded for it (and dropped from sys.modules in each child,
-# so the audit hook refuses to import it again), never the ctypes package, whose
-# ready-made helpers (memmove, string_at) reach memory without an audit event.
-_UNSHARE = _CAPSET = 0
-
-
-def _isolate():
-    """Moves this (single-threaded, freshly forked) process into new user, network,
-    IPC and UTS namespaces, maps its own uid and gid, and drops every capability.
-    Runs before the audit hook is armed and before any generated code; raises on
-    any failure, so a child never runs code without the isolation reported."""
-    import _ctypes
-    uid, gid = posix.getuid(), posix.getgid()
-    if _ctypes.call_function(_UNSHARE, (_NS_FLAGS,)) != 0:
-        raise OSError("unshare(user, net, ipc, uts) refused")
-    for name, text in (("setgroups", "deny"), ("uid_map", "%d %d 1" % (uid, uid)), ("gid_map", "%d %d 1" % (gid, gid))):
-        fd = posix.open("/proc/self/" + name, posix.O_WRONLY)
-        try:
-            posix.write(fd, text.encode())
-        finally:
-            posix.close(fd)
-    # capset(2): a version-3 header for this process, then all sets empty
-    hdr = (0x20080522).to_bytes(4, sys.byteorder) + _bytes(4)
-    if _ctypes.call_function(_CAPSET, (hdr, _bytes(24))) != 0:
-        raise OSError("capset refused")
-
-
-def _probe_isolation():
-    """Forks a child that isolates itself and exits: "" when that works, else why not."""
-    global _UNSHARE, _CAPSET
-    try:
-        import _ctypes
-        h = _ctypes.dlopen(None, 2)
-        _UNSHARE, _CAPSET = _ctypes.dlsym(h, "unshare"), _ctypes.dlsym(h, "capset")
-    except _BaseException as e:
-        return "no libc unshare: " + _safe(e)
-    r, w = posix.pipe()
-    pid = posix.fork()
-    if pid == 0:
-        posix.close(r)
-        try:
-            _isolate()
-            posix.write(w, b"ok")
-        except _BaseException as e:
-            posix.write(w, _safe(e).encode("utf-8", "replace")[:200])
-        _exit(0)
-    posix.close(w)
-    got = posix.read(r, 256).decode("utf-8", "replace")
-    posix.close(r)
-    posix.waitpid(pid, 0)
-    return "" if got == "ok" else (got or "probe child died")
-
-
-def _serve(ctrl, want_ns):
-    """Fork server: for each job message on the control socket (scratch, limits and
-    the report pipe's descriptor), fork a child that runs the job, report its pid,
-    wait for it and report its wait status. It never runs generated code itself;
-    with want_ns each child gets fresh namespaces (see _isolate) before its job."""
+def _serve(ctrl, scratch):
+    """Fork server: for each job message on the control socket (the job's limits,
+    and the descriptors of its report pipe and of its memory file), fork a child
+    that runs the job in directory scratch, report its pid, wait for it, empty
+    scratch and report the child's wait status and CPU time (µs). It never runs
+    generated code."""
     for m in _WARM:
         try:
             __import__(m)
         except ImportError:
             pass
     import socket
-    import os
-    per_child = False
-    if want_ns:
-        why = _probe_isolation()
-        per_child = not why
+    import gc
     sock = socket.socket(fileno=ctrl)
-    if per_child:
-        sock.send(b"ready ns")
-    elif want_ns:
-        sock.send(("ready nons " + why).encode("utf-8", "replace")[:250])
-    else:
-        sock.send(b"ready off")
+    # What the server holds now stays put: a child's collections never walk (and
+    # so never copy) the server's own objects.
+    gc.freeze()
+    sock.send(b"ready")
     while True:
         try:
             msg, fds, _, _ = socket.recv_fds(sock, 65536, 4)
@@ -115,29 +58,25 @@ def _serve(ctrl, want_ns):
             _exit(0)
         if not msg:
             _exit(0)
-        fields = msg.decode("utf-8", "replace").split("\t")
-        if _len(fields) != 6 or not fds:
+        limits = msg.decode("utf-8", "replace").split("\t")
+        if _len(limits) != 5 or _len(fds) < 2:
             for f in fds:
                 posix.close(f)
             sock.send(b"error bad message")
             continue
-        scratch, limits, rfd = fields[0], fields[1:6], fds[0]
-        for f in fds[1:]:
+        rfd, jfd = fds[0], fds[1]
+        for f in fds[2:]:
             posix.close(f)
         pid = posix.fork()
         if pid == 0:
             try:
                 posix.close(ctrl)
                 posix.setpgid(0, 0)
-                if per_child:
-                    try:
-                        _isolate()
-                    except _BaseException:
-                        _exit(71)  # no job runs without the isolation reported
-                    # as in an exec'd run, importing ctypes must reach the audit hook
-                    sys.modules.pop("_ctypes", None)
                 posix.chdir(scratch)
-                job.setup(rfd, scratch, limits, job.read_job(scratch))
+                text = job.read_job(jfd)
+                posix.dup2(jfd, 2)  # the job's memory file holds its stderr now
+                posix.close(jfd)
+                job.setup(rfd, scratch, limits, text)
                 _run()
             finally:
                 _exit(70)
@@ -146,6 +85,35 @@ def _serve(ctrl, want_ns):
         except OSError:
             pass
         posix.close(rfd)
+        posix.close(jfd)
         sock.send(b"pid %d" % pid)
-        _, status = posix.waitpid(pid, 0)
-        sock.send(b"status %d" % status)
+        _, status, ru = posix.wait4(pid, 0)
+        clean = _empty(scratch)
+        sock.send(b"status %d %d" % (status, (ru.ru_utime + ru.ru_stime) * 1e6))
+        if not clean:
+            _exit(0)  # the Go side starts another server with a fresh directory
+
+
+def _empty(d):
+    """Removes what a job left in directory d (all but a plain _KEEP) and gives d
+    back its mode; False when d is no longer a plain directory or something could
+    not be removed."""
+    import shutil
+    try:
+        if (posix.lstat(d).st_mode & 0o170000) != 0o040000:
+            return False
+        posix.chmod(d, 0o700)
+        with posix.scandir(d) as it:
+            names = [e.name for e in it]
+        for n in names:
+            p = d + "/" + n
+            st = posix.lstat(p)
+            if n == _KEEP and (st.st_mode & 0o170000) == 0o100000 and st.st_nlink == 1:
+                continue
+            if (st.st_mode & 0o170000) == 0o040000:
+                shutil.rmtree(p)
+            else:
+                posix.unlink(p)
+        return True
+    except _BaseException:
+        return False

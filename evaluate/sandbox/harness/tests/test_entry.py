@@ -60,18 +60,20 @@ class EntryTest(unittest.TestCase):
             self.assertTrue(os.path.exists(os.path.join(self.pkg, n)), n)
         return os.path.join(self.pkg, "__main__.pyc")
 
-    def scratch(self, function, code):
-        s = tempfile.mkdtemp(prefix="run-", dir=self.dir)
-        with open(os.path.join(s, "job.txt"), "w") as f:
-            f.write("NONCE\n" + function + "\n" + code)
-        return s
+    def job(self, function, code):
+        """A memory file holding the job, as the Go side writes it."""
+        fd = os.memfd_create("job", 0)
+        self.addCleanup(os.close, fd)
+        os.pwrite(fd, ("NONCE\n" + function + "\n" + code).encode(), 0)
+        return fd
 
     def run_job(self, entry, function, code):
-        s = self.scratch(function, code)
+        s = tempfile.mkdtemp(prefix="run-", dir=self.dir)
+        jfd = self.job(function, code)
         r, w = os.pipe()
         try:
-            p = subprocess.run([sys.executable, "-I", "-S", "-B", entry, str(w), s] + LIMITS, cwd=s, pass_fds=(w,),
-                               env={"PATH": "/usr/bin:/bin", "HOME": s}, stdin=subprocess.DEVNULL,
+            p = subprocess.run([sys.executable, "-I", "-S", "-B", entry, str(w), str(jfd), s] + LIMITS, cwd=s,
+                               pass_fds=(w, jfd), env={"PATH": "/usr/bin:/bin", "HOME": s}, stdin=subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=60)
             os.close(w)
             w = -1
@@ -83,7 +85,7 @@ class EntryTest(unittest.TestCase):
             for fd in (r, w):
                 if fd >= 0:
                     os.close(fd)
-        self.assertFalse(os.path.exists(os.path.join(s, "job.txt")))
+        self.assertEqual(os.fstat(jfd).st_size, 0, "the job was left in its file")
         return parse(data)
 
     def check_fetch(self, reports):
@@ -121,25 +123,29 @@ class EntryTest(unittest.TestCase):
         entry = self.build()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.addCleanup(ours.close)
-        srv = subprocess.Popen([sys.executable, "-I", "-S", "-B", entry, "serve", str(theirs.fileno()), "off"],
+        scratch = tempfile.mkdtemp(prefix="scratch-", dir=self.dir)
+        srv = subprocess.Popen([sys.executable, "-I", "-S", "-B", entry, "serve", str(theirs.fileno()), scratch],
                                cwd=self.dir, pass_fds=(theirs.fileno(),), env={"PATH": "/usr/bin:/bin", "HOME": self.dir},
                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         theirs.close()
         self.addCleanup(srv.wait)
         self.addCleanup(srv.kill)
         ours.settimeout(60)
-        self.assertEqual(ours.recv(256), b"ready off")
-        for _ in range(2):  # one server, several jobs
-            s = self.scratch("fetch", CODE)
+        self.assertEqual(ours.recv(256), b"ready")
+        code = CODE + "open('left-behind.txt', 'w').write('x')\nimport os\nos.makedirs('d/e')\n"
+        for _ in range(2):  # one server, several jobs, in one scratch directory emptied after each
+            jfd = self.job("fetch", code)
             r, w = os.pipe()
-            socket.send_fds(ours, [("\t".join([s] + LIMITS)).encode()], [w])
+            socket.send_fds(ours, [("\t".join(LIMITS)).encode()], [w, jfd])
             os.close(w)
             pid = ours.recv(256)
             self.assertTrue(pid.startswith(b"pid "), pid)
-            status = ours.recv(256)
-            self.assertEqual(status, b"status 0")
+            status = ours.recv(256).split()
+            self.assertEqual(status[:2], [b"status", b"0"])
+            self.assertGreater(int(status[2]), 0)  # the child's CPU time, µs
             with os.fdopen(r, "rb") as f:
                 self.check_fetch(parse(f.read()))
+            self.assertEqual(sorted(os.listdir(scratch)), ["input.txt"])
         ours.sendall(b"not a job")
         self.assertEqual(ours.recv(256), b"error bad message")
 
@@ -151,3 +157,40 @@ def parse(data):
         if nonce == "NONCE":
             out.append((kind, json.loads(body)))
     return out
+
+
+class EmptyTest(unittest.TestCase):
+    """What the fork server leaves of a job's scratch directory for the next one."""
+
+    def test_empty(self):
+        from .. import server
+        d = tempfile.mkdtemp(prefix="scratch-")
+        self.addCleanup(shutil.rmtree, d, True)
+        outside = tempfile.mkdtemp(prefix="outside-")
+        self.addCleanup(shutil.rmtree, outside, True)
+        with open(os.path.join(outside, "keep.txt"), "w") as f:
+            f.write("outside")
+        with open(os.path.join(d, "input.txt"), "w") as f:
+            f.write("col\n")
+        os.makedirs(os.path.join(d, "a", "b"))
+        os.symlink(outside, os.path.join(d, "link"))
+        os.chmod(d, 0o500)
+        self.assertTrue(server._empty(d))
+        self.assertEqual(os.listdir(d), ["input.txt"])  # a plain file, kept to be truncated
+        self.assertEqual(os.stat(d).st_mode & 0o777, 0o700)
+        self.assertEqual(os.listdir(outside), ["keep.txt"])  # a link is removed, never followed
+        os.remove(os.path.join(d, "input.txt"))
+        os.symlink(os.path.join(outside, "keep.txt"), os.path.join(d, "input.txt"))
+        self.assertTrue(server._empty(d))
+        self.assertEqual(os.listdir(d), [])  # an input.txt that is a link goes too
+        with open(os.path.join(outside, "keep.txt")) as f:
+            self.assertEqual(f.read(), "outside")
+
+    def test_not_a_directory(self):
+        from .. import server
+        d = tempfile.mkdtemp(prefix="scratch-")
+        self.addCleanup(shutil.rmtree, d, True)
+        os.rmdir(d)
+        os.symlink("/tmp", d)
+        self.addCleanup(os.remove, d)
+        self.assertFalse(server._empty(d))

@@ -1,11 +1,12 @@
 """Tests of the guard: the audit hook's decisions, called directly (the hook is
 never installed in the test process), and the path arithmetic they rest on."""
+import dis
 import os
 import pathlib
 import unittest
 
 from .. import guard
-from ..guard import _abspath, _audit, _inside
+from ..guard import _abspath, _inside, _make_audit
 from .support import HarnessTest
 
 
@@ -29,7 +30,7 @@ class AbspathTest(unittest.TestCase):
 class AuditTest(HarnessTest):
     def allowed(self, event, *args):
         try:
-            _audit(event, args)
+            _make_audit(guard._SCR, (guard.__dict__,))(event, args)
         except PermissionError:
             return False
         return True
@@ -50,6 +51,13 @@ class AuditTest(HarnessTest):
             ("another process's /proc", ("/proc/1/status", "r", 0), False),
             ("own /proc", ("/proc/self/status", "r", 0), True),
             ("own environment", ("/proc/self/environ", "r", 0), False),
+            ("own memory", ("/proc/self/mem", "rb", 0), False),
+            ("a thread's memory", ("/proc/self/task/1/mem", "rb", 0), False),
+            ("the sandbox directory beside the scratch", (os.path.dirname(s) + "/other-run/x", "r", 0), False),
+            ("a str subclass", (type("S", (str,), {"startswith": lambda self, p: True})("/etc/x"), "w", 0), False),
+            ("write through a path object in scratch", (pathlib.PosixPath(s + "/out.txt"), "w", 0), False),
+            ("write through a path object of the code's", (type("P", (), {"__fspath__": lambda self: s + "/x"})(), "w", 0), False),
+            ("read through a path object of the code's", (type("P", (), {"__fspath__": lambda self: "/etc/hostname"})(), "r", 0), True),
             ("a descriptor", (5, "w", 0), True),
             ("a path that is not one", (3.5, "r", 0), False),
         ]
@@ -85,11 +93,38 @@ class AuditTest(HarnessTest):
             ("symlink target outside", ("os.symlink", "/etc/passwd", s + "/link", -1), False),
             ("mkdir in scratch", ("os.mkdir", s + "/d", 0o777, -1), True),
             ("rmtree outside", ("shutil.rmtree", "/tmp/sccg-outside", None), False),
+            ("chmod through a descriptor", ("os.chmod", 3, 0o777, None), False),
+            ("utime in scratch", ("os.utime", s + "/x", None, None, None), True),
             ("an event nobody guards", ("compile", b"x", "<string>"), True),
+            ("tracing", ("sys.settrace", None), False),
+            ("another audit hook", ("sys.addaudithook",), False),
+            ("re-import posix", ("import", "posix", None, None, None, None), False),
+            ("import shared memory", ("import", "_posixshmem", None, None, None, None), False),
+            ("list the scratch directory", ("os.listdir", s), True),
+            ("list the sandbox directory", ("os.listdir", os.path.dirname(s)), False),
+            ("scan beside the scratch", ("os.scandir", os.path.dirname(s) + "/other-run"), False),
+            ("read a harness function's defaults", ("object.__getattr__", guard._abspath, "__defaults__"), False),
+            ("read a harness function's code", ("object.__getattr__", guard._abspath, "__code__"), True),
+            ("replace a harness function's defaults", ("object.__setattr__", guard._abspath, "__defaults__", ()), False),
+            ("read the code's own defaults", ("object.__getattr__", lambda x=1: x, "__defaults__"), True),
         ]
         for name, (event, *args), want in tests:
             with self.subTest(name):
                 self.assertEqual(self.allowed(event, *args), want)
+
+    def test_hook_reads_no_global(self):
+        """What the hook decides by cannot be changed through this module's globals."""
+        hook = _make_audit(self.scratch, (guard.__dict__,))
+        for f in (hook, _abspath, guard._plain):
+            names = [i.argval for i in dis.get_instructions(f) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")]
+            self.assertEqual(names, [], f.__name__)
+        saved = guard._SCR
+        guard._SCR = ""
+        try:
+            with self.assertRaises(PermissionError):
+                hook("open", ("/tmp/sccg-outside.txt", "w", 0))
+        finally:
+            guard._SCR = saved
 
     def test_confined_to_the_scratch_directory(self):
         self.assertTrue(_inside(self.scratch + "/x"))
