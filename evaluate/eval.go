@@ -23,6 +23,7 @@ import (
 	"sccg/evaluate/metrics"
 	"sccg/evaluate/sandbox"
 	"sccg/internal/progress"
+	"sccg/internal/workpool"
 	"sccg/release"
 	"sccg/secrets"
 )
@@ -340,7 +341,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 			needGold = append(needGold, s.rec.SampleID)
 		}
 	}
-	if err := forEach(ctx, workers, len(needGold), func(i int) error {
+	if err := workpool.ForEach(ctx, workers, len(needGold), func(i int) error {
 		s := samples[needGold[i]]
 		res, err := runner.Run(ctx, s.rec.Code.CompleteFunction, s.rec.FunctionName)
 		if err != nil {
@@ -368,7 +369,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 
 	ctr.SetTotal(int64(len(queue)))
 	var emitMu sync.Mutex
-	err = forEach(ctx, workers, len(queue), func(k int) error {
+	err = workpool.ForEach(ctx, workers, len(queue), func(k int) error {
 		i := queue[k]
 		g := cfg.Generations[i]
 		s := samples[g.SampleID]
@@ -410,43 +411,6 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	out.Summary.Python = runner.Python()
 	out.Summary.Problems = out.Problems
 	return out, nil
-}
-
-// forEach runs fn(0..n-1) on workers goroutines and returns the first error.
-func forEach(ctx context.Context, workers, n int, fn func(int) error) error {
-	if n == 0 {
-		return nil
-	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < min(workers, n); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if err := fn(i); err != nil {
-					cancel(err)
-				}
-			}
-		}()
-	}
-	func() {
-		defer close(next)
-		for i := 0; i < n; i++ {
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	wg.Wait()
-	if err := context.Cause(ctx); err != nil {
-		return err
-	}
-	return nil
 }
 
 func timeSlice(r release.Record, cutoff string) string {

@@ -8,6 +8,7 @@ import (
 
 	"sccg/evaluate"
 	"sccg/evaluate/sandbox"
+	"sccg/internal/workpool"
 	"sccg/release"
 )
 
@@ -74,7 +75,7 @@ func Queries(recs []release.Record, o QueryOptions) []Query {
 // AddGoldCalls runs every query's gold code once in the sandbox and keeps the
 // requests it sends in Called. A run that fails sends none; that is not an error.
 func AddGoldCalls(ctx context.Context, runner *sandbox.Runner, qs []Query, workers int) error {
-	return forEach(ctx, workers, len(qs), func(i int) error {
+	return workpool.ForEach(ctx, workers, len(qs), func(i int) error {
 		q := &qs[i]
 		if q.Code == "" {
 			return nil

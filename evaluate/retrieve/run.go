@@ -4,12 +4,11 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"runtime"
 	"slices"
-	"sync"
 	"time"
 
 	"sccg/internal/progress"
+	"sccg/internal/workpool"
 )
 
 // Config is one retrieval evaluation.
@@ -82,7 +81,7 @@ func Evaluate(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, err
 		}
 	}
-	err := forEach(ctx, cfg.Workers, len(cfg.Queries), func(i int) error {
+	err := workpool.ForEach(ctx, cfg.Workers, len(cfg.Queries), func(i int) error {
 		q := cfg.Queries[i]
 		hits, err := cfg.Retriever.Retrieve(ctx, q.Text, depth)
 		if err != nil {
@@ -108,38 +107,4 @@ func Evaluate(ctx context.Context, cfg Config) (*Report, error) {
 		rep.QuerySources[r.QuerySource]++
 	}
 	return rep, nil
-}
-
-// forEach runs fn(0..n-1) on workers goroutines (default GOMAXPROCS) and returns
-// the first error; after one, no new call starts.
-func forEach(ctx context.Context, workers, n int, fn func(int) error) error {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < min(workers, n); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if err := fn(i); err != nil {
-					cancel(err)
-				}
-			}
-		}()
-	}
-feed:
-	for i := 0; i < n; i++ {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	return context.Cause(ctx)
 }
