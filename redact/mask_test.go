@@ -80,20 +80,7 @@ func corpusTruth(l corpusLabel, apis []catalogAPI, facts *pyfacts.Facts) leakche
 			}
 		}
 	}
-	for _, c := range facts.Calls {
-		if c.Host != "" && c.Host != g.Host {
-			continue
-		}
-		for _, p := range c.Params {
-			if p.Location == pyfacts.LocHeader {
-				continue
-			}
-			g.ParamKeys = appendNew(g.ParamKeys, p.Name)
-			if p.Literal {
-				g.ParamValues = appendNew(g.ParamValues, p.Example)
-			}
-		}
-	}
+	addObserved(&g, facts)
 	return g
 }
 

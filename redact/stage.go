@@ -391,20 +391,7 @@ func keptTruth(a *store.Alignment, facts *pyfacts.Facts, api *store.API) leakche
 			g.ParamKeys = appendNew(g.ParamKeys, p.Name)
 		}
 	}
-	for _, c := range facts.Calls {
-		if c.Host != "" && c.Host != g.Host {
-			continue
-		}
-		for _, p := range c.Params {
-			if p.Location == pyfacts.LocHeader {
-				continue
-			}
-			g.ParamKeys = appendNew(g.ParamKeys, p.Name)
-			if p.Literal {
-				g.ParamValues = appendNew(g.ParamValues, p.Example)
-			}
-		}
-	}
+	addObserved(&g, facts)
 	return g
 }
 
@@ -590,4 +577,23 @@ func appendNew(xs []string, vs ...string) []string {
 		}
 	}
 	return xs
+}
+
+// addObserved adds to g the parameter keys, and the literal values, that the
+// function's calls on g's host send (headers aside).
+func addObserved(g *leakcheck.Truth, facts *pyfacts.Facts) {
+	for _, c := range facts.Calls {
+		if c.Host != "" && c.Host != g.Host {
+			continue
+		}
+		for _, p := range c.Params {
+			if p.Location == pyfacts.LocHeader {
+				continue
+			}
+			g.ParamKeys = appendNew(g.ParamKeys, p.Name)
+			if p.Literal {
+				g.ParamValues = appendNew(g.ParamValues, p.Example)
+			}
+		}
+	}
 }
