@@ -155,7 +155,7 @@ def _kwarg_keys(fn):
     name = kw.arg
     out = []
     stack = [fn]
-    Subscript, Call, Attribute, Name, Constant, AST = _ast.Subscript, _ast.Call, _ast.Attribute, _ast.Name, _ast.Constant, _ast.AST
+    Subscript, Call, Attribute, Name, Constant = _ast.Subscript, _ast.Call, _ast.Attribute, _ast.Name, _ast.Constant
     while stack and _len(out) < 20:
         n = stack.pop()
         t = _type(n)
@@ -167,12 +167,7 @@ def _kwarg_keys(fn):
             key = n.args[0]
         if _type(key) is Constant and _type(key.value) is _str and key.value.isidentifier() and key.value not in out:
             out.append(key.value)
-        for fld in n._fields:
-            v = _getattr(n, fld, None)
-            if _type(v) is _list:
-                stack.extend(x for x in v if _isinstance(x, AST))
-            elif _isinstance(v, AST):
-                stack.append(v)
+        stack.extend(_kids(n))
     return out
 
 
@@ -181,7 +176,7 @@ def _literal_keys(fn):
     (at most 3)."""
     out = []
     stack = [fn]
-    Dict, Constant, AST = _ast.Dict, _ast.Constant, _ast.AST
+    Dict, Constant = _ast.Dict, _ast.Constant
     while stack and _len(out) < 3:
         n = stack.pop(0)
         if _type(n) is Dict:
@@ -189,12 +184,7 @@ def _literal_keys(fn):
                 if _type(k) is Constant and _type(k.value) is _str and k.value:
                     out.append(k.value)
                     break
-        for fld in n._fields:
-            v = _getattr(n, fld, None)
-            if _type(v) is _list:
-                stack.extend(x for x in v if _isinstance(x, AST))
-            elif _isinstance(v, AST):
-                stack.append(v)
+        stack.extend(_kids(n))
     return out
 
 
@@ -202,7 +192,7 @@ def _called(fn):
     """The names a definition calls: plain names and attribute names."""
     out = set()
     stack = [fn]
-    Call, Name, Attribute, AST = _ast.Call, _ast.Name, _ast.Attribute, _ast.AST
+    Call, Name, Attribute = _ast.Call, _ast.Name, _ast.Attribute
     while stack:
         n = stack.pop()
         if _type(n) is Call:
@@ -211,14 +201,7 @@ def _called(fn):
                 out.add(f.id)
             elif _type(f) is Attribute:
                 out.add(f.attr)
-        for fld in n._fields:
-            v = _getattr(n, fld, None)
-            if _type(v) is _list:
-                for x in v:
-                    if _isinstance(x, AST):
-                        stack.append(x)
-            elif _isinstance(v, AST):
-                stack.append(v)
+        stack.extend(_kids(n))
     return out
 
 
@@ -338,21 +321,26 @@ def _constants(e):
     return []
 
 
+def _kids(n):
+    """The child nodes of n, in field order."""
+    out = []
+    AST = _ast.AST
+    for fld in n._fields:
+        v = _getattr(n, fld, None)
+        if _type(v) is _list:
+            out.extend(x for x in v if _isinstance(x, AST))
+        elif _isinstance(v, AST):
+            out.append(v)
+    return out
+
+
 def _walk(root):
     """Every node under root, in source order."""
     out, stack = [], [root]
-    AST = _ast.AST
     while stack:
         n = stack.pop()
         out.append(n)
-        kids = []
-        for f in n._fields:
-            v = _getattr(n, f, None)
-            if _type(v) is _list:
-                kids.extend(x for x in v if _isinstance(x, AST))
-            elif _isinstance(v, AST):
-                kids.append(v)
-        stack.extend(reversed(kids))
+        stack.extend(reversed(_kids(n)))
     return out
 
 
