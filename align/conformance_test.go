@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"sccg/align"
+	"sccg/internal/conformance"
 	"sccg/pyast"
-	"sccg/release"
 	"sccg/store"
 )
 
@@ -16,14 +16,7 @@ import (
 // catalog made of their own documented endpoints and compares the primary alignment
 // with the published api_metadata (make conformance).
 func TestConformanceAlign(t *testing.T) {
-	path := os.Getenv("SCCG_CONFORMANCE")
-	if path == "" {
-		t.Skip("SCCG_CONFORMANCE not set (make conformance)")
-	}
-	recs, err := release.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := conformance.Records(t)
 	var eps []store.Endpoint
 	seen := map[string]bool{}
 	for i, r := range recs {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"sccg/internal/conformance"
 )
 
 // releaseTestRecord is a published-format record with code and comments.
@@ -134,10 +136,7 @@ func TestAuditReleaseFailsClosed(t *testing.T) {
 // the published release has its credentials redacted, so every finding is a false
 // positive of the scanner.
 func TestConformanceAuditRelease(t *testing.T) {
-	path := os.Getenv("SCCG_CONFORMANCE")
-	if path == "" {
-		t.Skip("SCCG_CONFORMANCE not set (make conformance)")
-	}
+	path := conformance.Path(t)
 	rep, err := AuditRelease(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)

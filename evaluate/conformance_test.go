@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"sccg/internal/conformance"
 	"sccg/release"
 )
 
@@ -17,14 +17,7 @@ import (
 // and logs each url/route sample that does not hit its own gold endpoint, with the
 // cause. It fails when a url/route sample whose code is self-contained misses.
 func TestConformanceGold(t *testing.T) {
-	path := os.Getenv("SCCG_CONFORMANCE")
-	if path == "" {
-		t.Skip("SCCG_CONFORMANCE not set (make conformance sets it)")
-	}
-	bench, err := release.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bench := conformance.Records(t)
 	start := time.Now()
 	out, err := Run(context.Background(), Config{Bench: bench, Generations: GoldGenerations(bench)})
 	if err != nil {

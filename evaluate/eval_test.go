@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"sccg/evaluate/sandbox"
+	"sccg/internal/conformance"
 	"sccg/internal/golden"
 	"sccg/release"
 )
@@ -209,14 +209,7 @@ func TestMutantsNeverHit(t *testing.T) {
 }
 
 func TestConformanceMutants(t *testing.T) {
-	path := os.Getenv("SCCG_CONFORMANCE")
-	if path == "" {
-		t.Skip("SCCG_CONFORMANCE not set (make conformance sets it)")
-	}
-	bench, err := release.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bench := conformance.Records(t)
 	gens := mutantGenerations(bench)
 	out := runOrSkip(t, Config{Bench: bench, Generations: gens, Sandbox: sandbox.Options{Limits: sandbox.Limits{Timeout: 3 * time.Second}}})
 	for _, r := range out.Results {

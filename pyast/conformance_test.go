@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"sccg/internal/conformance"
 	"sccg/pyast"
 	"sccg/pyfacts"
 	"sccg/release"
@@ -20,14 +20,7 @@ import (
 // doc_match_type, with the reason of every miss. It reads $SCCG_CONFORMANCE (the
 // public validation samples) and is skipped without it.
 func TestConformanceExtract(t *testing.T) {
-	path := os.Getenv("SCCG_CONFORMANCE")
-	if path == "" {
-		t.Skip("SCCG_CONFORMANCE not set (make conformance sets it)")
-	}
-	recs, err := release.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := conformance.Records(t)
 	type tally struct{ n, found, host, route, method, nRoute int }
 	by := map[string]*tally{}
 	var misses []string

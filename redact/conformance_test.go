@@ -2,11 +2,10 @@ package redact
 
 import (
 	"context"
-	"os"
 	"testing"
 
+	"sccg/internal/conformance"
 	"sccg/leakcheck"
-	"sccg/release"
 )
 
 // TestConformanceLeakCheck runs LeakCheck over the comments of the public
@@ -15,14 +14,7 @@ import (
 // out clean (no false alarm on an intent written to leak nothing), and human
 // comments that name their API must be caught.
 func TestConformanceLeakCheck(t *testing.T) {
-	path := os.Getenv("SCCG_CONFORMANCE")
-	if path == "" {
-		t.Skip("SCCG_CONFORMANCE not set (make conformance sets it)")
-	}
-	recs, err := release.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := conformance.Records(t)
 	rep, err := leakcheck.CheckBench(context.Background(), recs)
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"sccg/internal/conformance"
 	"sccg/internal/storetest"
 	"sccg/release"
 	"sccg/store"
@@ -64,10 +65,7 @@ func firstDiff(got, want []any) string {
 }
 
 func TestConformanceRoundTrip(t *testing.T) {
-	path := os.Getenv("SCCG_CONFORMANCE")
-	if path == "" {
-		t.Skip("SCCG_CONFORMANCE not set: no conformance data")
-	}
+	path := conformance.Path(t)
 	ctx := context.Background()
 	in, err := os.ReadFile(path)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"sccg/evaluate/report"
 	"sccg/internal/browsertest"
+	"sccg/internal/conformance"
 )
 
 // TestConformanceReport makes the report of the public validation samples the way
@@ -21,10 +22,7 @@ import (
 // with the store. Every table and figure whose data that gives must be there, and
 // every sample must have a page with its lineage.
 func TestConformanceReport(t *testing.T) {
-	path := os.Getenv("SCCG_CONFORMANCE")
-	if path == "" {
-		t.Skip("SCCG_CONFORMANCE not set (make conformance sets it)")
-	}
+	path := conformance.Path(t)
 	e, out, errb := newTestEnv(t)
 	dir := t.TempDir()
 	ctx := context.Background()
