@@ -46,8 +46,14 @@ type Options struct {
 	Discovery  string   // graphql (default) | pages: HTML search and category pages
 
 	Paths []string // files or folders for the openapi and toolbench sources
+	// Roots are the docs folders Paths were found in (default: Paths): a description
+	// file is named relative to its root, and its $refs may not leave it.
+	Roots []string
 
-	BaseURL     string            // where requests go instead of HubURL (a replay server)
+	// BaseURL is, for the rapidapi source, where requests go instead of HubURL (a
+	// replay server); for the openapi source, the URL relative server URLs of a
+	// description resolve against when the file does not say.
+	BaseURL     string
 	Transport   http.RoundTripper // nil means the default transport
 	RPS         float64           // requests per second; 0 means unlimited (the CLI defaults to 1)
 	MaxAttempts int               // per request, default 4
@@ -107,14 +113,17 @@ type Summary struct {
 	Fetched   int            `json:"fetched"`   // HTTP requests answered
 	Reused    int            `json:"reused"`    // responses served from the store
 	Retries   int            `json:"retries"`
+	Warnings  int            `json:"warnings"`          // repaired or ignored problems of saved inputs
 	Reasons   map[string]int `json:"reasons,omitempty"` // bad inputs by reason
+	// Findings are the run's rejections and warnings by reason, with examples.
+	Findings []FindingGroup `json:"findings,omitempty"`
 }
 
 // Counts are the summary's figures as a run records them.
 func (s *Summary) Counts() map[string]int64 {
 	return map[string]int64{"targets": int64(s.Targets), "saved": int64(s.Saved), "skipped": int64(s.Skipped),
 		"endpoints": int64(s.Endpoints), "bad": int64(s.Bad), "changed": int64(s.Changed),
-		"fetched": int64(s.Fetched), "reused": int64(s.Reused), "retries": int64(s.Retries)}
+		"fetched": int64(s.Fetched), "reused": int64(s.Reused), "retries": int64(s.Retries), "warnings": int64(s.Warnings)}
 }
 
 // crawler holds one run's state.
@@ -126,6 +135,8 @@ type crawler struct {
 	sum  *Summary
 	csrf string
 	prog progress.Counter
+	// slugs maps the OWNER/SLUG of each description saved this run to its file.
+	slugs map[string]string
 }
 
 // Run crawls the source opts names into s, in one recorded run, and returns what
@@ -159,7 +170,9 @@ func (c *crawler) crawl(ctx context.Context) error {
 	case SourceRapidAPI:
 		return c.crawlRapidAPI(ctx)
 	case SourceOpenAPI:
-		return c.importFiles(ctx, SourceOpenAPI, LoadOpenAPIFile)
+		return c.importFiles(ctx, SourceOpenAPI, func(ctx context.Context, path string) (*Doc, error) {
+			return ReadDescription(ctx, path, ReadOptions{Root: c.rootOf(path), BaseURL: c.o.BaseURL})
+		})
 	case SourceToolBench:
 		return c.importFiles(ctx, SourceToolBench, LoadToolBenchFile)
 	}
@@ -182,6 +195,7 @@ func (c *crawler) bad(ctx context.Context, verdict, kind, subject, reason string
 		short = strings.TrimSpace(short[:i])
 	}
 	c.sum.Reasons[verdict+": "+short]++
+	c.sum.note(verdict, short, subject+": "+reason)
 	// Recorded even when the crawl is being cancelled: the verdict is already known.
 	nctx := context.WithoutCancel(ctx)
 	return c.s.Update(nctx, func(tx *store.Tx) error {
@@ -212,6 +226,9 @@ func (c *crawler) save(ctx context.Context, doc *Doc, unit, subjectKind, subject
 				return err
 			}
 		}
+		if err := c.recordWarnings(ctx, tx, doc); err != nil {
+			return err
+		}
 		return tx.MarkDone(ctx, Stage, unit, c.run)
 	})
 	if err != nil {
@@ -220,6 +237,10 @@ func (c *crawler) save(ctx context.Context, doc *Doc, unit, subjectKind, subject
 	c.sum.Saved++
 	c.sum.Endpoints += len(doc.Endpoints)
 	c.sum.Changed += len(all)
+	c.sum.Warnings += len(doc.Warnings)
+	for _, w := range doc.Warnings {
+		c.sum.note(store.Warning, w.Reason, apiName(doc.API)+": "+w.Detail+w.where())
+	}
 	return nil
 }
 

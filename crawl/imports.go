@@ -16,8 +16,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/getkin/kin-openapi/openapi2"
-	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"sccg/store"
@@ -64,6 +62,14 @@ func (c *crawler) importFiles(ctx context.Context, source string, load loader) e
 			continue
 		}
 		doc, err := load(ctx, f)
+		var rj *Rejection
+		if errors.As(err, &rj) {
+			if err := c.rejectFile(ctx, c.relName(f), rj); err != nil {
+				return err
+			}
+			c.prog.Add(1)
+			continue
+		}
 		if err != nil {
 			reason := strings.TrimPrefix(err.Error(), ErrBadInput.Error()+": ")
 			if err := c.bad(ctx, store.Rejected, "file", f, reason, nil); err != nil {
@@ -71,6 +77,13 @@ func (c *crawler) importFiles(ctx context.Context, source string, load loader) e
 			}
 			c.prog.Add(1)
 			continue
+		}
+		subject := f
+		if source == SourceOpenAPI {
+			subject = c.relName(f)
+			if err := c.uniqueSlug(ctx, doc, subject); err != nil {
+				return err
+			}
 		}
 		raw, err := os.ReadFile(f)
 		if err == nil {
@@ -83,7 +96,7 @@ func (c *crawler) importFiles(ctx context.Context, source string, load loader) e
 		if err != nil {
 			return fmt.Errorf("keep %s: %w", f, err)
 		}
-		if err := c.save(ctx, doc, unit, "file", f); err != nil {
+		if err := c.save(ctx, doc, unit, "file", subject); err != nil {
 			return err
 		}
 		c.prog.Add(1)
@@ -121,45 +134,6 @@ func docFiles(path string) ([]string, error) {
 	return out, err
 }
 
-var swagger2 = regexp.MustCompile(`(?m)^\s*"?swagger"?\s*:\s*["']?2`)
-
-// LoadOpenAPIFile reads an OpenAPI 3.0/3.1 document (JSON or YAML), or a Swagger 2.0
-// one converted with openapi2conv, validates it with kin-openapi and turns it into a
-// document. The host comes from x-rapidapi-host (root or info) or the first server;
-// owner and slug from x-rapidapi-owner / x-rapidapi-slug, else the slug is made from
-// the title.
-func LoadOpenAPIFile(ctx context.Context, path string) (*Doc, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("%w: read: %v", ErrBadInput, err)
-	}
-	var t *openapi3.T
-	if swagger2.Match(data[:min(len(data), 4096)]) {
-		var t2 openapi2.T
-		if err := openapi2.UnmarshalFromData(data, &t2); err != nil {
-			return nil, fmt.Errorf("%w: invalid Swagger 2.0: %v", ErrBadInput, err)
-		}
-		t, err = openapi2conv.ToV3(&t2)
-		if err != nil {
-			return nil, fmt.Errorf("%w: Swagger 2.0 conversion: %v", ErrBadInput, err)
-		}
-	} else {
-		l := openapi3.NewLoader()
-		l.Context = ctx
-		t, err = l.LoadFromData(data)
-		if err != nil {
-			return nil, fmt.Errorf("%w: invalid OpenAPI: %v", ErrBadInput, err)
-		}
-	}
-	if t.OpenAPI == "" {
-		return nil, fmt.Errorf("%w: invalid OpenAPI: no openapi version field", ErrBadInput)
-	}
-	if err := t.Validate(ctx); err != nil {
-		return nil, fmt.Errorf("%w: invalid OpenAPI: %v", ErrBadInput, err)
-	}
-	return openAPIDoc(t, path)
-}
-
 func extString(m map[string]any, key string) string {
 	if m == nil {
 		return ""
@@ -180,77 +154,6 @@ var slugChars = regexp.MustCompile(`[^a-z0-9]+`)
 // Slugify makes a hub-style slug of a title: lower case words joined by dashes.
 func Slugify(s string) string {
 	return strings.Trim(slugChars.ReplaceAllString(strings.ToLower(s), "-"), "-")
-}
-
-func openAPIDoc(t *openapi3.T, path string) (*Doc, error) {
-	var info map[string]any
-	title, version, desc := "", "", ""
-	if t.Info != nil {
-		info = t.Info.Extensions
-		title, version, desc = t.Info.Title, t.Info.Version, t.Info.Description
-	}
-	host := firstNonEmpty(extString(t.Extensions, "x-rapidapi-host"), extString(info, "x-rapidapi-host"))
-	prefix := ""
-	if len(t.Servers) > 0 && t.Servers[0] != nil {
-		if u, err := url.Parse(t.Servers[0].URL); err == nil {
-			if host == "" {
-				host = u.Host
-			}
-			prefix = strings.TrimRight(u.Path, "/")
-		}
-	}
-	if host == "" {
-		return nil, fmt.Errorf("%w: no host: neither x-rapidapi-host nor a server URL with a host", ErrBadInput)
-	}
-	slug := firstNonEmpty(extString(t.Extensions, "x-rapidapi-slug"), extString(info, "x-rapidapi-slug"), Slugify(title),
-		Slugify(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))))
-	doc := &Doc{API: store.API{
-		Source: SourceOpenAPI, Owner: firstNonEmpty(extString(t.Extensions, "x-rapidapi-owner"), extString(info, "x-rapidapi-owner")),
-		Slug: slug, Title: title, Description: desc, Host: host, Version: version, URL: path,
-		Category: firstNonEmpty(extString(t.Extensions, "x-rapidapi-category"), extString(info, "x-rapidapi-category")),
-	}}
-	for _, route := range t.Paths.InMatchingOrder() {
-		item := t.Paths.Value(route)
-		if item == nil {
-			continue
-		}
-		ops := item.Operations()
-		for _, m := range slices.Sorted(maps.Keys(ops)) {
-			op := ops[m]
-			ep := store.Endpoint{Version: version, IsCurrent: true, Host: host, Key: op.OperationID,
-				Name: firstNonEmpty(op.Summary, op.OperationID), Description: op.Description, Method: m, Route: prefix + route}
-			for _, pr := range append(append(openapi3.Parameters{}, item.Parameters...), op.Parameters...) {
-				if pr == nil || pr.Value == nil {
-					continue
-				}
-				p := pr.Value
-				sp := store.Param{Name: p.Name, Location: p.In, Required: p.Required, Description: p.Description, Type: "string"}
-				if p.Schema != nil && p.Schema.Value != nil {
-					sp.Type = schemaType(p.Schema.Value)
-					sp.Default = anyText(p.Schema.Value.Default)
-					if sp.Example == "" {
-						sp.Example = anyText(p.Schema.Value.Example)
-					}
-				}
-				if p.Example != nil {
-					sp.Example = anyText(p.Example)
-				}
-				if p.In == openapi3.ParameterInCookie {
-					doc.Problems = append(doc.Problems, Problem{Subject: m + " " + route, Reason: "cookie parameter " + p.Name + " dropped"})
-					continue
-				}
-				ep.Params = append(ep.Params, sp)
-			}
-			if op.RequestBody != nil && op.RequestBody.Value != nil {
-				ep.ContentType, ep.BodyExample, ep.Params = requestBodyParams(op.RequestBody.Value, ep.Params)
-			}
-			doc.Endpoints = append(doc.Endpoints, ep)
-		}
-	}
-	if len(doc.Endpoints) == 0 {
-		return nil, fmt.Errorf("%w: no operations", ErrBadInput)
-	}
-	return doc, nil
 }
 
 func schemaType(s *openapi3.Schema) string {

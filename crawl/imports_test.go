@@ -18,7 +18,7 @@ func TestImportGolden(t *testing.T) {
 		wantSaved int
 		wantBad   int
 	}{
-		{"openapi folder (3.0 YAML, 3.1 JSON, Swagger 2.0)", SourceOpenAPI, []string{"testdata/openapi"}, "openapi.txt", 3, 2},
+		{"openapi folder (3.0 YAML, 3.1 JSON, Swagger 2.0)", SourceOpenAPI, []string{"testdata/openapi"}, "openapi.txt", 4, 1},
 		{"toolbench tree", SourceToolBench, []string{"testdata/toolbench"}, "toolbench.txt", 2, 2},
 	}
 	for _, tc := range tests {
@@ -61,7 +61,7 @@ func TestImportBadFiles(t *testing.T) {
 		path string
 	}{
 		{"openapi without host", LoadOpenAPIFile, "testdata/openapi/no-host.json"},
-		{"invalid openapi", LoadOpenAPIFile, "testdata/openapi/invalid-no-paths.yaml"},
+		{"openapi with webhooks only", LoadOpenAPIFile, "testdata/describe/only-webhooks.yaml"},
 		{"missing file", LoadOpenAPIFile, "testdata/openapi/none.yaml"},
 		{"truncated toolbench", LoadToolBenchFile, "testdata/toolbench/Broken/truncated.json"},
 		{"toolbench without endpoints", LoadToolBenchFile, "testdata/toolbench/Broken/empty_api_list.json"},

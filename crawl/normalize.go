@@ -16,6 +16,9 @@ type Doc struct {
 	// Problems are non-fatal issues met while reading the source (an endpoint with an
 	// unknown parameter shape, say); each becomes a "changed" decision.
 	Problems []Problem
+	// Warnings are problems of a description file that were repaired or ignored;
+	// each becomes a "warning" decision on the API.
+	Warnings []Warning
 }
 
 // Problem is a non-fatal issue with one part of a document.

@@ -281,6 +281,8 @@ const (
 	Rejected = "rejected"
 	Changed  = "changed"
 	Failed   = "failed"
+	// Warning marks a problem that was repaired or ignored: the subject was kept.
+	Warning = "warning"
 )
 
 // RecordDecision stores d. Recording the same (stage, subject, verdict, reason) again

@@ -32,7 +32,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	out := fs.String("out", "", "export the benchmark into this `dir`ectory at the end")
 	format := fs.String("format", "json", "export format: json or jsonl")
 	// crawl
-	baseURL := fs.String("base-url", "", "crawl: send RapidAPI requests to this server instead")
+	baseURL := fs.String("base-url", "", "crawl: send RapidAPI requests to this server instead; with --docs, the `URL` relative server URLs of descriptions resolve against")
 	rps := fs.Float64("rps", 1, "crawl: requests per second")
 	fs.Var(&apis, "api", "crawl: OWNER/SLUG of an API to crawl; repeatable")
 	// mine

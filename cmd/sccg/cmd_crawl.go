@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"maps"
 	"os"
-	"slices"
 	"strings"
 
 	"sccg/crawl"
@@ -29,7 +27,7 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 	var cats, queries, apis multiFlag
 	var apisFile string
 	fs.StringVar(&o.Source, "source", crawl.SourceRapidAPI, "documentation `source`: rapidapi, openapi or toolbench")
-	fs.StringVar(&o.BaseURL, "base-url", "", "send hub requests to this `URL` instead of "+crawl.HubURL+" (a replay server)")
+	fs.StringVar(&o.BaseURL, "base-url", "", "rapidapi: send hub requests to this `URL` instead of "+crawl.HubURL+" (a replay server); openapi: resolve relative server URLs of descriptions against it")
 	fs.Var(&cats, "category", "discover the APIs of this hub `category` (repeatable)")
 	fs.Var(&queries, "query", "discover the APIs matching this `keyword` (repeatable)")
 	fs.Var(&apis, "api", "crawl this `OWNER/SLUG` or playground URL (repeatable)")
@@ -94,15 +92,15 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 	return err
 }
 
+// printCrawlSummary writes the run's figures on stdout and its rejections and
+// warnings, grouped by reason, on stderr.
 func printCrawlSummary(e *env, s *crawl.Summary) {
-	fmt.Fprintf(e.stdout, "crawl %s (run %d): %d target(s), %d API(s) saved with %d endpoint(s), %d already done, %d bad, %d partly read\n",
-		s.Source, s.RunID, s.Targets, s.Saved, s.Endpoints, s.Skipped, s.Bad, s.Changed)
+	fmt.Fprintf(e.stdout, "crawl %s (run %d): %d target(s), %d API(s) saved with %d endpoint(s), %d already done, %d bad, %d partly read, %d warning(s)\n",
+		s.Source, s.RunID, s.Targets, s.Saved, s.Endpoints, s.Skipped, s.Bad, s.Changed, s.Warnings)
 	if s.Source == crawl.SourceRapidAPI {
 		fmt.Fprintf(e.stdout, "requests: %d answered, %d served from the store, %d retried\n", s.Fetched, s.Reused, s.Retries)
 	}
-	for _, k := range slices.Sorted(maps.Keys(s.Reasons)) {
-		fmt.Fprintf(e.stdout, "  %-50s %d\n", k, s.Reasons[k])
-	}
+	s.WriteFindings(e.stderr)
 }
 
 func runCrawlExport(ctx context.Context, e *env, args []string) error {

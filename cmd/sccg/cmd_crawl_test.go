@@ -96,7 +96,7 @@ func TestCrawlCommandErrors(t *testing.T) {
 		{"export unknown api", func(string) []string { return []string{"crawl", "export-openapi", "no/such"} }, 1, "not found", ""},
 		{"nothing crawled exits 1", func(b string) []string {
 			return []string{"crawl", "--base-url", b, "--rps", "1000", "--api", "ghostdev/retired-api"}
-		}, 1, "nothing could be crawled", "rejected: no API data in page"},
+		}, 1, "crawl rejected no API data in page: 1", ""},
 		{"bad input is counted, run goes on", func(b string) []string {
 			return []string{"crawl", "--base-url", b, "--rps", "1000", "--api", "ghostdev/retired-api", "--api", "jokester/dad-jokes-daily"}
 		}, 0, "", "1 API(s) saved"},

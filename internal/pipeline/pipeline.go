@@ -241,7 +241,7 @@ func runCrawl(ctx context.Context, s *store.Store, o *Options, r *StageResult, c
 		}{{crawl.SourceOpenAPI, openapi}, {crawl.SourceToolBench, toolbench}} {
 			if len(set.paths) > 0 {
 				opt := o.Crawl
-				opt.Source, opt.Paths = set.source, set.paths
+				opt.Source, opt.Paths, opt.Roots = set.source, set.paths, o.Docs
 				runs = append(runs, opt)
 			}
 		}
@@ -252,8 +252,17 @@ func runCrawl(ctx context.Context, s *store.Store, o *Options, r *StageResult, c
 		sum, err := crawl.Run(ctx, s, opt)
 		if sum != nil {
 			for k, v := range map[string]int{"targets": sum.Targets, "saved": sum.Saved, "skipped": sum.Skipped,
-				"endpoints": sum.Endpoints, "bad": sum.Bad} {
+				"endpoints": sum.Endpoints, "bad": sum.Bad, "warnings": sum.Warnings} {
 				r.Counts[k] += int64(v)
+			}
+			if o.Logf != nil {
+				var b strings.Builder
+				sum.WriteFindings(&b)
+				for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+					if line != "" {
+						o.Logf("%s", line)
+					}
+				}
 			}
 		}
 		if err != nil && !(errors.Is(err, crawl.ErrNothingCrawled) && sum != nil && sum.Skipped > 0) {
