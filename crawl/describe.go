@@ -418,10 +418,10 @@ func flattenErrors(err error) []error {
 }
 
 var (
-	exampleErr = regexp.MustCompile(`(?i)\bexamples?\b`)
-	defaultErr = regexp.MustCompile(`(?i)\bdefault\b`)
-	formatErr  = regexp.MustCompile(`(?i)\bformat\b`)
-	patternErr = regexp.MustCompile(`(?i)\bpattern\b`)
+	exampleErr = regexp.MustCompile(`(?i)invalid examples?\b|\bexample value`)
+	defaultErr = regexp.MustCompile(`(?i)invalid default\b|\bdefault value`)
+	formatErr  = regexp.MustCompile(`(?i)match the format|unsupported format|format of`)
+	patternErr = regexp.MustCompile(`(?i)invalid pattern|regular expression`)
 )
 
 // maxDetail is the longest validation message a warning keeps.
@@ -621,14 +621,18 @@ func (rd *descReader) params(doc *Doc, m, route string, item *openapi3.PathItem,
 	return out
 }
 
-// providerDir is the first folder of a file's name under the docs folder (the
-// provider in a catalog laid out as <provider>/<version>/openapi.yaml), or "".
+// versionDir matches a folder named for a version: 1.0, v2, 2021-06-01, 3.4.0-pre.
+var versionDir = regexp.MustCompile(`^[vV]?\d[\w.\-]*$`)
+
+// providerDir is the provider of a file laid out like the public catalogs,
+// <provider>/[<service>/]<version>/openapi.yaml under the docs folder: the first
+// folder, when the file's own folder is named for a version; else "".
 func providerDir(rel string) string {
-	first, rest, ok := strings.Cut(rel, "/")
-	if !ok || rest == "" || first == "." || first == ".." {
+	parts := strings.Split(rel, "/")
+	if len(parts) < 3 || !versionDir.MatchString(parts[len(parts)-2]) || parts[0] == "." || parts[0] == ".." {
 		return ""
 	}
-	return first
+	return parts[0]
 }
 
 // mostCommonHost is the host most endpoints have (the first in name order of

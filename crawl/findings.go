@@ -184,6 +184,9 @@ func (c *crawler) relName(path string) string {
 	return ReadOptions{Root: c.rootOf(path)}.rel(path)
 }
 
+// genericStems are file names that say nothing about the API.
+var genericStems = map[string]bool{"openapi": true, "swagger": true, "api": true, "index": true, "spec": true, "openapi-spec": true}
+
 // uniqueSlug keeps two description files from being saved as one API: when
 // another file of this run, or one imported before, already has the document's
 // owner and slug, the slug gets the API's version (or the file's name) appended,
@@ -211,6 +214,10 @@ func (c *crawler) uniqueSlug(ctx context.Context, doc *Doc, name string) error {
 	candidates := []string{orig}
 	if v := Slugify(doc.API.Version); v != "" {
 		candidates = append(candidates, orig+"-"+v)
+	}
+	stem := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	if s := Slugify(stem); s != "" && !genericStems[s] {
+		candidates = append(candidates, s)
 	}
 	candidates = append(candidates, orig+"-"+Slugify(strings.TrimSuffix(name, filepath.Ext(name))))
 	for i, slug := range candidates {

@@ -15,8 +15,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"golang.org/x/text/unicode/norm"
 
 	"sccg/store"
 )
@@ -151,9 +153,16 @@ func extString(m map[string]any, key string) string {
 
 var slugChars = regexp.MustCompile(`[^a-z0-9]+`)
 
-// Slugify makes a hub-style slug of a title: lower case words joined by dashes.
+// Slugify makes a hub-style slug of a title: lower case words joined by dashes,
+// accents dropped ("PokéAPI" is "pokeapi").
 func Slugify(s string) string {
-	return strings.Trim(slugChars.ReplaceAllString(strings.ToLower(s), "-"), "-")
+	var b strings.Builder
+	for _, r := range norm.NFD.String(s) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+		}
+	}
+	return strings.Trim(slugChars.ReplaceAllString(strings.ToLower(b.String()), "-"), "-")
 }
 
 func schemaType(s *openapi3.Schema) string {

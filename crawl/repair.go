@@ -77,7 +77,7 @@ var namesMaps = map[string]bool{"properties": true, "patternProperties": true, "
 // valueKeys hold values (examples, defaults, enumerations), metadata or security
 // schemes, with no schema inside to repair.
 var valueKeys = map[string]bool{"example": true, "examples": true, "default": true, "enum": true, "const": true,
-	"mapping": true, "scopes": true, "security": true, "tags": true, "info": true, "externalDocs": true, "required": true,
+	"mapping": true, "scopes": true, "security": true, "required": true,
 	"securitySchemes": true, "securityDefinitions": true, "links": true}
 
 // numberKeys are schema keywords whose value must be a number.
@@ -87,6 +87,22 @@ var numberKeys = map[string]bool{"maximum": true, "minimum": true, "multipleOf":
 // boolKeys are keywords whose value must be a boolean.
 var boolKeys = map[string]bool{"nullable": true, "deprecated": true, "uniqueItems": true, "readOnly": true, "writeOnly": true,
 	"allowEmptyValue": true, "explode": true, "allowReserved": true}
+
+// textKeys are keywords whose value must be text.
+var textKeys = map[string]bool{"description": true, "summary": true, "title": true, "operationId": true}
+
+func nodeKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		if mapValue(n, "$ref") != nil {
+			return "a $ref"
+		}
+		return "an object"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	return "a value"
+}
 
 // typeAliases maps type names people write to the OpenAPI type (and the format it
 // implies).
@@ -223,6 +239,11 @@ func (r *repairer) walk(n *yaml.Node, ptr string, names bool) {
 			if r.repairExclusive(n, i, at) {
 				i -= 2
 			}
+			continue
+		case textKeys[k] && v.Kind != yaml.ScalarNode:
+			r.warn(WarnValueDropped, v, at, "%s is %s, not text; dropped", k, nodeKind(v))
+			n.Content = append(n.Content[:i], n.Content[i+2:]...)
+			i -= 2
 			continue
 		case boolKeys[k] && v.Kind == yaml.ScalarNode:
 			r.repairBool(v, at, k)
