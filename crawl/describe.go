@@ -523,7 +523,7 @@ func (rd *descReader) document(t *openapi3.T, path, name string) (*Doc, *Rejecti
 		base: firstNonEmpty(ext(t, "x-sccg-base-url"), rd.opts.BaseURL)}
 	docServers := sv.resolve(t.Servers, "/servers")
 	var noHost []string
-	hosts := map[string]bool{}
+	var primary []store.Endpoint // each operation's first server
 	for _, route := range t.Paths.InMatchingOrder() {
 		item := t.Paths.Value(route)
 		if item == nil {
@@ -545,20 +545,19 @@ func (rd *descReader) document(t *openapi3.T, path, name string) (*Doc, *Rejecti
 				noHost = append(noHost, m+" "+route)
 				continue
 			}
-			srv := servers[0]
-			hosts[srv.host] = true
-			for _, alt := range servers[1:] {
-				if alt.host != srv.host {
-					sv.alternates[alt.host] = true
-				}
-			}
-			ep := store.Endpoint{Version: version, IsCurrent: true, Host: srv.host, Key: op.OperationID,
-				Name: firstNonEmpty(op.Summary, op.OperationID), Description: op.Description, Method: m, Route: srv.path + route}
+			ep := store.Endpoint{Version: version, IsCurrent: true, Key: op.OperationID,
+				Name: firstNonEmpty(op.Summary, op.OperationID), Description: op.Description, Method: m}
 			ep.Params = rd.params(doc, m, route, item, op)
 			if op.RequestBody != nil && op.RequestBody.Value != nil {
 				ep.ContentType, ep.BodyExample, ep.Params = requestBodyParams(op.RequestBody.Value, ep.Params)
 			}
-			doc.Endpoints = append(doc.Endpoints, ep)
+			primary = append(primary, store.Endpoint{Host: servers[0].host})
+			for _, srv := range servers { // one endpoint per host the nearest servers name
+				e := ep
+				e.Host, e.Route = srv.host, srv.path+route
+				e.Params = slices.Clone(ep.Params)
+				doc.Endpoints = append(doc.Endpoints, e)
+			}
 		}
 	}
 	if len(doc.Endpoints) == 0 {
@@ -571,22 +570,12 @@ func (rd *descReader) document(t *openapi3.T, path, name string) (*Doc, *Rejecti
 	for _, op := range noHost {
 		rd.warn(WarnOperationNoHost, name, "", "%s has no server with a host; left out", op)
 	}
-	for h := range sv.alternates {
-		if hosts[h] {
-			delete(sv.alternates, h)
-		}
-	}
-	if len(sv.alternates) > 0 {
-		alts := slices.Sorted(maps.Keys(sv.alternates))
-		rd.warn(WarnAlternateHosts, name, "", "further servers name host(s) %s; endpoints are kept on the first server's host", strings.Join(alts, ", "))
-		doc.API.Extra = map[string]any{"alternate_hosts": alts}
-	}
 	doc.API.Host = sv.hostOverride
 	if doc.API.Host == "" && len(docServers) > 0 {
 		doc.API.Host = docServers[0].host
 	}
 	if doc.API.Host == "" {
-		doc.API.Host = mostCommonHost(doc.Endpoints)
+		doc.API.Host = mostCommonHost(primary)
 	}
 	return doc, nil
 }

@@ -173,7 +173,7 @@ func normalizeLocation(l string) string {
 // Normalize rewrites doc in place into the shape the store keeps: hosts lower-cased,
 // methods upper-cased, route templates normalized (query strings in routes become
 // query parameters), parameter types mapped to OpenAPI types, every path parameter
-// of a route documented and required, duplicate endpoints of one version collapsed
+// of a route documented and required, duplicate endpoints of one version and host collapsed
 // (their parameters merged), and exactly one version marked current. It reports what
 // it changed as problems only when information was lost or invented.
 func Normalize(doc *Doc) {
@@ -191,7 +191,7 @@ func Normalize(doc *Doc) {
 		current = doc.Endpoints[0].Version
 	}
 	doc.API.Version = current
-	type key struct{ version, method, route string }
+	type key struct{ version, host, method, route string }
 	index := map[key]int{}
 	out := doc.Endpoints[:0:0]
 	for _, e := range doc.Endpoints {
@@ -210,7 +210,7 @@ func Normalize(doc *Doc) {
 			params = append(params, store.Param{Name: name, Location: "path", Type: "string", Required: true})
 		}
 		e.Params = normalizeParams(params)
-		k := key{e.Version, e.Method, e.Route}
+		k := key{e.Version, e.Host, e.Method, e.Route}
 		if i, dup := index[k]; dup {
 			merged := &out[i]
 			merged.Params = normalizeParams(append(merged.Params, e.Params...))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,11 +50,19 @@ func BuildOpenAPI(doc *Doc) (*openapi3.T, []Problem) {
 	var problems []Problem
 	seenTemplate := map[string]string{} // route with parameter names blanked → route
 	opIDs := map[string]int{}
+	built := map[string]*openapi3.Operation{} // method and route → operation
+	hosts := map[string][]string{}            // method and route → the hosts serving it
 	for _, e := range doc.Endpoints {
 		if !e.IsCurrent {
 			continue
 		}
 		subject := e.Method + " " + e.Route
+		if built[subject] != nil { // the same route on another host
+			if !slices.Contains(hosts[subject], e.Host) {
+				hosts[subject] = append(hosts[subject], e.Host)
+			}
+			continue
+		}
 		if !standardMethods[e.Method] {
 			problems = append(problems, Problem{Subject: subject, Reason: "method not expressible in OpenAPI 3.0; left out of the OpenAPI document"})
 			continue
@@ -102,7 +111,18 @@ func BuildOpenAPI(doc *Doc) (*openapi3.T, []Problem) {
 			op.RequestBody = &openapi3.RequestBodyRef{Value: rb}
 		}
 		op.Responses = openapi3.NewResponses(openapi3.WithStatus(200, &openapi3.ResponseRef{Value: openapi3.NewResponse().WithDescription("OK")}))
+		built[subject], hosts[subject] = op, []string{firstNonEmpty(e.Host, a.Host)}
 		item.SetOperation(e.Method, op)
+	}
+	for subject, hs := range hosts { // an operation served elsewhere than the API's host names its servers
+		if len(hs) == 1 && hs[0] == a.Host {
+			continue
+		}
+		servers := openapi3.Servers{}
+		for _, h := range hs {
+			servers = append(servers, &openapi3.Server{URL: "https://" + h})
+		}
+		built[subject].Servers = &servers
 	}
 	return t, problems
 }

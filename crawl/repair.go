@@ -39,7 +39,6 @@ const (
 	WarnServerSkipped       = "server_skipped"
 	WarnServerVariable      = "server_variable_expanded"
 	WarnRelativeServer      = "relative_server_resolved"
-	WarnAlternateHosts      = "alternate_hosts"
 	WarnNoTitle             = "no_title"
 	WarnSlugTaken           = "slug_taken"
 	WarnOperationNoHost     = "operation_without_host"

@@ -29,7 +29,6 @@ type serverResolver struct {
 	file         string
 	hostOverride string
 	base         string
-	alternates   map[string]bool
 	unusable     []string // why servers could not be used, for the no-host message
 	seen         map[string]bool
 }
@@ -39,8 +38,8 @@ var serverVar = regexp.MustCompile(`\{([^{}]*)\}`)
 // resolve returns the usable servers of list, in order, without repeats. An empty
 // list is OpenAPI's default server, "/".
 func (sv *serverResolver) resolve(list openapi3.Servers, ptr string) []server {
-	if sv.alternates == nil {
-		sv.alternates, sv.seen = map[string]bool{}, map[string]bool{}
+	if sv.seen == nil {
+		sv.seen = map[string]bool{}
 	}
 	if len(list) == 0 {
 		list = openapi3.Servers{{URL: "/"}}

@@ -197,6 +197,9 @@ func unitKey(t Target, layer, text string) string {
 // mineAPI runs t's queries from strict to loose.
 func (m *ghMiner) mineAPI(ctx context.Context, t Target) error {
 	hostDone := "github|" + t.API.Slug + "|host-complete"
+	if t.Host != strings.ToLower(t.API.Host) { // another host of the API's
+		hostDone = "github|" + t.API.Slug + "|" + t.Host + "|host-complete"
+	}
 	for _, q := range Queries(t, m.opts.EndpointsPerAPI) {
 		if err := ctx.Err(); err != nil {
 			return err

@@ -151,7 +151,8 @@ func (s *Stats) Counts() map[string]int64 {
 }
 
 // Targets reads the APIs to mine from the store with their endpoints, in id order,
-// keeping only those named in slugs when slugs is not empty. APIs without a host
+// keeping only those named in slugs when slugs is not empty: one target per host
+// the API's endpoints are served from, its own host first. APIs without a host
 // cannot be searched for and are left out.
 func Targets(ctx context.Context, st *store.Store, slugs []string) ([]Target, error) {
 	apis, err := st.APIs(ctx)
@@ -171,8 +172,33 @@ func Targets(ctx context.Context, st *store.Store, slugs []string) ([]Target, er
 		if err != nil {
 			return nil, fmt.Errorf("mine targets %s: %w", a.Slug, err)
 		}
-		out = append(out, Target{API: a, Host: strings.ToLower(a.Host), Endpoints: eps})
+		out = append(out, hostTargets(a, eps)...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].API.ID < out[j].API.ID })
 	return out, nil
+}
+
+// hostTargets splits an API into one target per host: its own host with the
+// endpoints served there (and those of older versions), then each other host of
+// its current endpoints with theirs (a description with servers per path or
+// several servers).
+func hostTargets(a store.API, eps []store.Endpoint) []Target {
+	own := strings.ToLower(a.Host)
+	byHost := map[string][]store.Endpoint{}
+	var others []string
+	for _, e := range eps {
+		h := strings.ToLower(e.Host)
+		if h == "" || !e.IsCurrent {
+			h = own
+		}
+		if h != own && byHost[h] == nil {
+			others = append(others, h)
+		}
+		byHost[h] = append(byHost[h], e)
+	}
+	out := []Target{{API: a, Host: own, Endpoints: byHost[own]}}
+	for _, h := range others {
+		out = append(out, Target{API: a, Host: h, Endpoints: byHost[h]})
+	}
+	return out
 }

@@ -68,8 +68,8 @@ func (t *Tx) SaveAPI(ctx context.Context, api *API, eps []Endpoint) (int64, erro
 		}
 		err := t.tx.QueryRowContext(ctx, `INSERT INTO endpoints(api_id, version, is_current, host, endpoint_key, name, description,
 			method, route, content_type, body_example) VALUES(?,?,?,?,?,?,?,?,?,?,?)
-			ON CONFLICT(api_id, version, method, route) DO UPDATE SET is_current=excluded.is_current,
-			host=excluded.host, endpoint_key=excluded.endpoint_key, name=excluded.name,
+			ON CONFLICT(api_id, version, host, method, route) DO UPDATE SET is_current=excluded.is_current,
+			endpoint_key=excluded.endpoint_key, name=excluded.name,
 			description=excluded.description, content_type=excluded.content_type, body_example=excluded.body_example
 			RETURNING id`,
 			id, ep.Version, ep.IsCurrent, ep.Host, ep.Key, ep.Name, ep.Description, ep.Method, ep.Route, ep.ContentType, ep.BodyExample).Scan(&ep.ID)
