@@ -46,7 +46,12 @@ func (c *crawler) importFiles(ctx context.Context, source string, load loader) e
 		}
 		files = append(files, fs...)
 	}
-	c.sum.Targets = len(files)
+	if source == SourceOpenAPI {
+		if err := c.rejectOtherFiles(ctx); err != nil {
+			return err
+		}
+	}
+	c.sum.Targets += len(files)
 	c.start(len(files))
 	defer c.prog.Done()
 	done, err := c.s.DoneUnits(ctx, Stage)
@@ -106,6 +111,50 @@ func (c *crawler) importFiles(ctx context.Context, source string, load loader) e
 	return nil
 }
 
+// rejectOtherFiles records the files in the docs folders that are not JSON or
+// YAML (a README, a licence) as not descriptions, so that nothing a contributor
+// put there is left out without a word.
+func (c *crawler) rejectOtherFiles(ctx context.Context) error {
+	roots := c.o.Roots
+	if len(roots) == 0 {
+		roots = c.o.Paths
+	}
+	for _, root := range roots {
+		if st, err := os.Stat(root); err != nil || !st.IsDir() {
+			continue
+		}
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if strings.HasPrefix(d.Name(), ".") && p != root {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() || isDocExt(p) {
+				return nil
+			}
+			name := ReadOptions{Root: root}.rel(p)
+			c.sum.Targets++
+			return c.rejectFile(ctx, name, reject(RejectNotDescription, "%s is not a description: only .json, .yaml and .yml files are read", name))
+		})
+		if err != nil {
+			return fmt.Errorf("docs %s: %w", root, err)
+		}
+	}
+	return nil
+}
+
+func isDocExt(p string) bool {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".json", ".yaml", ".yml":
+		return true
+	}
+	return false
+}
+
 // docFiles lists the JSON and YAML files at path (a file, or a folder walked in
 // name order).
 func docFiles(path string) ([]string, error) {
@@ -124,11 +173,8 @@ func docFiles(path string) ([]string, error) {
 		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != path {
 			return filepath.SkipDir
 		}
-		switch strings.ToLower(filepath.Ext(p)) {
-		case ".json", ".yaml", ".yml":
-			if !d.IsDir() {
-				out = append(out, p)
-			}
+		if isDocExt(p) && !d.IsDir() {
+			out = append(out, p)
 		}
 		return nil
 	})
