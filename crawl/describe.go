@@ -614,14 +614,24 @@ func (rd *descReader) params(doc *Doc, m, route string, item *openapi3.PathItem,
 var versionDir = regexp.MustCompile(`^[vV]?\d[\w.\-]*$`)
 
 // providerDir is the provider of a file laid out like the public catalogs,
-// <provider>/[<service>/]<version>/openapi.yaml under the docs folder: the first
-// folder, when the file's own folder is named for a version; else "".
+// [<folder>/]<provider>/[<service>/]<version>/openapi.yaml: when the file's own
+// folder is named for a version, the nearest folder above it named like a domain
+// (1password.com), else the folder just above the version; "" otherwise.
 func providerDir(rel string) string {
 	parts := strings.Split(rel, "/")
-	if len(parts) < 3 || !versionDir.MatchString(parts[len(parts)-2]) || parts[0] == "." || parts[0] == ".." {
+	if len(parts) < 3 || !versionDir.MatchString(parts[len(parts)-2]) {
 		return ""
 	}
-	return parts[0]
+	dirs := parts[:len(parts)-2]
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if strings.Contains(dirs[i], ".") && !strings.HasPrefix(dirs[i], ".") {
+			return dirs[i]
+		}
+	}
+	if d := dirs[len(dirs)-1]; d != ".." && d != "." {
+		return d
+	}
+	return ""
 }
 
 // mostCommonHost is the host most endpoints have (the first in name order of

@@ -214,3 +214,19 @@ func TestImportCatalog(t *testing.T) {
 		}
 	}
 }
+
+func TestProviderDir(t *testing.T) {
+	for rel, want := range map[string]string{
+		"1forge.com/0.0.1/swagger.yaml":                "1forge.com",
+		"APIs/1password.com/events/1.0.0/openapi.yaml": "1password.com",
+		"catalog/parcelpost.test/2.0/swagger.yaml":     "parcelpost.test",
+		"specs/acme/v1/openapi.yaml":                   "acme",
+		"acme/openapi.yaml":                            "",
+		"src/main/resources/openapi.yaml":              "",
+		"openapi.yaml":                                 "",
+	} {
+		if got := providerDir(rel); got != want {
+			t.Errorf("providerDir(%q) = %q, want %q", rel, got, want)
+		}
+	}
+}
