@@ -101,6 +101,12 @@ func TestCrawlCommandErrors(t *testing.T) {
 			return []string{"crawl", "--base-url", b, "--rps", "1000", "--api", "ghostdev/retired-api", "--api", "jokester/dad-jokes-daily"}
 		}, 0, "", "1 API(s) saved"},
 		{"missing apis file", func(b string) []string { return []string{"crawl", "--apis", "/nonexistent/list"} }, 2, "read api list", ""},
+		{"a relative server URL without a base is rejected, saying what to add", func(string) []string {
+			return []string{"crawl", "--source", "openapi", filepath.Join(publishedDocs, "relative-server.yaml")}
+		}, 1, "crawl rejected no_host: 1\n    relative-server.yaml says nowhere which host serves its 1 operation(s) (GET /parks)", ""},
+		{"--base-url resolves a relative server URL", func(string) []string {
+			return []string{"crawl", "--source", "openapi", "--base-url", "https://parks.example-maps.test", filepath.Join(publishedDocs, "relative-server.yaml")}
+		}, 0, "crawl warning relative_server_resolved: 1", "1 API(s) saved with 1 endpoint(s)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
