@@ -20,29 +20,29 @@ type Warning struct {
 
 // Warning reasons a description can get.
 const (
-	WarnTypeRepaired        = "type_repaired"
-	WarnNullTypeRepaired    = "null_type_repaired"
-	WarnNumberAsString      = "number_as_string_repaired"
-	WarnBooleanAsString     = "boolean_as_string_repaired"
-	WarnValueDropped        = "invalid_value_dropped"
-	WarnVersionAsNumber     = "version_as_number_repaired"
-	WarnSchemaRequired      = "schema_required_repaired"
-	WarnExclusiveBound      = "exclusive_bound_repaired"
-	WarnHostRepaired        = "host_repaired"
-	WarnExternalRefDropped  = "external_ref_dropped"
-	WarnWebhooksIgnored     = "webhooks_ignored"
-	WarnExampleMismatch     = "example_mismatch_ignored"
-	WarnDefaultMismatch     = "default_mismatch_ignored"
-	WarnFormatIgnored       = "format_ignored"
-	WarnPatternIgnored      = "pattern_ignored"
-	WarnValidationIgnored   = "validation_ignored"
-	WarnServerSkipped       = "server_skipped"
-	WarnServerVariable      = "server_variable_expanded"
-	WarnRelativeServer      = "relative_server_resolved"
-	WarnNoTitle             = "no_title"
-	WarnSlugTaken           = "slug_taken"
-	WarnOperationNoHost     = "operation_without_host"
-	WarnPathParamUndeclared = "path_param_repaired"
+	WarnTypeRepaired       = "type_repaired"
+	WarnNullTypeRepaired   = "null_type_repaired"
+	WarnNumberAsString     = "number_as_string_repaired"
+	WarnBooleanAsString    = "boolean_as_string_repaired"
+	WarnValueDropped       = "invalid_value_dropped"
+	WarnVersionAsNumber    = "version_as_number_repaired"
+	WarnSchemaRequired     = "schema_required_repaired"
+	WarnExclusiveBound     = "exclusive_bound_repaired"
+	WarnHostRepaired       = "host_repaired"
+	WarnExternalRefDropped = "external_ref_dropped"
+	WarnWebhooksIgnored    = "webhooks_ignored"
+	WarnExampleMismatch    = "example_mismatch_ignored"
+	WarnDefaultMismatch    = "default_mismatch_ignored"
+	WarnFormatIgnored      = "format_ignored"
+	WarnPatternIgnored     = "pattern_ignored"
+	WarnValidationIgnored  = "validation_ignored"
+	WarnServerSkipped      = "server_skipped"
+	WarnServerRepaired     = "server_url_repaired"
+	WarnServerVariable     = "server_variable_expanded"
+	WarnRelativeServer     = "relative_server_resolved"
+	WarnNoTitle            = "no_title"
+	WarnSlugTaken          = "slug_taken"
+	WarnOperationNoHost    = "operation_without_host"
 )
 
 // repairer walks the raw YAML/JSON tree of one description file before
@@ -158,7 +158,7 @@ func (r *repairer) repairDoc(root *yaml.Node) {
 // repairSwaggerHost splits a Swagger 2 host written as a URL ("https://api.x.com/v1")
 // into host, schemes and basePath, which is what it means.
 func (r *repairer) repairSwaggerHost(root, v *yaml.Node) {
-	if v.Kind != yaml.ScalarNode || !strings.ContainsAny(v.Value, "/:") || !strings.Contains(v.Value, "/") {
+	if v.Kind != yaml.ScalarNode || !strings.Contains(v.Value, "/") {
 		return
 	}
 	raw := v.Value

@@ -10,9 +10,6 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// Warning reasons about servers beyond those in repair.go.
-const WarnServerRepaired = "server_url_repaired"
-
 // server is one usable server of a description: the host requests go to and the
 // base path every route of it starts with.
 type server struct {
