@@ -173,6 +173,7 @@ func specVersion(root *yaml.Node) (ver string, swagger bool) {
 func (rd *descReader) repair(root *yaml.Node, name, abs string) []byte {
 	r := &repairer{file: name, v31: rd.v31, swagger: rd.swagger}
 	r.ref = func(ref string) string { return rd.checkRef(root, abs, ref) }
+	r.inline = func(ref string) (*yaml.Node, error) { return rd.inlineRef(abs, ref) }
 	r.repairDoc(root)
 	rd.warnings = append(rd.warnings, r.warnings...)
 	var buf bytes.Buffer
@@ -201,6 +202,65 @@ func (rd *descReader) checkRef(root *yaml.Node, abs, ref string) string {
 		return "names a file that does not exist"
 	}
 	return ""
+}
+
+// inlineRef reads the node an external $ref of the file at cur names, with the
+// $refs inside it rewritten to be relative to cur.
+func (rd *descReader) inlineRef(cur, ref string) (*yaml.Node, error) {
+	file, frag, _ := strings.Cut(ref, "#")
+	target := filepath.Clean(filepath.Join(filepath.Dir(cur), filepath.FromSlash(file)))
+	data, err := os.ReadFile(target)
+	if err != nil {
+		return nil, err
+	}
+	root, rj := parseTree(data, rd.opts.rel(target))
+	if rj != nil {
+		return nil, rj
+	}
+	n := pointerNode(root, frag)
+	if n == nil {
+		return nil, fmt.Errorf("%s names nothing", ref)
+	}
+	self, err := filepath.Rel(filepath.Dir(cur), target)
+	if err != nil {
+		return nil, err
+	}
+	rebaseRefs(n, filepath.Dir(target), filepath.Dir(cur), filepath.ToSlash(self), 0)
+	return n, nil
+}
+
+// rebaseRefs rewrites the $refs in n, written relative to the file self in
+// fromDir, to be relative to toDir.
+func rebaseRefs(n *yaml.Node, fromDir, toDir, self string, depth int) {
+	if n == nil || depth > 200 {
+		return
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Value != "$ref" || v.Kind != yaml.ScalarNode {
+				continue
+			}
+			file, frag, hasFrag := strings.Cut(v.Value, "#")
+			switch {
+			case file == "":
+				v.Value = self + v.Value
+			case strings.Contains(file, "://"):
+			default:
+				rel, err := filepath.Rel(toDir, filepath.Join(fromDir, filepath.FromSlash(file)))
+				if err != nil {
+					continue
+				}
+				v.Value = filepath.ToSlash(rel)
+				if hasFrag {
+					v.Value += "#" + frag
+				}
+			}
+		}
+	}
+	for _, c := range n.Content {
+		rebaseRefs(c, fromDir, toDir, self, depth+1)
+	}
 }
 
 // pointerNode follows a JSON pointer from root.
@@ -399,7 +459,7 @@ func (rd *descReader) validate(ctx context.Context, t *openapi3.T, name string) 
 		msg := oneLine(e.Error())
 		reason := validationReason(msg)
 		if len(msg) > maxDetail {
-			msg = msg[:maxDetail] + "…"
+			msg = strings.ToValidUTF8(msg[:maxDetail], "") + "…"
 		}
 		rd.warnings = append(rd.warnings, Warning{Reason: reason, File: name, Detail: msg})
 	}

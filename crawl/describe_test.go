@@ -59,6 +59,9 @@ func TestReadDescription(t *testing.T) {
 		{name: "catalog: Swagger host written as a URL, owner from the provider folder", file: "catalog/parcelpost.test/2.0/swagger.yaml",
 			root: dir + "/catalog", api: "parcelpost.test/parcel-post-tracking track.parcelpost.test",
 			endpoints: []string{"GET track.parcelpost.test /api/v2/parcels/{number}"}, warnings: []string{WarnHostRepaired}},
+		{name: "operations written as $refs to files, their own $refs relative to them", file: "split/openapi.yaml",
+			api: "lyric-lines api.lyric-lines.test", warnings: []string{WarnOperationInlined},
+			endpoints: []string{"GET api.lyric-lines.test /v2/songs/{id}/lyrics", "PUT api.lyric-lines.test /v2/songs/{id}/lyrics"}},
 		{name: "a fragment is not a description", file: "catalog/shared/schemas.yaml", root: dir + "/catalog",
 			reject: RejectNotDescription, message: []string{"shared/schemas.yaml", "`openapi`"}},
 		{name: "a README is not a description", file: "catalog/README.md", root: dir + "/catalog", reject: RejectNotDescription},
@@ -111,6 +114,13 @@ func TestReadDescription(t *testing.T) {
 			for _, r := range tc.warnings {
 				if !slices.Contains(reasons, r) {
 					t.Errorf("warnings %q lack %s", reasons, r)
+				}
+			}
+			if tc.file == "split/openapi.yaml" { // the parameters came through the inlined operations' own $refs
+				for _, e := range doc.Endpoints {
+					if len(e.Params) < 2 || e.Params[0].Name != "id" || e.Params[0].Type != "integer" {
+						t.Errorf("%s %s: params %+v, want id (integer) first and its own", e.Method, e.Route, e.Params)
+					}
 				}
 			}
 			if tc.clean && len(doc.Warnings) > 0 {

@@ -43,6 +43,7 @@ const (
 	WarnNoTitle            = "no_title"
 	WarnSlugTaken          = "slug_taken"
 	WarnOperationNoHost    = "operation_without_host"
+	WarnOperationInlined   = "operation_ref_inlined"
 )
 
 // repairer walks the raw YAML/JSON tree of one description file before
@@ -56,6 +57,9 @@ type repairer struct {
 	warnings []Warning
 	// ref checks an external $ref; it returns a reason to drop it, or "".
 	ref func(ref string) string
+	// inline reads what an external $ref names, its own $refs rewritten to be
+	// relative to this file.
+	inline func(ref string) (*yaml.Node, error)
 }
 
 func (r *repairer) warn(reason string, n *yaml.Node, ptr, format string, a ...any) {
@@ -86,6 +90,20 @@ var numberKeys = map[string]bool{"maximum": true, "minimum": true, "multipleOf":
 // boolKeys are keywords whose value must be a boolean.
 var boolKeys = map[string]bool{"nullable": true, "deprecated": true, "uniqueItems": true, "readOnly": true, "writeOnly": true,
 	"allowEmptyValue": true, "explode": true, "allowReserved": true}
+
+var httpMethods = map[string]bool{"get": true, "put": true, "post": true, "delete": true, "options": true, "head": true,
+	"patch": true, "trace": true}
+
+// externalRef is the target of a mapping that is only a $ref to another file, or "".
+func externalRef(n *yaml.Node) string {
+	if n.Kind != yaml.MappingNode || len(n.Content) != 2 || n.Content[0].Value != "$ref" || n.Content[1].Kind != yaml.ScalarNode {
+		return ""
+	}
+	if ref := n.Content[1].Value; !strings.HasPrefix(ref, "#") {
+		return ref
+	}
+	return ""
+}
 
 // textKeys are keywords whose value must be text.
 var textKeys = map[string]bool{"description": true, "summary": true, "title": true, "operationId": true}
@@ -224,6 +242,17 @@ func (r *repairer) walk(n *yaml.Node, ptr string, names bool) {
 		switch {
 		case strings.HasPrefix(k, "x-"):
 			continue
+		case httpMethods[k] && strings.Count(ptr, "/") == 2 && strings.HasPrefix(ptr, "/paths/") && r.inline != nil && externalRef(v) != "":
+			// An operation written as a $ref to a file (split descriptions do it);
+			// OpenAPI has no $ref there, so kin-openapi would read an empty operation.
+			ref := externalRef(v)
+			if r.ref(ref) == "" {
+				if op, err := r.inline(ref); err == nil {
+					n.Content[i+1] = op
+					r.warn(WarnOperationInlined, v, at, "operation is a $ref to %s, which OpenAPI does not allow; read in place", ref)
+					v = op
+				}
+			}
 		case k == "type" && (v.Kind == yaml.ScalarNode || v.Kind == yaml.SequenceNode):
 			if r.repairType(n, i, at) {
 				i -= 2 // the pair was removed
