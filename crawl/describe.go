@@ -118,9 +118,19 @@ func ReadDescription(ctx context.Context, path string, o ReadOptions) (*Doc, err
 	if rootDir, err = filepath.Abs(rootDir); err != nil {
 		return nil, reject(RejectUnreadable, "%s: %v", name, err)
 	}
-	rd := &descReader{opts: o, rootDir: rootDir, swagger: swagger, v31: !swagger && !strings.HasPrefix(ver, "3.0")}
+	rd := &descReader{opts: o, rootDir: rootDir, swagger: swagger, v31: !swagger && !strings.HasPrefix(ver, "3.0"), dataFiles: map[string]bool{}}
 	js := rd.repair(root, name, abs)
 	t, rj := rd.load(ctx, js, abs, name)
+	if rj != nil && slices.ContainsFunc(rd.warnings, func(w Warning) bool { return w.Reason == WarnRefInlined }) {
+		// What was read in place broke the file: read it as written, once more.
+		first := rj.Message
+		rd.warnings, rd.noInline = nil, true
+		root, _ = parseTree(data, name)
+		t, rj = rd.load(ctx, rd.repair(root, name, abs), abs, name)
+		if rj == nil {
+			rd.warn(WarnRefInlined, name, "", "reading $refs in place made the file unreadable (%s); read as written", first)
+		}
+	}
 	if rj != nil {
 		rj.Warnings = append(rd.warnings, rj.Warnings...)
 		return nil, rj
@@ -143,6 +153,10 @@ type descReader struct {
 	swagger  bool
 	v31      bool
 	warnings []Warning
+	noInline bool // read $refs where OpenAPI allows none as written
+	// dataFiles are the files $refs inside examples and defaults name: data, read
+	// as they are.
+	dataFiles map[string]bool
 }
 
 // parseTree reads YAML or JSON into a node tree.
@@ -173,7 +187,15 @@ func specVersion(root *yaml.Node) (ver string, swagger bool) {
 func (rd *descReader) repair(root *yaml.Node, name, abs string) []byte {
 	r := &repairer{file: name, v31: rd.v31, swagger: rd.swagger}
 	r.ref = func(ref string) string { return rd.checkRef(root, abs, ref) }
-	r.inline = func(ref string) (*yaml.Node, error) { return rd.inlineRef(abs, ref) }
+	if !rd.noInline {
+		r.inline = func(ref string) (*yaml.Node, error) { return rd.inlineRef(abs, ref) }
+	}
+	r.data = func(ref string) {
+		file, _, _ := strings.Cut(ref, "#")
+		if file != "" && !strings.Contains(file, "://") {
+			rd.dataFiles[filepath.Clean(filepath.Join(filepath.Dir(abs), filepath.FromSlash(file)))] = true
+		}
+	}
 	r.repairDoc(root)
 	rd.warnings = append(rd.warnings, r.warnings...)
 	var buf bytes.Buffer
@@ -235,25 +257,35 @@ func rebaseRefs(n *yaml.Node, fromDir, toDir, self string, depth int) {
 	if n == nil || depth > 200 {
 		return
 	}
+	rebase := func(v *yaml.Node) {
+		file, frag, hasFrag := strings.Cut(v.Value, "#")
+		switch {
+		case file == "":
+			v.Value = self + v.Value
+		case strings.Contains(file, "://"):
+		default:
+			rel, err := filepath.Rel(toDir, filepath.Join(fromDir, filepath.FromSlash(file)))
+			if err != nil {
+				return
+			}
+			v.Value = filepath.ToSlash(rel)
+			if hasFrag {
+				v.Value += "#" + frag
+			}
+		}
+	}
 	if n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			if k.Value != "$ref" || v.Kind != yaml.ScalarNode {
-				continue
-			}
-			file, frag, hasFrag := strings.Cut(v.Value, "#")
 			switch {
-			case file == "":
-				v.Value = self + v.Value
-			case strings.Contains(file, "://"):
-			default:
-				rel, err := filepath.Rel(toDir, filepath.Join(fromDir, filepath.FromSlash(file)))
-				if err != nil {
-					continue
-				}
-				v.Value = filepath.ToSlash(rel)
-				if hasFrag {
-					v.Value += "#" + frag
+			case k.Value == "$ref" && v.Kind == yaml.ScalarNode:
+				rebase(v)
+			case k.Value == "discriminator": // its mapping names schemas by $ref too
+				m := mapValue(v, "mapping")
+				for j := 0; m != nil && j+1 < len(m.Content); j += 2 {
+					if t := m.Content[j+1]; t.Kind == yaml.ScalarNode && strings.ContainsAny(t.Value, "#/.") {
+						rebase(t)
+					}
 				}
 			}
 		}
@@ -417,6 +449,11 @@ func (rd *descReader) readURI(_ *openapi3.Loader, u *url.URL) ([]byte, error) {
 	root, rj := parseTree(data, name)
 	if rj != nil {
 		return nil, errors.New(rj.Message)
+	}
+	if rd.dataFiles[p] {
+		var buf bytes.Buffer
+		writeJSON(&buf, root, 0)
+		return buf.Bytes(), nil
 	}
 	return rd.repair(root, name, p), nil
 }

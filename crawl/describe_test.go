@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"sccg/internal/storetest"
+	"sccg/store"
 )
 
 func TestReadDescription(t *testing.T) {
@@ -60,7 +61,7 @@ func TestReadDescription(t *testing.T) {
 			root: dir + "/catalog", api: "parcelpost.test/parcel-post-tracking track.parcelpost.test",
 			endpoints: []string{"GET track.parcelpost.test /api/v2/parcels/{number}"}, warnings: []string{WarnHostRepaired}},
 		{name: "operations written as $refs to files, their own $refs relative to them", file: "split/openapi.yaml",
-			api: "lyric-lines api.lyric-lines.test", warnings: []string{WarnOperationInlined},
+			api: "lyric-lines api.lyric-lines.test", warnings: []string{WarnRefInlined},
 			endpoints: []string{"GET api.lyric-lines.test /v2/songs/{id}/lyrics", "PUT api.lyric-lines.test /v2/songs/{id}/lyrics"}},
 		{name: "a fragment is not a description", file: "catalog/shared/schemas.yaml", root: dir + "/catalog",
 			reject: RejectNotDescription, message: []string{"shared/schemas.yaml", "`openapi`"}},
@@ -120,6 +121,9 @@ func TestReadDescription(t *testing.T) {
 				for _, e := range doc.Endpoints {
 					if len(e.Params) < 2 || e.Params[0].Name != "id" || e.Params[0].Type != "integer" {
 						t.Errorf("%s %s: params %+v, want id (integer) first and its own", e.Method, e.Route, e.Params)
+					}
+					if e.Method == "PUT" && !slices.ContainsFunc(e.Params, func(p store.Param) bool { return p.Name == "text" && p.Location == "body" }) {
+						t.Errorf("PUT: params %+v, want the body field text from the properties given as a $ref", e.Params)
 					}
 				}
 			}

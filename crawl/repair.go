@@ -43,7 +43,7 @@ const (
 	WarnNoTitle            = "no_title"
 	WarnSlugTaken          = "slug_taken"
 	WarnOperationNoHost    = "operation_without_host"
-	WarnOperationInlined   = "operation_ref_inlined"
+	WarnRefInlined         = "ref_inlined"
 )
 
 // repairer walks the raw YAML/JSON tree of one description file before
@@ -60,6 +60,9 @@ type repairer struct {
 	// inline reads what an external $ref names, its own $refs rewritten to be
 	// relative to this file.
 	inline func(ref string) (*yaml.Node, error)
+	// data is told each $ref inside an example, default or other value: the file it
+	// names holds data, not OpenAPI, and is not repaired.
+	data func(ref string)
 }
 
 func (r *repairer) warn(reason string, n *yaml.Node, ptr, format string, a ...any) {
@@ -218,6 +221,19 @@ func (r *repairer) walk(n *yaml.Node, ptr string, names bool) {
 		return
 	}
 	if names {
+		if ref := externalRef(n); ref != "" && r.inline != nil && r.ref(ref) == "" {
+			// A whole map of properties, responses… given as a $ref to a file:
+			// OpenAPI has no $ref there, kin-openapi would fail on it.
+			if m, err := r.inline(ref); err == nil && m.Kind == yaml.MappingNode {
+				r.warn(WarnRefInlined, n, ptr, "%s is a $ref to %s, which OpenAPI does not allow there; read in place", lastKey(ptr), ref)
+				n.Content = m.Content
+			}
+		}
+		if isScalar(mapValue(n, "$ref")) && len(n.Content) == 2 { // still a $ref: a map of one entry named "$ref" breaks the file
+			r.warn(WarnValueDropped, n, ptr, "%s is a $ref, which OpenAPI does not allow there; dropped", lastKey(ptr))
+			n.Content = nil
+			return
+		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i].Value
 			if strings.HasPrefix(k, "x-") {
@@ -249,7 +265,7 @@ func (r *repairer) walk(n *yaml.Node, ptr string, names bool) {
 			if r.ref(ref) == "" {
 				if op, err := r.inline(ref); err == nil {
 					n.Content[i+1] = op
-					r.warn(WarnOperationInlined, v, at, "operation is a $ref to %s, which OpenAPI does not allow; read in place", ref)
+					r.warn(WarnRefInlined, v, at, "operation is a $ref to %s, which OpenAPI does not allow there; read in place", ref)
 					v = op
 				}
 			}
@@ -292,6 +308,9 @@ func (r *repairer) walk(n *yaml.Node, ptr string, names bool) {
 			i -= 2
 			continue
 		case valueKeys[k]:
+			if r.data != nil {
+				refsIn(v, r.data, 0)
+			}
 			continue
 		}
 		r.walk(v, at, namesMaps[k] && v.Kind == yaml.MappingNode)
@@ -542,6 +561,25 @@ func strNode(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag
 
 func boolNode(b bool) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(b)}
+}
+
+// refsIn calls f with every $ref to another file under n.
+func refsIn(n *yaml.Node, f func(string), depth int) {
+	if n == nil || depth > 200 {
+		return
+	}
+	if ref := mapValue(n, "$ref"); isScalar(ref) && !strings.HasPrefix(ref.Value, "#") {
+		f(ref.Value)
+	}
+	for _, c := range n.Content {
+		refsIn(c, f, depth+1)
+	}
+}
+
+// lastKey is the last key of a JSON pointer.
+func lastKey(ptr string) string {
+	k := ptr[strings.LastIndexByte(ptr, '/')+1:]
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~1", "/"), "~0", "~")
 }
 
 func escapePointer(k string) string {

@@ -140,7 +140,7 @@ func TestBuildPublishedDescriptions(t *testing.T) {
 		// rejections first, with what to add
 		"crawl rejected no_host: 2", "relative-server.yaml says nowhere which host", "--base-url",
 		"crawl rejected no_endpoints: 1", "only-webhooks.yaml has no operations",
-		"crawl rejected not_a_description: 6", "catalog/README.md",
+		"crawl rejected not_a_description: 7", "catalog/README.md",
 		// warnings by reason, naming the API and the file
 		"crawl warning type_repaired:", "crawl warning number_as_string_repaired:", "crawl warning example_mismatch_ignored:",
 		"crawl warning webhooks_ignored:", "crawl warning host_repaired:", "crawl warning external_ref_dropped:",
