@@ -22,6 +22,19 @@ func scanDecision(r rowScanner) (Decision, error) {
 	return d, nil
 }
 
+// queryOne runs a read query for one row and decodes it with scan; no row is
+// ErrNotFound, and what names the row in errors.
+func queryOne[T any](ctx context.Context, s *Store, what string, scan func(rowScanner) (T, error), query string, args ...any) (*T, error) {
+	v, err := scan(s.read.QueryRowContext(ctx, query, args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return &v, nil
+}
+
 // LastRunID is the id of the newest run in the store, 0 when there is none. A
 // command takes it before it runs its stages and reads what they decided with
 // DecisionsSince.
@@ -80,15 +93,15 @@ func (s *Store) SubjectDecisions(ctx context.Context, kind string, subjects ...s
 }
 
 // DecidedSubjects lists the distinct (stage, subject) pairs of kind whose subject
-// equals name or ends in "/"+name, for resolving what a person typed to what a
-// stage decided about; at most limit pairs.
+// equals name, ends in "/"+name or is the end of name after a "/", for resolving
+// what a person typed to what a stage decided about; at most limit pairs.
 func (s *Store) DecidedSubjects(ctx context.Context, kind, name string, limit int) ([][2]string, error) {
 	return queryList(ctx, s, "decided subjects", func(r rowScanner) ([2]string, error) {
 		var p [2]string
 		err := r.Scan(&p[0], &p[1])
 		return p, err
-	}, `SELECT DISTINCT stage, subject FROM decisions WHERE subject_kind=? AND (subject=? OR substr(subject, -?)=?)
-		ORDER BY subject, stage LIMIT ?`, kind, name, len(name)+1, "/"+name, limit)
+	}, `SELECT DISTINCT stage, subject FROM decisions WHERE subject_kind=? AND (subject=? OR substr(subject, -?)=? OR substr(?, -length(subject)-1) = '/' || subject)
+		ORDER BY subject, stage LIMIT ?`, kind, name, len(name)+1, "/"+name, name, limit)
 }
 
 // DecisionsUnder returns a stage's decisions on subjects of kind that start with
@@ -100,14 +113,7 @@ func (s *Store) DecisionsUnder(ctx context.Context, stage, kind, prefix string, 
 
 // RepositoryByURL returns the repository whose URL is u, or ErrNotFound.
 func (s *Store) RepositoryByURL(ctx context.Context, u string) (*Repository, error) {
-	r, err := scanRepository(s.read.QueryRowContext(ctx, `SELECT `+repoCols+` FROM repositories WHERE url=? ORDER BY id LIMIT 1`, u))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("repository %s: %w", u, ErrNotFound)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("repository %s: %w", u, err)
-	}
-	return r, nil
+	return queryOne(ctx, s, "repository "+u, deref(scanRepository), `SELECT `+repoCols+` FROM repositories WHERE url=? ORDER BY id LIMIT 1`, u)
 }
 
 // FunctionRef names a function for people: where it is and what extract said of it.
@@ -138,14 +144,7 @@ func scanFunctionRef(r rowScanner) (FunctionRef, error) {
 
 // FunctionRefByID returns the named function, or ErrNotFound.
 func (s *Store) FunctionRefByID(ctx context.Context, id int64) (*FunctionRef, error) {
-	f, err := scanFunctionRef(s.read.QueryRowContext(ctx, `SELECT `+functionRefCols+` WHERE f.id=?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("function %d: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("function %d: %w", id, err)
-	}
-	return &f, nil
+	return queryOne(ctx, s, fmt.Sprintf("function %d", id), scanFunctionRef, `SELECT `+functionRefCols+` WHERE f.id=?`, id)
 }
 
 // FunctionRefsOfFile returns the functions extracted from a file, in line order.
@@ -191,14 +190,7 @@ func scanFileRef(r rowScanner) (FileRef, error) {
 
 // FileRefByID returns the named file, or ErrNotFound.
 func (s *Store) FileRefByID(ctx context.Context, id int64) (*FileRef, error) {
-	f, err := scanFileRef(s.read.QueryRowContext(ctx, `SELECT `+fileRefCols+` WHERE fi.id=?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("file %d: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("file %d: %w", id, err)
-	}
-	return &f, nil
+	return queryOne(ctx, s, fmt.Sprintf("file %d", id), scanFileRef, `SELECT `+fileRefCols+` WHERE fi.id=?`, id)
 }
 
 // FileRefsNamed returns the files whose URL is name, or whose repo/path or
@@ -227,56 +219,22 @@ func (s *Store) FileRefsOfAPI(ctx context.Context, apiID int64) ([]FileRef, erro
 
 // SampleOfFunction returns the sample built from a function, or ErrNotFound.
 func (s *Store) SampleOfFunction(ctx context.Context, fid int64) (*Sample, error) {
-	smp, err := scanSample(s.read.QueryRowContext(ctx, `SELECT `+sampleCols+` FROM samples s LEFT JOIN splits sp ON sp.sample_id = s.id
-		WHERE s.function_id=? ORDER BY s.id LIMIT 1`, fid))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("sample of function %d: %w", fid, ErrNotFound)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("sample of function %d: %w", fid, err)
-	}
-	return &smp, nil
+	return queryOne(ctx, s, fmt.Sprintf("sample of function %d", fid), scanSample, `SELECT `+sampleCols+` FROM samples s
+		LEFT JOIN splits sp ON sp.sample_id = s.id WHERE s.function_id=? ORDER BY s.id LIMIT 1`, fid)
 }
 
 // APIsNamed returns the APIs whose slug, owner/slug or host is name, or that have
 // an endpoint on host name.
 func (s *Store) APIsNamed(ctx context.Context, name string) ([]API, error) {
-	ids, err := queryList(ctx, s, "APIs named "+name, func(r rowScanner) (int64, error) {
-		var id int64
-		return id, r.Scan(&id)
-	}, `SELECT id FROM apis WHERE slug=? OR owner || '/' || slug = ? OR host=lower(?)
-		UNION SELECT api_id FROM endpoints WHERE host=lower(?) ORDER BY 1`, name, name, name, name)
-	if err != nil {
-		return nil, err
-	}
-	var out []API
-	for _, id := range ids {
-		a, err := s.API(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *a)
-	}
-	return out, nil
+	return queryList(ctx, s, "APIs named "+name, deref(scanAPI), `SELECT `+apiColumns+` FROM apis
+		WHERE slug=? OR owner || '/' || slug = ? OR host=lower(?) OR id IN (SELECT api_id FROM endpoints WHERE host=lower(?))
+		ORDER BY id`, name, name, name, name)
 }
 
 // APIsFromFile returns the APIs imported from a description file: those whose url
-// is path or ends in "/"+path.
+// is path, ends in "/"+path or is the end of path after a "/".
 func (s *Store) APIsFromFile(ctx context.Context, path string) ([]API, error) {
-	ids, err := queryList(ctx, s, "APIs from "+path, func(r rowScanner) (int64, error) {
-		var id int64
-		return id, r.Scan(&id)
-	}, `SELECT id FROM apis WHERE url=? OR substr(url, -?)=? ORDER BY id`, path, len(path)+1, "/"+path)
-	if err != nil {
-		return nil, err
-	}
-	var out []API
-	for _, id := range ids {
-		a, err := s.API(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *a)
-	}
-	return out, nil
+	return queryList(ctx, s, "APIs from "+path, deref(scanAPI), `SELECT `+apiColumns+` FROM apis
+		WHERE url=? OR substr(url, -?)=? OR (url != '' AND substr(?, -length(url)-1) = '/' || url) ORDER BY id`,
+		path, len(path)+1, "/"+path, path)
 }
