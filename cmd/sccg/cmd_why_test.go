@@ -17,6 +17,7 @@ import (
 var rejectFixture struct {
 	once           sync.Once
 	dir, db, docs  string
+	repos          string
 	stdout, stderr string
 	code           int
 }
@@ -90,12 +91,11 @@ func rejectBuild(t *testing.T) string {
 			t.Fatal(err)
 		}
 		f.dir = dir
-		var repos string
-		f.docs, repos = writeRejectInputs(t, dir)
+		f.docs, f.repos = writeRejectInputs(t, dir)
 		e, out, errb := newTestEnv(t)
 		f.db = filepath.Join(dir, "sccg.db")
 		e.db = f.db
-		f.code = run(context.Background(), []string{"build", "--docs", f.docs, "--local", repos, "--out", filepath.Join(dir, "out"), "--seed", "1"}, e)
+		f.code = run(context.Background(), []string{"build", "--docs", f.docs, "--local", f.repos, "--out", filepath.Join(dir, "out"), "--seed", "1"}, e)
 		f.stdout, f.stderr = out.String(), errb.String()
 	})
 	if f.code != 0 {
@@ -152,8 +152,8 @@ func TestBuildNamesRejectionsFirst(t *testing.T) {
 }
 
 // TestRejectionsJSON: --json carries every rejected subject of the command's
-// runs, for a stage command run alone and for a stage run again (its decisions
-// made again are its own).
+// runs, for a stage command run alone, for a build, and for a stage run again
+// (its decisions made again are its own).
 func TestRejectionsJSON(t *testing.T) {
 	db := rejectBuild(t)
 	type group struct {
@@ -172,6 +172,9 @@ func TestRejectionsJSON(t *testing.T) {
 		{"crawl of every description", func(t *testing.T) []string {
 			return []string{"crawl", "--db", filepath.Join(t.TempDir(), "c.db"), "--source", "openapi", rejectFixture.docs}
 		}, "crawl/rejected/no host", 4, noHostDocs},
+		{"a whole build", func(t *testing.T) []string {
+			return []string{"build", "--db", filepath.Join(t.TempDir(), "b.db"), "--docs", rejectFixture.docs, "--local", rejectFixture.repos}
+		}, "align/rejected/no call aligned", 1, []string{"dana/wx:other.py:fetch_other"}},
 		{"decontam again", func(t *testing.T) []string {
 			return []string{"decontam", "--db", copyDB(t, db)}
 		}, "decontam/rejected/exact_duplicate", 1, []string{"jokes.py:random_joke"}},

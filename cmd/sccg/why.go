@@ -398,6 +398,29 @@ func blocking(steps []whyStep) *whyStep {
 	return nil
 }
 
+// keptOut sets what kept a node out from its own decisions: prefix and the
+// blocking decision, or otherwise when none blocks.
+func (n *whyNode) keptOut(prefix, otherwise string) {
+	n.KeptOutBy = blocking(n.Decisions)
+	if n.KeptOutBy != nil {
+		n.Outcome = prefix + stepText(n.KeptOutBy)
+	} else {
+		n.Outcome = otherwise
+	}
+}
+
+// decidedNode is a subject known only by the decisions on it (a file or
+// repository mine rejected and did not store).
+func (x *explainer) decidedNode(ctx context.Context, kind, decisionKind, subject, name string) (whyNode, error) {
+	n := whyNode{Kind: kind, Subject: kind + ":" + subject, Name: name}
+	var err error
+	if n.Decisions, err = x.decisions(ctx, "", decisionKind, subject); err != nil {
+		return n, err
+	}
+	n.keptOut("kept out: ", "not stored by mine")
+	return n, nil
+}
+
 func stepText(s *whyStep) string {
 	return fmt.Sprintf("%s %s it (%s)", s.Stage, s.Verdict, s.Reason)
 }
@@ -489,12 +512,7 @@ func (x *explainer) fileNode(ctx context.Context, f store.FileRef, withParts boo
 	}
 	switch {
 	case len(fns) == 0:
-		n.KeptOutBy = blocking(n.Decisions)
-		if n.KeptOutBy != nil {
-			n.Outcome = "kept out: " + stepText(n.KeptOutBy)
-		} else {
-			n.Outcome = "no function extracted from it yet (run sccg extract)"
-		}
+		n.keptOut("kept out: ", "no function extracted from it yet (run sccg extract)")
 	case len(n.Samples) > 0:
 		n.KeptOutBy = nil
 		n.Outcome = fmt.Sprintf("%d of its %s became samples: %s", len(n.Samples), plural(len(fns), "function"), strings.Join(n.Samples, ", "))
@@ -609,16 +627,9 @@ func (x *explainer) explainFile(ctx context.Context, rep *whyReport, id int64) e
 
 // explainRejectedFile explains a file mine decided on but did not store.
 func (x *explainer) explainRejectedFile(ctx context.Context, rep *whyReport, subject string) error {
-	n := whyNode{Kind: whyFile, Subject: whyFile + ":" + subject, Name: githubFileName(subject)}
-	var err error
-	if n.Decisions, err = x.decisions(ctx, "", "file", subject); err != nil {
+	n, err := x.decidedNode(ctx, whyFile, "file", subject, githubFileName(subject))
+	if err != nil {
 		return err
-	}
-	n.KeptOutBy = blocking(n.Decisions)
-	if n.KeptOutBy != nil {
-		n.Outcome = "kept out: " + stepText(n.KeptOutBy)
-	} else {
-		n.Outcome = "not stored by mine"
 	}
 	rep.Subject = n
 	rep.finish("file "+n.Name, n)
@@ -631,13 +642,9 @@ func (x *explainer) explainRepository(ctx context.Context, rep *whyReport, name 
 		return err
 	}
 	if r == nil { // known only by a decision: mine rejected it whole
-		n := whyNode{Kind: whyRepository, Subject: whyRepository + ":" + name, Name: name}
-		if n.Decisions, err = x.decisions(ctx, "", "repository", name); err != nil {
+		n, err := x.decidedNode(ctx, whyRepository, "repository", name, name)
+		if err != nil {
 			return err
-		}
-		n.KeptOutBy = blocking(n.Decisions)
-		if n.KeptOutBy != nil {
-			n.Outcome = "kept out: " + stepText(n.KeptOutBy)
 		}
 		rep.Subject = n
 		rep.finish("repository "+name, n)
@@ -683,13 +690,9 @@ func (x *explainer) explainRepository(ctx context.Context, rep *whyReport, name 
 				continue
 			}
 			stored[d.Subject] = true
-			fn := whyNode{Kind: whyFile, Subject: whyFile + ":" + d.Subject, Name: githubFileName(d.Subject)}
-			if fn.Decisions, err = x.decisions(ctx, "", "file", d.Subject); err != nil {
+			fn, err := x.decidedNode(ctx, whyFile, "file", d.Subject, githubFileName(d.Subject))
+			if err != nil {
 				return err
-			}
-			fn.KeptOutBy = blocking(fn.Decisions)
-			if fn.KeptOutBy != nil {
-				fn.Outcome = "kept out: " + stepText(fn.KeptOutBy)
 			}
 			n.Parts = append(n.Parts, fn)
 		}
@@ -806,8 +809,18 @@ func (x *explainer) explainAPI(ctx context.Context, rep *whyReport, id int64) er
 // descriptionNode is a description file: crawl's decisions on it.
 func (x *explainer) descriptionNode(ctx context.Context, path string) (whyNode, error) {
 	n := whyNode{Kind: whyDescription, Subject: whyDescription + ":" + path, Name: path}
-	var err error
-	n.Decisions, err = x.decisions(ctx, "crawl", "file", path)
+	// crawl may name the file by another path to it (relative to --docs)
+	names := []string{path}
+	ps, err := x.s.DecidedSubjects(ctx, "file", path, whyLimit)
+	if err != nil {
+		return n, err
+	}
+	for _, p := range ps {
+		if p[0] == "crawl" && !slices.Contains(names, p[1]) {
+			names = append(names, p[1])
+		}
+	}
+	n.Decisions, err = x.decisions(ctx, "crawl", "file", names...)
 	return n, err
 }
 
@@ -820,10 +833,12 @@ func (x *explainer) explainDescription(ctx context.Context, rep *whyReport, path
 	if err != nil {
 		return err
 	}
+	// the file's own APIs, when it is named as they record it; else those whose
+	// path and this one differ only by the folder given to --docs
+	if exact := slices.DeleteFunc(slices.Clone(as), func(a store.API) bool { return a.URL != path }); len(exact) > 0 {
+		as = exact
+	}
 	for _, a := range as {
-		if a.URL != path {
-			continue
-		}
 		an, err := x.apiNode(ctx, a)
 		if err != nil {
 			return err
@@ -836,12 +851,7 @@ func (x *explainer) explainDescription(ctx context.Context, rep *whyReport, path
 	}
 	switch {
 	case len(n.Parts) == 0:
-		n.KeptOutBy = blocking(n.Decisions)
-		if n.KeptOutBy != nil {
-			n.Outcome = "no API imported from it: " + stepText(n.KeptOutBy)
-		} else {
-			n.Outcome = "no API imported from it, and no decision recorded (was it given to crawl --docs?)"
-		}
+		n.keptOut("no API imported from it: ", "no API imported from it, and no decision recorded (was it given to crawl --docs?)")
 	case len(n.Samples) > 0:
 		n.KeptOutBy = nil
 		n.Outcome = fmt.Sprintf("imported as %s; %s: %s", plural(len(n.Parts), "API"), plural(len(n.Samples), "sample"), strings.Join(n.Samples, ", "))
