@@ -209,6 +209,9 @@ func Records(ctx context.Context, s *store.Store) ([]release.Record, []string, e
 // It records itself as one run of the export stage, with a decision on every
 // sample it leaves out of the split files.
 func Export(ctx context.Context, s *store.Store, dir string, format release.Format) (*ExportResult, error) {
+	if format == "" {
+		format = release.JSON
+	}
 	args := map[string]any{"out": dir, "format": string(format)}
 	return store.RecordRun(ctx, s, ExportStage, args, func(runID int64) (*ExportResult, error) {
 		return export(ctx, s, dir, format, runID)
@@ -216,9 +219,6 @@ func Export(ctx context.Context, s *store.Store, dir string, format release.Form
 }
 
 func export(ctx context.Context, s *store.Store, dir string, format release.Format, runID int64) (*ExportResult, error) {
-	if format == "" {
-		format = release.JSON
-	}
 	if format != release.JSON && format != release.JSONL {
 		return nil, fmt.Errorf("export: unknown format %q (want json or jsonl)", format)
 	}
