@@ -391,3 +391,50 @@ func TestStatsDecisions(t *testing.T) {
 		})
 	}
 }
+
+// TestStageCommandsNameRejections: a stage command run alone names what its run
+// rejected on stderr, with up to three examples per reason.
+func TestStageCommandsNameRejections(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not on PATH")
+	}
+	docs, _ := writeRejectInputs(t, t.TempDir())
+	tests := []struct {
+		name   string
+		setup  [][]string
+		args   []string
+		stderr []string
+		not    []string
+	}{
+		{name: "crawl", args: []string{"crawl", "--source", "openapi", docs},
+			stderr: []string{"crawl rejected 4 files: no host\n", "nohost-a.json: neither x-rapidapi-host", "… and 1 more", "crawl rejected 1 file: no operations\n"},
+			not:    []string{"nohost-d.json"}},
+		{name: "export of a sample in no split", setup: [][]string{{"import", filepath.Join("..", "..", "samples", "testdata", "mini.json")}},
+			args:   []string{"export", "--out", t.TempDir()},
+			stderr: []string{"export rejected 1 sample: in no split\n", "SCG-000008: written to the whole benchmark's file, to no split file"},
+			not:    []string{"SCG-000007"}},
+		{name: "a stage that rejects nothing", setup: [][]string{{"import", "--split", "test", filepath.Join("..", "..", "samples", "testdata", "mini.json")}},
+			args: []string{"export", "--out", t.TempDir()},
+			not:  []string{"rejected"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e, _, errb := newTestEnv(t)
+			for _, args := range tc.setup {
+				importTestRun(t, e, 0, args...)
+			}
+			errb.Reset()
+			importTestRun(t, e, 0, tc.args...)
+			for _, want := range tc.stderr {
+				if !strings.Contains(errb.String(), want) {
+					t.Errorf("stderr lacks %q:\n%s", want, errb)
+				}
+			}
+			for _, bad := range tc.not {
+				if strings.Contains(errb.String(), bad) {
+					t.Errorf("stderr has %q:\n%s", bad, errb)
+				}
+			}
+		})
+	}
+}
