@@ -3,7 +3,9 @@ package align
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"sccg/internal/progress"
 	"sccg/pyfacts"
@@ -188,7 +190,7 @@ func alignOne(ctx context.Context, tx *store.Tx, f store.Function, cat *Catalog,
 			skipped[sk.Reason]++
 		}
 		if len(as) == 0 {
-			d.Verdict, d.Reason = store.Rejected, "no call aligned"
+			d.Verdict, d.Reason = store.Rejected, unalignedReason(skips)
 			d.Evidence = map[string]any{"calls": len(facts.Calls), "skipped": skips}
 		} else {
 			for _, a := range as {
@@ -207,6 +209,25 @@ func alignOne(ctx context.Context, tx *store.Tx, f store.Function, cat *Catalog,
 		return err
 	}
 	return tx.MarkDone(ctx, Stage, unitOf(f), runID)
+}
+
+// unalignedReason says why none of a function's calls aligned: each distinct
+// reason of its skipped calls, an unknown host named.
+func unalignedReason(skips []Skip) string {
+	var parts []string
+	for _, sk := range skips {
+		p := strings.ReplaceAll(sk.Reason, "_", " ")
+		if sk.Host != "" {
+			p += " " + sk.Host
+		}
+		if !slices.Contains(parts, p) {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return "no call aligned"
+	}
+	return "no call aligned: " + strings.Join(parts, "; ")
 }
 
 // LoadCatalog reads every API's endpoints from the store into a Catalog.

@@ -233,9 +233,25 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 				}
 			}
 		}
+		if repoID == 0 {
+			// nothing of it is stored: say so, or the repository vanishes silently
+			subject := lr.record.URL
+			if subject == "" {
+				subject = lr.record.FullName
+			}
+			if err := tx.RecordDecision(ctx, store.Decision{RunID: opts.runID, Stage: Stage, SubjectKind: "repository",
+				Subject: subject, Verdict: store.Rejected, Reason: ReasonNoCandidate,
+				Evidence: map[string]any{"python_files": len(lr.files), "version": lr.version()}}); err != nil {
+				return err
+			}
+		}
 		return tx.MarkDone(ctx, Stage, unit, opts.runID)
 	})
 }
+
+// ReasonNoCandidate is why a local repository gives no file: none of its Python
+// files names a crawled API's host (or URL, or route).
+const ReasonNoCandidate = "no candidate file: no Python file names a crawled API's host, URL or route"
 
 // mentionsRapidAPI reports whether a rejected file would have been a candidate: it
 // names one of the targets' hosts.

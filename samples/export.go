@@ -50,10 +50,12 @@ func (r *ImportResult) Counts() map[string]int64 {
 // import stage.
 func Import(ctx context.Context, s *store.Store, recs []release.Record, opt ImportOptions) (*ImportResult, error) {
 	args := map[string]any{"source": opt.Source, "split": opt.Split, "records": len(recs)}
-	return store.RecordRun(ctx, s, ImportStage, args, func(int64) (*ImportResult, error) { return importRecords(ctx, s, recs, opt) })
+	return store.RecordRun(ctx, s, ImportStage, args, func(runID int64) (*ImportResult, error) {
+		return importRecords(ctx, s, recs, opt, runID)
+	})
 }
 
-func importRecords(ctx context.Context, s *store.Store, recs []release.Record, opt ImportOptions) (*ImportResult, error) {
+func importRecords(ctx context.Context, s *store.Store, recs []release.Record, opt ImportOptions, runID int64) (*ImportResult, error) {
 	def := ""
 	if opt.Split != "" {
 		n, err := release.NormalizeName(opt.Split)
@@ -143,7 +145,7 @@ func importRecords(ctx context.Context, s *store.Store, recs []release.Record, o
 			if sp != "" {
 				ev["split"] = sp
 			}
-			if err := tx.RecordDecision(ctx, store.Decision{Stage: "import", SubjectKind: "sample", Subject: r.SampleID,
+			if err := tx.RecordDecision(ctx, store.Decision{RunID: runID, Stage: ImportStage, SubjectKind: "sample", Subject: r.SampleID,
 				Verdict: store.Kept, Reason: "imported from a published-format release", Evidence: ev}); err != nil {
 				return err
 			}
@@ -162,7 +164,25 @@ type ExportResult struct {
 	Files []string       `json:"files"`
 	Stats release.Stats  `json:"stats"`
 	Count map[string]int `json:"count"`
+	// Unassigned counts the samples in no split: in the whole benchmark's file,
+	// in no split file (each with a decision).
+	Unassigned int `json:"unassigned"`
 }
+
+// Counts are the result's figures as a run records them: records per file written.
+func (r *ExportResult) Counts() map[string]int64 {
+	c := map[string]int64{"unassigned": int64(r.Unassigned)}
+	for f, n := range r.Count {
+		c[f] = int64(n)
+	}
+	return c
+}
+
+// ExportStage is the name exports record their runs and decisions under.
+const ExportStage = "export"
+
+// ReasonNoSplit is why a sample is in no split file.
+const ReasonNoSplit = "in no split: written to the whole benchmark's file, to no split file (run sccg split)"
 
 // Records returns every sample of the store as a published-format record, in
 // sample_id order, with the split of each ("" when unassigned).
@@ -186,10 +206,19 @@ func Records(ctx context.Context, s *store.Store) ([]release.Record, []string, e
 // Export writes the store's benchmark into dir: sccgbench.json (every sample),
 // splits/{train,validation,test}.json and stats.json (.jsonl for JSONL). The output
 // depends only on the store's samples, so equal stores export byte-identical files.
+// It records itself as one run of the export stage, with a decision on every
+// sample it leaves out of the split files.
 func Export(ctx context.Context, s *store.Store, dir string, format release.Format) (*ExportResult, error) {
 	if format == "" {
 		format = release.JSON
 	}
+	args := map[string]any{"out": dir, "format": string(format)}
+	return store.RecordRun(ctx, s, ExportStage, args, func(runID int64) (*ExportResult, error) {
+		return export(ctx, s, dir, format, runID)
+	})
+}
+
+func export(ctx context.Context, s *store.Store, dir string, format release.Format, runID int64) (*ExportResult, error) {
 	if format != release.JSON && format != release.JSONL {
 		return nil, fmt.Errorf("export: unknown format %q (want json or jsonl)", format)
 	}
@@ -239,5 +268,21 @@ func Export(ctx context.Context, s *store.Store, dir string, format release.Form
 		return nil, fmt.Errorf("export: %w", err)
 	}
 	res.Files = append(res.Files, "stats.json")
+	err = s.Update(ctx, func(tx *store.Tx) error {
+		for i := range recs {
+			if splits[i] != "" {
+				continue
+			}
+			res.Unassigned++
+			if err := tx.RecordDecision(ctx, store.Decision{RunID: runID, Stage: ExportStage, SubjectKind: "sample",
+				Subject: recs[i].SampleID, Verdict: store.Rejected, Reason: ReasonNoSplit}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
 	return res, nil
 }

@@ -286,7 +286,8 @@ const (
 )
 
 // RecordDecision stores d. Recording the same (stage, subject, verdict, reason) again
-// does not add a second row, so reruns stay idempotent.
+// does not add a second row, so reruns stay idempotent; the row takes the newer
+// run's id, so the decisions of a run are all those it made, new or made again.
 func (t *Tx) RecordDecision(ctx context.Context, d Decision) error {
 	if d.CreatedAt == "" {
 		d.CreatedAt = t.Now()
@@ -299,14 +300,19 @@ func (t *Tx) RecordDecision(ctx context.Context, d Decision) error {
 	if d.RunID != 0 {
 		run = d.RunID
 	}
-	var exists int
-	err := t.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM decisions WHERE stage=? AND subject_kind=? AND subject=? AND verdict=? AND reason=?`,
-		d.Stage, d.SubjectKind, d.Subject, d.Verdict, d.Reason).Scan(&exists)
-	if err != nil {
-		return fmt.Errorf("record decision on %s %s: %w", d.SubjectKind, d.Subject, err)
-	}
-	if exists > 0 {
+	var id, prev int64
+	err := t.tx.QueryRowContext(ctx, `SELECT id, COALESCE(run_id,0) FROM decisions WHERE stage=? AND subject_kind=? AND subject=? AND verdict=? AND reason=? LIMIT 1`,
+		d.Stage, d.SubjectKind, d.Subject, d.Verdict, d.Reason).Scan(&id, &prev)
+	switch {
+	case err == nil:
+		if d.RunID > prev {
+			if _, err := t.exec(ctx, `UPDATE decisions SET run_id=? WHERE id=?`, d.RunID, id); err != nil {
+				return fmt.Errorf("record decision on %s %s: %w", d.SubjectKind, d.Subject, err)
+			}
+		}
 		return nil
+	case !errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("record decision on %s %s: %w", d.SubjectKind, d.Subject, err)
 	}
 	_, err = t.exec(ctx, `INSERT INTO decisions(run_id, stage, subject_kind, subject, verdict, reason, evidence, created_at) VALUES(?,?,?,?,?,?,?,?)`,
 		run, d.Stage, d.SubjectKind, d.Subject, d.Verdict, d.Reason, string(ev), d.CreatedAt)
@@ -319,23 +325,8 @@ func (t *Tx) RecordDecision(ctx context.Context, d Decision) error {
 // Decisions returns the decisions about one subject (all stages), oldest first. An
 // empty kind matches every kind.
 func (s *Store) Decisions(ctx context.Context, kind, subject string) ([]Decision, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT id, COALESCE(run_id,0), stage, subject_kind, subject, verdict, reason, evidence, created_at
+	return queryList(ctx, s, "decisions on "+subject, scanDecision, `SELECT `+decisionCols+`
 		FROM decisions WHERE (?='' OR subject_kind=?) AND subject=? ORDER BY id`, kind, kind, subject)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Decision
-	for rows.Next() {
-		var d Decision
-		var ev string
-		if err := rows.Scan(&d.ID, &d.RunID, &d.Stage, &d.SubjectKind, &d.Subject, &d.Verdict, &d.Reason, &ev, &d.CreatedAt); err != nil {
-			return nil, err
-		}
-		_ = json.Unmarshal([]byte(ev), &d.Evidence)
-		out = append(out, d)
-	}
-	return out, rows.Err()
 }
 
 // DecisionCounts counts a stage's decisions by verdict and reason ("rejected: binary file").

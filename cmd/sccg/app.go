@@ -78,10 +78,11 @@ var commands = []command{
 	{"compare", "paired and group-wise permutation tests between two result sets", runCompare},
 	{"kappa", "Cohen's kappa between two label files", runKappa},
 	{"leakcheck", "check intents for leaks of the ground truth", runLeakcheck},
-	{"audit", "show the whole lineage of one sample", runAudit},
+	{"why", "why is a description file, API, repository, file, function or sample (not) in the benchmark: every decision on its way", runWhy},
+	{"audit", "show the whole lineage of one sample (sccg why takes any subject)", runAudit},
 	{"audit-release", "scan an export for credentials, emails and user paths (fails closed)", runAuditRelease},
 	{"report", "the paper's tables and figures as a self-contained web page and Markdown, with a page per sample", runReport},
-	{"stats", "row counts per table and the last runs", runStats},
+	{"stats", "row counts per table, decisions by stage, verdict and reason, and the last runs", runStats},
 	{"version", "print the sccg version and store schema version", runVersion},
 }
 

@@ -34,16 +34,21 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
+	w, err := watchDecisions(ctx, s)
+	if err != nil {
+		return err
+	}
 	start := e.now()
 	res, err := align.Run(ctx, s, align.Options{
 		Dedup:   align.DedupOptions{Threshold: *threshold, Perms: *perms},
 		Refresh: *refresh, Progress: e.progress().Start("align", 0),
 	})
+	rej, err := e.reported(ctx, w, err)
 	if err != nil {
 		return err
 	}
 	if e.json {
-		return e.printJSON(res)
+		return e.printJSONWith(res, rej)
 	}
 	fmt.Fprintf(e.stdout, "aligned %d of %d candidate functions (%d already done) in %s; %d without an aligned call\n",
 		res.Aligned, res.Functions, res.Skipped, e.now().Sub(start).Round(time.Millisecond), res.Unaligned)

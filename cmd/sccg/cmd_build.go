@@ -126,7 +126,28 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	if !e.json {
 		o.Logf = func(format string, a ...any) { fmt.Fprintf(e.stderr, format+"\n", a...) }
 	}
+	w, err := watchDecisions(ctx, s)
+	if err != nil {
+		return err
+	}
+	all := &rejections{Groups: []rejectionGroup{}}
+	var rerr error
+	o.StageDone = func(pipeline.StageResult) {
+		r, err := w.collect(context.WithoutCancel(ctx))
+		if err != nil {
+			rerr = fmt.Errorf("read the run's decisions: %w", err)
+			return
+		}
+		all.Total += r.Total
+		all.Groups = append(all.Groups, r.Groups...)
+		if !e.json {
+			r.write(e.stderr, "  ")
+		}
+	}
 	sum, err := pipeline.Build(ctx, s, o)
+	if err == nil {
+		err = rerr
+	}
 	if err != nil {
 		if sum != nil && !e.json {
 			printBuildSummary(e, sum)
@@ -134,7 +155,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if e.json {
-		return e.printJSON(sum)
+		return e.printJSONWith(sum, all)
 	}
 	printBuildSummary(e, sum)
 	return nil

@@ -75,14 +75,19 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
+	w, err := watchDecisions(ctx, s)
+	if err != nil {
+		return err
+	}
 	o.Now = e.now
 	bar := e.progress().Start("crawl", 0)
 	o.Progress = bar
 	sum, err := crawl.Run(ctx, s, o)
 	bar.Done()
+	rej, err := e.reported(ctx, w, err)
 	if sum != nil {
 		if e.json {
-			if jerr := e.printJSON(sum); jerr != nil && err == nil {
+			if jerr := e.printJSONWith(sum, rej); jerr != nil && err == nil {
 				err = jerr
 			}
 		} else {

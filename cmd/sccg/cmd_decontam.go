@@ -37,16 +37,21 @@ func runDecontam(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
+	w, err := watchDecisions(ctx, s)
+	if err != nil {
+		return err
+	}
 	start := e.now()
 	res, err := decontam.Run(ctx, s, decontam.Options{
 		DecideOptions: decontam.DecideOptions{Blocklist: block, Caps: decontam.CapOptions{PerRepo: *perRepo, PerAPI: *perAPI}},
 		Workers:       *workers, Progress: e.progress().Start("decontam", 0),
 	})
+	rej, err := e.reported(ctx, w, err)
 	if err != nil {
 		return err
 	}
 	if e.json {
-		return e.printJSON(res)
+		return e.printJSONWith(res, rej)
 	}
 	fmt.Fprintf(e.stdout, "kept %d of %d aligned functions in %s; %d rejected (%d templates)\n",
 		res.Kept, res.Candidates, e.now().Sub(start).Round(time.Millisecond), res.Rejected, res.Templates)

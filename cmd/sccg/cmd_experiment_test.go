@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 	if snapshot.dir != "" {
 		os.RemoveAll(snapshot.dir)
 	}
+	if rejectFixture.dir != "" {
+		os.RemoveAll(rejectFixture.dir)
+	}
 	os.Exit(code)
 }
 

@@ -31,7 +31,12 @@ func runExport(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
+	w, err := watchDecisions(ctx, s)
+	if err != nil {
+		return err
+	}
 	res, err := samples.Export(ctx, s, *out, release.Format(*format))
+	rej, err := e.reported(ctx, w, err)
 	if err != nil {
 		return err
 	}
@@ -39,7 +44,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("%w; wrote empty files to %s", store.ErrNoSamples, *out)
 	}
 	if e.json {
-		return e.printJSON(res)
+		return e.printJSONWith(res, rej)
 	}
 	st := res.Stats
 	fmt.Fprintf(e.stdout, "exported %d samples to %s\n", st.Total.Samples, *out)

@@ -35,17 +35,22 @@ func runExtract(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
+	w, err := watchDecisions(ctx, s)
+	if err != nil {
+		return err
+	}
 	bar := e.progress().Start("extract", 0)
 	start := e.now()
 	stats, err := extract.Run(ctx, s, extract.Options{
 		Workers: *workers, Timeout: *timeout, MaxBytes: *maxBytes, Refresh: *refresh, Progress: bar,
 		Logf: e.logf,
 	})
+	rej, err := e.reported(ctx, w, err)
 	if err != nil {
 		return err
 	}
 	if e.json {
-		return e.printJSON(stats)
+		return e.printJSONWith(stats, rej)
 	}
 	elapsed := e.now().Sub(start).Round(time.Millisecond)
 	fmt.Fprintf(e.stdout, "extracted %d files (%d already done) in %s: %d candidate functions, %d rejected\n",

@@ -32,12 +32,17 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
+	w, err := watchDecisions(ctx, s)
+	if err != nil {
+		return err
+	}
 	res, err := samples.Import(ctx, s, recs, samples.ImportOptions{Split: *splitName, Source: pos[0]})
+	rej, err := e.reported(ctx, w, err)
 	if err != nil {
 		return err
 	}
 	if e.json {
-		return e.printJSON(res)
+		return e.printJSONWith(res, rej)
 	}
 	fmt.Fprintf(e.stdout, "imported %d records from %s into %s", res.Records, pos[0], e.db)
 	if res.Assigned > 0 {

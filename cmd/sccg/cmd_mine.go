@@ -99,6 +99,10 @@ func runMine(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
+	w, err := watchDecisions(ctx, st)
+	if err != nil {
+		return err
+	}
 	opts := mine.Options{APIBase: *apiBase, Tokens: tokens, Clock: mineClock{e.now}, MaxPerAPI: *maxPerAPI,
 		EndpointsPerAPI: *endpointsPerAPI, MaxFileBytes: *maxFileBytes, SearchPerMinute: *searchRate, MaxTries: *maxTries,
 		APIs: apis, Logf: e.logf}
@@ -113,11 +117,12 @@ func runMine(ctx context.Context, e *env, args []string) error {
 	} else {
 		stats, err = mine.Mine(ctx, st, opts)
 	}
+	rej, err := e.reported(ctx, w, err)
 	if err != nil {
 		return err
 	}
 	if e.json {
-		return e.printJSON(stats)
+		return e.printJSONWith(stats, rej)
 	}
 	fmt.Fprintf(e.stdout, "mined: %d files stored, %d already held, %d rejected, %d failed; %d requests (%d search, %d wasted), waited %s\n",
 		stats.Stored, stats.Deduped, stats.Rejected, stats.Failed, stats.Requests, stats.SearchRequests, stats.Wasted, stats.Waited.Round(time.Second))
@@ -179,12 +184,17 @@ func mineLoad(ctx context.Context, e *env, dir string) error {
 		return err
 	}
 	defer st.Close()
+	w, err := watchDecisions(ctx, st)
+	if err != nil {
+		return err
+	}
 	stats, err := corpus.Load(ctx, st, dir, corpus.LoadOptions{Progress: e.progress().Start("mine load", 0), Logf: e.logf})
+	rej, err := e.reported(ctx, w, err)
 	if err != nil {
 		return err
 	}
 	if e.json {
-		return e.printJSON(stats)
+		return e.printJSONWith(stats, rej)
 	}
 	fmt.Fprintf(e.stdout, "loaded: %d output shards (%d already loaded), %d files, %d rejected, %d corrupt, %d decisions\n",
 		stats.Loaded, stats.Skipped, stats.Files, stats.Rejected, stats.Corrupt, stats.Decisions)

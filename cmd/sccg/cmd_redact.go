@@ -82,23 +82,28 @@ func runRedact(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
+	w, err := watchDecisions(ctx, s)
+	if err != nil {
+		return err
+	}
 	opt, err := rf.options(e, s)
 	if err != nil {
 		return err
 	}
 	opt.Progress = e.progress().Start("redact", 0)
 	res, err := redact.Run(ctx, s, opt)
+	if err == nil && res.Functions == 0 {
+		err = fmt.Errorf("redact: the store has no kept functions (run sccg decontam first)")
+	}
+	if err == nil {
+		err = rebuildSamples(ctx, e, s)
+	}
+	rej, err := e.reported(ctx, w, err)
 	if err != nil {
 		return err
 	}
-	if res.Functions == 0 {
-		return fmt.Errorf("redact: the store has no kept functions (run sccg decontam first)")
-	}
-	if err := rebuildSamples(ctx, e, s); err != nil {
-		return err
-	}
 	if e.json {
-		return e.printJSON(res)
+		return e.printJSONWith(res, rej)
 	}
 	fmt.Fprintf(e.stdout, "intents of %d kept functions (%d already current, %d attempts made)\n", res.Functions, res.Reused, res.Attempts)
 	fmt.Fprintf(e.stdout, "  by path: %s\n", formatPaths(res.Paths))

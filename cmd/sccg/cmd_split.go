@@ -39,15 +39,20 @@ func runSplit(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	if _, err := buildSamplesIfAny(ctx, e, s); err != nil {
+	w, err := watchDecisions(ctx, s)
+	if err != nil {
 		return err
 	}
-	p, err := split.Run(ctx, s, split.Options{Seed: *seed, Ratios: r, NameSimilarity: *sim})
+	var p *split.Plan
+	if _, err = buildSamplesIfAny(ctx, e, s); err == nil {
+		p, err = split.Run(ctx, s, split.Options{Seed: *seed, Ratios: r, NameSimilarity: *sim})
+	}
+	rej, err := e.reported(ctx, w, err)
 	if err != nil {
 		return err
 	}
 	if e.json {
-		return e.printJSON(p.Report)
+		return e.printJSONWith(p.Report, rej)
 	}
 	printSplitReport(e.stdout, p.Report)
 	return nil

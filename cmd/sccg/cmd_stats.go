@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -38,9 +39,14 @@ func runStats(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("read intents in %s: %w", e.db, err)
 	}
+	decisions, err := decisionBreakdown(ctx, s)
+	if err != nil {
+		return fmt.Errorf("count decisions in %s: %w", e.db, err)
+	}
 	v, _ := s.Version(ctx)
 	if e.json {
-		return e.printJSON(map[string]any{"db": e.db, "schema_version": v, "tables": counts, "intent_paths": paths, "runs": runs})
+		return e.printJSON(map[string]any{"db": e.db, "schema_version": v, "tables": counts, "intent_paths": paths,
+			"decisions": decisions, "runs": runs})
 	}
 	fmt.Fprintf(e.stdout, "store %s (schema version %d)\n\n", e.db, v)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
@@ -63,6 +69,16 @@ func runStats(ctx context.Context, e *env, args []string) error {
 		if p := byRole[store.RolePaired]; len(p) > 0 {
 			fmt.Fprintf(e.stdout, "redacted intents beside a human comment: %s\n", formatPaths(p))
 		}
+		fmt.Fprintln(e.stdout)
+	}
+	if len(decisions) > 0 {
+		fmt.Fprintln(e.stdout, "decisions by stage, verdict and reason ('sccg why SUBJECT' explains one subject):")
+		tw = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "STAGE\tVERDICT\tCOUNT\tREASON")
+		for _, d := range decisions {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", d.Stage, d.Verdict, d.Count, d.Reason)
+		}
+		tw.Flush()
 		fmt.Fprintln(e.stdout)
 	}
 	if len(runs) == 0 {
@@ -95,4 +111,32 @@ func runVersion(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "sccg %s (store schema %d)\n", version(), store.SchemaVersion())
 	return nil
+}
+
+// decisionBreakdown counts the store's decisions by stage (in pipeline order),
+// verdict and reason, reasons grouped as the commands' summaries group them (the
+// part before the first ": "), most frequent first.
+func decisionBreakdown(ctx context.Context, s *store.Store) ([]store.DecisionCount, error) {
+	rows, err := s.DecisionBreakdown(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []store.DecisionCount{}
+	index := map[[3]string]int{}
+	for _, r := range rows {
+		class, _ := splitReason(r.Reason)
+		k := [3]string{r.Stage, r.Verdict, class}
+		i, ok := index[k]
+		if !ok {
+			i = len(out)
+			index[k] = i
+			out = append(out, store.DecisionCount{Stage: r.Stage, Verdict: r.Verdict, Reason: class})
+		}
+		out[i].Count += r.Count
+	}
+	slices.SortStableFunc(out, func(a, b store.DecisionCount) int {
+		return cmp.Or(cmp.Compare(stageOrder(a.Stage), stageOrder(b.Stage)), cmp.Compare(a.Stage, b.Stage),
+			cmp.Compare(a.Verdict, b.Verdict), cmp.Compare(b.Count, a.Count), cmp.Compare(a.Reason, b.Reason))
+	})
+	return out, nil
 }

@@ -59,6 +59,9 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Now times the stages; nil means time.Now.
 	Now func() time.Time
+	// StageDone, when set, is called as each stage ends (after its Logf line),
+	// failed or not, so a caller can show what the stage's runs decided.
+	StageDone func(StageResult)
 }
 
 // Stage statuses in a Summary.
@@ -88,7 +91,7 @@ type Summary struct {
 }
 
 // Stages lists the stages Build runs, in order.
-var Stages = []string{crawl.Stage, mine.Stage, extract.Stage, align.Stage, decontam.Stage, redact.Stage, samples.Stage, split.Stage, "export"}
+var Stages = []string{crawl.Stage, mine.Stage, extract.Stage, align.Stage, decontam.Stage, redact.Stage, samples.Stage, split.Stage, samples.ExportStage}
 
 // Build runs every stage in order into s and returns what each did. It stops at
 // the first stage that fails; running it again resumes from the stages' done
@@ -165,7 +168,7 @@ func Build(ctx context.Context, s *store.Store, o Options) (*Summary, error) {
 			r.Counts = p.Counts()
 			return nil
 		}},
-		{"export", func(ctx context.Context, r *StageResult) error {
+		{samples.ExportStage, func(ctx context.Context, r *StageResult) error {
 			if o.Out == "" {
 				r.Note = "no output directory given (sccg export --out DIR writes it)"
 				return nil
@@ -195,10 +198,16 @@ func Build(ctx context.Context, s *store.Store, o Options) (*Summary, error) {
 		if err != nil {
 			r.Status, r.Note = StatusFailed, err.Error()
 			sum.Stages = append(sum.Stages, r)
+			if o.StageDone != nil {
+				o.StageDone(r)
+			}
 			return sum, fmt.Errorf("build: %s: %w", st.name, err)
 		}
 		sum.Stages = append(sum.Stages, r)
 		logf("[%d/%d] %s %s %s", i+1, len(steps), st.name, r.Status, formatCounts(r.Counts))
+		if o.StageDone != nil {
+			o.StageDone(r)
+		}
 	}
 	return sum, nil
 }
