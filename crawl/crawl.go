@@ -46,6 +46,10 @@ type Options struct {
 	Discovery  string   // graphql (default) | pages: HTML search and category pages
 
 	Paths []string // files or folders for the openapi and toolbench sources
+	// Roots are the files or folders Paths were found under, when not Paths
+	// themselves: an API imported earlier from a file under them that is gone is
+	// removed.
+	Roots []string
 
 	BaseURL     string            // where requests go instead of HubURL (a replay server)
 	Transport   http.RoundTripper // nil means the default transport
@@ -108,13 +112,19 @@ type Summary struct {
 	Reused    int            `json:"reused"`    // responses served from the store
 	Retries   int            `json:"retries"`
 	Reasons   map[string]int `json:"reasons,omitempty"` // bad inputs by reason
+	// Reimported counts description files imported again because their content
+	// changed; Removed the APIs deleted because their description was removed, no
+	// longer reads, or no longer defines them (see decisions).
+	Reimported int `json:"reimported"`
+	Removed    int `json:"removed"`
 }
 
 // Counts are the summary's figures as a run records them.
 func (s *Summary) Counts() map[string]int64 {
 	return map[string]int64{"targets": int64(s.Targets), "saved": int64(s.Saved), "skipped": int64(s.Skipped),
 		"endpoints": int64(s.Endpoints), "bad": int64(s.Bad), "changed": int64(s.Changed),
-		"fetched": int64(s.Fetched), "reused": int64(s.Reused), "retries": int64(s.Retries)}
+		"fetched": int64(s.Fetched), "reused": int64(s.Reused), "retries": int64(s.Retries),
+		"reimported": int64(s.Reimported), "removed": int64(s.Removed)}
 }
 
 // crawler holds one run's state.
@@ -126,6 +136,10 @@ type crawler struct {
 	sum  *Summary
 	csrf string
 	prog progress.Counter
+	// savedAPIs are the ids of the APIs this run saved, and imported the description
+	// files it imported (not skipped as unchanged).
+	savedAPIs []int64
+	imported  map[string]bool
 }
 
 // Run crawls the source opts names into s, in one recorded run, and returns what
@@ -134,7 +148,7 @@ type crawler struct {
 func Run(ctx context.Context, s *store.Store, opts Options) (*Summary, error) {
 	opts.defaults()
 	args := map[string]any{"source": opts.Source, "categories": opts.Categories, "queries": opts.Queries,
-		"apis": opts.APIs, "paths": opts.Paths, "base_url": opts.BaseURL, "refresh": opts.Refresh, "discovery": opts.Discovery}
+		"apis": opts.APIs, "paths": opts.Paths, "roots": opts.Roots, "base_url": opts.BaseURL, "refresh": opts.Refresh, "discovery": opts.Discovery}
 	return store.RecordRun(ctx, s, Stage, args, func(runID int64) (*Summary, error) {
 		c := &crawler{s: s, o: opts, run: runID, sum: &Summary{RunID: runID, Source: opts.Source, Reasons: map[string]int{}}}
 		err := c.crawl(ctx)
@@ -205,6 +219,7 @@ func (c *crawler) save(ctx context.Context, doc *Doc, unit, subjectKind, subject
 		if _, err := tx.SaveAPI(ctx, &doc.API, doc.Endpoints); err != nil {
 			return err
 		}
+		c.savedAPIs = append(c.savedAPIs, doc.API.ID)
 		for _, p := range all {
 			err := tx.RecordDecision(ctx, store.Decision{RunID: c.run, Stage: Stage, SubjectKind: subjectKind, Subject: subject,
 				Verdict: store.Changed, Reason: p.Subject + ": " + p.Reason})
