@@ -199,14 +199,24 @@ func Build(ctx context.Context, s *store.Store, o Options) (*Summary, error) {
 		}
 		sum.Stages = append(sum.Stages, r)
 		logf("[%d/%d] %s %s %s", i+1, len(steps), st.name, r.Status, formatCounts(r.Counts))
+		if r.Note != "" && st.name != "export" {
+			logf("[%d/%d] %s: %s", i+1, len(steps), st.name, r.Note)
+		}
 	}
 	return sum, nil
 }
 
-// counted keeps what a stage (which records its own run) counted in its result.
+// redoer is a stage result that can say what its run did again and why.
+type redoer interface{ Redid() string }
+
+// counted keeps what a stage (which records its own run) counted in its result,
+// and what it redid as the stage's note.
 func counted[T any, P store.CountedPtr[T]](r *StageResult, res P, err error) error {
 	if res != nil {
 		r.Counts = res.Counts()
+		if rd, ok := any(res).(redoer); ok {
+			r.Note = rd.Redid()
+		}
 	}
 	return err
 }
@@ -241,7 +251,7 @@ func runCrawl(ctx context.Context, s *store.Store, o *Options, r *StageResult, c
 		}{{crawl.SourceOpenAPI, openapi}, {crawl.SourceToolBench, toolbench}} {
 			if len(set.paths) > 0 {
 				opt := o.Crawl
-				opt.Source, opt.Paths = set.source, set.paths
+				opt.Source, opt.Paths, opt.Roots = set.source, set.paths, o.Docs
 				runs = append(runs, opt)
 			}
 		}
@@ -252,7 +262,7 @@ func runCrawl(ctx context.Context, s *store.Store, o *Options, r *StageResult, c
 		sum, err := crawl.Run(ctx, s, opt)
 		if sum != nil {
 			for k, v := range map[string]int{"targets": sum.Targets, "saved": sum.Saved, "skipped": sum.Skipped,
-				"endpoints": sum.Endpoints, "bad": sum.Bad} {
+				"endpoints": sum.Endpoints, "bad": sum.Bad, "reimported": sum.Reimported, "removed": sum.Removed} {
 				r.Counts[k] += int64(v)
 			}
 		}
@@ -260,6 +270,14 @@ func runCrawl(ctx context.Context, s *store.Store, o *Options, r *StageResult, c
 			return err
 		}
 	}
+	var redid []string
+	if n := r.Counts["reimported"]; n > 0 {
+		redid = append(redid, fmt.Sprintf("imported %d changed description(s) again", n))
+	}
+	if n := r.Counts["removed"]; n > 0 {
+		redid = append(redid, fmt.Sprintf("removed %d API(s) whose description is gone or changed", n))
+	}
+	r.Note = strings.Join(redid, "; ")
 	return nil
 }
 
