@@ -349,31 +349,54 @@ func TestBuildGrowsLikeFresh(t *testing.T) {
 	}
 }
 
-// TestBuildPlainFolderChange edits and adds files of a plain folder (no git)
-// between two builds: the second build reads it again and equals a fresh build.
-func TestBuildPlainFolderChange(t *testing.T) {
+// TestBuildRepositoryChange changes a repository between two builds — edits and
+// adds files of a plain folder (no git), or commits to a git clone — and checks that
+// the second build reads it again and equals a fresh build.
+func TestBuildRepositoryChange(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end builds skipped in -short mode")
 	}
-	docs, repos := growInputs(t)
-	setDocs(t, docs, "jokes.json", "cats.json", "quotes.json", "weather.yaml")
-	e, out, _ := newTestEnv(t)
-	before, _ := buildInto(t, e, out, docs, repos)
-	// The edit adds a copy of tools' breed_names: which copy stands for the two must
-	// not depend on which was stored first.
-	writeFiles(t, filepath.Join(repos, "scripts"), map[string]string{"breeds.py": breedNames,
-		"daily.py": strings.Replace(growRepos["scripts"]["daily.py"], "fr", "de", 1)})
-	got, printed := buildInto(t, e, out, docs, repos)
-	t.Logf("second build:\n%s", printed)
-	if !strings.Contains(printed, "changed files") {
-		t.Errorf("second build does not say the plain folder changed:\n%s", printed)
+	tests := []struct {
+		name   string
+		change func(t *testing.T, repos string)
+		say    string
+	}{
+		{name: "plain folder edited", say: "changed files", change: func(t *testing.T, repos string) {
+			// The edit adds a copy of tools' breed_names: which copy stands for the
+			// two must not depend on which was stored first.
+			writeFiles(t, filepath.Join(repos, "scripts"), map[string]string{"breeds.py": breedNames,
+				"daily.py": strings.Replace(growRepos["scripts"]["daily.py"], "fr", "de", 1)})
+		}},
+		{name: "git clone at a new commit", say: "moved to a new commit", change: func(t *testing.T, repos string) {
+			wx := filepath.Join(repos, "wx")
+			if err := os.Remove(filepath.Join(wx, "weather.py")); err != nil {
+				t.Fatal(err)
+			}
+			writeFiles(t, wx, map[string]string{"quotes.py": strings.Replace(growRepos["wx"]["quotes.py"], "lang=\"en\"", "lang=\"it\"", 1)})
+			growGit(t, wx, "add", "-A")
+			growGit(t, wx, "commit", "-q", "-m", "second")
+		}},
 	}
-	fresh, fout, _ := newTestEnv(t)
-	want, _ := buildInto(t, fresh, fout, docs, repos)
-	if strings.Join(sampleKeys(t, before), "\n") == strings.Join(sampleKeys(t, want), "\n") {
-		t.Fatalf("the edit made no difference to the benchmark:\n%s", strings.Join(sampleKeys(t, want), "\n"))
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			docs, repos := growInputs(t)
+			setDocs(t, docs, "jokes.json", "cats.json", "quotes.json", "weather.yaml")
+			e, out, _ := newTestEnv(t)
+			before, _ := buildInto(t, e, out, docs, repos)
+			tc.change(t, repos)
+			got, printed := buildInto(t, e, out, docs, repos)
+			t.Logf("second build:\n%s", printed)
+			if !strings.Contains(printed, tc.say) {
+				t.Errorf("second build does not say %q:\n%s", tc.say, printed)
+			}
+			fresh, fout, _ := newTestEnv(t)
+			want, _ := buildInto(t, fresh, fout, docs, repos)
+			if strings.Join(sampleKeys(t, before), "\n") == strings.Join(sampleKeys(t, want), "\n") {
+				t.Fatalf("the change made no difference to the benchmark:\n%s", strings.Join(sampleKeys(t, want), "\n"))
+			}
+			sameExport(t, got, want)
+		})
 	}
-	sameExport(t, got, want)
 }
 
 // TestBuildMinesOnlyNewTargets checks that a repository already searched for a set
