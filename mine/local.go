@@ -323,6 +323,13 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 			}
 			stats.FilesDropped += n
 		}
+		ids := make([]int64, len(targets))
+		for i, t := range targets {
+			ids[i] = t.API.ID
+		}
+		if err := tx.ForgetRepoHits(ctx, lr.record.FullName, ids); err != nil {
+			return err
+		}
 		if _, err := tx.PutBlob(ctx, set); err != nil {
 			return err
 		}

@@ -367,6 +367,19 @@ func (t *Tx) SupersedeRepoFiles(ctx context.Context, repo, commit string, curren
 	return len(stale), nil
 }
 
+// ForgetRepoHits deletes the search hits of the APIs apiIDs on the files of
+// repository repo (its full name), before the repository is searched for them again:
+// what the new search finds replaces what an earlier description's queries found.
+func (t *Tx) ForgetRepoHits(ctx context.Context, repo string, apiIDs []int64) error {
+	for _, id := range apiIDs {
+		if _, err := t.exec(ctx, `DELETE FROM file_hits WHERE api_id=? AND file_id IN
+			(SELECT f.id FROM files f JOIN repositories r ON r.id=f.repo_id WHERE r.full_name=?)`, id, repo); err != nil {
+			return fmt.Errorf("forget hits of api %d on %s: %w", id, repo, err)
+		}
+	}
+	return nil
+}
+
 // FileUnit is the done unit of a stored file in the stages that work file by file
 // (extract).
 func FileUnit(fileID int64) string { return "file:" + strconv.FormatInt(fileID, 10) }

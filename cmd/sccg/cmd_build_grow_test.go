@@ -16,7 +16,8 @@ import (
 )
 
 // growDocs are synthetic OpenAPI descriptions of four APIs; quotes-broken documents
-// the quotes API without the route its callers use, as a first draft might.
+// the quotes API without the route its callers use, as a first draft might, and
+// cats-truncated is a file cut short. A name's "-suffix" is dropped when written.
 var growDocs = map[string]string{
 	"jokes.json": `{"openapi": "3.0.3", "info": {"title": "Jokes Now", "version": "1"},
   "servers": [{"url": "https://jokes-now.p.rapidapi.com"}],
@@ -41,6 +42,9 @@ var growDocs = map[string]string{
   "servers": [{"url": "https://quotes-daily.p.rapidapi.com"}],
   "paths": {"/yesterday": {"get": {"operationId": "yesterday", "summary": "Quote of yesterday",
     "responses": {"200": {"description": "ok"}}}}}}`,
+	"cats-truncated.json": `{"openapi": "3.0.3", "info": {"title": "Cat Breeds", "version": "2"},
+  "servers": [{"url": "https://cat-breeds.p.rapidapi.com"}],
+  "paths": {"/breeds/{id}": {"get": `,
 	"weather.yaml": `openapi: 3.0.3
 info: {title: Weatherly, version: "3"}
 servers: [{url: "https://api.weatherly.example/v3"}]
@@ -218,8 +222,8 @@ func growInputs(t *testing.T) (docs, repos string) {
 	return docs, repos
 }
 
-// setDocs makes docs hold exactly the named descriptions; "quotes-broken.json" is
-// written as quotes.json.
+// setDocs makes docs hold exactly the named descriptions, "quotes-broken.json" as
+// quotes.json.
 func setDocs(t *testing.T, docs string, names ...string) {
 	t.Helper()
 	entries, _ := os.ReadDir(docs)
@@ -231,8 +235,8 @@ func setDocs(t *testing.T, docs string, names ...string) {
 		if !ok {
 			t.Fatalf("no doc %s", n)
 		}
-		if n == "quotes-broken.json" {
-			n = "quotes.json"
+		if i := strings.IndexByte(n, '-'); i > 0 {
+			n = n[:i] + filepath.Ext(n)
 		}
 		writeFiles(t, docs, map[string]string{n: body})
 	}
@@ -298,6 +302,32 @@ func sameExport(t *testing.T, got, want map[string]string) {
 	}
 }
 
+// rebuildLikeFresh builds docs and repos into a new store, calls change, builds again
+// into the same store and checks that the second build says each of say and exports
+// what a fresh store's build exports, and that the change made a difference. It
+// returns the store's env and its stdout, and the fresh export.
+func rebuildLikeFresh(t *testing.T, docs, repos string, change func(), say ...string) (*env, *bytes.Buffer, map[string]string) {
+	t.Helper()
+	e, out, _ := newTestEnv(t)
+	before, _ := buildInto(t, e, out, docs, repos)
+	change()
+	got, printed := buildInto(t, e, out, docs, repos)
+	t.Logf("second build:\n%s", printed)
+	for _, w := range say {
+		if !strings.Contains(printed, w) {
+			t.Errorf("second build's summary lacks %q:\n%s", w, printed)
+		}
+	}
+	fresh, fout, _ := newTestEnv(t)
+	want, _ := buildInto(t, fresh, fout, docs, repos)
+	if strings.Join(sampleKeys(t, before), "\n") == strings.Join(sampleKeys(t, want), "\n") {
+		t.Fatalf("the change made no difference to the benchmark; the test proves nothing:\n%s", strings.Join(sampleKeys(t, want), "\n"))
+	}
+	t.Logf("first: %q\nfinal: %q", sampleKeys(t, before), sampleKeys(t, want))
+	sameExport(t, got, want)
+	return e, out, want
+}
+
 // TestBuildGrowsLikeFresh builds with a first set of descriptions, changes them,
 // builds again in the same store, and compares the export byte for byte with a fresh
 // store's build of the final set.
@@ -316,28 +346,18 @@ func TestBuildGrowsLikeFresh(t *testing.T) {
 		{name: "fix one, remove one", first: []string{"jokes.json", "cats.json", "quotes-broken.json", "weather.yaml"},
 			final: []string{"jokes.json", "quotes.json", "weather.yaml"},
 			redid: []string{"endpoint catalog changed", "removed 1 API"}},
+		{name: "a route documented away", first: []string{"jokes.json", "quotes.json"},
+			final: []string{"jokes.json", "quotes-broken.json"},
+			redid: []string{"endpoint catalog changed (1 host(s) changed)", "mined again for 1 new target"}},
+		{name: "one no longer reads", first: []string{"jokes.json", "cats.json", "quotes.json"},
+			final: []string{"jokes.json", "cats-truncated.json", "quotes.json"},
+			redid: []string{"endpoint catalog changed", "removed 1 API"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			docs, repos := growInputs(t)
 			setDocs(t, docs, tc.first...)
-			e, out, _ := newTestEnv(t)
-			before, _ := buildInto(t, e, out, docs, repos)
-			setDocs(t, docs, tc.final...)
-			got, printed := buildInto(t, e, out, docs, repos)
-			t.Logf("second build:\n%s", printed)
-			for _, w := range tc.redid {
-				if !strings.Contains(printed, w) {
-					t.Errorf("second build's summary lacks %q:\n%s", w, printed)
-				}
-			}
-			fresh, fout, _ := newTestEnv(t)
-			want, _ := buildInto(t, fresh, fout, docs, repos)
-			if strings.Join(sampleKeys(t, before), "\n") == strings.Join(sampleKeys(t, want), "\n") {
-				t.Fatalf("the change made no difference to the benchmark; the test proves nothing:\n%s", strings.Join(sampleKeys(t, want), "\n"))
-			}
-			t.Logf("first: %q\nfinal: %q", sampleKeys(t, before), sampleKeys(t, want))
-			sameExport(t, got, want)
+			e, out, want := rebuildLikeFresh(t, docs, repos, func() { setDocs(t, docs, tc.final...) }, tc.redid...)
 
 			// A third build with nothing changed redoes nothing.
 			again, printed := buildInto(t, e, out, docs, repos)
@@ -381,20 +401,7 @@ func TestBuildRepositoryChange(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			docs, repos := growInputs(t)
 			setDocs(t, docs, "jokes.json", "cats.json", "quotes.json", "weather.yaml")
-			e, out, _ := newTestEnv(t)
-			before, _ := buildInto(t, e, out, docs, repos)
-			tc.change(t, repos)
-			got, printed := buildInto(t, e, out, docs, repos)
-			t.Logf("second build:\n%s", printed)
-			if !strings.Contains(printed, tc.say) {
-				t.Errorf("second build does not say %q:\n%s", tc.say, printed)
-			}
-			fresh, fout, _ := newTestEnv(t)
-			want, _ := buildInto(t, fresh, fout, docs, repos)
-			if strings.Join(sampleKeys(t, before), "\n") == strings.Join(sampleKeys(t, want), "\n") {
-				t.Fatalf("the change made no difference to the benchmark:\n%s", strings.Join(sampleKeys(t, want), "\n"))
-			}
-			sameExport(t, got, want)
+			rebuildLikeFresh(t, docs, repos, func() { tc.change(t, repos) }, tc.say)
 		})
 	}
 }
