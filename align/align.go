@@ -2,10 +2,12 @@ package align
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"maps"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"sccg/internal/route"
@@ -32,25 +34,78 @@ const (
 // once. It is read-only after NewCatalog and safe for concurrent use.
 type Catalog struct {
 	byHost map[string][]catalogEndpoint
+	prints map[string]string // host → fingerprint of its endpoints
 }
 
 type catalogEndpoint struct {
 	store.Endpoint
 	route *route.Route
+	api   string // its API's source, owner and slug
+	rank  int    // its place among its host's endpoints
 }
 
-// NewCatalog indexes eps by lower-cased host.
-func NewCatalog(eps []store.Endpoint) *Catalog {
-	c := &Catalog{byHost: map[string][]catalogEndpoint{}}
+// NewCatalog indexes eps by lower-cased host. A host's endpoints are ordered by
+// their API (source, owner and slug, when apis names it), route, method and
+// version, and ties between equal matches go to the first: the order is the
+// documentation's, not the order the store happened to save it in.
+func NewCatalog(eps []store.Endpoint, apis ...store.API) *Catalog {
+	keys := map[int64]string{}
+	for _, a := range apis {
+		keys[a.ID] = a.Source + "\x00" + a.Owner + "\x00" + a.Slug
+	}
+	c := &Catalog{byHost: map[string][]catalogEndpoint{}, prints: map[string]string{}}
 	for _, e := range eps {
 		h := strings.ToLower(e.Host)
-		c.byHost[h] = append(c.byHost[h], catalogEndpoint{Endpoint: e, route: route.Compile(e.Route)})
+		c.byHost[h] = append(c.byHost[h], catalogEndpoint{Endpoint: e, route: route.Compile(e.Route), api: keys[e.APIID]})
 	}
 	for h := range c.byHost {
 		list := c.byHost[h]
-		sort.SliceStable(list, func(i, j int) bool { return list[i].ID < list[j].ID })
+		slices.SortStableFunc(list, func(a, b catalogEndpoint) int {
+			return cmp.Or(cmp.Compare(a.api, b.api), cmp.Compare(a.Route, b.Route), cmp.Compare(a.Method, b.Method),
+				cmp.Compare(b.Version, a.Version), cmp.Compare(a.ID, b.ID))
+		})
+		for i := range list {
+			list[i].rank = i
+		}
+		sum := sha256.New()
+		for _, e := range list {
+			b, _ := json.Marshal(e.Endpoint)
+			sum.Write(b)
+			sum.Write([]byte{'\n'})
+		}
+		c.prints[h] = hex.EncodeToString(sum.Sum(nil))[:16]
 	}
 	return c
+}
+
+// HostPrint is a fingerprint of everything the catalog documents about host (its
+// endpoints, their ids and parameters), or "" when it documents nothing: an
+// alignment that read host is stale when this changes.
+func (c *Catalog) HostPrint(host string) string { return c.prints[strings.ToLower(host)] }
+
+// HostPrints returns the fingerprint of every documented host.
+func (c *Catalog) HostPrints() map[string]string { return maps.Clone(c.prints) }
+
+// DependsOn lists, sorted, the hosts whose documentation aligning a function can
+// read: every host-like name in its code and every host its calls name. Its
+// alignment can change only when the catalog changes for one of these.
+func DependsOn(code string, facts *pyfacts.Facts) []string {
+	lower := strings.ToLower(code)
+	seen := map[string]bool{}
+	for _, h := range hostLike.FindAllString(lower, -1) {
+		seen[h] = true
+	}
+	if facts != nil {
+		for _, c := range facts.Calls {
+			host, _ := callTarget(c)
+			for _, h := range []string{host, strings.ToLower(strings.TrimSpace(c.RapidAPIHost))} {
+				if h != "" {
+					seen[h] = true
+				}
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // Knows reports whether host has documented endpoints.
@@ -287,7 +342,7 @@ func routeCandidates(cat *Catalog, known []hostEvidence, obsPath, method string,
 	// match; it is still the documented endpoint the path names (the mismatch is
 	// recorded in the evidence).
 	slices.SortStableFunc(cands, func(a, b candidate) int {
-		return cmp.Or(slices.Compare(b.score, a.score), cmp.Compare(a.ep.ID, b.ep.ID))
+		return cmp.Or(slices.Compare(b.score, a.score), cmp.Compare(a.ep.rank, b.ep.rank))
 	})
 	return cands
 }
@@ -326,8 +381,8 @@ func alignRoute(a *store.Alignment, ev *Evidence, code, callURL string, cands []
 	}
 }
 
-// alignHostOnly binds a to host evidence he alone: the host's API with the lowest
-// id, the observed path as the route when it can be trusted, and the other APIs on
+// alignHostOnly binds a to host evidence he alone: the host's first API (by source,
+// owner and slug), the observed path as the route when it can be trusted, and the other APIs on
 // the host as alternatives.
 func alignHostOnly(a *store.Alignment, ev *Evidence, cat *Catalog, he hostEvidence, obsPath string, urlResolved bool) {
 	ev.Host, ev.HostRule, ev.HostLiteral, ev.Rule = he.host, he.rule, he.literal, "host_only"
@@ -347,7 +402,7 @@ func alignHostOnly(a *store.Alignment, ev *Evidence, cat *Catalog, he hostEviden
 	for _, ep := range cat.byHost[he.host] {
 		if !seen[ep.APIID] {
 			seen[ep.APIID] = true
-			alts = append(alts, Alternative{APIID: ep.APIID, Host: he.host, Lost: "lowest api id"})
+			alts = append(alts, Alternative{APIID: ep.APIID, Host: he.host, Lost: "first api by name"})
 		}
 	}
 	if len(alts) > 0 {

@@ -15,7 +15,10 @@ const (
 
 // DedupItem is one aligned function as de-duplication sees it.
 type DedupItem struct {
-	FunctionID    int64
+	FunctionID int64
+	// Key is the function's store.FunctionKey: ties are broken on it before the id,
+	// so the choice does not depend on the order functions were stored in.
+	Key           string
 	CodeHash      string // normalized code hash from the extractor
 	Code          string // shingled for near-duplicates: the function as written when Source is set
 	Source        string
@@ -67,11 +70,11 @@ type DedupStats struct {
 }
 
 // Dedup groups exact copies (same normalized code hash: the copy from the
-// earliest-created repository is kept, then the lowest function id) and then
+// earliest-created repository is kept, then the first by Key, then the lowest id) and then
 // near-duplicates among the kept copies (MinHash LSH over the function as written,
 // exact Jaccard verified, only between functions aligned to the same endpoint,
 // union-find; the representative is the highest quality score, then the earliest
-// repository, then the lowest id). Every item gets one entry, representatives
+// repository, then the first by Key, then the lowest id). Every item gets one entry, representatives
 // included; clusters span repositories and, later, splits.
 func Dedup(items []DedupItem, opt DedupOptions) ([]DedupEntry, DedupStats) {
 	st := DedupStats{Functions: len(items)}
@@ -86,6 +89,9 @@ func Dedup(items []DedupItem, opt DedupOptions) ([]DedupEntry, DedupStats) {
 		}
 		if ca != cb {
 			return ca < cb
+		}
+		if a.Key != b.Key {
+			return a.Key < b.Key
 		}
 		return a.FunctionID < b.FunctionID
 	}

@@ -2,7 +2,10 @@ package align
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,7 +59,19 @@ type Result struct {
 	ByType    map[string]int `json:"by_type"`   // primary alignments by doc_match_type
 	Skips     map[string]int `json:"skips"`     // call sites this run could not align, by reason
 	Dedup     DedupStats     `json:"dedup"`
+	// Redone counts the functions aligned before that this run aligned again, by
+	// why (RedoCatalog, RedoCode).
+	Redone map[string]int `json:"redone,omitempty"`
+	// Catalog is how the documented hosts changed since the last run: added,
+	// changed, removed.
+	Catalog map[string]int `json:"catalog,omitempty"`
 }
+
+// Why a function aligned before is aligned again.
+const (
+	RedoCatalog = "endpoint catalog changed"
+	RedoCode    = "code changed"
+)
 
 // Counts are the result's figures as a run records them.
 func (r *Result) Counts() map[string]int64 {
@@ -66,7 +81,43 @@ func (r *Result) Counts() map[string]int64 {
 	for k, v := range r.ByType {
 		c["match_"+k] = int64(v)
 	}
+	for k, v := range r.Redone {
+		c["redone"] += int64(v)
+		c["redone_"+strings.ReplaceAll(k, " ", "_")] = int64(v)
+	}
+	for k, v := range r.Catalog {
+		c["catalog_hosts_"+k] = int64(v)
+	}
 	return c
+}
+
+// Redid says what this run aligned again and why, or "" when nothing.
+func (r *Result) Redid() string {
+	if len(r.Redone) == 0 {
+		return ""
+	}
+	var parts []string
+	n := 0
+	for _, why := range slices.Sorted(maps.Keys(r.Redone)) {
+		n += r.Redone[why]
+		part := why
+		if len(r.Redone) > 1 {
+			part = fmt.Sprintf("%d %s", r.Redone[why], why)
+		}
+		if why == RedoCatalog {
+			var ch []string
+			for _, k := range []string{"added", "changed", "removed"} {
+				if c := r.Catalog[k]; c > 0 {
+					ch = append(ch, fmt.Sprintf("%d host(s) %s", c, k))
+				}
+			}
+			if len(ch) > 0 {
+				part += " (" + strings.Join(ch, ", ") + ")"
+			}
+		}
+		parts = append(parts, part)
+	}
+	return fmt.Sprintf("redid %d function(s): %s", n, strings.Join(parts, "; "))
 }
 
 // Run aligns every candidate function that is not aligned yet with the documented
@@ -102,14 +153,33 @@ func run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("align: %w", err)
 	}
-	res := &Result{Functions: len(fns), ByType: map[string]int{}, Skips: map[string]int{}}
+	res := &Result{Functions: len(fns), ByType: map[string]int{}, Skips: map[string]int{}, Redone: map[string]int{},
+		Catalog: catalogChanges(done, cat)}
+	prev := map[string]string{} // "function:<id>:" → the unit it was last aligned as
+	for u := range done {
+		if rest, ok := strings.CutPrefix(u, "function:"); ok {
+			if id, _, ok := strings.Cut(rest, ":"); ok {
+				prev["function:"+id+":"] = u
+			}
+		}
+	}
 	prog.SetTotal(int64(len(fns)))
 	var queue []store.Function
+	units := map[int64]string{}
 	for _, f := range fns {
-		if done[unitOf(f)] {
+		u := unitOf(f, cat)
+		units[f.ID] = u
+		if done[u] {
 			res.Skipped++
 			prog.Add(1)
 			continue
+		}
+		if old, ok := prev[functionPrefix(f.ID)]; ok {
+			if old == functionPrefix(f.ID)+f.CodeHash || strings.HasPrefix(old, functionPrefix(f.ID)+f.CodeHash+":") {
+				res.Redone[RedoCatalog]++
+			} else {
+				res.Redone[RedoCode]++
+			}
 		}
 		queue = append(queue, f)
 	}
@@ -123,7 +193,7 @@ func run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 		skips := map[string]int{}
 		err := st.Update(ctx, func(tx *store.Tx) error {
 			for _, f := range batch {
-				if err := alignOne(ctx, tx, f, cat, opt.runID, skips); err != nil {
+				if err := alignOne(ctx, tx, f, units[f.ID], cat, opt.runID, skips); err != nil {
 					return err
 				}
 			}
@@ -138,6 +208,9 @@ func run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 		prog.Add(int64(n))
 	}
 	prog.Done()
+	if err := st.Update(ctx, func(tx *store.Tx) error { return saveCatalogPrints(ctx, tx, cat, opt.runID) }); err != nil {
+		return res, fmt.Errorf("align: %w", err)
+	}
 
 	prims, err := st.PrimaryAlignments(ctx)
 	if err != nil {
@@ -170,13 +243,73 @@ func run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 	return res, nil
 }
 
-// unitOf names a function's align unit: its id and code hash, so a function that
-// was re-extracted with other code is aligned again.
-func unitOf(f store.Function) string {
-	return "function:" + strconv.FormatInt(f.ID, 10) + ":" + f.CodeHash
+// unitOf names a function's align unit: its id, its code hash and a fingerprint of
+// what the catalog documents about the hosts it depends on (DependsOn), so a
+// function that was re-extracted with other code, or whose hosts' documentation
+// was added, changed or removed, is aligned again — and no other.
+func unitOf(f store.Function, cat *Catalog) string {
+	facts, err := pyfacts.DecodeFacts(f.Facts)
+	if err != nil || len(f.Facts) == 0 {
+		facts = nil
+	}
+	sum := sha256.New()
+	for _, h := range DependsOn(f.Code, facts) {
+		if p := cat.HostPrint(h); p != "" {
+			fmt.Fprintf(sum, "%s=%s\n", h, p)
+		}
+	}
+	return functionPrefix(f.ID) + f.CodeHash + ":" + hex.EncodeToString(sum.Sum(nil))[:16]
 }
 
-func alignOne(ctx context.Context, tx *store.Tx, f store.Function, cat *Catalog, runID int64, skipped map[string]int) error {
+func functionPrefix(id int64) string { return store.FunctionUnitPrefix(id) }
+
+// catalogUnit is the done unit that records one documented host's fingerprint as
+// the last run aligned against it.
+const catalogUnit = "catalog|"
+
+// catalogChanges counts the hosts added, changed and removed since the catalog the
+// last run recorded.
+func catalogChanges(done map[string]bool, cat *Catalog) map[string]int {
+	before := map[string]string{}
+	for u := range done {
+		if rest, ok := strings.CutPrefix(u, catalogUnit); ok {
+			if h, p, ok := strings.Cut(rest, "|"); ok {
+				before[h] = p
+			}
+		}
+	}
+	now := cat.HostPrints()
+	out := map[string]int{}
+	for h, p := range now {
+		switch q, ok := before[h]; {
+		case !ok:
+			out["added"]++
+		case q != p:
+			out["changed"]++
+		}
+	}
+	for h := range before {
+		if _, ok := now[h]; !ok {
+			out["removed"]++
+		}
+	}
+	return out
+}
+
+// saveCatalogPrints records the catalog this run aligned against, one unit per host.
+func saveCatalogPrints(ctx context.Context, tx *store.Tx, cat *Catalog, runID int64) error {
+	if err := tx.ResetUnits(ctx, Stage, catalogUnit); err != nil {
+		return err
+	}
+	for h, p := range cat.HostPrints() {
+		if err := tx.MarkDone(ctx, Stage, catalogUnit+h+"|"+p, runID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func alignOne(ctx context.Context, tx *store.Tx, f store.Function, unit string, cat *Catalog, runID int64, skipped map[string]int) error {
 	subject := strconv.FormatInt(f.ID, 10)
 	d := store.Decision{Stage: Stage, SubjectKind: "function", Subject: subject, RunID: runID}
 	var as []store.Alignment
@@ -208,7 +341,10 @@ func alignOne(ctx context.Context, tx *store.Tx, f store.Function, cat *Catalog,
 	if err := tx.RecordDecision(ctx, d); err != nil {
 		return err
 	}
-	return tx.MarkDone(ctx, Stage, unitOf(f), runID)
+	if err := tx.ResetUnits(ctx, Stage, functionPrefix(f.ID)); err != nil {
+		return err
+	}
+	return tx.MarkDone(ctx, Stage, unit, runID)
 }
 
 // unalignedReason says why none of a function's calls aligned: each distinct
@@ -244,14 +380,15 @@ func LoadCatalog(ctx context.Context, st *store.Store) (*Catalog, error) {
 		}
 		eps = append(eps, e...)
 	}
-	return NewCatalog(eps), nil
+	return NewCatalog(eps, apis...), nil
 }
 
 // dedupItems gathers what Dedup needs about each aligned function: its repository's
 // creation date comes through its file.
 func dedupItems(ctx context.Context, st *store.Store, fns []store.Function, aligned map[int64]string) ([]DedupItem, error) {
 	repoOfFile := map[int64]int64{}
-	created := map[int64]string{}
+	pathOf := map[int64]string{}
+	created, names := map[int64]string{}, map[int64]string{}
 	var items []DedupItem
 	for _, f := range fns {
 		endpoint, ok := aligned[f.ID]
@@ -265,16 +402,16 @@ func dedupItems(ctx context.Context, st *store.Store, fns []store.Function, alig
 				return nil, fmt.Errorf("align: dedup: %w", err)
 			}
 			rid = file.RepoID
-			repoOfFile[f.FileID] = rid
+			repoOfFile[f.FileID], pathOf[f.FileID] = rid, file.Path
 			if _, ok := created[rid]; !ok {
 				r, err := st.Repository(ctx, rid)
 				if err != nil {
 					return nil, fmt.Errorf("align: dedup: %w", err)
 				}
-				created[rid] = r.CreatedAt
+				created[rid], names[rid] = r.CreatedAt, r.FullName
 			}
 		}
-		items = append(items, DedupItem{FunctionID: f.ID, CodeHash: f.CodeHash, Code: f.Code, Source: f.Source, Endpoint: endpoint,
+		items = append(items, DedupItem{FunctionID: f.ID, Key: store.FunctionKey(names[rid], pathOf[f.FileID], f.QualName, f.StartLine), CodeHash: f.CodeHash, Code: f.Code, Source: f.Source, Endpoint: endpoint,
 			RepoCreatedAt: created[rid], Quality: f.Quality})
 	}
 	return items, nil

@@ -47,7 +47,8 @@ type Options struct {
 
 	Paths []string // files or folders for the openapi and toolbench sources
 	// Roots are the docs folders Paths were found in (default: Paths): a description
-	// file is named relative to its root, and its $refs may not leave it.
+	// file is named relative to its root, and its $refs may not leave it; an API
+	// imported earlier from a file under them that is gone is removed.
 	Roots []string
 
 	// BaseURL is, for the rapidapi source, where requests go instead of HubURL (a
@@ -117,13 +118,19 @@ type Summary struct {
 	Reasons   map[string]int `json:"reasons,omitempty"` // bad inputs by reason
 	// Findings are the run's rejections and warnings by reason, with examples.
 	Findings []FindingGroup `json:"findings,omitempty"`
+	// Reimported counts description files imported again because their content
+	// changed; Removed the APIs deleted because their description was removed, no
+	// longer reads, or no longer defines them (see decisions).
+	Reimported int `json:"reimported"`
+	Removed    int `json:"removed"`
 }
 
 // Counts are the summary's figures as a run records them.
 func (s *Summary) Counts() map[string]int64 {
 	return map[string]int64{"targets": int64(s.Targets), "saved": int64(s.Saved), "skipped": int64(s.Skipped),
 		"endpoints": int64(s.Endpoints), "bad": int64(s.Bad), "changed": int64(s.Changed),
-		"fetched": int64(s.Fetched), "reused": int64(s.Reused), "retries": int64(s.Retries), "warnings": int64(s.Warnings)}
+		"fetched": int64(s.Fetched), "reused": int64(s.Reused), "retries": int64(s.Retries), "warnings": int64(s.Warnings),
+		"reimported": int64(s.Reimported), "removed": int64(s.Removed)}
 }
 
 // crawler holds one run's state.
@@ -137,6 +144,10 @@ type crawler struct {
 	prog progress.Counter
 	// slugs maps the OWNER/SLUG of each description saved this run to its file.
 	slugs map[string]string
+	// savedAPIs are the ids of the APIs this run saved, and imported the description
+	// files it imported (not skipped as unchanged).
+	savedAPIs []int64
+	imported  map[string]bool
 }
 
 // Run crawls the source opts names into s, in one recorded run, and returns what
@@ -145,7 +156,7 @@ type crawler struct {
 func Run(ctx context.Context, s *store.Store, opts Options) (*Summary, error) {
 	opts.defaults()
 	args := map[string]any{"source": opts.Source, "categories": opts.Categories, "queries": opts.Queries,
-		"apis": opts.APIs, "paths": opts.Paths, "base_url": opts.BaseURL, "refresh": opts.Refresh, "discovery": opts.Discovery}
+		"apis": opts.APIs, "paths": opts.Paths, "roots": opts.Roots, "base_url": opts.BaseURL, "refresh": opts.Refresh, "discovery": opts.Discovery}
 	return store.RecordRun(ctx, s, Stage, args, func(runID int64) (*Summary, error) {
 		c := &crawler{s: s, o: opts, run: runID, sum: &Summary{RunID: runID, Source: opts.Source, Reasons: map[string]int{}}}
 		err := c.crawl(ctx)
@@ -219,6 +230,7 @@ func (c *crawler) save(ctx context.Context, doc *Doc, unit, subjectKind, subject
 		if _, err := tx.SaveAPI(ctx, &doc.API, doc.Endpoints); err != nil {
 			return err
 		}
+		c.savedAPIs = append(c.savedAPIs, doc.API.ID)
 		for _, p := range all {
 			err := tx.RecordDecision(ctx, store.Decision{RunID: c.run, Stage: Stage, SubjectKind: subjectKind, Subject: subject,
 				Verdict: store.Changed, Reason: p.Subject + ": " + p.Reason})

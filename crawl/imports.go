@@ -58,15 +58,22 @@ func (c *crawler) importFiles(ctx context.Context, source string, load loader) e
 	if err != nil {
 		return err
 	}
+	had := importedFiles(done, source)
+	c.imported = map[string]bool{}
+	current := map[string]bool{} // files whose APIs stand: unchanged or imported now
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		unit := source + ":" + f
+		unit := fileUnit(source, f)
 		if done[unit] {
 			c.sum.Skipped++
+			current[f] = true
 			c.prog.Add(1)
 			continue
+		}
+		if had[f] {
+			c.sum.Reimported++
 		}
 		doc, err := load(ctx, f)
 		var rj *Rejection
@@ -106,9 +113,11 @@ func (c *crawler) importFiles(ctx context.Context, source string, load loader) e
 		if err := c.save(ctx, doc, unit, "file", subject); err != nil {
 			return err
 		}
+		current[f] = true
+		c.imported[f] = true
 		c.prog.Add(1)
 	}
-	return nil
+	return c.retire(ctx, source, current)
 }
 
 // rejectOtherFiles records the files in the docs folders that are not JSON or

@@ -30,7 +30,7 @@ const (
 )
 
 // ApplyCaps keeps, per repository and per API, the best candidates by quality score
-// (ties: earliest repository, then lowest function id) up to the caps. It returns
+// (ties: earliest repository, then the first by Key, then the lowest function id) up to the caps. It returns
 // the reason for every capped candidate, by function id.
 func ApplyCaps(cands []Candidate, opt CapOptions) map[int64]string {
 	opt.defaults()
@@ -48,6 +48,9 @@ func ApplyCaps(cands []Candidate, opt CapOptions) map[int64]string {
 		}
 		if x.RepoCreatedAt != y.RepoCreatedAt {
 			return x.RepoCreatedAt < y.RepoCreatedAt
+		}
+		if x.Key != y.Key {
+			return x.Key < y.Key
 		}
 		return x.FunctionID < y.FunctionID
 	})

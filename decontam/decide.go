@@ -112,7 +112,7 @@ func Decide(cands []Candidate, dedup map[int64]store.DedupEntry, opt DecideOptio
 }
 
 // better orders candidates for standing in for a cluster: higher quality, then the
-// earlier repository, then the lower function id.
+// earlier repository, then the first by Key, then the lower function id.
 func better(a, b Candidate) bool {
 	if a.Quality != b.Quality {
 		return a.Quality > b.Quality
@@ -122,6 +122,9 @@ func better(a, b Candidate) bool {
 	}
 	if a.RepoCreatedAt != b.RepoCreatedAt {
 		return a.RepoCreatedAt < b.RepoCreatedAt
+	}
+	if a.Key != b.Key {
+		return a.Key < b.Key
 	}
 	return a.FunctionID < b.FunctionID
 }

@@ -412,7 +412,7 @@ func loadCandidates(ctx context.Context, st *store.Store) ([]Candidate, map[int6
 		if len(f.Facts) == 0 {
 			facts = nil
 		}
-		cands = append(cands, Candidate{FunctionID: f.ID, Repo: repo.FullName, RepoDesc: repo.Description, RepoTopics: repo.Topics,
+		cands = append(cands, Candidate{FunctionID: f.ID, Key: store.FunctionKey(repo.FullName, file.Path, f.QualName, f.StartLine), Repo: repo.FullName, RepoDesc: repo.Description, RepoTopics: repo.Topics,
 			RepoCreatedAt: repo.CreatedAt, Path: file.Path, FileHead: heads[f.FileID], Name: f.Name, Code: f.Code, Facts: facts,
 			Quality: f.Quality, APIID: a.APIID, Host: a.Host, Route: a.Route})
 	}

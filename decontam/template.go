@@ -39,7 +39,9 @@ type Signal struct {
 
 // Candidate is a function as decontam sees it.
 type Candidate struct {
-	FunctionID    int64
+	FunctionID int64
+	// Key is the function's store.FunctionKey: ties are broken on it before the id.
+	Key           string
 	Repo          string // owner/name
 	RepoDesc      string
 	RepoTopics    []string

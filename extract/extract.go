@@ -81,7 +81,7 @@ func (s *Stats) Counts() map[string]int64 {
 }
 
 // Unit is the work unit name of a file.
-func Unit(fileID int64) string { return "file:" + strconv.FormatInt(fileID, 10) }
+func Unit(fileID int64) string { return store.FileUnit(fileID) }
 
 // errTooLarge marks a file skipped for its size.
 var errTooLarge = errors.New(ReasonTooLarge)

@@ -5,15 +5,18 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha1"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -79,7 +82,7 @@ func MineLocal(ctx context.Context, st *store.Store, dir string, opts Options) (
 }
 
 func mineLocal(ctx context.Context, st *store.Store, dir string, opts Options) (*Stats, error) {
-	stats := &Stats{}
+	stats := &Stats{Redone: map[string]int{}}
 	targets, err := Targets(ctx, st, opts.APIs)
 	if err != nil {
 		return nil, err
@@ -92,6 +95,15 @@ func mineLocal(ctx context.Context, st *store.Store, dir string, opts Options) (
 	if err != nil {
 		return nil, fmt.Errorf("mine --local: %w", err)
 	}
+	prints := make([]string, len(targets))
+	for i, t := range targets {
+		prints[i] = TargetPrint(t, opts.EndpointsPerAPI)
+	}
+	set := []byte(strings.Join(slices.Sorted(slices.Values(prints)), "\n"))
+	setSHA := store.HashBlob(set)
+	searched := searchedUnits(done)
+	sets := map[string]map[string]bool{} // target set blob → its prints
+	newTargets := map[string]bool{}
 	opts.Progress.SetTotal(int64(len(roots)))
 	defer opts.Progress.Done()
 	for _, root := range roots {
@@ -103,16 +115,113 @@ func mineLocal(ctx context.Context, st *store.Store, dir string, opts Options) (
 		if err != nil {
 			return stats, fmt.Errorf("mine --local %s: %w", filepath.Base(root), err)
 		}
-		unit := "local|" + lr.record.FullName + "|" + lr.version()
-		if done[unit] {
+		version := lr.version()
+		had := map[string]bool{}
+		for _, sha := range searched[lr.record.FullName][version] {
+			ps, ok := sets[sha]
+			if !ok {
+				if ps, err = loadTargetSet(ctx, st, sha); err != nil {
+					return stats, fmt.Errorf("mine --local %s: %w", lr.record.FullName, err)
+				}
+				sets[sha] = ps
+			}
+			maps.Copy(had, ps)
+		}
+		var missing []Target
+		for i, t := range targets {
+			if !had[prints[i]] {
+				missing = append(missing, t)
+			}
+		}
+		if len(missing) == 0 {
+			stats.ReposUnchanged++
 			continue
 		}
-		if err := mineLocalRepo(ctx, st, lr, targets, opts, stats, unit); err != nil {
+		// Why this repository is searched again, when it was searched before.
+		otherVersion := false
+		for v := range searched[lr.record.FullName] {
+			otherVersion = otherVersion || v != version
+		}
+		switch {
+		case len(searched[lr.record.FullName][version]) > 0:
+			stats.Redone[RedoNewTargets]++
+			for _, t := range missing {
+				newTargets[TargetPrint(t, opts.EndpointsPerAPI)] = true
+			}
+		case otherVersion && lr.isGit:
+			stats.Redone[RedoNewCommit]++
+		case otherVersion:
+			stats.Redone[RedoChangedFiles]++
+		}
+		unit := localUnit(lr.record.FullName, version) + setSHA
+		if err := mineLocalRepo(ctx, st, lr, missing, opts, stats, unit, set, otherVersion); err != nil {
 			return stats, fmt.Errorf("mine --local %s: %w", lr.record.FullName, err)
 		}
-		opts.Logf("mine --local %s: done", lr.record.FullName)
+		stats.ReposSearched++
+		stats.TargetsSearched += len(missing)
+		opts.Logf("mine --local %s: searched for %d API(s)", lr.record.FullName, len(missing))
 	}
+	stats.NewTargets = len(newTargets)
 	return stats, nil
+}
+
+// A --local repository's done unit names what it was searched for:
+// "local|<repository>|<version>|targets:<sha>", where sha is the SHA-256 of the
+// sorted prints (TargetPrint) of the APIs searched for, kept as a blob. One blob
+// serves every repository a run searches, so thousands of APIs cost one blob per
+// catalog state and one unit per repository and run, and a later run with more
+// APIs searches each repository for the new ones only.
+func localUnit(repo, version string) string { return "local|" + repo + "|" + version + "|targets:" }
+
+// searchedUnits indexes the done --local units: repository → version → the target
+// set blobs it was searched for.
+func searchedUnits(done map[string]bool) map[string]map[string][]string {
+	out := map[string]map[string][]string{}
+	for u := range done {
+		rest, ok := strings.CutPrefix(u, "local|")
+		if !ok {
+			continue
+		}
+		i := strings.LastIndex(rest, "|targets:")
+		if i < 0 {
+			continue // a unit of an older store, which did not say what it searched for: search again
+		}
+		repo, version, ok := strings.Cut(rest[:i], "|")
+		if !ok {
+			continue
+		}
+		if out[repo] == nil {
+			out[repo] = map[string][]string{}
+		}
+		out[repo][version] = append(out[repo][version], rest[i+len("|targets:"):])
+	}
+	return out
+}
+
+func loadTargetSet(ctx context.Context, st *store.Store, sha string) (map[string]bool, error) {
+	b, err := st.Blob(ctx, sha)
+	if err != nil {
+		return nil, fmt.Errorf("what the repository was searched for: %w", err)
+	}
+	out := map[string]bool{}
+	for _, p := range strings.Split(string(b), "\n") {
+		if p != "" {
+			out[p] = true
+		}
+	}
+	return out, nil
+}
+
+// TargetPrint names what searching a file for t looks for — the API, its host and
+// its queries — so that a description whose host or routes changed is searched for
+// again, and an unchanged one is not.
+func TargetPrint(t Target, endpointsPerAPI int) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\x00%s\x00%s\x00%s\n", t.API.ID, t.API.Source, t.API.Slug, t.Host)
+	for _, q := range Queries(t, endpointsPerAPI) {
+		fmt.Fprintf(h, "%s\x00%s\x00%s\n", q.Layer, q.Text, q.Route)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:24]
 }
 
 // LocalRepo is one repository of a local directory as MineLocal reads it.
@@ -165,6 +274,21 @@ func WalkLocal(ctx context.Context, dir string, maxBytes int64, fn func(*LocalRe
 	return nil
 }
 
+// fileBlobSHA is GitBlobSHA of the file at p, of size bytes, read as a stream.
+func fileBlobSHA(p string, size int64) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", size)
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
 // version names what a repository holds: its commit, or for a plain folder a hash of
 // its files' paths and blob SHAs.
 func (lr *localRepo) version() string {
@@ -178,12 +302,37 @@ func (lr *localRepo) version() string {
 	return "tree-" + hex.EncodeToString(h.Sum(nil))
 }
 
-func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets []Target, opts Options, stats *Stats, unit string) error {
+// mineLocalRepo searches lr's files for targets and marks unit (whose target set is
+// the blob set) done. When supersede is set, lr was searched before at another
+// version: the files stored for it that this version no longer holds are dropped,
+// and the ones it still holds take this version's commit and URL.
+func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets []Target, opts Options, stats *Stats, unit string, set []byte, supersede bool) error {
 	contents, err := lr.read(ctx, opts.MaxFileBytes)
 	if err != nil {
 		return err
 	}
 	return st.Update(ctx, func(tx *store.Tx) error {
+		if supersede {
+			current := map[store.FileKey]string{}
+			for _, f := range lr.files {
+				current[store.FileKey{Path: f.path, GitSHA: f.sha}] = lr.fileURL(f.path)
+			}
+			n, err := tx.SupersedeRepoFiles(ctx, lr.record.FullName, lr.commit, current)
+			if err != nil {
+				return err
+			}
+			stats.FilesDropped += n
+		}
+		ids := make([]int64, len(targets))
+		for i, t := range targets {
+			ids[i] = t.API.ID
+		}
+		if err := tx.ForgetRepoHits(ctx, lr.record.FullName, ids); err != nil {
+			return err
+		}
+		if _, err := tx.PutBlob(ctx, set); err != nil {
+			return err
+		}
 		var repoID int64
 		for _, f := range lr.files {
 			subject := lr.fileURL(f.path)
@@ -379,7 +528,13 @@ func inspect(ctx context.Context, root string) (*localRepo, error) {
 			if err != nil {
 				return err
 			}
-			lr.files = append(lr.files, localFile{path: rel, size: info.Size()})
+			// A plain folder has no commit: its version is a hash of its files'
+			// contents, so an edited file is read again.
+			sha, err := fileBlobSHA(p, info.Size())
+			if err != nil {
+				return err
+			}
+			lr.files = append(lr.files, localFile{path: rel, sha: sha, size: info.Size()})
 			return nil
 		})
 		if err != nil {

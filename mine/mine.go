@@ -137,17 +137,76 @@ type Stats struct {
 	QueriesSkipped  int           `json:"queries_skipped"`
 	Splits          int           `json:"splits"`
 	Wasted          int           `json:"wasted"`
+	// ReposSearched counts the repositories a --local run searched, and
+	// TargetsSearched the (repository, API) pairs it searched them for: a repository
+	// already searched for an API at the same commit (or content) is not searched
+	// for it again.
+	ReposSearched   int `json:"repos_searched"`
+	TargetsSearched int `json:"targets_searched"`
+	// NewTargets counts the APIs that repositories searched before were searched
+	// for the first time (a new or changed description).
+	NewTargets int `json:"new_targets"`
+	// ReposUnchanged counts the repositories already searched for every API.
+	ReposUnchanged int `json:"repos_unchanged"`
+	// Redone counts the repositories searched again, by why (RedoNewTargets,
+	// RedoNewCommit, RedoChangedFiles).
+	Redone map[string]int `json:"redone,omitempty"`
+	// FilesDropped counts the stored files of earlier versions of a repository that
+	// its current version no longer holds, removed with what was extracted from them.
+	FilesDropped int `json:"files_dropped"`
 }
+
+// Why a repository is searched again.
+const (
+	RedoNewTargets   = "new targets"
+	RedoNewCommit    = "moved to a new commit"
+	RedoChangedFiles = "changed files"
+)
 
 // Counts is s as the named counters a store run keeps.
 func (s *Stats) Counts() map[string]int64 {
-	return map[string]int64{
+	c := map[string]int64{
 		"requests": int64(s.Requests), "search_requests": int64(s.SearchRequests), "repo_requests": int64(s.RepoRequests),
 		"content_requests": int64(s.ContentRequests), "not_modified": int64(s.NotModified), "cached": int64(s.Cached), "rate_limited": int64(s.RateLimited), "server_errors": int64(s.ServerErrors),
 		"waited_seconds": int64(s.Waited / time.Second), "hits": int64(s.Hits), "early_dropped": int64(s.EarlyDropped),
 		"deduped": int64(s.Deduped), "stored": int64(s.Stored), "rejected": int64(s.Rejected), "failed": int64(s.Failed),
 		"queries_skipped": int64(s.QueriesSkipped), "splits": int64(s.Splits), "wasted": int64(s.Wasted),
+		"repos_searched": int64(s.ReposSearched), "targets_searched": int64(s.TargetsSearched),
+		"repos_unchanged": int64(s.ReposUnchanged), "new_targets": int64(s.NewTargets), "files_dropped": int64(s.FilesDropped),
 	}
+	for k, v := range s.Redone {
+		c["redone_"+strings.ReplaceAll(k, " ", "_")] = int64(v)
+	}
+	return c
+}
+
+// Redid says which repositories this run searched again and why, or "" when none.
+func (s *Stats) Redid() string {
+	if len(s.Redone) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, why := range []string{RedoNewTargets, RedoNewCommit, RedoChangedFiles} {
+		n := s.Redone[why]
+		switch {
+		case n == 0:
+		case why == RedoNewTargets:
+			parts = append(parts, fmt.Sprintf("%d repositor%s mined again for %d new target(s)", n, plural(n, "y", "ies"), s.NewTargets))
+		default:
+			parts = append(parts, fmt.Sprintf("%d repositor%s mined again: %s", n, plural(n, "y", "ies"), why))
+		}
+	}
+	if s.FilesDropped > 0 {
+		parts = append(parts, fmt.Sprintf("%d file(s) of earlier versions dropped", s.FilesDropped))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // Targets reads the APIs to mine from the store with their endpoints, in id order,

@@ -54,8 +54,12 @@ func rawOr(b json.RawMessage, def string) string {
 }
 
 // SaveAlignments makes as the alignments of function fid, replacing any earlier
-// ones; each a's ID and FunctionID are set.
+// ones (a built sample made from one of those loses its alignment until the sample
+// builder runs again); each a's ID and FunctionID are set.
 func (t *Tx) SaveAlignments(ctx context.Context, fid int64, as []Alignment) error {
+	if _, err := t.exec(ctx, `UPDATE samples SET alignment_id=NULL WHERE alignment_id IN (SELECT id FROM alignments WHERE function_id=?)`, fid); err != nil {
+		return fmt.Errorf("save alignments of function %d: %w", fid, err)
+	}
 	if _, err := t.exec(ctx, `DELETE FROM alignments WHERE function_id=?`, fid); err != nil {
 		return fmt.Errorf("save alignments of function %d: %w", fid, err)
 	}

@@ -99,6 +99,9 @@ func (t *Tx) SaveAPI(ctx context.Context, api *API, eps []Endpoint) (int64, erro
 		}
 		rows.Close()
 		for _, eid := range stale {
+			if err := t.dropEndpointRefs(ctx, 0, eid); err != nil {
+				return 0, fmt.Errorf("save api %s/%s: %w", api.Owner, api.Slug, err)
+			}
 			if _, err := t.exec(ctx, `DELETE FROM endpoints WHERE id=?`, eid); err != nil {
 				return 0, fmt.Errorf("save api %s/%s: drop stale endpoint: %w", api.Owner, api.Slug, err)
 			}
@@ -306,4 +309,45 @@ func sortParams(ps []Param) {
 	slices.SortStableFunc(ps, func(a, b Param) int {
 		return cmp.Or(cmp.Compare(locationOrder[a.Location], locationOrder[b.Location]), cmp.Compare(a.Name, b.Name))
 	})
+}
+
+// dropEndpointRefs deletes the alignments that name API apiID (when endpointID is 0)
+// or endpoint endpointID, with the kept rows made from them (a built sample made
+// from one loses its alignment until the sample builder runs): they describe
+// documentation that is gone, and the functions they belong to are aligned again
+// against what remains.
+func (t *Tx) dropEndpointRefs(ctx context.Context, apiID, endpointID int64) error {
+	where, arg := `api_id=?`, apiID
+	if endpointID != 0 {
+		where, arg = `endpoint_id=?`, endpointID
+	}
+	if _, err := t.exec(ctx, `UPDATE samples SET alignment_id=NULL WHERE alignment_id IN (SELECT id FROM alignments WHERE `+where+`)`, arg); err != nil {
+		return fmt.Errorf("drop samples of stale alignments: %w", err)
+	}
+	if _, err := t.exec(ctx, `DELETE FROM alignments WHERE `+where, arg); err != nil {
+		return fmt.Errorf("drop stale alignments: %w", err)
+	}
+	return nil
+}
+
+// DeleteAPI deletes API id with its endpoints and parameters, the search hits that
+// name it, and the alignments (with their kept rows) bound to it;
+// files it found stay, found by no API until another finds them. It is for a
+// description that was removed or no longer defines the API.
+func (t *Tx) DeleteAPI(ctx context.Context, id int64) error {
+	if err := t.dropEndpointRefs(ctx, id, 0); err != nil {
+		return fmt.Errorf("delete api %d: %w", id, err)
+	}
+	for _, q := range []string{
+		`UPDATE samples SET alignment_id=NULL WHERE alignment_id IN (SELECT a.id FROM alignments a JOIN endpoints e ON e.id=a.endpoint_id WHERE e.api_id=?)`,
+		`DELETE FROM alignments WHERE endpoint_id IN (SELECT id FROM endpoints WHERE api_id=?)`,
+		`DELETE FROM file_hits WHERE api_id=?`,
+		`UPDATE files SET api_id=NULL WHERE api_id=?`,
+		`DELETE FROM apis WHERE id=?`,
+	} {
+		if _, err := t.exec(ctx, q, id); err != nil {
+			return fmt.Errorf("delete api %d: %w", id, err)
+		}
+	}
+	return nil
 }

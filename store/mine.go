@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // Query layers, strict to loose: the kind of evidence a search matched a file on.
@@ -316,4 +317,113 @@ func (s *Store) MinedFileCounts(ctx context.Context) (map[int64]int, error) {
 		out[id] = n
 	}
 	return out, rows.Err()
+}
+
+// FileKey names a file of one version of a repository: its path and git blob SHA.
+type FileKey struct{ Path, GitSHA string }
+
+// SupersedeRepoFiles makes the stored files of repository repo (its full name) those
+// of its current version: a file the version still holds (a key of current) takes
+// commit and the URL current gives it; any other is deleted with what was extracted
+// from it, so nothing of an earlier version reaches the benchmark. It returns how
+// many files were deleted.
+func (t *Tx) SupersedeRepoFiles(ctx context.Context, repo, commit string, current map[FileKey]string) (int, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT f.id, f.path, f.git_sha FROM files f JOIN repositories r ON r.id=f.repo_id
+		WHERE r.full_name=? ORDER BY f.id`, repo)
+	if err != nil {
+		return 0, fmt.Errorf("supersede files of %s: %w", repo, err)
+	}
+	type row struct {
+		id  int64
+		key FileKey
+	}
+	var all []row
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.id, &r.key.Path, &r.key.GitSHA); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("supersede files of %s: %w", repo, err)
+		}
+		all = append(all, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("supersede files of %s: %w", repo, err)
+	}
+	var stale []int64
+	for _, r := range all {
+		url, ok := current[r.key]
+		if !ok {
+			stale = append(stale, r.id)
+			continue
+		}
+		if _, err := t.exec(ctx, `UPDATE files SET commit_sha=?, url=? WHERE id=?`, commit, url, r.id); err != nil {
+			return 0, fmt.Errorf("supersede files of %s: %w", repo, err)
+		}
+	}
+	if err := t.deleteFiles(ctx, stale); err != nil {
+		return 0, fmt.Errorf("supersede files of %s: %w", repo, err)
+	}
+	return len(stale), nil
+}
+
+// ForgetRepoHits deletes the search hits of the APIs apiIDs on the files of
+// repository repo (its full name), before the repository is searched for them again:
+// what the new search finds replaces what an earlier description's queries found.
+func (t *Tx) ForgetRepoHits(ctx context.Context, repo string, apiIDs []int64) error {
+	for _, id := range apiIDs {
+		if _, err := t.exec(ctx, `DELETE FROM file_hits WHERE api_id=? AND file_id IN
+			(SELECT f.id FROM files f JOIN repositories r ON r.id=f.repo_id WHERE r.full_name=?)`, id, repo); err != nil {
+			return fmt.Errorf("forget hits of api %d on %s: %w", id, repo, err)
+		}
+	}
+	return nil
+}
+
+// FileUnit is the done unit of a stored file in the stages that work file by file
+// (extract).
+func FileUnit(fileID int64) string { return "file:" + strconv.FormatInt(fileID, 10) }
+
+// FunctionUnitPrefix starts the done units of a function in the stages that work
+// function by function (align).
+func FunctionUnitPrefix(fid int64) string { return "function:" + strconv.FormatInt(fid, 10) + ":" }
+
+// deleteFiles deletes files with everything extracted from them (functions,
+// alignments, kept rows and intents cascade); a built sample of one of their
+// functions is deleted first, for the sample builder to renumber what remains. The
+// done units of the files and their functions go too: SQLite may give a later row
+// a deleted row's id, and that row must not pass for done.
+func (t *Tx) deleteFiles(ctx context.Context, ids []int64) error {
+	for _, id := range ids {
+		var fids []int64
+		rows, err := t.tx.QueryContext(ctx, `SELECT id FROM functions WHERE file_id=?`, id)
+		if err != nil {
+			return fmt.Errorf("delete file %d: %w", id, err)
+		}
+		for rows.Next() {
+			var fid int64
+			if err := rows.Scan(&fid); err != nil {
+				rows.Close()
+				return fmt.Errorf("delete file %d: %w", id, err)
+			}
+			fids = append(fids, fid)
+		}
+		rows.Close()
+		if _, err := t.exec(ctx, `DELETE FROM work_units WHERE unit=?`, FileUnit(id)); err != nil {
+			return fmt.Errorf("forget the units of file %d: %w", id, err)
+		}
+		for _, fid := range fids {
+			p := FunctionUnitPrefix(fid)
+			if _, err := t.exec(ctx, `DELETE FROM work_units WHERE substr(unit, 1, ?)=?`, len(p), p); err != nil {
+				return fmt.Errorf("forget the units of function %d: %w", fid, err)
+			}
+		}
+		if _, err := t.exec(ctx, `DELETE FROM samples WHERE function_id IN (SELECT id FROM functions WHERE file_id=?)`, id); err != nil {
+			return fmt.Errorf("delete samples of file %d: %w", id, err)
+		}
+		if _, err := t.exec(ctx, `DELETE FROM files WHERE id=?`, id); err != nil {
+			return fmt.Errorf("delete file %d: %w", id, err)
+		}
+	}
+	return nil
 }

@@ -52,6 +52,9 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "aligned %d of %d candidate functions (%d already done) in %s; %d without an aligned call\n",
 		res.Aligned, res.Functions, res.Skipped, e.now().Sub(start).Round(time.Millisecond), res.Unaligned)
+	if r := res.Redid(); r != "" {
+		fmt.Fprintf(e.stdout, "  %s\n", r)
+	}
 	for _, k := range []string{align.MatchURL, align.MatchRoute, align.MatchHostOnly} {
 		fmt.Fprintf(e.stdout, "  %-10s %d\n", k, res.ByType[k])
 	}

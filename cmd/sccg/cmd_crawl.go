@@ -102,6 +102,10 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 func printCrawlSummary(e *env, s *crawl.Summary) {
 	fmt.Fprintf(e.stdout, "crawl %s (run %d): %d target(s), %d API(s) saved with %d endpoint(s), %d already done, %d bad, %d partly read, %d warning(s)\n",
 		s.Source, s.RunID, s.Targets, s.Saved, s.Endpoints, s.Skipped, s.Bad, s.Changed, s.Warnings)
+	if s.Reimported+s.Removed > 0 {
+		fmt.Fprintf(e.stdout, "%d changed description(s) imported again, %d API(s) removed (their description is gone or changed)\n",
+			s.Reimported, s.Removed)
+	}
 	if s.Source == crawl.SourceRapidAPI {
 		fmt.Fprintf(e.stdout, "requests: %d answered, %d served from the store, %d retried\n", s.Fetched, s.Reused, s.Retries)
 	}

@@ -126,6 +126,13 @@ func runMine(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "mined: %d files stored, %d already held, %d rejected, %d failed; %d requests (%d search, %d wasted), waited %s\n",
 		stats.Stored, stats.Deduped, stats.Rejected, stats.Failed, stats.Requests, stats.SearchRequests, stats.Wasted, stats.Waited.Round(time.Second))
+	if *local != "" {
+		fmt.Fprintf(e.stdout, "repositories: %d searched for %d (repository, API) pair(s), %d already searched for every API\n",
+			stats.ReposSearched, stats.TargetsSearched, stats.ReposUnchanged)
+	}
+	if r := stats.Redid(); r != "" {
+		fmt.Fprintf(e.stdout, "redid: %s\n", r)
+	}
 	return nil
 }
 

@@ -205,6 +205,9 @@ func Build(ctx context.Context, s *store.Store, o Options) (*Summary, error) {
 		}
 		sum.Stages = append(sum.Stages, r)
 		logf("[%d/%d] %s %s %s", i+1, len(steps), st.name, r.Status, formatCounts(r.Counts))
+		if r.Note != "" && st.name != "export" {
+			logf("[%d/%d] %s: %s", i+1, len(steps), st.name, r.Note)
+		}
 		if o.StageDone != nil {
 			o.StageDone(r)
 		}
@@ -212,10 +215,17 @@ func Build(ctx context.Context, s *store.Store, o Options) (*Summary, error) {
 	return sum, nil
 }
 
-// counted keeps what a stage (which records its own run) counted in its result.
+// redoer is a stage result that can say what its run did again and why.
+type redoer interface{ Redid() string }
+
+// counted keeps what a stage (which records its own run) counted in its result,
+// and what it redid as the stage's note.
 func counted[T any, P store.CountedPtr[T]](r *StageResult, res P, err error) error {
 	if res != nil {
 		r.Counts = res.Counts()
+		if rd, ok := any(res).(redoer); ok {
+			r.Note = rd.Redid()
+		}
 	}
 	return err
 }
@@ -261,7 +271,8 @@ func runCrawl(ctx context.Context, s *store.Store, o *Options, r *StageResult, c
 		sum, err := crawl.Run(ctx, s, opt)
 		if sum != nil {
 			for k, v := range map[string]int{"targets": sum.Targets, "saved": sum.Saved, "skipped": sum.Skipped,
-				"endpoints": sum.Endpoints, "bad": sum.Bad, "warnings": sum.Warnings} {
+				"endpoints": sum.Endpoints, "bad": sum.Bad, "warnings": sum.Warnings,
+				"reimported": sum.Reimported, "removed": sum.Removed} {
 				r.Counts[k] += int64(v)
 			}
 			if o.Logf != nil {
@@ -278,6 +289,14 @@ func runCrawl(ctx context.Context, s *store.Store, o *Options, r *StageResult, c
 			return err
 		}
 	}
+	var redid []string
+	if n := r.Counts["reimported"]; n > 0 {
+		redid = append(redid, fmt.Sprintf("imported %d changed description(s) again", n))
+	}
+	if n := r.Counts["removed"]; n > 0 {
+		redid = append(redid, fmt.Sprintf("removed %d API(s) whose description is gone or changed", n))
+	}
+	r.Note = strings.Join(redid, "; ")
 	return nil
 }
 
