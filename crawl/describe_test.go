@@ -219,12 +219,20 @@ func TestImportCatalog(t *testing.T) {
 			}
 		}
 	}
-	var out strings.Builder
-	sum.WriteFindings(&out)
-	for _, want := range []string{"crawl rejected not_a_description: 3", "README.md is not a description",
-		"crawl warning type_repaired: 2", "skycast.test/skycast: type \"str\""} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("findings lack %q:\n%s", want, out.String())
+	counts := map[string]int{}
+	var examples []string
+	for _, g := range sum.Findings {
+		counts[g.Verdict+" "+g.Reason] = g.Count
+		examples = append(examples, g.Examples...)
+	}
+	for group, n := range map[string]int{"rejected not_a_description": 3, "warning type_repaired": 2} {
+		if counts[group] != n {
+			t.Errorf("findings %q: %d, want %d (all: %v)", group, counts[group], n, counts)
+		}
+	}
+	for _, want := range []string{"README.md is not a description", "skycast.test/skycast: type \"str\""} {
+		if !slices.ContainsFunc(examples, func(e string) bool { return strings.Contains(e, want) }) {
+			t.Errorf("no finding example holds %q: %q", want, examples)
 		}
 	}
 }

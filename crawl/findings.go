@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -38,39 +37,6 @@ func (s *Summary) note(verdict, reason, example string) {
 		}
 	}
 	s.Findings = append(s.Findings, FindingGroup{Verdict: verdict, Reason: reason, Count: 1, Examples: []string{example}})
-}
-
-// WriteFindings writes the run's rejections, then its warnings, grouped by reason
-// (most frequent first) with their examples. It writes nothing when there are none.
-func (s *Summary) WriteFindings(w io.Writer) {
-	groups := slices.Clone(s.Findings)
-	rank := func(v string) int {
-		switch v {
-		case store.Rejected, store.Failed:
-			return 0
-		case store.Warning:
-			return 2
-		}
-		return 1
-	}
-	slices.SortStableFunc(groups, func(a, b FindingGroup) int {
-		if d := rank(a.Verdict) - rank(b.Verdict); d != 0 {
-			return d
-		}
-		if a.Count != b.Count {
-			return b.Count - a.Count
-		}
-		return strings.Compare(a.Reason, b.Reason)
-	})
-	for _, g := range groups {
-		fmt.Fprintf(w, "crawl %s %s: %d\n", g.Verdict, g.Reason, g.Count)
-		for _, e := range g.Examples {
-			fmt.Fprintf(w, "    %s\n", e)
-		}
-		if more := g.Count - len(g.Examples); more > 0 {
-			fmt.Fprintf(w, "    … and %d more (sccg stats, or the decisions of run %d)\n", more, s.RunID)
-		}
-	}
 }
 
 // apiName is how decisions name an API: OWNER/SLUG, or SLUG without an owner.

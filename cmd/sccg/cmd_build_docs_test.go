@@ -138,13 +138,13 @@ func TestBuildPublishedDescriptions(t *testing.T) {
 	stderr := errb.String()
 	for _, want := range []string{
 		// rejections first, with what to add
-		"crawl rejected no_host: 2", "relative-server.yaml says nowhere which host", "--base-url",
-		"crawl rejected no_endpoints: 1", "only-webhooks.yaml has no operations",
-		"crawl rejected not_a_description: 7", "catalog/README.md",
+		"crawl rejected 2 files: no_host", "relative-server.yaml says nowhere which host", "--base-url",
+		"crawl rejected 1 file: no_endpoints", "only-webhooks.yaml has no operations",
+		"crawl rejected 7 files: not_a_description", "catalog/README.md",
 		// warnings by reason, naming the API and the file
-		"crawl warning type_repaired:", "crawl warning number_as_string_repaired:", "crawl warning example_mismatch_ignored:",
-		"crawl warning webhooks_ignored:", "crawl warning host_repaired:", "crawl warning external_ref_dropped:",
-		"chart-tracks: maximum: \"50\" is a string",
+		"crawl warning 3 apis: type_repaired", "crawl warning 3 apis: number_as_string_repaired", "crawl warning 1 api: example_mismatch_ignored",
+		"crawl warning 1 api: webhooks_ignored", "crawl warning 1 api: host_repaired", "crawl warning 1 api: external_ref_dropped",
+		"chart-tracks: typos.yaml line 15 /paths/~1tracks/get/parameters/0/schema/maximum: maximum: \"50\" is a string",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)

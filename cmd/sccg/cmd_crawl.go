@@ -97,8 +97,8 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 	return err
 }
 
-// printCrawlSummary writes the run's figures on stdout and its rejections and
-// warnings, grouped by reason, on stderr.
+// printCrawlSummary writes the run's figures on stdout (its rejections and
+// warnings are the command's, named by the decision watch every stage shares).
 func printCrawlSummary(e *env, s *crawl.Summary) {
 	fmt.Fprintf(e.stdout, "crawl %s (run %d): %d target(s), %d API(s) saved with %d endpoint(s), %d already done, %d bad, %d partly read, %d warning(s)\n",
 		s.Source, s.RunID, s.Targets, s.Saved, s.Endpoints, s.Skipped, s.Bad, s.Changed, s.Warnings)
@@ -109,7 +109,6 @@ func printCrawlSummary(e *env, s *crawl.Summary) {
 	if s.Source == crawl.SourceRapidAPI {
 		fmt.Fprintf(e.stdout, "requests: %d answered, %d served from the store, %d retried\n", s.Fetched, s.Reused, s.Retries)
 	}
-	s.WriteFindings(e.stderr)
 }
 
 func runCrawlExport(ctx context.Context, e *env, args []string) error {

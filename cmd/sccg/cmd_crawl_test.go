@@ -96,17 +96,17 @@ func TestCrawlCommandErrors(t *testing.T) {
 		{"export unknown api", func(string) []string { return []string{"crawl", "export-openapi", "no/such"} }, 1, "not found", ""},
 		{"nothing crawled exits 1", func(b string) []string {
 			return []string{"crawl", "--base-url", b, "--rps", "1000", "--api", "ghostdev/retired-api"}
-		}, 1, "crawl rejected no API data in page: 1", ""},
+		}, 1, "crawl rejected 1 page: no API data in page", ""},
 		{"bad input is counted, run goes on", func(b string) []string {
 			return []string{"crawl", "--base-url", b, "--rps", "1000", "--api", "ghostdev/retired-api", "--api", "jokester/dad-jokes-daily"}
 		}, 0, "", "1 API(s) saved"},
 		{"missing apis file", func(b string) []string { return []string{"crawl", "--apis", "/nonexistent/list"} }, 2, "read api list", ""},
 		{"a relative server URL without a base is rejected, saying what to add", func(string) []string {
 			return []string{"crawl", "--source", "openapi", filepath.Join(publishedDocs, "relative-server.yaml")}
-		}, 1, "crawl rejected no_host: 1\n    relative-server.yaml says nowhere which host serves its 1 operation(s) (GET /parks)", ""},
+		}, 1, "crawl rejected 1 file: no_host\n    relative-server.yaml: relative-server.yaml says nowhere which host serves its 1 operation(s) (GET /parks)", ""},
 		{"--base-url resolves a relative server URL", func(string) []string {
 			return []string{"crawl", "--source", "openapi", "--base-url", "https://parks.example-maps.test", filepath.Join(publishedDocs, "relative-server.yaml")}
-		}, 0, "crawl warning relative_server_resolved: 1", "1 API(s) saved with 1 endpoint(s)"},
+		}, 0, "crawl warning 1 api: relative_server_resolved", "1 API(s) saved with 1 endpoint(s)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -116,8 +116,8 @@ func TestBuildNamesRejectionsFirst(t *testing.T) {
 		examples []string // lines under it
 		before   string   // the next stage's line, which the group comes before
 	}{
-		{"descriptions without a host", "crawl rejected 4 files: no host", []string{"nohost-a.json: neither", "nohost-b.json", "nohost-c.json", "… and 1 more"}, "[2/9] mine"},
-		{"a description without operations", "crawl rejected 1 file: no operations", []string{"empty.json"}, "[2/9] mine"},
+		{"descriptions without a host", "crawl rejected 4 files: no_host", []string{"nohost-a.json: nohost-a.json says nowhere which host", "nohost-b.json", "nohost-c.json", "… and 1 more"}, "[2/9] mine"},
+		{"a description without operations", "crawl rejected 1 file: no_endpoints", []string{"empty.json"}, "[2/9] mine"},
 		{"a repository with no candidate file", "mine rejected 1 repository: no candidate file", []string{"dana/notes: no Python file names"}, "[3/9] extract"},
 		{"a module-level request", "extract rejected 1 function: top-level script request", []string{"dana/wx:script.py:<module>"}, "[4/9] align"},
 		{"a call to an undocumented host", "align rejected 1 function: no call aligned", []string{"dana/wx:other.py:fetch_other: unknown host api.other.example"}, "[5/9] decontam"},
@@ -171,7 +171,7 @@ func TestRejectionsJSON(t *testing.T) {
 	}{
 		{"crawl of every description", func(t *testing.T) []string {
 			return []string{"crawl", "--db", filepath.Join(t.TempDir(), "c.db"), "--source", "openapi", rejectFixture.docs}
-		}, "crawl/rejected/no host", 4, noHostDocs},
+		}, "crawl/rejected/no_host", 4, noHostDocs},
 		{"a whole build", func(t *testing.T) []string {
 			return []string{"build", "--db", filepath.Join(t.TempDir(), "b.db"), "--docs", rejectFixture.docs, "--local", rejectFixture.repos}
 		}, "align/rejected/no call aligned", 1, []string{"dana/wx:other.py:fetch_other"}},
@@ -250,8 +250,8 @@ func TestWhy(t *testing.T) {
 		last    string   // the last line of stdout, or of stderr on failure
 	}{
 		{"a dropped description file", nohost, 0,
-			[]string{"description file " + nohost, "crawl     rejected  no host: neither"},
-			"is not in the benchmark: no API imported from it: crawl rejected it (no host"},
+			[]string{"description file nohost-a.json", "crawl     rejected  no_host: nohost-a.json says nowhere which host"},
+			"is not in the benchmark: no API imported from it: crawl rejected it (no_host"},
 		{"a dropped file", "dana/wx/other.py", 0,
 			[]string{"repository dana/wx", "file dana/wx/other.py", "mine      kept", "extract   kept", "function dana/wx:other.py:fetch_other", "align     rejected  no call aligned: unknown host api.other.example"},
 			"file dana/wx/other.py is not in the benchmark: none of its 1 function became a sample: fetch_other: kept out: align rejected it (no call aligned: unknown host api.other.example)"},
@@ -342,8 +342,8 @@ func TestStatsDecisions(t *testing.T) {
 		stage, verdict, reason string
 		count                  int64
 	}{
-		{"crawl", "rejected", "no host", 4},
-		{"crawl", "rejected", "no operations", 1},
+		{"crawl", "rejected", "no_host", 4},
+		{"crawl", "rejected", "no_endpoints", 1},
 		{"mine", "rejected", "no candidate file", 1},
 		{"align", "rejected", "no call aligned", 1},
 		{"decontam", "rejected", "exact_duplicate", 1},
@@ -407,7 +407,7 @@ func TestStageCommandsNameRejections(t *testing.T) {
 		not    []string
 	}{
 		{name: "crawl", args: []string{"crawl", "--source", "openapi", docs},
-			stderr: []string{"crawl rejected 4 files: no host\n", "nohost-a.json: neither x-rapidapi-host", "… and 1 more", "crawl rejected 1 file: no operations\n"},
+			stderr: []string{"crawl rejected 4 files: no_host\n", "nohost-a.json: nohost-a.json says nowhere which host", "… and 1 more", "crawl rejected 1 file: no_endpoints\n"},
 			not:    []string{"nohost-d.json"}},
 		{name: "export of a sample in no split", setup: [][]string{{"import", filepath.Join("..", "..", "samples", "testdata", "mini.json")}},
 			args:   []string{"export", "--out", t.TempDir()},

@@ -80,6 +80,9 @@ func (w *decisionWatch) collect(ctx context.Context) (*rejections, error) {
 			continue // a run that began after this collect: the next one reads it
 		}
 		class, detail := splitReason(d.Reason)
+		if detail == "" {
+			detail = evidenceDetail(d.Evidence)
+		}
 		key := [4]string{d.Stage, d.Verdict, d.SubjectKind, class}
 		i, ok := index[key]
 		if !ok {
@@ -137,6 +140,38 @@ func githubFileName(u string) string {
 		return parts[0] + "/" + parts[1] + "/" + parts[4]
 	}
 	return rest
+}
+
+// evidenceDetail is the detail of a decision whose reason is a bare code, read
+// from its evidence: its message (a rejected description file), else the first of
+// its occurrences and how many there are (an API's warnings of one reason).
+func evidenceDetail(ev map[string]any) string {
+	if m, ok := ev["message"].(string); ok {
+		return m
+	}
+	items, _ := ev["items"].([]any)
+	if len(items) == 0 {
+		return ""
+	}
+	first, _ := items[0].(map[string]any)
+	var at []string
+	if f, ok := first["file"].(string); ok && f != "" {
+		at = append(at, f)
+	}
+	if l, ok := first["line"].(float64); ok && l > 0 {
+		at = append(at, fmt.Sprintf("line %d", int(l)))
+	}
+	if p, ok := first["pointer"].(string); ok && p != "" {
+		at = append(at, p)
+	}
+	detail, _ := first["detail"].(string)
+	if len(at) > 0 {
+		detail = strings.Join(at, " ") + ": " + detail
+	}
+	if n, ok := ev["count"].(float64); ok && n > 1 {
+		detail += fmt.Sprintf(" (and %d more)", int(n)-1)
+	}
+	return detail
 }
 
 // splitReason cuts a reason into the class it is grouped by and the detail past

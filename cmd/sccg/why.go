@@ -895,7 +895,9 @@ func (n *whyNode) write(w io.Writer, indent string, outcome bool) {
 	}
 	for _, d := range n.Decisions {
 		line := fmt.Sprintf("%s    %-9s %-9s %s", indent, d.Stage, d.Verdict, d.Reason)
-		if ev := evidenceText(d.Evidence); ev != "" {
+		if _, detail := splitReason(d.Reason); detail == "" && evidenceDetail(d.Evidence) != "" {
+			line += ": " + evidenceDetail(d.Evidence)
+		} else if ev := evidenceText(d.Evidence); ev != "" {
 			line += "  " + ev
 		}
 		if !d.Current {

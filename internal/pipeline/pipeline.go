@@ -275,15 +275,6 @@ func runCrawl(ctx context.Context, s *store.Store, o *Options, r *StageResult, c
 				"reimported": sum.Reimported, "removed": sum.Removed} {
 				r.Counts[k] += int64(v)
 			}
-			if o.Logf != nil {
-				var b strings.Builder
-				sum.WriteFindings(&b)
-				for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
-					if line != "" {
-						o.Logf("%s", line)
-					}
-				}
-			}
 		}
 		if err != nil && !(errors.Is(err, crawl.ErrNothingCrawled) && sum != nil && sum.Skipped > 0) {
 			return err
