@@ -47,12 +47,21 @@ type Candidate struct {
 	Path          string // file path in the repository
 	FileHead      string // the first lines of the file (banners live there)
 	Name          string
+	QualName      string
+	FileID        int64
 	Code          string // self-contained code
 	Facts         *pyfacts.Facts
 	Quality       float64
 	APIID         int64  // API of the primary alignment
 	Host          string // host of the primary alignment
 	Route         string // route of the primary alignment
+	// AlignedCalls are the indexes in Facts.Calls of the calls that aligned with a
+	// documented endpoint; set for functions that make no request themselves.
+	AlignedCalls []int
+	// NotStandalone says, by qualname, why same-file functions that make requests
+	// cannot be samples on their own (rejected by extract, not aligned); set with
+	// AlignedCalls.
+	NotStandalone map[string]string
 }
 
 var (

@@ -1,0 +1,86 @@
+package decontam
+
+// callee is a same-file function a caller's request passes through.
+type callee struct {
+	FunctionID int64  `json:"function_id,omitempty"`
+	QualName   string `json:"qualname"`
+	Why        string `json:"why,omitempty"` // why it cannot be a sample on its own
+}
+
+// Why a callee cannot be a sample on its own, besides the reasons loadCandidates
+// gives (Candidate.NotStandalone).
+const (
+	whyTemplate = "template"
+	whyUnknown  = "not a request function of the file"
+)
+
+// callers rejects, as ReasonCallerOf, every candidate that is not a template and
+// makes no request itself when each of its aligned requests passes through a
+// same-file function that can be a sample on its own: an aligned candidate that is
+// not a template. Along a request's chain of helpers the innermost such function is
+// the one named, the function nearest to the request. A caller with an aligned
+// request no callee can stand for stays, and its verdict's note says which callees
+// could not and why.
+func callers(cands []Candidate, out []Verdict) {
+	type fileFn struct {
+		file int64
+		qual string
+	}
+	index := map[fileFn]int{}
+	for i, c := range cands {
+		index[fileFn{c.FileID, c.QualName}] = i
+	}
+	for i, c := range cands {
+		if out[i].Template || c.Facts == nil || c.Facts.Direct() || len(c.AlignedCalls) == 0 {
+			continue
+		}
+		var by, cannot []callee
+		seen := map[string]bool{}
+		for _, k := range c.AlignedCalls {
+			if k < 0 || k >= len(c.Facts.Calls) {
+				continue
+			}
+			call := c.Facts.Calls[k]
+			chain := call.Via
+			if len(chain) == 0 {
+				chain = []string{call.InHelper}
+			}
+			found := false
+			for n := len(chain) - 1; n >= 0 && !found; n-- {
+				if j, ok := index[fileFn{c.FileID, chain[n]}]; ok && !out[j].Template && j != i {
+					found = true
+					if !seen[chain[n]] {
+						seen[chain[n]] = true
+						by = append(by, callee{FunctionID: cands[j].FunctionID, QualName: chain[n]})
+					}
+				}
+			}
+			if found {
+				continue
+			}
+			for _, q := range chain {
+				if seen["!"+q] {
+					continue
+				}
+				seen["!"+q] = true
+				why := c.NotStandalone[q]
+				if j, ok := index[fileFn{c.FileID, q}]; ok && out[j].Template {
+					why = whyTemplate
+				} else if why == "" {
+					why = whyUnknown
+				}
+				cannot = append(cannot, callee{QualName: q, Why: why})
+			}
+		}
+		switch {
+		case len(cannot) == 0 && len(by) > 0:
+			out[i].Reasons = append(out[i].Reasons, Reason{ReasonCallerOf, map[string]any{"callees": by}})
+		case len(cannot) > 0:
+			note := map[string]any{"requests_through": cannot}
+			if len(by) > 0 {
+				note["other_callees"] = by
+			}
+			out[i].note("caller", note)
+		}
+	}
+}
