@@ -1,5 +1,10 @@
 package decontam
 
+import (
+	"maps"
+	"slices"
+)
+
 // callee is a same-file function a caller's request passes through.
 type callee struct {
 	FunctionID int64  `json:"function_id,omitempty"`
@@ -10,17 +15,19 @@ type callee struct {
 // Why a callee cannot be a sample on its own, besides the reasons loadCandidates
 // gives (Candidate.NotStandalone).
 const (
-	whyTemplate = "template"
-	whyUnknown  = "not a request function of the file"
+	whyTemplate      = "template"
+	whyUnknown       = "not a request function of the file"
+	whyOtherEndpoint = "its own requests align with other endpoints: the endpoint comes from the caller's arguments"
 )
 
 // callers rejects, as ReasonCallerOf, every candidate that is not a template and
 // makes no request itself when each of its aligned requests passes through a
-// same-file function that can be a sample on its own: an aligned candidate that is
-// not a template. Along a request's chain of helpers the innermost such function is
-// the one named, the function nearest to the request. A caller with an aligned
-// request no callee can stand for stays, and its verdict's note says which callees
-// could not and why.
+// same-file function that can stand for it: an aligned candidate, not a template,
+// whose own requests align with the same endpoint. Along a request's chain of
+// helpers the innermost such function is named, the one nearest to the request. A
+// caller with an aligned request no callee can stand for stays (a generic helper
+// that is not aligned, or one that only gets its endpoint from the caller's
+// arguments), and its verdict's note says which callees could not and why.
 func callers(cands []Candidate, out []Verdict) {
 	type fileFn struct {
 		file int64
@@ -36,10 +43,11 @@ func callers(cands []Candidate, out []Verdict) {
 		}
 		var by, cannot []callee
 		seen := map[string]bool{}
-		for _, k := range c.AlignedCalls {
+		for _, k := range slices.Sorted(maps.Keys(c.AlignedCalls)) {
 			if k < 0 || k >= len(c.Facts.Calls) {
 				continue
 			}
+			endpoint := c.AlignedCalls[k]
 			call := c.Facts.Calls[k]
 			chain := call.Via
 			if len(chain) == 0 {
@@ -47,7 +55,8 @@ func callers(cands []Candidate, out []Verdict) {
 			}
 			found := false
 			for n := len(chain) - 1; n >= 0 && !found; n-- {
-				if j, ok := index[fileFn{c.FileID, chain[n]}]; ok && !out[j].Template && j != i {
+				j, ok := index[fileFn{c.FileID, chain[n]}]
+				if ok && j != i && !out[j].Template && slices.Contains(c.FileEndpoints[chain[n]], endpoint) {
 					found = true
 					if !seen[chain[n]] {
 						seen[chain[n]] = true
@@ -64,9 +73,13 @@ func callers(cands []Candidate, out []Verdict) {
 				}
 				seen["!"+q] = true
 				why := c.NotStandalone[q]
-				if j, ok := index[fileFn{c.FileID, q}]; ok && out[j].Template {
+				j, ok := index[fileFn{c.FileID, q}]
+				switch {
+				case ok && out[j].Template:
 					why = whyTemplate
-				} else if why == "" {
+				case ok:
+					why = whyOtherEndpoint
+				case why == "":
 					why = whyUnknown
 				}
 				cannot = append(cannot, callee{QualName: q, Why: why})

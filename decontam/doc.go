@@ -12,10 +12,12 @@
 //     their functions go), a configurable repository blocklist, and — weak, counted
 //     only in pairs — key-like parameters with a literal default;
 //   - callers (caller_of): a function that makes no request itself when every
-//     aligned request it makes passes through a same-file function that can be a
-//     sample on its own (an aligned candidate, not a template); the innermost such
-//     callee is named. A caller a callee cannot stand for stays, and its kept
-//     decision says which callee could not and why;
+//     aligned request it makes passes through a same-file function that can stand
+//     for it (an aligned candidate, not a template, whose own requests align with
+//     the same endpoint); the innermost such callee is named. A caller a callee
+//     cannot stand for stays (a generic helper that is not aligned, or that only
+//     gets its endpoint from the caller's arguments), and its kept decision says
+//     which callee could not and why;
 //   - duplicates that do not stand for their cluster: its members are taken in
 //     align's rank (direct request function, own-body quality, repository, path,
 //     qualname, line), the first that is neither template nor caller stands;

@@ -421,7 +421,7 @@ func loadCandidates(ctx context.Context, st *store.Store) ([]Candidate, map[int6
 	heads := map[int64]string{}
 	repos := map[int64]*store.Repository{}
 	byID := map[int64]*store.Function{}
-	notStandalone := map[int64]map[string]string{} // by file
+	callerFiles := map[int64]*fileFacts{}
 	var cands []Candidate
 	for i := range fns {
 		f := &fns[i]
@@ -455,7 +455,7 @@ func loadCandidates(ctx context.Context, st *store.Store) ([]Candidate, map[int6
 			RepoCreatedAt: repo.CreatedAt, Path: file.Path, FileHead: heads[f.FileID], Name: f.Name, QualName: f.QualName,
 			FileID: f.FileID, Code: f.Code, Facts: facts, Quality: f.Quality, APIID: a.APIID, Host: a.Host, Route: a.Route}
 		if facts != nil && !facts.Direct() {
-			if err := loadCallerFacts(ctx, st, &c, prim, notStandalone); err != nil {
+			if err := loadCallerFacts(ctx, st, &c, prim, callerFiles); err != nil {
 				return fail(err)
 			}
 		}
@@ -472,35 +472,55 @@ const (
 )
 
 // loadCallerFacts fills what Decide needs to judge a function that makes no request
-// itself: which of its calls aligned, and why the file's other request functions
-// cannot be samples (read once per file into byFile).
-func loadCallerFacts(ctx context.Context, st *store.Store, c *Candidate, prim map[int64]store.Alignment, byFile map[int64]map[string]string) error {
+// itself: the endpoints its calls aligned with, and for the file's other request
+// functions, theirs or why they cannot be samples (read once per file into byFile).
+func loadCallerFacts(ctx context.Context, st *store.Store, c *Candidate, prim map[int64]store.Alignment, byFile map[int64]*fileFacts) error {
 	as, err := st.Alignments(ctx, c.FunctionID)
 	if err != nil {
 		return err
 	}
+	c.AlignedCalls = map[int]string{}
 	for _, a := range as {
-		c.AlignedCalls = append(c.AlignedCalls, a.CallIndex)
+		c.AlignedCalls[a.CallIndex] = endpointKey(a)
 	}
-	why, ok := byFile[c.FileID]
+	ff, ok := byFile[c.FileID]
 	if !ok {
 		fns, err := st.FunctionsOfFile(ctx, c.FileID)
 		if err != nil {
 			return err
 		}
-		why = map[string]string{}
+		ff = &fileFacts{why: map[string]string{}, endpoints: map[string][]string{}}
 		for _, g := range fns {
-			switch _, aligned := prim[g.ID]; {
-			case g.Status != store.FunctionCandidate:
-				why[g.QualName] = whyExtract + g.RejectReason
-			case !aligned:
-				why[g.QualName] = whyUnaligned
+			if _, aligned := prim[g.ID]; g.Status != store.FunctionCandidate {
+				ff.why[g.QualName] = whyExtract + g.RejectReason
+				continue
+			} else if !aligned {
+				ff.why[g.QualName] = whyUnaligned
+				continue
+			}
+			as, err := st.Alignments(ctx, g.ID)
+			if err != nil {
+				return err
+			}
+			for _, a := range as {
+				ff.endpoints[g.QualName] = append(ff.endpoints[g.QualName], endpointKey(a))
 			}
 		}
-		byFile[c.FileID] = why
+		byFile[c.FileID] = ff
 	}
-	c.NotStandalone = why
+	c.NotStandalone, c.FileEndpoints = ff.why, ff.endpoints
 	return nil
+}
+
+// fileFacts are what loadCallerFacts reads once per file.
+type fileFacts struct {
+	why       map[string]string
+	endpoints map[string][]string
+}
+
+// endpointKey names the endpoint an alignment binds a call to.
+func endpointKey(a store.Alignment) string {
+	return strings.ToLower(a.Host) + " " + a.Method + " " + a.Route
 }
 
 // head returns the first n lines of content.

@@ -55,13 +55,17 @@ type Candidate struct {
 	APIID         int64  // API of the primary alignment
 	Host          string // host of the primary alignment
 	Route         string // route of the primary alignment
-	// AlignedCalls are the indexes in Facts.Calls of the calls that aligned with a
-	// documented endpoint; set for functions that make no request themselves.
-	AlignedCalls []int
+	// AlignedCalls are the endpoints ("HOST METHOD ROUTE") the calls that aligned
+	// were bound to, by index in Facts.Calls; set for functions that make no request
+	// themselves.
+	AlignedCalls map[int]string
 	// NotStandalone says, by qualname, why same-file functions that make requests
 	// cannot be samples on their own (rejected by extract, not aligned); set with
 	// AlignedCalls.
 	NotStandalone map[string]string
+	// FileEndpoints are the endpoints each aligned function of the same file is
+	// bound to, by qualname; set with AlignedCalls.
+	FileEndpoints map[string][]string
 }
 
 var (
