@@ -2,6 +2,7 @@ package align
 
 import (
 	"cmp"
+	"math"
 	"sort"
 	"strings"
 
@@ -24,8 +25,11 @@ type DedupItem struct {
 	Endpoint   string // the primary alignment's host, method and route: near-duplicates must agree
 	// Direct is set when the function makes a request itself, not only through
 	// same-file helpers it calls (pyfacts.Facts.Direct).
-	Direct  bool
-	Quality float64 // scored on the function's own body
+	Direct bool
+	// Quality is the function's code quality: the quality score of its own body
+	// without the repository's signals (stars and forks), which depend on where the
+	// repository was mined from (CodeQuality).
+	Quality float64
 	// Repo, Path, QualName and StartLine are the function's stable key: they break
 	// ties the same way whichever order the files were mined in.
 	Repo      string
@@ -34,8 +38,20 @@ type DedupItem struct {
 	StartLine int
 }
 
+// CodeQuality is a function's quality score without its repository's signals: the
+// sum of every other component.
+func CodeQuality(components map[string]float64) float64 {
+	q := 0.0
+	for k, v := range components {
+		if k != "repo_signals" {
+			q += v
+		}
+	}
+	return math.Round(q*10) / 10
+}
+
 // Preferred reports whether a is preferred over b, as a sample and as a cluster's
-// representative: a direct request function first, then the higher quality score,
+// representative: a direct request function first, then the higher code quality,
 // then the stable key (repository, case-insensitively; path; qualname; start line).
 // It never looks at row ids, so `mine --local`, `--corpus` and GitHub mining of the
 // same repositories prefer the same functions.

@@ -129,3 +129,12 @@ func TestDedupIsOrderIndependent(t *testing.T) {
 		})
 	}
 }
+
+func TestCodeQuality(t *testing.T) {
+	// the same code in a starred repository and in a local clone without stars
+	starred := map[string]float64{"syntax": 20, "api_call": 20, "response_handling": 15, "length": 10, "repo_signals": 6.8}
+	local := map[string]float64{"syntax": 20, "api_call": 20, "response_handling": 15, "length": 10, "repo_signals": 0}
+	if a, b := CodeQuality(starred), CodeQuality(local); a != 65 || b != 65 {
+		t.Errorf("CodeQuality = %g and %g, want 65 for both", a, b)
+	}
+}

@@ -27,8 +27,10 @@
 //
 // Dedup ranks every aligned function by one order-independent rule (Preferred: a
 // function that makes a request itself before one that only calls a same-file
-// helper, then the quality score of its own body, then repository, path, qualname
-// and start line; never row ids), groups exact copies by the extractor's normalized
+// helper, then the quality score of its own body without the repository's stars
+// and forks, which depend on where a repository was mined from, then repository,
+// path, qualname and start line; never row ids), groups exact copies by the
+// extractor's normalized
 // code hash and near-duplicates by MinHash LSH over token 5-gram shingles of the
 // function as written (package minhash: 256 permutations, Jaccard 0.85 by default,
 // verified exactly, union-find), only between functions aligned to the same

@@ -257,7 +257,7 @@ func dedupItems(ctx context.Context, st *store.Store, fns []store.Function, alig
 			direct = facts.Direct()
 		}
 		items = append(items, DedupItem{FunctionID: f.ID, CodeHash: f.CodeHash, Code: f.Code, Source: f.Source, Endpoint: endpoint,
-			Direct: direct, Quality: f.Quality, Repo: repoName[file.RepoID], Path: file.Path, QualName: f.QualName, StartLine: f.StartLine})
+			Direct: direct, Quality: CodeQuality(f.QualityComponents), Repo: repoName[file.RepoID], Path: file.Path, QualName: f.QualName, StartLine: f.StartLine})
 	}
 	return items, nil
 }
