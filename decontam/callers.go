@@ -27,7 +27,8 @@ const (
 // helpers the innermost such function is named, the one nearest to the request. A
 // caller with an aligned request no callee can stand for stays (a generic helper
 // that is not aligned, or one that only gets its endpoint from the caller's
-// arguments), and its verdict's note says which callees could not and why.
+// arguments), and its verdict's note says which callees could not and why. A callee
+// named by callers notes them ("callers"), so its kept decision shows them.
 func callers(cands []Candidate, out []Verdict) {
 	type fileFn struct {
 		file int64
@@ -88,6 +89,11 @@ func callers(cands []Candidate, out []Verdict) {
 		switch {
 		case len(cannot) == 0 && len(by) > 0:
 			out[i].Reasons = append(out[i].Reasons, Reason{ReasonCallerOf, map[string]any{"callees": by}})
+			for _, b := range by {
+				j := index[fileFn{c.FileID, b.QualName}]
+				was, _ := out[j].Notes["callers"].([]callee)
+				out[j].note("callers", append(was, callee{FunctionID: c.FunctionID, QualName: c.QualName}))
+			}
 		case len(cannot) > 0:
 			note := map[string]any{"requests_through": cannot}
 			if len(by) > 0 {

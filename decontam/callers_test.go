@@ -40,10 +40,11 @@ func TestDecideCallers(t *testing.T) {
 	}{
 		{"a main() calling a fetch helper: the helper is the sample",
 			[]Candidate{fn(1, "main", []int{0}, call("fetch_pokemon")), fn(2, "fetch_pokemon", nil, call())}, nil,
-			map[int64]string{1: `caller_of [{"function_id":2,"qualname":"fetch_pokemon"}]`, 2: "kept"}, ""},
+			map[int64]string{1: `caller_of [{"function_id":2,"qualname":"fetch_pokemon"}]`, 2: `kept for [{"function_id":1,"qualname":"main"}]`}, ""},
 		{"facts from before Via name the helper alone",
 			[]Candidate{fn(1, "Pokedex.__init__", []int{0}, pyfacts.Call{InHelper: "Pokedex.obtener_pokemon"}), fn(2, "Pokedex.obtener_pokemon", nil, call())}, nil,
-			map[int64]string{1: `caller_of [{"function_id":2,"qualname":"Pokedex.obtener_pokemon"}]`, 2: "kept"}, ""},
+			map[int64]string{1: `caller_of [{"function_id":2,"qualname":"Pokedex.obtener_pokemon"}]`,
+				2: `kept for [{"function_id":1,"qualname":"Pokedex.__init__"}]`}, ""},
 		{"a generic helper that is not aligned: the caller stays and says why",
 			[]Candidate{fn(1, "main", []int{0}, call("get_json"))}, map[string]string{"get_json": whyUnaligned},
 			map[int64]string{1: `kept caller {"requests_through":[{"qualname":"get_json","why":"not aligned with a documented endpoint"}]}`}, ""},
@@ -55,7 +56,8 @@ func TestDecideCallers(t *testing.T) {
 		{"an asyncio.gather of fetchers: the unaligned request does not keep the caller",
 			[]Candidate{fn(1, "main", []int{0, 1}, call("fetch_a"), call("fetch_b"), call("fetch_c")), fn(2, "fetch_a", nil, call()),
 				fn(3, "fetch_b", nil, call())}, map[string]string{"fetch_c": whyUnaligned},
-			map[int64]string{1: `caller_of [{"function_id":2,"qualname":"fetch_a"},{"function_id":3,"qualname":"fetch_b"}]`, 2: "kept", 3: "kept"}, ""},
+			map[int64]string{1: `caller_of [{"function_id":2,"qualname":"fetch_a"},{"function_id":3,"qualname":"fetch_b"}]`,
+				2: `kept for [{"function_id":1,"qualname":"main"}]`, 3: `kept for [{"function_id":1,"qualname":"main"}]`}, ""},
 		{"one request no callee can stand for keeps the caller",
 			[]Candidate{fn(1, "main", []int{0, 1}, call("fetch_a"), call("post_raw")), fn(2, "fetch_a", nil, call())},
 			map[string]string{"post_raw": whyExtract + "extracted code does not parse on its own"},
@@ -92,6 +94,9 @@ func TestDecideCallers(t *testing.T) {
 				case v.Notes["caller"] != nil:
 					b, _ := json.Marshal(v.Notes["caller"])
 					got = "kept caller " + string(b)
+				case v.Notes["callers"] != nil:
+					b, _ := json.Marshal(v.Notes["callers"])
+					got = "kept for " + string(b)
 				}
 				if got != tt.want[v.FunctionID] {
 					t.Errorf("function %d: %s\nwant %s", v.FunctionID, got, tt.want[v.FunctionID])

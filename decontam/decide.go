@@ -32,8 +32,8 @@ type Verdict struct {
 	Signals    []Signal `json:"signals,omitempty"` // every template signal, also below the threshold
 	Reasons    []Reason `json:"reasons,omitempty"`
 	// Notes are recorded with a kept function's decision: why a caller stays
-	// ("caller"), and that it was promoted over its capped representative
-	// ("promoted").
+	// ("caller"), the callers rejected in its favour ("callers"), and that it was
+	// promoted over its capped representative ("promoted").
 	Notes map[string]any `json:"notes,omitempty"`
 }
 
