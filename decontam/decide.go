@@ -2,6 +2,7 @@ package decontam
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"sort"
 
@@ -88,7 +89,7 @@ func Decide(cands []Candidate, dedup map[int64]store.DedupEntry, opt DecideOptio
 		if r := dedup[cands[i].FunctionID].Rank; r > 0 {
 			return r
 		}
-		return int(^uint(0) >> 1) // unranked: after every ranked function
+		return math.MaxInt // unranked: after every ranked function
 	}
 	clusterOf := func(i int) int64 {
 		if d, ok := dedup[cands[i].FunctionID]; ok {
