@@ -1,7 +1,10 @@
 package align
 
 import (
+	"cmp"
+	"math"
 	"sort"
+	"strings"
 
 	"sccg/minhash"
 )
@@ -16,15 +19,65 @@ const (
 // DedupItem is one aligned function as de-duplication sees it.
 type DedupItem struct {
 	FunctionID int64
-	// Key is the function's store.FunctionKey: ties are broken on it before the id,
-	// so the choice does not depend on the order functions were stored in.
-	Key           string
-	CodeHash      string // normalized code hash from the extractor
-	Code          string // shingled for near-duplicates: the function as written when Source is set
-	Source        string
-	Endpoint      string // the primary alignment's host, method and route: near-duplicates must agree
-	RepoCreatedAt string // RFC 3339; "" sorts last
-	Quality       float64
+	CodeHash   string // normalized code hash from the extractor
+	Code       string // shingled for near-duplicates: the function as written when Source is set
+	Source     string
+	Endpoint   string // the primary alignment's host, method and route: near-duplicates must agree
+	// Direct is set when the function makes a request itself, not only through
+	// same-file helpers it calls (pyfacts.Facts.Direct).
+	Direct bool
+	// Quality is the function's code quality: the quality score of its own body
+	// without the repository's signals (stars and forks), which depend on where the
+	// repository was mined from (CodeQuality).
+	Quality float64
+	// Repo, Path, QualName and StartLine are the function's stable key: they break
+	// ties the same way whichever order the files were mined in.
+	Repo      string
+	Path      string
+	QualName  string
+	StartLine int
+}
+
+// CodeQuality is a function's quality score without its repository's signals: the
+// sum of every other component.
+func CodeQuality(components map[string]float64) float64 {
+	q := 0.0
+	for k, v := range components {
+		if k != "repo_signals" {
+			q += v
+		}
+	}
+	return math.Round(q*10) / 10
+}
+
+// Preferred reports whether a is preferred over b, as a sample and as a cluster's
+// representative: a direct request function first, then the higher code quality,
+// then the stable key (repository, case-insensitively; path; qualname; start line).
+// It never looks at row ids, so `mine --local`, `--corpus` and GitHub mining of the
+// same repositories prefer the same functions.
+func Preferred(a, b DedupItem) bool {
+	if a.Direct != b.Direct {
+		return a.Direct
+	}
+	if a.Quality != b.Quality {
+		return a.Quality > b.Quality
+	}
+	if c := cmp.Compare(strings.ToLower(a.Repo), strings.ToLower(b.Repo)); c != 0 {
+		return c < 0
+	}
+	if c := cmp.Compare(a.Repo, b.Repo); c != 0 {
+		return c < 0
+	}
+	if a.Path != b.Path {
+		return a.Path < b.Path
+	}
+	if a.QualName != b.QualName {
+		return a.QualName < b.QualName
+	}
+	if a.StartLine != b.StartLine {
+		return a.StartLine < b.StartLine
+	}
+	return a.CodeHash < b.CodeHash
 }
 
 // DedupEntry is a function's place in its duplicate cluster. Cluster is the
@@ -34,6 +87,7 @@ type DedupEntry struct {
 	Cluster    int64   `json:"cluster"`
 	Kind       string  `json:"kind"`
 	Similarity float64 `json:"similarity"`
+	Rank       int     `json:"rank"` // place in the order of Preferred over every item, 1 first
 }
 
 // DedupOptions configure Dedup.
@@ -69,35 +123,25 @@ type DedupStats struct {
 	LSH          minhash.Stats `json:"lsh"`
 }
 
-// Dedup groups exact copies (same normalized code hash: the copy from the
-// earliest-created repository is kept, then the first by Key, then the lowest id) and then
-// near-duplicates among the kept copies (MinHash LSH over the function as written,
-// exact Jaccard verified, only between functions aligned to the same endpoint,
-// union-find; the representative is the highest quality score, then the earliest
-// repository, then the first by Key, then the lowest id). Every item gets one entry, representatives
-// included; clusters span repositories and, later, splits.
+// Dedup ranks every item by Preferred, groups exact copies (same normalized code
+// hash: the most preferred copy is kept) and then near-duplicates among the kept
+// copies (MinHash LSH over the function as written, exact Jaccard verified, only
+// between functions aligned to the same endpoint, union-find). A cluster's
+// representative is its most preferred member. Every item gets one entry, with its
+// rank, representatives included; clusters span repositories and, later, splits.
 func Dedup(items []DedupItem, opt DedupOptions) ([]DedupEntry, DedupStats) {
 	st := DedupStats{Functions: len(items)}
 	order := make([]int, len(items))
 	for i := range order {
 		order[i] = i
 	}
-	earlier := func(a, b DedupItem) bool {
-		ca, cb := a.RepoCreatedAt, b.RepoCreatedAt
-		if (ca == "") != (cb == "") {
-			return cb == ""
-		}
-		if ca != cb {
-			return ca < cb
-		}
-		if a.Key != b.Key {
-			return a.Key < b.Key
-		}
-		return a.FunctionID < b.FunctionID
+	sort.SliceStable(order, func(i, j int) bool { return Preferred(items[order[i]], items[order[j]]) })
+	rank := make([]int, len(items))
+	for r, i := range order {
+		rank[i] = r + 1
 	}
-	sort.SliceStable(order, func(i, j int) bool { return earlier(items[order[i]], items[order[j]]) })
 
-	// Exact: the first of each hash in (created, id) order is its group's keeper.
+	// Exact: the first of each hash in order of preference is its group's keeper.
 	keeperOf := make([]int, len(items))
 	byHash := map[string]int{}
 	var keepers []int
@@ -147,12 +191,9 @@ func Dedup(items []DedupItem, opt DedupOptions) ([]DedupEntry, DedupStats) {
 	}
 	repOf := make([]int, len(keepers)) // keeper position → representative position
 	for _, ms := range members {
-		best := ms[0]
+		best := ms[0] // keepers are in order of preference
 		for _, n := range ms[1:] {
-			a, b := items[keepers[n]], items[keepers[best]]
-			if a.Quality > b.Quality || (a.Quality == b.Quality && earlier(a, b)) {
-				best = n
-			}
+			best = min(best, n)
 		}
 		for _, n := range ms {
 			repOf[n] = best
@@ -173,7 +214,7 @@ func Dedup(items []DedupItem, opt DedupOptions) ([]DedupEntry, DedupStats) {
 	for i, it := range items {
 		n := pos[keeperOf[i]]
 		rep := keepers[repOf[n]]
-		e := DedupEntry{FunctionID: it.FunctionID, Cluster: items[rep].FunctionID, Similarity: 1}
+		e := DedupEntry{FunctionID: it.FunctionID, Cluster: items[rep].FunctionID, Similarity: 1, Rank: rank[i]}
 		switch {
 		case i == rep:
 			e.Kind = DedupRepresentative

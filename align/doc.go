@@ -25,12 +25,17 @@
 // primary alignment of a function is its strongest, the first in source order on
 // ties. Each alignment carries its evidence: rule, literal, line.
 //
-// Dedup groups exact copies by the extractor's normalized code hash (the copy from
-// the earliest-created repository is kept) and near-duplicates by MinHash LSH over
-// token 5-gram shingles of the function as written (package minhash: 256
-// permutations, Jaccard 0.85 by default, verified exactly, union-find), only
-// between functions aligned to the same endpoint; a cluster's representative has
-// the best quality score.
+// Dedup ranks every aligned function by one order-independent rule (Preferred: a
+// function that makes a request itself before one that only calls a same-file
+// helper, then the quality score of its own body without the repository's stars
+// and forks, which depend on where a repository was mined from, then repository,
+// path, qualname and start line; never row ids), groups exact copies by the
+// extractor's normalized
+// code hash and near-duplicates by MinHash LSH over token 5-gram shingles of the
+// function as written (package minhash: 256 permutations, Jaccard 0.85 by default,
+// verified exactly, union-find), only between functions aligned to the same
+// endpoint; a cluster's representative is its first member in that order, and every
+// function's rank is stored for decontam to follow.
 //
 // Run does both over the store: alignments and a decision per function (stage
 // "align"), resumable per function, then the dedup table recomputed as a whole.

@@ -383,36 +383,38 @@ func LoadCatalog(ctx context.Context, st *store.Store) (*Catalog, error) {
 	return NewCatalog(eps, apis...), nil
 }
 
-// dedupItems gathers what Dedup needs about each aligned function: its repository's
-// creation date comes through its file.
+// dedupItems gathers what Dedup needs about each aligned function: its repository
+// and path come through its file, its directness from its facts.
 func dedupItems(ctx context.Context, st *store.Store, fns []store.Function, aligned map[int64]string) ([]DedupItem, error) {
-	repoOfFile := map[int64]int64{}
-	pathOf := map[int64]string{}
-	created, names := map[int64]string{}, map[int64]string{}
+	files := map[int64]*store.File{}
+	repoName := map[int64]string{}
 	var items []DedupItem
 	for _, f := range fns {
 		endpoint, ok := aligned[f.ID]
 		if !ok {
 			continue
 		}
-		rid, ok := repoOfFile[f.FileID]
+		file, ok := files[f.FileID]
 		if !ok {
-			file, err := st.File(ctx, f.FileID)
-			if err != nil {
+			var err error
+			if file, err = st.File(ctx, f.FileID); err != nil {
 				return nil, fmt.Errorf("align: dedup: %w", err)
 			}
-			rid = file.RepoID
-			repoOfFile[f.FileID], pathOf[f.FileID] = rid, file.Path
-			if _, ok := created[rid]; !ok {
-				r, err := st.Repository(ctx, rid)
+			files[f.FileID] = file
+			if _, ok := repoName[file.RepoID]; !ok {
+				r, err := st.Repository(ctx, file.RepoID)
 				if err != nil {
 					return nil, fmt.Errorf("align: dedup: %w", err)
 				}
-				created[rid], names[rid] = r.CreatedAt, r.FullName
+				repoName[file.RepoID] = r.FullName
 			}
 		}
-		items = append(items, DedupItem{FunctionID: f.ID, Key: store.FunctionKey(names[rid], pathOf[f.FileID], f.QualName, f.StartLine), CodeHash: f.CodeHash, Code: f.Code, Source: f.Source, Endpoint: endpoint,
-			RepoCreatedAt: created[rid], Quality: f.Quality})
+		direct := false
+		if facts, err := pyfacts.DecodeFacts(f.Facts); err == nil {
+			direct = facts.Direct()
+		}
+		items = append(items, DedupItem{FunctionID: f.ID, CodeHash: f.CodeHash, Code: f.Code, Source: f.Source, Endpoint: endpoint,
+			Direct: direct, Quality: CodeQuality(f.QualityComponents), Repo: repoName[file.RepoID], Path: file.Path, QualName: f.QualName, StartLine: f.StartLine})
 	}
 	return items, nil
 }

@@ -1,6 +1,9 @@
 package decontam
 
 import (
+	"cmp"
+	"math"
+	"slices"
 	"sort"
 
 	"sccg/store"
@@ -11,6 +14,9 @@ const (
 	ReasonExactDuplicate  = "exact_duplicate"
 	ReasonNearDuplicate   = "near_duplicate"
 	ReasonRedactionFailed = "redaction_failed"
+	// ReasonCallerOf rejects a function whose requests all come from same-file
+	// functions it calls that are samples on their own: the callee is the sample.
+	ReasonCallerOf = "caller_of"
 )
 
 // Reason is one reason a function was rejected, with its evidence.
@@ -26,6 +32,10 @@ type Verdict struct {
 	Template   bool     `json:"template"`
 	Signals    []Signal `json:"signals,omitempty"` // every template signal, also below the threshold
 	Reasons    []Reason `json:"reasons,omitempty"`
+	// Notes are recorded with a kept function's decision: why a caller stays
+	// ("caller"), the callers rejected in its favour ("callers"), and that it was
+	// promoted over its capped representative ("promoted").
+	Notes map[string]any `json:"notes,omitempty"`
 }
 
 // DecideOptions configure Decide.
@@ -35,11 +45,14 @@ type DecideOptions struct {
 	Caps      CapOptions
 }
 
-// Decide rejects templates and generated wrappers (every signal recorded),
-// duplicates that are not their cluster's representative, and what exceeds the
-// per-repository and per-API caps among the rest. When a cluster's representative
-// is itself a template, its best member that is not stands for the cluster instead.
-// Verdicts are in cands order.
+// Decide rejects, in this order: templates and generated wrappers (every signal
+// recorded); callers whose every aligned request is made by a same-file function
+// that can be a sample on its own (caller_of, naming the callees); within each
+// duplicate cluster, every member but the one that stands for it; and what exceeds
+// the per-repository and per-API caps. A cluster's members are taken in align's
+// rank (store.DedupEntry.Rank): the first that is neither a template nor a caller
+// stands for the cluster, and when the caps pass it over, the next that fits is
+// promoted (ApplyCaps). Verdicts are in cands order.
 func Decide(cands []Candidate, dedup map[int64]store.DedupEntry, opt DecideOptions) []Verdict {
 	factories := WrapperFactories(cands, opt.Factory)
 	out := make([]Verdict, len(cands))
@@ -68,63 +81,95 @@ func Decide(cands []Candidate, dedup map[int64]store.DedupEntry, opt DecideOptio
 		}
 		out[i] = v
 	}
+	callers(cands, out)
 
-	// The function that stands for each duplicate cluster: its representative, or
-	// when that is a template, the best of its other members.
-	stands := map[int64]int{} // cluster → index in cands
-	for i, c := range cands {
-		d, ok := dedup[c.FunctionID]
-		if !ok || out[i].Template {
-			continue
+	// Duplicate clusters, members in rank order; a function align did not cluster
+	// is a cluster of its own.
+	rank := func(i int) int {
+		if r := dedup[cands[i].FunctionID].Rank; r > 0 {
+			return r
 		}
-		j, seen := stands[d.Cluster]
-		if !seen || d.Kind == store.DedupRepresentative || (dedup[cands[j].FunctionID].Kind != store.DedupRepresentative && better(c, cands[j])) {
-			stands[d.Cluster] = i
-		}
+		return math.MaxInt // unranked: after every ranked function
 	}
-	var survivors []Candidate
-	for i, c := range cands {
-		v := &out[i]
-		if d, ok := dedup[c.FunctionID]; ok && !v.Template && stands[d.Cluster] != i {
-			code := ReasonNearDuplicate
-			if d.Kind == store.DedupExact {
-				code = ReasonExactDuplicate
-			}
-			v.Reasons = append(v.Reasons, Reason{code, map[string]any{"cluster": d.Cluster, "similarity": d.Similarity,
-				"kept": cands[stands[d.Cluster]].FunctionID}})
+	clusterOf := func(i int) int64 {
+		if d, ok := dedup[cands[i].FunctionID]; ok {
+			return d.Cluster
 		}
-		if len(v.Reasons) == 0 {
-			survivors = append(survivors, c)
-		}
+		return -cands[i].FunctionID
 	}
-	capped := ApplyCaps(survivors, opt.Caps)
-	for i := range out {
+	members := map[int64][]int{}
+	var ids []int64
+	for i := range cands {
 		if len(out[i].Reasons) > 0 {
 			continue
 		}
-		if r, ok := capped[out[i].FunctionID]; ok {
-			out[i].Reasons = append(out[i].Reasons, Reason{Code: r})
+		k := clusterOf(i)
+		if _, ok := members[k]; !ok {
+			ids = append(ids, k)
+		}
+		members[k] = append(members[k], i)
+	}
+	byRank := func(a, b int) int {
+		if c := cmp.Compare(rank(a), rank(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(cands[a].FunctionID, cands[b].FunctionID)
+	}
+	for _, k := range ids {
+		slices.SortFunc(members[k], byRank)
+	}
+	slices.SortFunc(ids, func(a, b int64) int { return byRank(members[a][0], members[b][0]) })
+	clusters := make([][]Candidate, len(ids))
+	for n, k := range ids {
+		for _, i := range members[k] {
+			clusters[n] = append(clusters[n], cands[i])
+		}
+	}
+	for n, o := range ApplyCaps(clusters, opt.Caps) {
+		ms := members[ids[n]]
+		if o.Kept < 0 {
+			first := cands[ms[0]].FunctionID
+			for m, i := range ms {
+				ev := map[string]any{"cluster": ids[n], "members": len(ms)}
+				if m == 0 {
+					out[i].Reasons = append(out[i].Reasons, Reason{o.Capped[m], ev})
+					continue
+				}
+				ev["representative"], ev["cap"] = first, o.Capped[0]
+				out[i].Reasons = append(out[i].Reasons, Reason{ReasonClusterCapped, ev})
+			}
 			continue
 		}
-		out[i].Keep = true
+		kept := cands[ms[o.Kept]].FunctionID
+		for m, i := range ms {
+			switch {
+			case m == o.Kept:
+				out[i].Keep = true
+				if m > 0 {
+					var over []int64
+					for _, j := range ms[:m] {
+						over = append(over, cands[j].FunctionID)
+					}
+					out[i].note("promoted", map[string]any{"cluster": ids[n], "over": over, "because": o.Capped[0]})
+				}
+			case m < o.Kept:
+				out[i].Reasons = append(out[i].Reasons, Reason{o.Capped[m], map[string]any{"cluster": ids[n], "kept": kept}})
+			default:
+				d := dedup[cands[i].FunctionID]
+				code := ReasonNearDuplicate
+				if d.Kind == store.DedupExact {
+					code = ReasonExactDuplicate
+				}
+				out[i].Reasons = append(out[i].Reasons, Reason{code, map[string]any{"cluster": ids[n], "similarity": d.Similarity, "kept": kept}})
+			}
+		}
 	}
 	return out
 }
 
-// better orders candidates for standing in for a cluster: higher quality, then the
-// earlier repository, then the first by Key, then the lower function id.
-func better(a, b Candidate) bool {
-	if a.Quality != b.Quality {
-		return a.Quality > b.Quality
+func (v *Verdict) note(key string, val any) {
+	if v.Notes == nil {
+		v.Notes = map[string]any{}
 	}
-	if (a.RepoCreatedAt == "") != (b.RepoCreatedAt == "") {
-		return b.RepoCreatedAt == ""
-	}
-	if a.RepoCreatedAt != b.RepoCreatedAt {
-		return a.RepoCreatedAt < b.RepoCreatedAt
-	}
-	if a.Key != b.Key {
-		return a.Key < b.Key
-	}
-	return a.FunctionID < b.FunctionID
+	v.Notes[key] = val
 }

@@ -11,9 +11,21 @@
 //     functions are near-identical apart from host and route (wrapper factories: all
 //     their functions go), a configurable repository blocklist, and — weak, counted
 //     only in pairs — key-like parameters with a literal default;
-//   - duplicates that are not their cluster's representative (align's dedup);
-//   - the per-repository (5) and per-API (20) caps, best quality first, ties broken
-//     by the earliest repository and the lowest function id.
+//   - callers (caller_of): a function that makes no request itself when every
+//     aligned request it makes passes through a same-file function that can stand
+//     for it (an aligned candidate, not a template, whose own requests align with
+//     the same endpoint); the innermost such callee is named. A caller a callee
+//     cannot stand for stays (a generic helper that is not aligned, or that only
+//     gets its endpoint from the caller's arguments), and its kept decision says
+//     which callee could not and why;
+//   - duplicates that do not stand for their cluster: its members are taken in
+//     align's rank (direct request function, own-body quality, repository, path,
+//     qualname, line), the first that is neither template nor caller stands;
+//   - the per-repository (5) and per-API (20) caps, over the clusters in rank order:
+//     when the caps pass a cluster's first member over, the next member that fits
+//     (the same code in another repository) is promoted, and a cluster none of
+//     whose members fits is rejected whole (its first member with the cap,
+//     the others cluster_capped).
 //
 // Run stores a decision per rejection reason (stage "decontam", subject_kind
 // "function"), redacts the kept functions' code, source and facts with typed

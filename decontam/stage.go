@@ -75,13 +75,19 @@ type Result struct {
 	Redacted   int            `json:"redacted"`   // kept functions with at least one redaction
 	Redactions map[string]int `json:"redactions"` // by kind
 	Reused     int            `json:"reused"`     // redactions already current from an earlier run
-	Verdicts   []Verdict      `json:"-"`
+	// CallersKept are kept functions that only call same-file request functions,
+	// none of which can be a sample on its own; Promoted are kept functions that
+	// stand for their cluster because the caps passed its representative over.
+	CallersKept int       `json:"callers_kept"`
+	Promoted    int       `json:"promoted"`
+	Verdicts    []Verdict `json:"-"`
 }
 
 // Counts are the result's figures as a run records them.
 func (r *Result) Counts() map[string]int64 {
 	c := map[string]int64{"candidates": int64(r.Candidates), "kept": int64(r.Kept), "rejected": int64(r.Rejected),
-		"templates": int64(r.Templates), "redacted": int64(r.Redacted), "reused": int64(r.Reused)}
+		"templates": int64(r.Templates), "redacted": int64(r.Redacted), "reused": int64(r.Reused),
+		"callers_kept": int64(r.CallersKept), "promoted": int64(r.Promoted)}
 	for k, v := range r.Reasons {
 		c["rejected_"+k] = int64(v)
 	}
@@ -111,7 +117,7 @@ func run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 	verdicts := Decide(cands, dedup, opt.DecideOptions)
 	res.Verdicts = verdicts
 	var keep []int64
-	signalsOf := map[int64][]Signal{}
+	keptVerdict := map[int64]Verdict{}
 	for _, v := range verdicts {
 		for _, s := range v.Signals {
 			res.Signals[s.Name]++
@@ -121,8 +127,12 @@ func run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 		}
 		if v.Keep {
 			keep = append(keep, v.FunctionID)
-			if len(v.Signals) > 0 {
-				signalsOf[v.FunctionID] = v.Signals
+			keptVerdict[v.FunctionID] = v
+			if _, ok := v.Notes["caller"]; ok {
+				res.CallersKept++
+			}
+			if _, ok := v.Notes["promoted"]; ok {
+				res.Promoted++
 			}
 		} else {
 			res.Rejected++
@@ -158,7 +168,7 @@ func run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 	if err := redactAll(ctx, queue, opt.Workers); err != nil {
 		return res, err
 	}
-	kept, err := writeKept(ctx, st, jobs, signalsOf, opt)
+	kept, err := writeKept(ctx, st, jobs, keptVerdict, opt)
 	if err != nil {
 		return res, err
 	}
@@ -269,7 +279,7 @@ func redactFunction(ctx context.Context, sc *secrets.Scanner, f *store.Function,
 
 // writeKept stores the kept rows and their decisions in batches and returns the ids
 // kept. A function whose redaction would break its syntax is rejected instead.
-func writeKept(ctx context.Context, st *store.Store, jobs []redactJob, signalsOf map[int64][]Signal, opt Options) ([]int64, error) {
+func writeKept(ctx context.Context, st *store.Store, jobs []redactJob, verdicts map[int64]Verdict, opt Options) ([]int64, error) {
 	var kept []int64
 	for start := 0; start < len(jobs); start += opt.Batch {
 		end := min(start+opt.Batch, len(jobs))
@@ -298,10 +308,8 @@ func writeKept(ctx context.Context, st *store.Store, jobs []redactJob, signalsOf
 						return err
 					}
 				}
-				d.Verdict, d.Reason = store.Kept, "kept"
-				if sigs := signalsOf[j.fn.ID]; len(sigs) > 0 {
-					d.Evidence = map[string]any{"signals_below_threshold": sigs}
-				}
+				d.Verdict = store.Kept
+				d.Reason, d.Evidence = keptReason(verdicts[j.fn.ID])
 				if err := tx.RecordDecision(ctx, d); err != nil {
 					return err
 				}
@@ -315,6 +323,36 @@ func writeKept(ctx context.Context, st *store.Store, jobs []redactJob, signalsOf
 		opt.Progress.Add(int64(end - start))
 	}
 	return kept, nil
+}
+
+// Reasons of a kept function's decision.
+const (
+	ReasonKept         = "kept"
+	ReasonKeptCaller   = "kept: a caller no callee can stand for"
+	ReasonKeptPromoted = "kept: promoted over capped members of its cluster"
+)
+
+// keptReason is the reason and evidence of a kept function's decision: the template
+// signals below the threshold and the verdict's notes.
+func keptReason(v Verdict) (string, map[string]any) {
+	ev := map[string]any{}
+	if len(v.Signals) > 0 {
+		ev["signals_below_threshold"] = v.Signals
+	}
+	for k, n := range v.Notes {
+		ev[k] = n
+	}
+	reason := ReasonKept
+	if _, ok := v.Notes["promoted"]; ok {
+		reason = ReasonKeptPromoted
+	}
+	if _, ok := v.Notes["caller"]; ok {
+		reason = ReasonKeptCaller
+	}
+	if len(ev) == 0 {
+		ev = nil
+	}
+	return reason, ev
 }
 
 // redactionEntry is what the kept row records of one redaction: never the value.
@@ -383,6 +421,7 @@ func loadCandidates(ctx context.Context, st *store.Store) ([]Candidate, map[int6
 	heads := map[int64]string{}
 	repos := map[int64]*store.Repository{}
 	byID := map[int64]*store.Function{}
+	callerFiles := map[int64]*fileFacts{}
 	var cands []Candidate
 	for i := range fns {
 		f := &fns[i]
@@ -412,12 +451,76 @@ func loadCandidates(ctx context.Context, st *store.Store) ([]Candidate, map[int6
 		if len(f.Facts) == 0 {
 			facts = nil
 		}
-		cands = append(cands, Candidate{FunctionID: f.ID, Key: store.FunctionKey(repo.FullName, file.Path, f.QualName, f.StartLine), Repo: repo.FullName, RepoDesc: repo.Description, RepoTopics: repo.Topics,
-			RepoCreatedAt: repo.CreatedAt, Path: file.Path, FileHead: heads[f.FileID], Name: f.Name, Code: f.Code, Facts: facts,
-			Quality: f.Quality, APIID: a.APIID, Host: a.Host, Route: a.Route})
+		c := Candidate{FunctionID: f.ID, Repo: repo.FullName, RepoDesc: repo.Description, RepoTopics: repo.Topics,
+			RepoCreatedAt: repo.CreatedAt, Path: file.Path, FileHead: heads[f.FileID], Name: f.Name, QualName: f.QualName,
+			FileID: f.FileID, Code: f.Code, Facts: facts, Quality: f.Quality, APIID: a.APIID, Host: a.Host, Route: a.Route}
+		if facts != nil && !facts.Direct() {
+			if err := loadCallerFacts(ctx, st, &c, prim, callerFiles); err != nil {
+				return fail(err)
+			}
+		}
+		cands = append(cands, c)
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].FunctionID < cands[j].FunctionID })
 	return cands, byID, prim, dedup, nil
+}
+
+// Why a same-file function cannot be a sample on its own (Candidate.NotStandalone).
+const (
+	whyExtract   = "rejected by extract: "
+	whyUnaligned = "not aligned with a documented endpoint"
+)
+
+// loadCallerFacts fills what Decide needs to judge a function that makes no request
+// itself: the endpoints its calls aligned with, and for the file's other request
+// functions, theirs or why they cannot be samples (read once per file into byFile).
+func loadCallerFacts(ctx context.Context, st *store.Store, c *Candidate, prim map[int64]store.Alignment, byFile map[int64]*fileFacts) error {
+	as, err := st.Alignments(ctx, c.FunctionID)
+	if err != nil {
+		return err
+	}
+	c.AlignedCalls = map[int]string{}
+	for _, a := range as {
+		c.AlignedCalls[a.CallIndex] = endpointKey(a)
+	}
+	ff, ok := byFile[c.FileID]
+	if !ok {
+		fns, err := st.FunctionsOfFile(ctx, c.FileID)
+		if err != nil {
+			return err
+		}
+		ff = &fileFacts{why: map[string]string{}, endpoints: map[string][]string{}}
+		for _, g := range fns {
+			if _, aligned := prim[g.ID]; g.Status != store.FunctionCandidate {
+				ff.why[g.QualName] = whyExtract + g.RejectReason
+				continue
+			} else if !aligned {
+				ff.why[g.QualName] = whyUnaligned
+				continue
+			}
+			as, err := st.Alignments(ctx, g.ID)
+			if err != nil {
+				return err
+			}
+			for _, a := range as {
+				ff.endpoints[g.QualName] = append(ff.endpoints[g.QualName], endpointKey(a))
+			}
+		}
+		byFile[c.FileID] = ff
+	}
+	c.NotStandalone, c.FileEndpoints = ff.why, ff.endpoints
+	return nil
+}
+
+// fileFacts are what loadCallerFacts reads once per file.
+type fileFacts struct {
+	why       map[string]string
+	endpoints map[string][]string
+}
+
+// endpointKey names the endpoint an alignment binds a call to.
+func endpointKey(a store.Alignment) string {
+	return strings.ToLower(a.Host) + " " + a.Method + " " + a.Route
 }
 
 // head returns the first n lines of content.

@@ -39,9 +39,7 @@ type Signal struct {
 
 // Candidate is a function as decontam sees it.
 type Candidate struct {
-	FunctionID int64
-	// Key is the function's store.FunctionKey: ties are broken on it before the id.
-	Key           string
+	FunctionID    int64
 	Repo          string // owner/name
 	RepoDesc      string
 	RepoTopics    []string
@@ -49,12 +47,25 @@ type Candidate struct {
 	Path          string // file path in the repository
 	FileHead      string // the first lines of the file (banners live there)
 	Name          string
+	QualName      string
+	FileID        int64
 	Code          string // self-contained code
 	Facts         *pyfacts.Facts
 	Quality       float64
 	APIID         int64  // API of the primary alignment
 	Host          string // host of the primary alignment
 	Route         string // route of the primary alignment
+	// AlignedCalls are the endpoints ("HOST METHOD ROUTE") the calls that aligned
+	// were bound to, by index in Facts.Calls; set for functions that make no request
+	// themselves.
+	AlignedCalls map[int]string
+	// NotStandalone says, by qualname, why same-file functions that make requests
+	// cannot be samples on their own (rejected by extract, not aligned); set with
+	// AlignedCalls.
+	NotStandalone map[string]string
+	// FileEndpoints are the endpoints each aligned function of the same file is
+	// bound to, by qualname; set with AlignedCalls.
+	FileEndpoints map[string][]string
 }
 
 var (

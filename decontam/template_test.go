@@ -86,31 +86,44 @@ func TestWrapperFactories(t *testing.T) {
 }
 
 func TestApplyCaps(t *testing.T) {
-	var cands []Candidate
-	for i := 0; i < 8; i++ {
-		cands = append(cands, Candidate{FunctionID: int64(i + 1), Repo: "r/one", APIID: 1, Quality: float64(i % 3)})
+	one := func(id int64, repo string, api int64) []Candidate {
+		return []Candidate{{FunctionID: id, Repo: repo, APIID: api}}
 	}
-	cands = append(cands, Candidate{FunctionID: 20, Repo: "r/two", APIID: 1, Quality: 0}, Candidate{FunctionID: 21, Repo: "r/two", APIID: 2, Quality: 0})
-	got := ApplyCaps(cands, CapOptions{PerRepo: 5, PerAPI: 6})
-	// r/one keeps its 5 best (qualities 2,2,1,1,1 → ids 3,6,2,5,8); API 1 then has room for one more: id 20.
-	want := map[int64]string{1: ReasonRepoCap, 4: ReasonRepoCap, 7: ReasonRepoCap}
-	for id, r := range want {
-		if got[id] != r {
-			t.Errorf("function %d: %q, want %q", id, got[id], r)
-		}
+	tests := []struct {
+		name     string
+		clusters [][]Candidate
+		opt      CapOptions
+		want     []CapOutcome
+	}{
+		{"repository cap in order of preference", [][]Candidate{one(1, "r/one", 1), one(2, "r/one", 1), one(3, "r/one", 2), one(4, "r/two", 1)},
+			CapOptions{PerRepo: 2, PerAPI: 5},
+			[]CapOutcome{{Kept: 0}, {Kept: 0}, {Kept: -1, Capped: map[int]string{0: ReasonRepoCap}}, {Kept: 0}}},
+		{"API cap", [][]Candidate{one(1, "a/a", 1), one(2, "b/b", 1), one(3, "c/c", 1)}, CapOptions{PerRepo: -1, PerAPI: 2},
+			[]CapOutcome{{Kept: 0}, {Kept: 0}, {Kept: -1, Capped: map[int]string{0: ReasonAPICap}}}},
+		{"the next member of a capped representative's cluster is promoted", [][]Candidate{one(1, "r/one", 1),
+			{{FunctionID: 2, Repo: "r/one", APIID: 1}, {FunctionID: 3, Repo: "r/one", APIID: 1}, {FunctionID: 4, Repo: "r/two", APIID: 1}}},
+			CapOptions{PerRepo: 1, PerAPI: 5},
+			[]CapOutcome{{Kept: 0}, {Kept: 2, Capped: map[int]string{0: ReasonRepoCap, 1: ReasonRepoCap}}}},
+		{"a cluster none of whose members fits is capped whole", [][]Candidate{one(1, "r/one", 1),
+			{{FunctionID: 2, Repo: "r/one", APIID: 1}, {FunctionID: 3, Repo: "r/two", APIID: 1}}},
+			CapOptions{PerRepo: 1, PerAPI: 1},
+			[]CapOutcome{{Kept: 0}, {Kept: -1, Capped: map[int]string{0: ReasonRepoCap, 1: ReasonAPICap}}}},
+		{"no caps", [][]Candidate{one(1, "r/one", 1), one(2, "r/one", 1)}, CapOptions{PerRepo: -1, PerAPI: -1},
+			[]CapOutcome{{Kept: 0}, {Kept: 0}}},
 	}
-	if len(got) != len(want) {
-		t.Errorf("capped %v, want %v", got, want)
-	}
-	got = ApplyCaps(cands, CapOptions{PerRepo: -1, PerAPI: 3})
-	kept1 := 0
-	for _, c := range cands {
-		if _, capped := got[c.FunctionID]; !capped && c.APIID == 1 {
-			kept1++
-		}
-	}
-	if kept1 != 3 {
-		t.Errorf("API 1 keeps %d, want 3", kept1)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ApplyCaps(tt.clusters, tt.opt)
+			if len(got) != len(tt.want) {
+				t.Fatalf("%d outcomes, want %d", len(got), len(tt.want))
+			}
+			for n := range tt.want {
+				w, g := tt.want[n], got[n]
+				if g.Kept != w.Kept || fmt.Sprint(g.Capped) != fmt.Sprint(w.Capped) {
+					t.Errorf("cluster %d: kept %d capped %v, want kept %d capped %v", n, g.Kept, g.Capped, w.Kept, w.Capped)
+				}
+			}
+		})
 	}
 }
 
@@ -145,10 +158,10 @@ func TestDecideDuplicates(t *testing.T) {
 		{FunctionID: 4, Repo: "solo/app", Code: code + "\n# solo\n", Quality: 10, APIID: 1},
 	}
 	dedup := map[int64]store.DedupEntry{
-		1: {FunctionID: 1, Cluster: 1, Kind: store.DedupRepresentative, Similarity: 1},
-		2: {FunctionID: 2, Cluster: 1, Kind: store.DedupExact, Similarity: 1},
-		3: {FunctionID: 3, Cluster: 1, Kind: store.DedupNear, Similarity: 0.9},
-		4: {FunctionID: 4, Cluster: 4, Kind: store.DedupRepresentative, Similarity: 1},
+		1: {FunctionID: 1, Cluster: 1, Kind: store.DedupRepresentative, Similarity: 1, Rank: 1},
+		2: {FunctionID: 2, Cluster: 1, Kind: store.DedupExact, Similarity: 1, Rank: 3},
+		3: {FunctionID: 3, Cluster: 1, Kind: store.DedupNear, Similarity: 0.9, Rank: 2},
+		4: {FunctionID: 4, Cluster: 4, Kind: store.DedupRepresentative, Similarity: 1, Rank: 4},
 	}
 	tests := []struct {
 		name      string
@@ -156,7 +169,7 @@ func TestDecideDuplicates(t *testing.T) {
 		keep      []int64
 	}{
 		{"representative stands for its cluster", "", []int64{1, 4}},
-		{"best other member stands in for a blocked representative", "gen/*", []int64{3, 4}},
+		{"the next member in rank stands in for a blocked representative", "gen/*", []int64{3, 4}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 )
 
 // corpusRoot is the shared synthetic GitHub corpus.
-var corpusRoot = filepath.Join("..", "..", "internal", "replay", "testdata", "github")
+var corpusRoot = filepath.Join("..", "internal", "replay", "testdata", "github")
 
 // corpusFile is one Python file of the corpus.
 type corpusFile struct {

@@ -262,8 +262,9 @@ func (x *extractor) makesRequests(f *fnInfo, seen map[*fnInfo]bool) bool {
 }
 
 // calls evaluates the request sites of f in source order, following helpers with
-// the caller's arguments bound to their parameters.
-func (x *extractor) calls(f *fnInfo, sc *scope, via string, depth int, seen map[*fnInfo]bool) []pyfacts.Call {
+// the caller's arguments bound to their parameters. via is the chain of helpers
+// that led to f, outermost first.
+func (x *extractor) calls(f *fnInfo, sc *scope, via []string, depth int, seen map[*fnInfo]bool) []pyfacts.Call {
 	type item struct {
 		pos uint32
 		rs  *reqSite
@@ -284,7 +285,9 @@ func (x *extractor) calls(f *fnInfo, sc *scope, via string, depth int, seen map[
 	for _, it := range items {
 		if it.rs != nil {
 			c := sc.facts(it.rs)
-			c.InHelper = via
+			if len(via) > 0 {
+				c.InHelper, c.Via = via[len(via)-1], via
+			}
 			out = append(out, c)
 			continue
 		}
@@ -308,7 +311,7 @@ func (x *extractor) calls(f *fnInfo, sc *scope, via string, depth int, seen map[
 		}
 		hsc := &scope{m: x.m, fn: h.callee, at: h.callee.def.end, args: args, depth: sc.depth + 1}
 		seen[h.callee] = true
-		out = append(out, x.calls(h.callee, hsc, h.callee.qual, depth+1, seen)...)
+		out = append(out, x.calls(h.callee, hsc, append(slices.Clip(via), h.callee.qual), depth+1, seen)...)
 		delete(seen, h.callee)
 	}
 	return out
@@ -332,7 +335,7 @@ func (x *extractor) function(f *fnInfo, enc string) (*Function, error) {
 	facts := &fn.Facts
 	facts.Encoding = enc
 	sc := &scope{m: m, fn: f, at: f.def.end}
-	facts.Calls = x.calls(f, sc, "", 0, map[*fnInfo]bool{f: true})
+	facts.Calls = x.calls(f, sc, nil, 0, map[*fnInfo]bool{f: true})
 	if facts.Calls == nil {
 		facts.Calls = []pyfacts.Call{}
 	}
@@ -387,7 +390,7 @@ func (x *extractor) function(f *fnInfo, enc string) (*Function, error) {
 	case !codeOK:
 		fn.Status, fn.RejectReason = StatusRejected, ReasonExtractedCode
 	}
-	facts.Quality = x.quality(f, helpers, facts, prog.imports)
+	facts.Quality = x.quality(f, facts, prog.imports)
 	return fn, nil
 }
 

@@ -59,7 +59,7 @@ func renderResult(res *Result) string {
 			fmt.Fprintf(&b, "call line %d %s %s %s url=%q resolved=%v", c.Line, c.Library, c.Callee, c.Method, c.URL, c.URLResolved)
 			fmt.Fprintf(&b, " host=%q path=%q query=%q", c.Host, c.Path, c.Query)
 			if c.InHelper != "" {
-				fmt.Fprintf(&b, " via=%s", c.InHelper)
+				fmt.Fprintf(&b, " via=%s", strings.Join(c.Via, ">"))
 			}
 			fmt.Fprintf(&b, "\n  url_expr: %s\n", strings.Join(strings.Fields(c.URLExpr), " "))
 			for _, k := range slices.Sorted(maps.Keys(c.Headers)) {

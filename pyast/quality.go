@@ -40,15 +40,19 @@ var dbModules = []string{"sqlite3", "psycopg2", "pymysql", "pymongo", "sqlalchem
 // commonModuleAliases are names that, used unbound as name.attr, are missing imports.
 var commonModuleAliases = wordSet("requests httpx aiohttp pd np plt tf torch bs4 pandas numpy dotenv yaml boto3 openai")
 
-// quality scores a function; every component is recorded.
-func (x *extractor) quality(f *fnInfo, helpers []*fnInfo, facts *pyfacts.Facts, imports pyfacts.Imports) pyfacts.Quality {
+// quality scores a function on its own body: the response handling, status checks,
+// try statements and database calls of the same-file helpers its self-contained
+// code pulls in are theirs, so a caller never outranks the function it calls with
+// what it pulled in. Every component is recorded.
+func (x *extractor) quality(f *fnInfo, facts *pyfacts.Facts, imports pyfacts.Imports) pyfacts.Quality {
 	src := x.m.src
 	q := pyfacts.Quality{Components: map[string]float64{}}
 	ck := &q.Checks
 	ck.IsSyntacticallyValid = facts.SyntaxOK
 	ck.HasAPICall = len(facts.Calls) > 0
 	ck.HasImports = len(imports.Stdlib)+len(imports.ThirdParty)+len(imports.Local) > 0
-	ck.HasErrorHandling = facts.ExceptionHandling || facts.StatusCheck
+	status, try := x.statusCheck([]*fnInfo{f}), x.exceptionHandling(f, nil)
+	ck.HasErrorHandling = try || status
 	ck.HasDocstring = facts.Docstring != nil
 	ck.HasComments = len(facts.Comments) > 0 || ck.HasDocstring
 	for _, c := range facts.Comments {
@@ -57,35 +61,33 @@ func (x *extractor) quality(f *fnInfo, helpers []*fnInfo, facts *pyfacts.Facts, 
 	if facts.Docstring != nil {
 		ck.CommentLines += facts.Docstring.EndLine - facts.Docstring.StartLine + 1
 	}
-	for _, g := range append([]*fnInfo{f}, helpers...) {
-		g.def.walk(func(n *node) bool {
-			switch n.typ {
-			case "attribute":
-				a := n.child("attribute").text(src)
-				if responseAttrs[a] {
-					ck.HasResponseHandling = true
-				}
-				if dbAttrs[a] && n.parent != nil && n.parent.typ == "call" {
+	f.def.walk(func(n *node) bool {
+		switch n.typ {
+		case "attribute":
+			a := n.child("attribute").text(src)
+			if responseAttrs[a] {
+				ck.HasResponseHandling = true
+			}
+			if dbAttrs[a] && n.parent != nil && n.parent.typ == "call" {
+				ck.HasDatabaseCall = true
+			}
+			if a == "objects" {
+				ck.HasDatabaseCall = true
+			}
+		case "identifier":
+			t := n.text(src)
+			for _, d := range dbModules {
+				if t == d {
 					ck.HasDatabaseCall = true
-				}
-				if a == "objects" {
-					ck.HasDatabaseCall = true
-				}
-			case "identifier":
-				t := n.text(src)
-				for _, d := range dbModules {
-					if t == d {
-						ck.HasDatabaseCall = true
-					}
-				}
-			case "call":
-				if d := x.m.dotted(n.child("function"), g); d == "json.loads" {
-					ck.HasResponseHandling = true
 				}
 			}
-			return true
-		})
-	}
+		case "call":
+			if d := x.m.dotted(n.child("function"), f); d == "json.loads" {
+				ck.HasResponseHandling = true
+			}
+		}
+		return true
+	})
 	ck.HasIndentationIssue = mixedIndentation(src, f.outer)
 	unres := map[string]bool{}
 	for _, u := range facts.Unresolved {
@@ -107,7 +109,7 @@ func (x *extractor) quality(f *fnInfo, helpers []*fnInfo, facts *pyfacts.Facts, 
 	c["syntax"] = boolScore(ck.IsSyntacticallyValid, wSyntax)
 	c["api_call"] = boolScore(ck.HasAPICall, wAPICall)
 	c["response_handling"] = boolScore(ck.HasResponseHandling, wResponse)
-	c["error_handling"] = boolScore(facts.ExceptionHandling, wErrorTry) + boolScore(facts.StatusCheck, wErrorStatus)
+	c["error_handling"] = boolScore(try, wErrorTry) + boolScore(status, wErrorStatus)
 	switch loc := facts.EffectiveLOC; {
 	case loc >= 4 && loc <= 60:
 		c["length"] = wLength

@@ -124,6 +124,21 @@ type Call struct {
 	// InHelper names the same-file helper that makes this request on the function's
 	// behalf; "" when the function makes it itself.
 	InHelper string `json:"in_helper,omitempty"`
+	// Via is the chain of same-file functions the request passes through from the
+	// function, outermost first: its last element is InHelper. Empty when the
+	// function makes the request itself.
+	Via []string `json:"via,omitempty"`
+}
+
+// Direct reports whether the function makes at least one request itself, not only
+// through same-file helpers it calls.
+func (f *Facts) Direct() bool {
+	for _, c := range f.Calls {
+		if c.InHelper == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // CallParam is one parameter a request sends.

@@ -130,8 +130,8 @@ func (t *Tx) SaveDedup(ctx context.Context, es []DedupEntry) error {
 		return fmt.Errorf("save dedup: %w", err)
 	}
 	for _, e := range es {
-		if _, err := t.exec(ctx, `INSERT INTO dedup(function_id, cluster, kind, similarity) VALUES(?,?,?,?)`,
-			e.FunctionID, e.Cluster, e.Kind, e.Similarity); err != nil {
+		if _, err := t.exec(ctx, `INSERT INTO dedup(function_id, cluster, kind, similarity, rank) VALUES(?,?,?,?,?)`,
+			e.FunctionID, e.Cluster, e.Kind, e.Similarity, e.Rank); err != nil {
 			return fmt.Errorf("save dedup of function %d: %w", e.FunctionID, err)
 		}
 	}
@@ -140,7 +140,7 @@ func (t *Tx) SaveDedup(ctx context.Context, es []DedupEntry) error {
 
 // Dedup returns every dedup entry, by function id.
 func (s *Store) Dedup(ctx context.Context) ([]DedupEntry, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT function_id, cluster, kind, similarity FROM dedup ORDER BY function_id`)
+	rows, err := s.read.QueryContext(ctx, `SELECT function_id, cluster, kind, similarity, rank FROM dedup ORDER BY function_id`)
 	if err != nil {
 		return nil, fmt.Errorf("read dedup: %w", err)
 	}
@@ -148,7 +148,7 @@ func (s *Store) Dedup(ctx context.Context) ([]DedupEntry, error) {
 	var out []DedupEntry
 	for rows.Next() {
 		var e DedupEntry
-		if err := rows.Scan(&e.FunctionID, &e.Cluster, &e.Kind, &e.Similarity); err != nil {
+		if err := rows.Scan(&e.FunctionID, &e.Cluster, &e.Kind, &e.Similarity, &e.Rank); err != nil {
 			return nil, fmt.Errorf("read dedup: %w", err)
 		}
 		out = append(out, e)
@@ -159,8 +159,8 @@ func (s *Store) Dedup(ctx context.Context) ([]DedupEntry, error) {
 // DedupOf returns the dedup entry of function fid, or ErrNotFound.
 func (s *Store) DedupOf(ctx context.Context, fid int64) (*DedupEntry, error) {
 	e := DedupEntry{FunctionID: fid}
-	err := s.read.QueryRowContext(ctx, `SELECT cluster, kind, similarity FROM dedup WHERE function_id=?`, fid).
-		Scan(&e.Cluster, &e.Kind, &e.Similarity)
+	err := s.read.QueryRowContext(ctx, `SELECT cluster, kind, similarity, rank FROM dedup WHERE function_id=?`, fid).
+		Scan(&e.Cluster, &e.Kind, &e.Similarity, &e.Rank)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("dedup of function %d: %w", fid, ErrNotFound)
 	}

@@ -9,13 +9,6 @@ import (
 	"strings"
 )
 
-// FunctionKey names a function by where it is — repository, path, qualname, start
-// line — and not by its row id, which depends on the order functions were stored
-// in. Stages break ties on it, so a store grown run by run decides as a fresh one.
-func FunctionKey(repo, path, qualname string, startLine int) string {
-	return fmt.Sprintf("%s\x00%s\x00%s\x00%09d", strings.ToLower(repo), path, qualname, startLine)
-}
-
 // ReasonNoLongerExtracted is the reject reason of a function a sample was built
 // from that a later extraction of its file no longer finds.
 const ReasonNoLongerExtracted = "no longer extracted from its file"

@@ -280,6 +280,9 @@ type DedupEntry struct {
 	Cluster    int64   `json:"cluster"`
 	Kind       string  `json:"kind"` // representative | exact | near
 	Similarity float64 `json:"similarity"`
+	// Rank is the function's place in align's order of preference over every
+	// aligned function (1 first); decontam follows it. 0 when unranked.
+	Rank int `json:"rank"`
 }
 
 // Lineage is everything the store knows about where one sample came from, for
@@ -417,8 +420,8 @@ func (s *Store) lineageCode(ctx context.Context, l *Lineage) error {
 		}
 	}
 	var d DedupEntry
-	err = s.read.QueryRowContext(ctx, `SELECT function_id, cluster, kind, similarity FROM dedup WHERE function_id=?`, f.ID).
-		Scan(&d.FunctionID, &d.Cluster, &d.Kind, &d.Similarity)
+	err = s.read.QueryRowContext(ctx, `SELECT function_id, cluster, kind, similarity, rank FROM dedup WHERE function_id=?`, f.ID).
+		Scan(&d.FunctionID, &d.Cluster, &d.Kind, &d.Similarity, &d.Rank)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("dedup of function %d: %w", f.ID, err)
 	}

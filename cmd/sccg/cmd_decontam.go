@@ -58,6 +58,8 @@ func runDecontam(ctx context.Context, e *env, args []string) error {
 	for _, k := range slices.Sorted(maps.Keys(res.Reasons)) {
 		fmt.Fprintf(e.stdout, "  %-32s %d\n", k, res.Reasons[k])
 	}
+	fmt.Fprintf(e.stdout, "kept %d callers no callee can stand for, %d promoted over a capped representative (sccg audit shows why)\n",
+		res.CallersKept, res.Promoted)
 	fmt.Fprintf(e.stdout, "redacted credentials in %d kept functions", res.Redacted)
 	for _, k := range slices.Sorted(maps.Keys(res.Redactions)) {
 		fmt.Fprintf(e.stdout, "; %s %d", k, res.Redactions[k])

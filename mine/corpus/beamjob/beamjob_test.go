@@ -20,7 +20,10 @@ import (
 	"sccg/mine"
 	"sccg/mine/corpus"
 	"sccg/mine/corpus/beamjob"
+	"sccg/redact"
+	"sccg/release"
 	"sccg/samples"
+	"sccg/split"
 	"sccg/store"
 )
 
@@ -78,6 +81,41 @@ func gitRepos(tb testing.TB) string {
 		git(tb, dir, r.PushedAt, "commit", "-q", "-m", "snapshot")
 	}
 	return root
+}
+
+// twinHosts are catalog endpoints the twins of addTwins call.
+var twinHosts = []string{"weatherstack-forecast.p.rapidapi.com/current", "open-meteo-data.p.rapidapi.com/stations/daily",
+	"air-quality-index.p.rapidapi.com/v1/aqi", "realtime-stock-quotes.p.rapidapi.com/market/movers",
+	"crypto-prices-live.p.rapidapi.com/coins/markets", "currency-converter-pro.p.rapidapi.com/convert",
+	"football-live-scores.p.rapidapi.com/fixtures", "basketball-stats.p.rapidapi.com/players"}
+
+// addTwins commits, under root, repositories that each hold one function twice, in
+// main5.py and main6.py: the copy that stands for each pair must not depend on the
+// order the files are mined in, and --local and the corpus load them in different
+// orders.
+func addTwins(tb testing.TB, root string) {
+	tb.Helper()
+	for n, url := range twinHosts {
+		full := fmt.Sprintf("twin-files/copies-%d", n)
+		dir := filepath.Join(root, filepath.FromSlash(full))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		code := fmt.Sprintf("import os\nimport requests\n\n\ndef fetch_%d(params=None):\n"+
+			"    headers = {\"x-rapidapi-key\": os.environ[\"RAPIDAPI_KEY\"]}\n"+
+			"    r = requests.get(\"https://%s\", headers=headers, params=params, timeout=10)\n"+
+			"    return r.json()\n", n, url)
+		for _, f := range []string{"main5.py", "main6.py"} {
+			if err := os.WriteFile(filepath.Join(dir, f), []byte(code), 0o644); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		date := "2025-03-01T00:00:00Z"
+		git(tb, dir, date, "init", "-q", "-b", "main")
+		git(tb, dir, date, "remote", "add", "origin", "https://github.com/"+full+".git")
+		git(tb, dir, date, "add", ".")
+		git(tb, dir, date, "commit", "-q", "-m", "copies")
+	}
 }
 
 func cmp(s, def string) string {
@@ -170,6 +208,46 @@ func extractAndAlign(tb testing.TB, st *store.Store) {
 	}
 }
 
+// exportOf runs the stages after alignment on st, as `sccg decontam && sccg redact
+// && sccg split && sccg export` do, and returns the exported records, one JSON line
+// each, without the query layer (which says how a file was found: a search layer or
+// the corpus).
+func exportOf(tb testing.TB, st *store.Store) []string {
+	tb.Helper()
+	ctx := context.Background()
+	if _, err := decontam.Run(ctx, st, decontam.Options{}); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := redact.Run(ctx, st, redact.Options{}); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := samples.Build(ctx, st); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := split.Run(ctx, st, split.Options{}); err != nil {
+		tb.Fatal(err)
+	}
+	dir := tb.TempDir()
+	if _, err := samples.Export(ctx, st, dir, release.JSON); err != nil {
+		tb.Fatal(err)
+	}
+	recs, err := release.ReadFile(filepath.Join(dir, "sccgbench.json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []string
+	for _, r := range recs {
+		r.GitHubInfo.QueryLayer = ""
+		b, err := json.Marshal(r)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, string(b))
+	}
+	slices.Sort(out)
+	return out
+}
+
 // mined describes what a store holds after mining, extraction and alignment, in
 // terms that do not depend on row ids or on how the files were found.
 type mined struct {
@@ -252,6 +330,7 @@ func same(t *testing.T, what string, got, want []string) {
 func TestBeamMatchesLocal(t *testing.T) {
 	ctx := context.Background()
 	repos := gitRepos(t)
+	addTwins(t, repos)
 
 	local := catalogStore(t)
 	if _, err := mine.MineLocal(ctx, local, repos, mine.Options{}); err != nil {
@@ -311,14 +390,27 @@ func TestBeamMatchesLocal(t *testing.T) {
 		t.Error("the store reveals a local directory")
 	}
 
+	// The benchmarks built from both are the same: the same functions stand for
+	// their clusters and fill the caps, whichever order the files arrived in.
+	wantRecs, gotRecs := exportOf(t, local), exportOf(t, st)
+	if len(wantRecs) < 20 {
+		t.Fatalf("--local exported only %d samples", len(wantRecs))
+	}
+	same(t, "sample", gotRecs, wantRecs)
+	twins := 0
+	for _, r := range wantRecs {
+		if strings.Contains(r, `"file_path":"main6.py"`) {
+			t.Errorf("main6.py stands for its twin in main5.py: %s", r)
+		}
+		if strings.Contains(r, `"file_path":"main5.py"`) {
+			twins++
+		}
+	}
+	if twins != len(twinHosts) {
+		t.Errorf("%d of the %d twins exported", twins, len(twinHosts))
+	}
+
 	// A sample built from a corpus file shows the corpus row in its audit.
-	if _, err := decontam.Run(ctx, st, decontam.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	built, err := samples.Build(ctx, st)
-	if err != nil || built.Samples == 0 {
-		t.Fatalf("build samples: %+v, %v", built, err)
-	}
 	recs, _, err := samples.Records(ctx, st)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,144 @@
+package decontam
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"sccg/pyfacts"
+	"sccg/store"
+)
+
+// A caller and the same-file functions it calls, as decontam sees them: each
+// function's calls name the helpers they pass through.
+func TestDecideCallers(t *testing.T) {
+	call := func(via ...string) pyfacts.Call {
+		c := pyfacts.Call{Library: "requests", Method: "GET"}
+		if len(via) > 0 {
+			c.InHelper, c.Via = via[len(via)-1], via
+		}
+		return c
+	}
+	const endpoint = "api.example.org GET /r/{id}"
+	fn := func(id int64, qual string, aligned []int, calls ...pyfacts.Call) Candidate {
+		c := Candidate{FunctionID: id, Repo: "o/app", Path: "app.py", FileID: 7, Name: qual, QualName: qual, APIID: 1,
+			Code: fmt.Sprintf("def %s():\n    pass\n", qual), Facts: &pyfacts.Facts{Calls: calls}}
+		if len(aligned) > 0 {
+			c.AlignedCalls = map[int]string{}
+		}
+		for _, k := range aligned {
+			c.AlignedCalls[k] = endpoint
+		}
+		return c
+	}
+	tests := []struct {
+		name  string
+		cands []Candidate
+		why   map[string]string // NotStandalone of the file
+		want  map[int64]string  // function → its first reason, or the kept note it carries
+		other string            // a function whose own requests align with another endpoint
+	}{
+		{"a main() calling a fetch helper: the helper is the sample",
+			[]Candidate{fn(1, "main", []int{0}, call("fetch_pokemon")), fn(2, "fetch_pokemon", nil, call())}, nil,
+			map[int64]string{1: `caller_of [{"function_id":2,"qualname":"fetch_pokemon"}]`, 2: `kept for [{"function_id":1,"qualname":"main"}]`}, ""},
+		{"facts from before Via name the helper alone",
+			[]Candidate{fn(1, "Pokedex.__init__", []int{0}, pyfacts.Call{InHelper: "Pokedex.obtener_pokemon"}), fn(2, "Pokedex.obtener_pokemon", nil, call())}, nil,
+			map[int64]string{1: `caller_of [{"function_id":2,"qualname":"Pokedex.obtener_pokemon"}]`,
+				2: `kept for [{"function_id":1,"qualname":"Pokedex.__init__"}]`}, ""},
+		{"a generic helper that is not aligned: the caller stays and says why",
+			[]Candidate{fn(1, "main", []int{0}, call("get_json"))}, map[string]string{"get_json": whyUnaligned},
+			map[int64]string{1: `kept caller {"requests_through":[{"qualname":"get_json","why":"not aligned with a documented endpoint"}]}`}, ""},
+		{"three levels: the innermost function that can stand alone is the sample",
+			[]Candidate{fn(1, "main", []int{0}, call("get_weather", "_get")), fn(2, "get_weather", []int{0}, call("_get"))},
+			map[string]string{"_get": whyUnaligned},
+			map[int64]string{1: `caller_of [{"function_id":2,"qualname":"get_weather"}]`,
+				2: `kept caller {"requests_through":[{"qualname":"_get","why":"not aligned with a documented endpoint"}]}`}, ""},
+		{"an asyncio.gather of fetchers: the unaligned request does not keep the caller",
+			[]Candidate{fn(1, "main", []int{0, 1}, call("fetch_a"), call("fetch_b"), call("fetch_c")), fn(2, "fetch_a", nil, call()),
+				fn(3, "fetch_b", nil, call())}, map[string]string{"fetch_c": whyUnaligned},
+			map[int64]string{1: `caller_of [{"function_id":2,"qualname":"fetch_a"},{"function_id":3,"qualname":"fetch_b"}]`,
+				2: `kept for [{"function_id":1,"qualname":"main"}]`, 3: `kept for [{"function_id":1,"qualname":"main"}]`}, ""},
+		{"one request no callee can stand for keeps the caller",
+			[]Candidate{fn(1, "main", []int{0, 1}, call("fetch_a"), call("post_raw")), fn(2, "fetch_a", nil, call())},
+			map[string]string{"post_raw": whyExtract + "extracted code does not parse on its own"},
+			map[int64]string{1: `kept caller {"other_callees":[{"function_id":2,"qualname":"fetch_a"}],"requests_through":[{"qualname":"post_raw","why":"rejected by extract: extracted code does not parse on its own"}]}`,
+				2: "kept"}, ""},
+		{name: "a helper that only gets its endpoint from the caller's arguments cannot stand for it",
+			cands: []Candidate{fn(1, "current_weather", []int{0}, call("_get")), fn(2, "_get", nil, call())}, other: "_get",
+			want: map[int64]string{1: `kept caller {"requests_through":[{"qualname":"_get","why":"` + whyOtherEndpoint + `"}]}`, 2: "kept"}},
+		{"a function that makes a request itself is no caller",
+			[]Candidate{fn(1, "main", []int{0, 1}, call(), call("fetch_a")), fn(2, "fetch_a", nil, call())}, nil,
+			map[int64]string{1: "kept", 2: "kept"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dedup := map[int64]store.DedupEntry{}
+			endpoints := map[string][]string{}
+			for _, c := range tt.cands {
+				endpoints[c.QualName] = []string{endpoint}
+				if c.QualName == tt.other {
+					endpoints[c.QualName] = []string{"api.example.org GET "}
+				}
+			}
+			for n := range tt.cands {
+				tt.cands[n].NotStandalone, tt.cands[n].FileEndpoints = tt.why, endpoints
+				id := tt.cands[n].FunctionID
+				dedup[id] = store.DedupEntry{FunctionID: id, Cluster: id, Kind: store.DedupRepresentative, Rank: int(id)}
+			}
+			for _, v := range Decide(tt.cands, dedup, DecideOptions{}) {
+				got := "kept"
+				switch {
+				case !v.Keep:
+					b, _ := json.Marshal(v.Reasons[0].Evidence["callees"])
+					got = v.Reasons[0].Code + " " + string(b)
+				case v.Notes["caller"] != nil:
+					b, _ := json.Marshal(v.Notes["caller"])
+					got = "kept caller " + string(b)
+				case v.Notes["callers"] != nil:
+					b, _ := json.Marshal(v.Notes["callers"])
+					got = "kept for " + string(b)
+				}
+				if got != tt.want[v.FunctionID] {
+					t.Errorf("function %d: %s\nwant %s", v.FunctionID, got, tt.want[v.FunctionID])
+				}
+			}
+		})
+	}
+}
+
+// Five identical request functions in one repository and four callers of them, with
+// a cap of 5: the callers are rejected as callers, so they take no slot, and the
+// cluster keeps its representative.
+func TestDecideCapsKeepClusters(t *testing.T) {
+	var cands []Candidate
+	dedup := map[int64]store.DedupEntry{}
+	for i := int64(1); i <= 9; i++ {
+		c := Candidate{FunctionID: i, Repo: "o/app", FileID: i, Path: fmt.Sprintf("main%d.py", i), QualName: "fetch", APIID: 1,
+			Code: "def fetch():\n    pass\n", Facts: &pyfacts.Facts{Calls: []pyfacts.Call{{}}}}
+		if i > 5 {
+			c.FileID, c.QualName, c.Path = i-5, "main", fmt.Sprintf("main%d.py", i-5)
+			c.Facts = &pyfacts.Facts{Calls: []pyfacts.Call{{InHelper: "fetch"}}}
+			c.AlignedCalls = map[int]string{0: "q GET /random"}
+			c.FileEndpoints = map[string][]string{"fetch": {"q GET /random"}}
+		}
+		cands = append(cands, c)
+		// the callers rank first, as a higher quality score would have put them
+		rank, cluster := int(i)+4, int64(1)
+		if i > 5 {
+			rank, cluster = int(i)-5, i
+		}
+		dedup[i] = store.DedupEntry{FunctionID: i, Cluster: cluster, Kind: store.DedupExact, Rank: rank}
+	}
+	var kept []int64
+	reasons := map[string]int{}
+	for _, v := range Decide(cands, dedup, DecideOptions{Caps: CapOptions{PerRepo: 5}}) {
+		if v.Keep {
+			kept = append(kept, v.FunctionID)
+		} else {
+			reasons[v.Reasons[0].Code]++
+		}
+	}
+	if fmt.Sprint(kept) != "[1]" || reasons[ReasonCallerOf] != 4 || reasons[ReasonExactDuplicate] != 4 {
+		t.Errorf("kept %v, rejected %v; want [1] kept, 4 caller_of and 4 exact duplicates", kept, reasons)
+	}
+}
