@@ -233,6 +233,16 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 				}
 			}
 		}
+		if repoID != 0 {
+			// the tree, so extraction can tell the repository's own modules from packages
+			paths := make([]string, len(lr.files))
+			for i, f := range lr.files {
+				paths[i] = f.path
+			}
+			if err := tx.SaveRepoPaths(ctx, repoID, paths); err != nil {
+				return err
+			}
+		}
 		return tx.MarkDone(ctx, Stage, unit, opts.runID)
 	})
 }
@@ -242,7 +252,7 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 func mentionsRapidAPI(content []byte, targets []Target) bool {
 	lower := bytes.ToLower(content)
 	for _, t := range targets {
-		if bytes.Contains(lower, []byte(t.Host)) {
+		if HostIn(lower, t.Host) {
 			return true
 		}
 	}
