@@ -494,9 +494,14 @@ func emptySplits(r Report) []string {
 		if sr.Target == 0 || sr.Samples > 0 {
 			continue
 		}
-		out = append(out, fmt.Sprintf("the %s split is empty: %d samples of %d APIs fell into %d families (an API, a host, a provider, "+
-			"near-identical names and near-duplicate code stay in one split), too few for %d splits; mine more APIs or repositories, "+
-			"or give the empty split no share (--ratios)", sr.Name, r.Samples, r.APIs, r.Families, len(r.Splits)))
+		groups := r.Families
+		if r.Within != nil {
+			groups = r.Within.Units
+		}
+		out = append(out, fmt.Sprintf("the %s split is empty: its share is %.1f of %d samples, and the %d APIs form %d groups that "+
+			"must each stay in one split (an API with its host, provider, near-identical names and near-duplicate code), none of which "+
+			"fit it; mine more APIs or repositories, or give the %s split no share (--ratios)",
+			sr.Name, sr.Target*float64(r.Samples), r.Samples, r.APIs, groups, sr.Name))
 	}
 	return out
 }
