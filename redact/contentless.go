@@ -12,8 +12,9 @@ import (
 // words that fit any response ("data", "info", "result", "JSON response") and
 // echoes of method names that say nothing ("init", "main", "run"). "Get the
 // data.", "Submit the data." and "Get the init for a given master and nombre." are
-// contentless; "Get the current weather for a given city." and "Translate the text
-// into a given language." (a verb that states the goal) are not.
+// contentless; "Get the current weather for a given city.", "Translate the text
+// into a given language." (a verb that states the goal) and "Search for a given
+// keyword." (what a search is given is what it is for) are not.
 func Contentless(intent string) bool {
 	for _, s := range sentences(intent) {
 		if !sentenceContentless(s) {
@@ -34,6 +35,10 @@ func sentenceContentless(s string) bool {
 	})
 	inArgs := false
 	for i, w := range words {
+		if w == "given" && i > 0 && searchVerb[words[0]] && allEmpty(words[1:i]) {
+			// "Search for a given keyword": what it searches for is its object
+			return i+1 >= len(words) || dataWord[words[i+1]] || emptyWord[words[i+1]]
+		}
 		switch {
 		case w == "return" || w == "returns":
 			inArgs = false
@@ -45,6 +50,18 @@ func sentenceContentless(s string) bool {
 			return false
 		case genericVerb[w] || emptyWord[w] || dataWord[w] || methodEcho[w]:
 		default:
+			return false
+		}
+	}
+	return true
+}
+
+// searchVerb are the verbs whose object is what they are given to look for.
+var searchVerb = set("search searches find finds look looks lookup")
+
+func allEmpty(ws []string) bool {
+	for _, w := range ws {
+		if !emptyWord[w] && w != "up" {
 			return false
 		}
 	}

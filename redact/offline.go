@@ -17,8 +17,9 @@ type OfflineInput struct {
 	// request errors and then returns an empty value.
 	FailureValue bool
 	// Endpoint is the documented name of the endpoint the function calls ("Get
-	// pokemon by name"), a last source of what it fetches; "" when undocumented.
-	Endpoint string
+	// pokemon by name") and Category the API's category ("Weather"): the last
+	// sources of what it fetches; "" when unknown.
+	Endpoint, Category string
 }
 
 // offlineModel names the offline generator where a model name is recorded.
@@ -142,7 +143,7 @@ func phrase(in OfflineInput, g leakcheck.Truth) *intentPhrase {
 		if objectEnd[w] && len(p.object) > 0 {
 			break
 		}
-		if !noise[w] && !objectEnd[w] && !methodEcho[w] {
+		if !noise[w] && !objectEnd[w] && !methodEcho[w] && !emptyWord[w] {
 			p.object = append(p.object, w)
 		}
 	}
@@ -162,7 +163,7 @@ func phrase(in OfflineInput, g leakcheck.Truth) *intentPhrase {
 		}
 	}
 	p.returns = returnPhrase(m.Returns)
-	p.alts = objectSources(m.Returns, m.Code, g.Route, in.Endpoint)
+	p.alts = objectSources(m.Returns, m.Code, g.Route, in.Endpoint, in.Category)
 	var args []string
 	for _, a := range m.Parameters {
 		if skipArg[strings.ToLower(a)] || strings.HasPrefix(a, "_") {
@@ -251,9 +252,9 @@ var genericKey = map[string]bool{"response": true, "data": true, "result": true,
 // objectSources are what a function whose name says nothing fetches, best first:
 // the key it returns from the response, the keys its code reads (print(d["name"],
 // d["weight"])), the English words of its route, the words of the documented
-// endpoint's name. Placeholders, versions, verbs and words that fit any response
+// endpoint's name, the API's category. Placeholders, versions, verbs and words that fit any response
 // are left out; a source with nothing left is skipped.
-func objectSources(rets []string, code, route, endpoint string) [][]string {
+func objectSources(rets []string, code, route, endpoint, category string) [][]string {
 	var out [][]string
 	add := func(ws []string) {
 		var keep []string
@@ -280,7 +281,7 @@ func objectSources(rets []string, code, route, endpoint string) [][]string {
 	}
 	var read []string
 	for _, m := range readKeyRE.FindAllStringSubmatch(code, -1) {
-		if !requestDict[strings.ToLower(m[1])] {
+		if m[1] == "" || !requestDict[strings.ToLower(m[1])] {
 			read = append(read, nameWords(m[2])...)
 		}
 	}
@@ -294,12 +295,13 @@ func objectSources(rets []string, code, route, endpoint string) [][]string {
 	}
 	add(routeWords)
 	add(nameWords(endpoint))
+	add(nameWords(category))
 	return out
 }
 
 // readKeyRE finds a literal key read from a value (d["name"], d.get("name")),
 // with the value's name.
-var readKeyRE = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)(?:\[\s*|\.get\(\s*)["']([A-Za-z][A-Za-z0-9_ -]*)["']`)
+var readKeyRE = regexp.MustCompile(`(?:([A-Za-z_][A-Za-z0-9_]*)|\))(?:\[\s*|\.get\(\s*)["']([A-Za-z][A-Za-z0-9_ -]*)["']`)
 
 // requestDict are the names of the dicts a request is built from, whose keys are
 // what is sent, not what is read.

@@ -168,9 +168,9 @@ type job struct {
 	facts *pyfacts.Facts
 	truth leakcheck.Truth
 	hash  string
-	// endpoint is the documented name of the aligned endpoint
-	endpoint string
-	out      *outcome
+	// endpoint is the documented name of the aligned endpoint, category the API's
+	endpoint, category string
+	out                *outcome
 	// anchors are the human comments of other APIs the style prompt shows
 	anchors []string
 }
@@ -377,6 +377,9 @@ func loadJobs(ctx context.Context, st *store.Store, opt Options) ([]*job, error)
 			apis[id] = api
 		}
 		j := &job{kept: k, fn: f, facts: facts, truth: keptTruth(&k.Alignment, facts, api)}
+		if api != nil {
+			j.category = api.Category
+		}
 		if id := k.Alignment.APIID; id != 0 && k.Alignment.EndpointID != 0 {
 			names, ok := endpoints[id]
 			if !ok {
@@ -439,7 +442,7 @@ func keptTruth(a *store.Alignment, facts *pyfacts.Facts, api *store.API) leakche
 // inputHash names everything a function's intents are made from.
 func inputHash(j *job, opt Options) string {
 	b, _ := json.Marshal(map[string]any{"version": version, "kept": j.kept.InputHash, "alignment": j.kept.Alignment.ID,
-		"truth": j.truth, "endpoint": j.endpoint, "generator": opt.generatorID(), "anchors": j.anchors, "on_leak": opt.OnLeak, "also_original": opt.AlsoOriginal})
+		"truth": j.truth, "endpoint": j.endpoint, "category": j.category, "generator": opt.generatorID(), "anchors": j.anchors, "on_leak": opt.OnLeak, "also_original": opt.AlsoOriginal})
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
 }
@@ -525,7 +528,7 @@ func redactOne(ctx context.Context, j *job, opt Options) *outcome {
 func generate(ctx context.Context, j *job, m *Masked, role string, opt Options, o *outcome, add func(store.Intent)) string {
 	offline := func(path, reason string) string {
 		text := OfflineIntent(OfflineInput{Masked: m, Method: j.kept.Alignment.Method, FailureValue: failureValue(j.facts, m),
-			Endpoint: j.endpoint}, j.truth)
+			Endpoint: j.endpoint, Category: j.category}, j.truth)
 		rep := leakcheck.LeakCheck(text, j.truth)
 		if Contentless(text) {
 			// nothing in the name, the response, the route or the documentation said
