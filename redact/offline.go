@@ -262,7 +262,7 @@ func objectSources(rets []string, code, route, endpoint, category string) [][]st
 			if _, verb := verbs[w]; verb || len(w) < 3 || genericVerb[w] || emptyWord[w] || dataWord[w] || methodEcho[w] || noise[w] || !leakcheck.IsWord(w) {
 				continue
 			}
-			if !slices.Contains(keep, w) {
+			if !slices.Contains(keep, w) && !slices.Contains(keep, w+"s") && !slices.Contains(keep, strings.TrimSuffix(w, "s")) {
 				keep = append(keep, w)
 			}
 		}
@@ -280,8 +280,9 @@ func objectSources(rets []string, code, route, endpoint, category string) [][]st
 		}
 	}
 	var read []string
+	fromResponse := responseVars(code)
 	for _, m := range readKeyRE.FindAllStringSubmatch(code, -1) {
-		if m[1] == "" || !requestDict[strings.ToLower(m[1])] {
+		if m[1] == "" || fromResponse[m[1]] {
 			read = append(read, nameWords(m[2])...)
 		}
 	}
@@ -299,14 +300,30 @@ func objectSources(rets []string, code, route, endpoint, category string) [][]st
 	return out
 }
 
-// readKeyRE finds a literal key read from a value (d["name"], d.get("name")),
-// with the value's name.
+// readKeyRE finds a literal key read from a value (d["name"], d.get("name"),
+// r.json()["name"]), with the value's name ("" for a call's result).
 var readKeyRE = regexp.MustCompile(`(?:([A-Za-z_][A-Za-z0-9_]*)|\))(?:\[\s*|\.get\(\s*)["']([A-Za-z][A-Za-z0-9_ -]*)["']`)
 
-// requestDict are the names of the dicts a request is built from, whose keys are
-// what is sent, not what is read.
-var requestDict = map[string]bool{"params": true, "param": true, "headers": true, "header": true, "querystring": true,
-	"query": true, "payload": true, "body": true, "os": true, "environ": true, "config": true, "settings": true}
+var (
+	jsonAssignRE = regexp.MustCompile(`(?m)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?:await\s+)?[^\n]*(?:\.json\(\)|json\.loads\()`)
+	forInRE      = regexp.MustCompile(`for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(?:enumerate\()?([A-Za-z_][A-Za-z0-9_]*)`)
+)
+
+// responseVars are the names that hold a decoded response in code: assigned from
+// .json() or json.loads(…), or looping over one. Keys read from anything else
+// (options, settings, the request's own dicts) say nothing of what is fetched.
+func responseVars(code string) map[string]bool {
+	vars := map[string]bool{}
+	for _, m := range jsonAssignRE.FindAllStringSubmatch(code, -1) {
+		vars[m[1]] = true
+	}
+	for _, m := range forInRE.FindAllStringSubmatch(code, -1) {
+		if vars[m[2]] {
+			vars[m[1]] = true
+		}
+	}
+	return vars
+}
 
 var (
 	pyIdentRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

@@ -41,15 +41,7 @@ func factsInputs(t *testing.T) (docs, repos string) {
 	}
 	repos = filepath.Join(root, "repos")
 	for _, name := range []string{"pokedex", "weather"} {
-		repo := filepath.Join(repos, name)
-		for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"remote", "add", "origin", "https://github.com/dana/" + name + ".git"},
-			{"add", "."}, {"commit", "-q", "-m", name}} {
-			cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-			cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2025-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2025-01-01T00:00:00Z", "GIT_CONFIG_GLOBAL=/dev/null")
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("git %v: %v\n%s", args, err, out)
-			}
-		}
+		commitRepo(t, filepath.Join(repos, name), "https://github.com/dana/"+name+".git")
 	}
 	return filepath.Join(root, "docs"), repos
 }
