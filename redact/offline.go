@@ -29,11 +29,11 @@ const offlineModel = "offline"
 // ỹ: the words of the function's name, its HTTP method, what its response handling
 // returns and its argument names ("Get the current weather for a given city and
 // return the JSON response."). When the name says nothing (main, __init__, a
-// caller's name), what the function fetches comes from the key it reads from the
-// response, the English words of the route, or the documented endpoint's name, so
-// the intent is not Contentless whenever one of them says something. Words that
-// would give away part of g are left out, so the result always passes LeakCheck
-// against g.
+// caller's name), what the function fetches comes from objectSources (the keys it
+// reads from the response, the route's English words, the documented endpoint,
+// the API's category), so the intent is not Contentless whenever one of them says
+// something. Words that would give away part of g are left out, so the result
+// always passes LeakCheck against g.
 func OfflineIntent(in OfflineInput, g leakcheck.Truth) string {
 	c := leakcheck.Compile(g)
 	p := phrase(in, g)
@@ -252,8 +252,8 @@ var genericKey = map[string]bool{"response": true, "data": true, "result": true,
 // objectSources are what a function whose name says nothing fetches, best first:
 // the key it returns from the response, the keys its code reads (print(d["name"],
 // d["weight"])), the English words of its route, the words of the documented
-// endpoint's name, the API's category. Placeholders, versions, verbs and words that fit any response
-// are left out; a source with nothing left is skipped.
+// endpoint's name, the API's category. Placeholders, versions, verbs and words
+// that fit any response are left out; a source with nothing left is skipped.
 func objectSources(rets []string, code, route, endpoint, category string) [][]string {
 	var out [][]string
 	add := func(ws []string) {
