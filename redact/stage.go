@@ -534,7 +534,7 @@ func generate(ctx context.Context, j *job, m *Masked, role string, opt Options, 
 			// nothing in the name, the response, the route or the documentation said
 			// what it fetches: counted and shown, never passed off as an intent that does
 			o.contentless = true
-			reason += "; contentless: neither its name, the key it reads, its route nor its documented endpoint says what it fetches"
+			reason += "; contentless: neither its name, the keys it reads, its route, its documented endpoint nor its API's category says what it fetches"
 		}
 		in := store.Intent{Role: role, Kind: SourceRedacted, Path: path, Model: offlineModel, Text: text,
 			Leak: reportJSON(rep), Passed: !rep.Leaked, Decision: store.IntentAccepted, Reason: reason}
