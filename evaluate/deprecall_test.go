@@ -1,9 +1,13 @@
 package evaluate
 
 import (
+	"encoding/json"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
+
+	"sccg/release"
 )
 
 func TestThirdPartyAndDepRecall(t *testing.T) {
@@ -66,5 +70,19 @@ func TestDepRecallFromTheGoldRun(t *testing.T) {
 	r := out.Results[0]
 	if !reflect.DeepEqual(r.GoldDeps, []string{"django", "pandas", "requests"}) || math.Abs(r.DepRecall-1.0/3) > 1e-12 {
 		t.Errorf("gold deps %q, dep_recall %v; want django, pandas, requests and 1/3", r.GoldDeps, r.DepRecall)
+	}
+}
+
+// TestRecordDependencies: a built record names its gold dependencies, resolved
+// against its repository (models is the repository's, not a package); a
+// published record names none, and the gold code's imports decide.
+func TestRecordDependencies(t *testing.T) {
+	var built, published release.Record
+	built.Extra = map[string]json.RawMessage{"dependencies": json.RawMessage(`["requests","httpx","requests"]`)}
+	if deps, ok := RecordDependencies(&built); !ok || strings.Join(deps, ",") != "httpx,requests" {
+		t.Errorf("built record: %v %v, want [httpx requests]", deps, ok)
+	}
+	if deps, ok := RecordDependencies(&published); ok {
+		t.Errorf("published record: %v, want none", deps)
 	}
 }

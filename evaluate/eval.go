@@ -456,6 +456,10 @@ func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, s
 		goldImports = sb.Facts.Imports
 	}
 	r.GoldDeps = ThirdParty(goldImports)
+	if deps, ok := RecordDependencies(&s.rec); ok {
+		// the builder resolved the gold code's imports against its repository's files
+		r.GoldDeps = deps
+	}
 	if r.GoldDeps == nil {
 		r.GoldDeps = []string{}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"sccg/evaluate/sandbox"
 	"sccg/pyfacts"
+	"sccg/release"
 )
 
 // Captured is one request the code tried to send, parsed for scoring.
@@ -208,6 +209,18 @@ func ThirdParty(imports []string) []string {
 		}
 	}
 	return uniqSorted(out)
+}
+
+// RecordDependencies are the third-party modules a built record names as its
+// code's dependencies (its "dependencies": neither the standard library nor its
+// repository's own modules); ok is false when the record names none, as a
+// published release's do not.
+func RecordDependencies(r *release.Record) (deps []string, ok bool) {
+	raw, has := r.Extra["dependencies"]
+	if !has || json.Unmarshal(raw, &deps) != nil {
+		return nil, false
+	}
+	return uniqSorted(deps), true
 }
 
 // DepRecall is the share of gold (third-party top-level modules) that the imports

@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"sccg/internal/progress"
+	"sccg/internal/pycompile"
 	"sccg/pyast"
+	"sccg/pyfacts"
 	"sccg/store"
 )
 
@@ -23,18 +25,22 @@ const Stage = "extract"
 
 // File-level decision reasons.
 const (
-	ReasonBinary      = "binary file"
-	ReasonTimeout     = "parse timeout"
-	ReasonPanic       = "extractor panic"
-	ReasonUnreadable  = "content unavailable"
-	ReasonNoRequest   = "no request function"
-	ReasonFunctions   = "request functions found"
-	ReasonLatin1      = "decoded as latin-1 (not valid UTF-8)"
-	ReasonTooLarge    = "too large to extract"
-	ReasonFunctionOK  = "request function"
-	DefaultTimeout    = 20 * time.Second
-	DefaultMaxBytes   = 8 << 20
-	defaultQueueDepth = 8
+	ReasonBinary     = "binary file"
+	ReasonTimeout    = "parse timeout"
+	ReasonPanic      = "extractor panic"
+	ReasonUnreadable = "content unavailable"
+	ReasonNoRequest  = "no request function"
+	ReasonFunctions  = "request functions found"
+	ReasonLatin1     = "decoded as latin-1 (not valid UTF-8)"
+	ReasonTooLarge   = "too large to extract"
+	ReasonFunctionOK = "request function"
+	// ReasonPythonSyntax rejects a function that tree-sitter parses but the
+	// evaluator's interpreter cannot compile (a PEP 701 f-string under 3.11): it
+	// could never run in the sandbox.
+	ReasonPythonSyntax = "the evaluator's Python cannot compile it"
+	DefaultTimeout     = 20 * time.Second
+	DefaultMaxBytes    = 8 << 20
+	defaultQueueDepth  = 8
 )
 
 // Options configures an extract run. The zero value of every field means its default.
@@ -52,8 +58,13 @@ type Options struct {
 	Progress progress.Counter
 	// Logf, when set, receives one line per failed file.
 	Logf func(format string, args ...any)
+	// Python is the interpreter that judges each candidate's syntax, the one the
+	// evaluator runs ("" means pycompile.DefaultPython on PATH).
+	Python string
 
 	runID int64 // the run Run records, for decisions and done units
+	// checker is the running compile server of Python; nil when none could start
+	checker *pycompile.Checker
 	// extract replaces pyast.Extract in tests (to inject panics and hangs).
 	extract func(ctx context.Context, content []byte, opts pyast.Options) (*pyast.Result, error)
 }
@@ -70,6 +81,11 @@ type Stats struct {
 	Binary     int   `json:"binary"`
 	TooLarge   int   `json:"too_large"`
 	Latin1     int   `json:"latin1"`
+	// PythonRejected counts candidates the evaluator's Python cannot compile, and
+	// PythonUnchecked those no interpreter judged (none on PATH, or it failed).
+	PythonRejected  int    `json:"python_rejected"`
+	PythonUnchecked int    `json:"python_unchecked"`
+	PythonVersion   string `json:"python_version,omitempty"`
 }
 
 // Counts is s as the named counters a store run keeps.
@@ -77,7 +93,7 @@ func (s *Stats) Counts() map[string]int64 {
 	return map[string]int64{"files": int64(s.Files), "skipped": int64(s.Skipped), "bytes": s.Bytes,
 		"candidates": int64(s.Candidates), "rejected": int64(s.Rejected), "no_request": int64(s.NoRequest),
 		"failed": int64(s.Failed), "binary": int64(s.Binary), "latin1": int64(s.Latin1),
-		"too_large": int64(s.TooLarge)}
+		"too_large": int64(s.TooLarge), "python_rejected": int64(s.PythonRejected), "python_unchecked": int64(s.PythonUnchecked)}
 }
 
 // Unit is the work unit name of a file.
@@ -135,8 +151,12 @@ func (opts Options) withDefaults() Options {
 // RunArgs are the resolved options as a run records them.
 func (opts Options) RunArgs() map[string]any {
 	opts = opts.withDefaults()
+	python := opts.Python
+	if python == "" {
+		python = pycompile.DefaultPython
+	}
 	return map[string]any{"workers": opts.Workers, "timeout": opts.Timeout.String(), "max_bytes": opts.MaxBytes,
-		"refresh": opts.Refresh}
+		"refresh": opts.Refresh, "python": python}
 }
 
 func run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
@@ -154,6 +174,15 @@ func run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 		return nil, fmt.Errorf("extract: %w", err)
 	}
 	stats := &Stats{}
+	if len(files) > len(done) {
+		c, err := pycompile.Start(ctx, opts.Python)
+		if err != nil {
+			opts.Logf("extract: no Python to judge syntax with, candidates are not checked: %v", err)
+		} else {
+			defer c.Close()
+			opts.checker, stats.PythonVersion = c, c.Version
+		}
+	}
 	var queue []store.File
 	for _, f := range files {
 		if done[Unit(f.ID)] {
@@ -249,11 +278,31 @@ func run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 	return stats, nil
 }
 
-// repoCache reads each repository once, for its stars and forks.
+// repoCache reads each repository once, for its stars and forks and the paths of
+// its Python files.
 type repoCache struct {
-	st *store.Store
-	mu sync.Mutex
-	m  map[int64]*store.Repository
+	st    *store.Store
+	mu    sync.Mutex
+	m     map[int64]*store.Repository
+	paths map[int64][]string
+}
+
+// pathsOf returns the Python files known of a repository.
+func (c *repoCache) pathsOf(ctx context.Context, id int64) ([]string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ps, ok := c.paths[id]; ok {
+		return ps, nil
+	}
+	ps, err := c.st.RepoPaths(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if c.paths == nil {
+		c.paths = map[int64][]string{}
+	}
+	c.paths[id] = ps
+	return ps, nil
 }
 
 func (c *repoCache) get(ctx context.Context, id int64) *store.Repository {
@@ -301,6 +350,12 @@ func extractFile(ctx context.Context, st *store.Store, repos *repoCache, f store
 	if r := repos.get(ctx, f.RepoID); r != nil {
 		popts.Stars, popts.Forks = r.Stars, r.Forks
 	}
+	paths, err := repos.pathsOf(ctx, f.RepoID)
+	if err != nil {
+		o.err = fmt.Errorf("%s: %w", ReasonUnreadable, err)
+		return o
+	}
+	popts.LocalModules = pyast.RepoModules(f.Path, paths)
 	o.res, o.err = opts.extract(ctx, content, popts)
 	if o.err != nil && ctx.Err() != nil {
 		o.err = ctx.Err()
@@ -317,6 +372,9 @@ func save(ctx context.Context, st *store.Store, o outcome, opts Options, stats *
 	switch {
 	case o.err == nil:
 		for _, f := range o.res.Functions {
+			if err := judgeSyntax(ctx, &f, opts, stats); err != nil {
+				return err
+			}
 			sf, err := toStore(f)
 			if err != nil {
 				return fmt.Errorf("file %d %s: %w", o.file.ID, o.file.Path, err)
@@ -405,6 +463,36 @@ func save(ctx context.Context, st *store.Store, o outcome, opts Options, stats *
 		} else {
 			stats.Rejected++
 		}
+	}
+	return nil
+}
+
+// judgeSyntax has the evaluator's Python compile a candidate's extracted code and
+// rejects it when that fails; the verdict, with the version, goes into its facts.
+// A candidate no interpreter could judge stays a candidate, counted unchecked.
+func judgeSyntax(ctx context.Context, f *pyast.Function, opts Options, stats *Stats) error {
+	if f.Status != pyast.StatusCandidate {
+		return nil
+	}
+	if opts.checker == nil {
+		stats.PythonUnchecked++
+		return nil
+	}
+	r, err := opts.checker.Check(ctx, f.Code)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		stats.PythonUnchecked++
+		opts.Logf("extract: %s: %v", f.QualName, err)
+		return nil
+	}
+	f.Facts.Python = &pyfacts.PythonSyntax{Version: opts.checker.Version, OK: r.OK, Error: r.Error, Line: r.Line}
+	if !r.OK {
+		stats.PythonRejected++
+		f.Facts.Quality.Checks.IsSyntacticallyValid = false
+		f.Status = pyast.StatusRejected
+		f.RejectReason = fmt.Sprintf("%s (Python %s: %s, line %d)", ReasonPythonSyntax, opts.checker.Version, r.Error, r.Line)
 	}
 	return nil
 }

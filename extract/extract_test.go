@@ -3,10 +3,12 @@ package extract
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"sccg/internal/pycompile"
 	"sccg/internal/storetest"
 	"sccg/pyast"
 	"sccg/store"
@@ -83,7 +85,11 @@ func TestRunRecordsEveryFileAndFunction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Stats{Files: 8, Bytes: stats.Bytes, Candidates: 3, Rejected: 2, NoRequest: 1, Failed: 2, Binary: 1, Latin1: 1, TooLarge: 1}
+	want := Stats{Files: 8, Bytes: stats.Bytes, Candidates: 3, Rejected: 2, NoRequest: 1, Failed: 2, Binary: 1, Latin1: 1, TooLarge: 1,
+		PythonVersion: stats.PythonVersion}
+	if stats.PythonVersion == "" {
+		want.PythonUnchecked = 3 // no python3 on PATH: counted, never silent
+	}
 	if *stats != want {
 		t.Errorf("stats = %+v, want %+v", *stats, want)
 	}
@@ -200,3 +206,43 @@ type cancelAfterFirst struct{ cancel context.CancelFunc }
 func (c cancelAfterFirst) SetTotal(int64) {}
 func (c cancelAfterFirst) Add(int64)      { c.cancel() }
 func (c cancelAfterFirst) Done()          {}
+
+// TestJudgeSyntax: a function tree-sitter parses but the evaluator's Python cannot
+// compile (a PEP 701 f-string before 3.12) is rejected with the version and the
+// error; without an interpreter every candidate is counted unchecked.
+func TestJudgeSyntax(t *testing.T) {
+	ctx := context.Background()
+	src := "import requests\n\ndef show(names):\n    r = requests.get('https://a.example.com/x')\n    return f\"{'\\n'.join(names)}: {r.status_code}\"\n"
+	fn := func() pyast.Function {
+		res, err := pyast.Extract(ctx, []byte(src), pyast.Options{})
+		if err != nil || len(res.Functions) != 1 || res.Functions[0].Status != pyast.StatusCandidate {
+			t.Fatalf("extract: %v %+v", err, res)
+		}
+		return res.Functions[0]
+	}
+	var stats Stats
+	f := fn()
+	if err := judgeSyntax(ctx, &f, Options{Logf: t.Logf}, &stats); err != nil || stats.PythonUnchecked != 1 || f.Status != pyast.StatusCandidate {
+		t.Errorf("without a checker: err %v, unchecked %d, status %s; want 1 unchecked candidate", err, stats.PythonUnchecked, f.Status)
+	}
+	c, err := pycompile.Start(ctx, "")
+	if err != nil {
+		t.Skipf("no python3: %v", err)
+	}
+	defer c.Close()
+	f = fn()
+	if err := judgeSyntax(ctx, &f, Options{checker: c, Logf: t.Logf}, &stats); err != nil {
+		t.Fatal(err)
+	}
+	var major, minor int
+	fmt.Sscanf(c.Version, "%d.%d", &major, &minor)
+	newer := major > 3 || major == 3 && minor >= 12
+	if py := f.Facts.Python; py == nil || py.Version != c.Version || py.OK != newer {
+		t.Fatalf("facts.python = %+v, want ok %v under %s", py, newer, c.Version)
+	}
+	if !newer && (f.Status != pyast.StatusRejected || !strings.HasPrefix(f.RejectReason, ReasonPythonSyntax) ||
+		f.Facts.Quality.Checks.IsSyntacticallyValid || stats.PythonRejected != 1) {
+		t.Errorf("under %s: status %s (%s), valid %v, rejected %d; want rejected, not valid", c.Version, f.Status, f.RejectReason,
+			f.Facts.Quality.Checks.IsSyntacticallyValid, stats.PythonRejected)
+	}
+}

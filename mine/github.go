@@ -490,7 +490,7 @@ func (m *ghMiner) hit(ctx context.Context, t Target, layer, query string, item *
 	}
 	// Early filter: the fragments GitHub matched must show the host itself, not
 	// only its words scattered over the file.
-	showsHost := func(tm *github.TextMatch) bool { return strings.Contains(strings.ToLower(tm.GetFragment()), t.Host) }
+	showsHost := func(tm *github.TextMatch) bool { return HostIn([]byte(strings.ToLower(tm.GetFragment())), t.Host) }
 	if len(item.TextMatches) > 0 && !slices.ContainsFunc(item.TextMatches, showsHost) {
 		m.stats.EarlyDropped++
 		return m.reject(ctx, h, store.Rejected, "host not in the matched fragment", h.ev)
@@ -579,7 +579,7 @@ func (m *ghMiner) fetchFile(ctx context.Context, h *fileHit, rs *repoState) ([]b
 	if reason == "" && GitBlobSHA(content) != h.sha {
 		reason = "content does not match the blob SHA"
 	}
-	if reason == "" && !bytes.Contains(bytes.ToLower(content), []byte(h.t.Host)) {
+	if reason == "" && !HostIn(bytes.ToLower(content), h.t.Host) {
 		reason = "host not in content"
 		m.stats.Wasted++ // the early filter should have caught it
 	}

@@ -393,6 +393,15 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 				Evidence: map[string]any{"python_files": len(lr.files), "version": lr.version()}}); err != nil {
 				return err
 			}
+		} else {
+			// the tree, so extraction can tell the repository's own modules from packages
+			paths := make([]string, len(lr.files))
+			for i, f := range lr.files {
+				paths[i] = f.path
+			}
+			if err := tx.SaveRepoPaths(ctx, repoID, paths); err != nil {
+				return err
+			}
 		}
 		return tx.MarkDone(ctx, Stage, unit, opts.runID)
 	})
@@ -407,7 +416,7 @@ const ReasonNoCandidate = "no candidate file: no Python file names a crawled API
 func mentionsRapidAPI(content []byte, targets []Target) bool {
 	lower := bytes.ToLower(content)
 	for _, t := range targets {
-		if bytes.Contains(lower, []byte(t.Host)) {
+		if HostIn(lower, t.Host) {
 			return true
 		}
 	}

@@ -97,7 +97,7 @@ func Queries(t Target, endpointsPerAPI int) []Query {
 // content does not contain the host at all.
 func LocalLayer(t Target, content []byte, endpointsPerAPI int) (Query, bool) {
 	lower := bytes.ToLower(content)
-	if !bytes.Contains(lower, []byte(t.Host)) {
+	if !HostIn(lower, t.Host) {
 		return Query{}, false
 	}
 	qs := Queries(t, endpointsPerAPI)
@@ -117,6 +117,48 @@ func LocalLayer(t Target, content []byte, endpointsPerAPI int) (Query, bool) {
 	}
 	return Query{}, false
 }
+
+// HostIn reports whether content (lower-cased) names host as a whole host, not as
+// the tail or head of a longer one: archive-api.open-meteo.com does not name
+// api.open-meteo.com, nor api.open-meteo.com.example.org.
+func HostIn(content []byte, host string) bool {
+	b := []byte(host)
+	if len(b) == 0 {
+		return false
+	}
+	for i := 0; ; {
+		j := bytes.Index(content[i:], b)
+		if j < 0 {
+			return false
+		}
+		if HostBounded(content, i+j, i+j+len(b)) {
+			return true
+		}
+		i += j + 1
+	}
+}
+
+// HostBounded reports whether content[start:end] stands as a whole host: the byte
+// before it is no host byte ([a-z0-9.-]: "//", "@", a quote or a space is fine),
+// and the one after neither continues a label nor starts a further one.
+func HostBounded(content []byte, start, end int) bool {
+	if start > 0 && isHostByte(content[start-1]) {
+		return false
+	}
+	if end < len(content) {
+		c := content[end]
+		if isLabelByte(c) || c == '.' && end+1 < len(content) && isLabelByte(content[end+1]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isLabelByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}
+
+func isHostByte(c byte) bool { return isLabelByte(c) || c == '.' }
 
 // urlIn reports whether s occurs in content followed by a character that cannot
 // continue a path segment (so /current does not match /currently).

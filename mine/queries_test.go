@@ -51,6 +51,8 @@ func TestLocalLayer(t *testing.T) {
 		{"route and host apart", "HOST = 'w.p.rapidapi.com'\nget(HOST, '/current')", store.LayerRouteHost, true},
 		{"host only", "HOST = 'w.p.rapidapi.com'", store.LayerHost, true},
 		{"no host", "get('/current')", "", false},
+		{"a longer host that ends in the host", `requests.get("https://sub-w.p.rapidapi.com/current")`, "", false},
+		{"the longer host beside the host itself", "A = 'https://x.w.p.rapidapi.com/current'\nB = 'https://w.p.rapidapi.com/current'", store.LayerEndpointURL, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -86,5 +88,29 @@ func TestSplitQuery(t *testing.T) {
 	}
 	if got := minSize(`"h" size:>1048576`); got != 1048577 {
 		t.Errorf("minSize: got %d", got)
+	}
+}
+
+func TestHostIn(t *testing.T) {
+	const host = "api.open-meteo.com"
+	tests := []struct {
+		content string
+		want    bool
+	}{
+		{`requests.get("https://api.open-meteo.com/v1/forecast")`, true},
+		{`url = "https://archive-api.open-meteo.com/v1/archive"`, false},
+		{`url = "https://geocoding-api.open-meteo.com/v1/search"`, false},
+		{`BASE = "http://user@api.open-meteo.com"`, true},
+		{`HOST = 'api.open-meteo.com'`, true},
+		{`# see api.open-meteo.com.`, true},
+		{`"https://api.open-meteo.com.example.org/"`, false},
+		{`"https://api.open-meteo.community/"`, false},
+		{`"https://archive-api.open-meteo.com/x" and then "https://api.open-meteo.com/y"`, true},
+		{`api.open-meteo.com`, true},
+	}
+	for _, tt := range tests {
+		if got := HostIn([]byte(tt.content), host); got != tt.want {
+			t.Errorf("HostIn(%q) = %v, want %v", tt.content, got, tt.want)
+		}
 	}
 }

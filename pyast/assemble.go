@@ -355,7 +355,7 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 		r.walk(func(n *node) bool {
 			if n.typ == "import_statement" || n.typ == "import_from_statement" {
 				for _, bd := range m.importBindings(n) {
-					mods[bd.path] = classify(bd.path)
+					mods[bd.path] = x.classify(bd.path)
 				}
 				return false
 			}
@@ -398,7 +398,7 @@ func (x *extractor) importsIn(p *piece, mods map[string]string) {
 	for _, bs := range x.m.bindings {
 		for _, b := range bs {
 			if b.kind == "import" && b.stmt.start == p.start {
-				mods[b.path] = classify(b.path)
+				mods[b.path] = x.classify(b.path)
 			}
 		}
 	}
@@ -406,7 +406,7 @@ func (x *extractor) importsIn(p *piece, mods map[string]string) {
 		if st.start == p.start {
 			if mn := st.child("module_name"); mn != nil {
 				path := mn.text(x.m.src)
-				mods[path] = classify(path)
+				mods[path] = x.classify(path)
 			}
 		}
 	}
@@ -427,12 +427,19 @@ func isConstantName(name string) bool {
 	return strings.ToUpper(name) == name && strings.ToLower(name) != name
 }
 
-func classify(path string) string {
+// classify says where an imported module comes from: the standard library, the
+// repository itself (a relative import, or a module of the repository's own files,
+// Options.LocalModules), or a third-party package.
+func (x *extractor) classify(path string) string {
 	if strings.HasPrefix(path, ".") {
 		return "local"
 	}
-	if isStdlib(strings.Split(path, ".")[0]) {
+	top := strings.Split(path, ".")[0]
+	switch {
+	case isStdlib(top):
 		return "stdlib"
+	case slices.Contains(x.opts.LocalModules, top):
+		return "local"
 	}
 	return "third_party"
 }

@@ -31,7 +31,18 @@ func isPlaceholder(t string) bool {
 // goalVerb matches a comment that says what the code is for.
 var goalVerb = regexp.MustCompile(`(?i)\b(get|gets|fetch|fetches|retrieve|retrieves|return|returns|search|searches|find|finds|look ?up|lookup|translate|translates|convert|converts|check|checks|send|sends|create|creates|download|downloads|list|lists|calculate|calculates|predict|query|queries|generate|generates|detect|detects|analy[sz]e|obtain|collect|scrape|load|loads|extract|extracts|upload|post|posts|track|monitor|verify|validate|summari[sz]e|recommend|compare|notify)\b`)
 
+// sectionHeader matches a comment that titles a section of the file rather than
+// saying what one function does: a ruled line ("# ---- Weather ----", "#####"),
+// a title in capitals ("# API CALLS") or a label ending in a colon ("# Helpers:").
+var sectionHeader = regexp.MustCompile(`^[-=*#~_+/\\|. ]{3,}|[-=*#~_+|]{3,}\s*$|^[A-Z0-9 _&/-]{3,}$|^[\w ]{1,40}:$`)
+
 // comments fills Comments, Docstring, CommentsPlaceholder and CommentsStateGoal.
+// Only the docstring and a leading comment speak for the whole function: the block
+// directly above the definition, or the block its body opens with when that block
+// stands apart (a blank line after it, or no other comment in the body). Comments
+// among the statements are marked Inline: they narrate steps ("prints first
+// pokemon", "Clears the terminal"), so they never state the goal, whatever verbs
+// they use; nor does a section header.
 func (x *extractor) comments(f *fnInfo, facts *pyfacts.Facts) {
 	src := x.m.src
 	// the block of comments directly above the definition
@@ -54,11 +65,7 @@ func (x *extractor) comments(f *fnInfo, facts *pyfacts.Facts) {
 	for _, c := range above {
 		facts.Comments = append(facts.Comments, commentText(c, src))
 	}
-	for _, c := range x.m.comments {
-		if c.start > f.outer.start && c.end <= f.outer.end {
-			facts.Comments = append(facts.Comments, commentText(c, src))
-		}
-	}
+	var first *node // the body's first statement
 	if body := f.def.child("body"); body != nil {
 		for _, st := range body.children {
 			if st.typ == "comment" {
@@ -67,11 +74,38 @@ func (x *extractor) comments(f *fnInfo, facts *pyfacts.Facts) {
 			if st.typ == "expression_statement" && isDocstring(st) {
 				facts.Docstring = &pyfacts.Text{Text: docText(st.namedKids()[0], src), StartLine: st.row + 1, EndLine: st.endRow + 1}
 			}
+			first = st
 			break
 		}
 	}
+	var inside []*node
+	for _, c := range x.m.comments {
+		if c.start > f.outer.start && c.end <= f.outer.end {
+			inside = append(inside, c)
+		}
+	}
+	// the body's opening block: the comments before its first statement
+	opening, rest := inside, []*node(nil)
+	if first != nil {
+		n := 0
+		for n < len(inside) && inside[n].end <= first.start {
+			n++
+		}
+		opening, rest = inside[:n], inside[n:]
+	}
+	openingLeads := len(opening) > 0 && (len(rest) == 0 || first == nil || first.row > opening[len(opening)-1].endRow+1)
+	for _, c := range opening {
+		t := commentText(c, src)
+		t.Inline = !openingLeads
+		facts.Comments = append(facts.Comments, t)
+	}
+	for _, c := range rest {
+		t := commentText(c, src)
+		t.Inline = true
+		facts.Comments = append(facts.Comments, t)
+	}
 	n, placeholders := 0, 0
-	check := func(t string) {
+	check := func(t string, leading bool) {
 		t = strings.TrimSpace(t)
 		if t == "" {
 			return
@@ -81,15 +115,15 @@ func (x *extractor) comments(f *fnInfo, facts *pyfacts.Facts) {
 			placeholders++
 			return
 		}
-		if len(strings.Fields(t)) >= 3 && goalVerb.MatchString(t) {
+		if leading && len(strings.Fields(t)) >= 3 && goalVerb.MatchString(t) && !sectionHeader.MatchString(t) {
 			facts.CommentsStateGoal = true
 		}
 	}
 	for _, c := range facts.Comments {
-		check(c.Text)
+		check(c.Text, !c.Inline)
 	}
 	if facts.Docstring != nil {
-		check(facts.Docstring.Text)
+		check(facts.Docstring.Text, true)
 		if len(strings.Fields(facts.Docstring.Text)) >= 3 && !isPlaceholder(facts.Docstring.Text) {
 			facts.CommentsStateGoal = true
 		}

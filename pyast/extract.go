@@ -43,6 +43,9 @@ var ErrTimeout = errParseTimeout
 type Options struct {
 	Stars, Forks int           // repository signals for the quality score
 	Timeout      time.Duration // per file; 0 means 20s
+	// LocalModules are the top-level modules the file's repository provides to it
+	// (RepoModules): imports of them are the repository's own, not third-party.
+	LocalModules []string
 }
 
 // Result is what one file yields.

@@ -3,6 +3,7 @@ package pyast
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -337,6 +338,8 @@ func TestCommentsPlaceholderAndGoal(t *testing.T) {
 		{"real intent", "    # fetch tomorrow's forecast for the user's city\n", false, true},
 		{"intent among steps", "    # Set up the query parameters\n    # look up the cheapest flight for the trip\n", false, true},
 		{"no comments", "", false, false},
+		{"a section header", "    # ---------- Fetch weather ----------\n", false, false},
+		{"a title in capitals", "    # GET WEATHER DATA\n", false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -409,5 +412,100 @@ def cached(q):
 	f := res.Functions[0]
 	if len(f.Facts.PulledIn) != 1 || f.Facts.PulledIn[0].Name != "HEADERS" || !strings.HasPrefix(f.Code, "import requests\n") {
 		t.Errorf("context not pulled in from the broken file:\n%s", f.Code)
+	}
+}
+
+// TestCommentsNarrationIsNoGoal: only a docstring or a leading comment speaks for
+// the whole function; a run of step comments among the statements never does,
+// whatever verbs they use.
+func TestCommentsNarrationIsNoGoal(t *testing.T) {
+	tests := []struct {
+		name   string
+		src    string
+		goal   bool
+		inline int
+	}{
+		{"step comments among the statements", `def main():
+    # prints first pokemon
+    r = requests.get("https://pokeapi.co/api/v2/pokemon/1")
+    # get the name of the pokemon from the response
+    name = r.json()["name"]
+    # Clears the terminal
+    os.system("clear")
+    return name
+`, false, 3},
+		{"an opening comment followed by more step comments", `def main():
+    # fetch the first pokemon
+    r = requests.get("https://pokeapi.co/api/v2/pokemon/1")
+    # returns its name
+    return r.json()["name"]
+`, false, 2},
+		{"an opening block set apart by a blank line", `def main():
+    # fetch the first pokemon and show its name
+
+    r = requests.get("https://pokeapi.co/api/v2/pokemon/1")
+    # the name field
+    return r.json()["name"]
+`, true, 1},
+		{"a comment above the definition", `# Fetch the first pokemon's name
+def main():
+    r = requests.get("https://pokeapi.co/api/v2/pokemon/1")
+    # pick the name
+    return r.json()["name"]
+`, true, 1},
+		{"a docstring with step comments", `def main():
+    """Return the name of the first pokemon."""
+    # call the api
+    r = requests.get("https://pokeapi.co/api/v2/pokemon/1")
+    return r.json()["name"]
+`, true, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fa := extractOne(t, "import os\nimport requests\n\n"+tc.src, "main").Facts
+			inline := 0
+			for _, c := range fa.Comments {
+				if c.Inline {
+					inline++
+				}
+			}
+			if fa.CommentsStateGoal != tc.goal || inline != tc.inline {
+				t.Errorf("goal=%v inline=%d, want %v %d (comments %+v)", fa.CommentsStateGoal, inline, tc.goal, tc.inline, fa.Comments)
+			}
+		})
+	}
+}
+
+func TestRepoModules(t *testing.T) {
+	paths := []string{"app/weather.py", "app/models.py", "app/auth/__init__.py", "app/auth/tokens.py", "schema.py",
+		"src/pkg/core.py", "tests/test_weather.py", "setup.py", "docs/conf.py", "app/__init__.py", "my-scripts/run.py"}
+	got := RepoModules("app/weather.py", paths)
+	want := []string{"app", "auth", "docs", "models", "pkg", "schema", "setup", "src", "tests", "weather"}
+	if !slices.Equal(got, want) {
+		t.Errorf("RepoModules = %v, want %v", got, want)
+	}
+}
+
+// TestImportsOfTheRepository: a module of the repository's own files is local,
+// even when PyPI has a package of that name; the standard library is not
+// third-party.
+func TestImportsOfTheRepository(t *testing.T) {
+	src := `import json
+import requests
+import schema
+from models import Forecast
+from .auth import token
+
+def get(city):
+    return Forecast(requests.get("https://a.com/x", params={"q": city, "f": schema.F, "t": token(), "j": json.dumps(1)}).json())
+`
+	res, err := Extract(context.Background(), []byte(src), Options{LocalModules: []string{"models", "schema", "weather"}})
+	if err != nil || len(res.Functions) != 1 {
+		t.Fatalf("extract: %v (%d functions)", err, len(res.Functions))
+	}
+	im := res.Functions[0].Facts.Imports
+	if !slices.Equal(im.ThirdParty, []string{"requests"}) || !slices.Equal(im.Stdlib, []string{"json"}) ||
+		!slices.Contains(im.Local, "models") || !slices.Contains(im.Local, "schema") {
+		t.Errorf("imports = %+v, want third-party [requests], stdlib [json], models and schema local", im)
 	}
 }

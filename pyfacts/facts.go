@@ -45,8 +45,9 @@ type Facts struct {
 	// CommentsPlaceholder is set when every comment and the docstring are
 	// placeholders ("TODO", "Define the target RapidAPI endpoint URL", …).
 	CommentsPlaceholder bool `json:"comments_placeholder"`
-	// CommentsStateGoal is set when a comment or the docstring says what the function
-	// is for (not only how the request is built).
+	// CommentsStateGoal is set when the docstring or a leading comment (above the
+	// definition, or opening the body on its own) says what the function is for;
+	// inline comments among the statements never do.
 	CommentsStateGoal bool `json:"comments_state_goal"`
 
 	// EffectiveLOC counts the function's lines that are neither blank nor comments
@@ -65,6 +66,10 @@ type Facts struct {
 	// MISSING nodes; SyntaxErrors lists their lines.
 	SyntaxOK     bool  `json:"syntax_ok"`
 	SyntaxErrors []int `json:"syntax_errors,omitempty"`
+
+	// Python is the judgement of the extracted code by the interpreter the evaluator
+	// runs (package pycompile); nil when no interpreter judged it.
+	Python *PythonSyntax `json:"python,omitempty"`
 
 	// PulledIn is the module-level context the self-contained code includes besides
 	// the function itself (imports excluded), in source order.
@@ -165,6 +170,17 @@ type Text struct {
 	Text      string `json:"text"`
 	StartLine int    `json:"start_line"`
 	EndLine   int    `json:"end_line"`
+	// Inline is set on a comment among the function's statements, which narrates a
+	// step rather than speaking for the whole function.
+	Inline bool `json:"inline,omitempty"`
+}
+
+// PythonSyntax is what the evaluator's interpreter said of the extracted code.
+type PythonSyntax struct {
+	Version string `json:"version"` // "3.11.7"
+	OK      bool   `json:"ok"`
+	Error   string `json:"error,omitempty"` // "SyntaxError: f-string: expecting '}'"
+	Line    int    `json:"line,omitempty"`  // in the extracted code
 }
 
 // PulledIn is one piece of module-level context copied into the extracted code.

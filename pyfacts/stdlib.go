@@ -9,7 +9,8 @@ import (
 var stdlibList string
 
 // stdlib3 and stdlib2 are the standard library's top-level modules in Python 3.11
-// and those of Python 2 only.
+// and the versions after it (3.12–3.14 added a few, removed some; both count), and
+// those of Python 2 only.
 var stdlib3, stdlib2 = loadStdlib(stdlibList)
 
 func loadStdlib(list string) (py3, py2 map[string]bool) {

@@ -13,6 +13,8 @@ func TestStdlib(t *testing.T) {
 		{"urllib2", false, true},
 		{"httplib", false, true},
 		{"requests", false, false},
+		{"distutils", true, false},     // removed in 3.12: code written before still imports the standard library
+		{"annotationlib", true, false}, // added in 3.14
 		{"", false, false},
 		{"py2", false, false},
 	}

@@ -44,6 +44,18 @@ func TestJudgeComment(t *testing.T) {
     # date has to be dd-mm-yyyy for this endpoint
     return requests.get("https://x.p.rapidapi.com/history", params={"d": d}).json()
 `, false, CommentNoGoal},
+		{"step-by-step inline comments", `def main():
+    # prints first pokemon
+    r = requests.get("https://pokeapi.co/api/v2/pokemon/1")
+    # get the weight of the pokemon
+    print(r.json()["weight"])
+    # Clears the terminal
+    os.system("clear")
+`, false, CommentInline},
+		{"a docstring that says nothing", `def f():
+    """Gets the data from the API."""
+    return requests.get("https://x.p.rapidapi.com/v1/search").json()
+`, false, CommentContentless},
 		{"no comment", `def f():
     return requests.get("https://x.p.rapidapi.com/v1/search").json()
 `, false, CommentNone},

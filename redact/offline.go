@@ -16,6 +16,10 @@ type OfflineInput struct {
 	// FailureValue is set when the function checks the response status or catches
 	// request errors and then returns an empty value.
 	FailureValue bool
+	// Endpoint is the documented name of the endpoint the function calls ("Get
+	// pokemon by name") and Category the API's category ("Weather"): the last
+	// sources of what it fetches; "" when unknown.
+	Endpoint, Category string
 }
 
 // offlineModel names the offline generator where a model name is recorded.
@@ -24,12 +28,16 @@ const offlineModel = "offline"
 // OfflineIntent writes a sample's intent without a model, deterministically, from
 // ỹ: the words of the function's name, its HTTP method, what its response handling
 // returns and its argument names ("Get the current weather for a given city and
-// return the JSON response."). Words that would give away part of g are left out,
-// so the result always passes LeakCheck against g.
+// return the JSON response."). When the name says nothing (main, __init__, a
+// caller's name), what the function fetches comes from objectSources (the keys it
+// reads from the response, the route's English words, the documented endpoint,
+// the API's category), so the intent is not Contentless whenever one of them says
+// something. Words that would give away part of g are left out, so the result
+// always passes LeakCheck against g.
 func OfflineIntent(in OfflineInput, g leakcheck.Truth) string {
 	c := leakcheck.Compile(g)
-	p := phrase(in)
-	for range 8 {
+	p := phrase(in, g)
+	for range 12 {
 		text := p.render()
 		leaks := c.Check(text).Leaks
 		if len(leaks) == 0 {
@@ -42,8 +50,11 @@ func OfflineIntent(in OfflineInput, g leakcheck.Truth) string {
 
 // intentPhrase is an intent in parts, so that a part that leaks can be dropped.
 type intentPhrase struct {
-	verb    string
-	object  []string // words
+	verb   string
+	object []string // words
+	// alts are the other sources of the object, in order, taken when what leaks
+	// empties it
+	alts    [][]string
 	args    []string // each an argument, in words
 	returns string   // "the JSON response"
 	failure bool
@@ -112,7 +123,7 @@ var skipArg = map[string]bool{"self": true, "cls": true, "key": true, "api_key":
 	"args": true, "kwargs": true, "params": true, "config": true, "cfg": true, "logger": true, "log": true, "ctx": true,
 	"context": true, "rapidapi_key": true, "access_token": true, "auth": true, "callback": true, "db": true, "conn": true}
 
-func phrase(in OfflineInput) *intentPhrase {
+func phrase(in OfflineInput, g leakcheck.Truth) *intentPhrase {
 	p := &intentPhrase{}
 	m := in.Masked
 	if m == nil {
@@ -132,9 +143,12 @@ func phrase(in OfflineInput) *intentPhrase {
 		if objectEnd[w] && len(p.object) > 0 {
 			break
 		}
-		if !noise[w] && !objectEnd[w] {
+		if !noise[w] && !objectEnd[w] && !methodEcho[w] && !emptyWord[w] {
 			p.object = append(p.object, w)
 		}
+	}
+	if !slices.ContainsFunc(p.object, func(w string) bool { return !dataWord[w] }) {
+		p.object = nil // get_data, fetch_info: the name says nothing
 	}
 	if p.verb == "" {
 		switch strings.ToUpper(in.Method) {
@@ -149,6 +163,7 @@ func phrase(in OfflineInput) *intentPhrase {
 		}
 	}
 	p.returns = returnPhrase(m.Returns)
+	p.alts = objectSources(m.Returns, m.Code, g.Route, in.Endpoint, in.Category)
 	var args []string
 	for _, a := range m.Parameters {
 		if skipArg[strings.ToLower(a)] || strings.HasPrefix(a, "_") {
@@ -173,7 +188,7 @@ func phrase(in OfflineInput) *intentPhrase {
 		// the verb's object is its first input: translate(text, target)
 		p.object, args = strings.Fields(args[0]), args[1:]
 	default:
-		p.object = returnedThing(m.Returns)
+		p.nextObject()
 		if p.returns == "the "+strings.Join(p.object, " ")+" from the response" {
 			p.returns = "them"
 		}
@@ -234,15 +249,80 @@ var vagueVar = map[string]bool{"out": true, "ret": true, "res": true, "tmp": tru
 var genericKey = map[string]bool{"response": true, "data": true, "result": true, "results": true, "body": true, "payload": true,
 	"content": true, "output": true, "value": true, "items": true}
 
-// returnedThing names what a function returns, for an intent whose name says
-// nothing: the key it reads from the response, or "data".
-func returnedThing(rets []string) []string {
-	for _, r := range rets {
-		if k := subscriptKey(r); k != "" {
-			return strings.Fields(k)
+// objectSources are what a function whose name says nothing fetches, best first:
+// the key it returns from the response, the keys its code reads (print(d["name"],
+// d["weight"])), the English words of its route, the words of the documented
+// endpoint's name, the API's category. Placeholders, versions, verbs and words
+// that fit any response are left out; a source with nothing left is skipped.
+func objectSources(rets []string, code, route, endpoint, category string) [][]string {
+	var out [][]string
+	add := func(ws []string) {
+		var keep []string
+		for _, w := range ws {
+			if _, verb := verbs[w]; verb || len(w) < 3 || genericVerb[w] || emptyWord[w] || dataWord[w] || methodEcho[w] || noise[w] || !leakcheck.IsWord(w) {
+				continue
+			}
+			if !slices.Contains(keep, w) && !slices.Contains(keep, w+"s") && !slices.Contains(keep, strings.TrimSuffix(w, "s")) {
+				keep = append(keep, w)
+			}
+		}
+		if len(keep) > 3 {
+			keep = keep[len(keep)-3:]
+		}
+		if len(keep) > 0 && !slices.ContainsFunc(out, func(o []string) bool { return slices.Equal(o, keep) }) {
+			out = append(out, keep)
 		}
 	}
-	return []string{"data"}
+	for _, r := range rets {
+		if k := subscriptKey(r); k != "" {
+			add(strings.Fields(k))
+			break
+		}
+	}
+	var read []string
+	fromResponse := responseVars(code)
+	for _, m := range readKeyRE.FindAllStringSubmatch(code, -1) {
+		if m[1] == "" || fromResponse[m[1]] {
+			read = append(read, nameWords(m[2])...)
+		}
+	}
+	add(read)
+	var routeWords []string
+	for _, seg := range strings.Split(route, "/") {
+		if seg == "" || strings.Contains(seg, "{") {
+			continue
+		}
+		routeWords = append(routeWords, nameWords(seg)...)
+	}
+	add(routeWords)
+	add(nameWords(endpoint))
+	add(nameWords(category))
+	return out
+}
+
+// readKeyRE finds a literal key read from a value (d["name"], d.get("name"),
+// r.json()["name"]), with the value's name ("" for a call's result).
+var readKeyRE = regexp.MustCompile(`(?:([A-Za-z_][A-Za-z0-9_]*)|\))(?:\[\s*|\.get\(\s*)["']([A-Za-z][A-Za-z0-9_ -]*)["']`)
+
+var (
+	jsonAssignRE = regexp.MustCompile(`(?m)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?:await\s+)?[^\n]*(?:\.json\(\)|json\.loads\()`)
+	forInRE      = regexp.MustCompile(`for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(?:enumerate\()?([A-Za-z_][A-Za-z0-9_]*)`)
+)
+
+// responseVars are the names that hold a decoded response in code: assigned from
+// .json() or json.loads(…), or looping over one. Keys read from anything else
+// (options, settings, the request's own dicts) say nothing of what is fetched.
+func responseVars(code string) map[string]bool {
+	vars := map[string]bool{}
+	for _, m := range jsonAssignRE.FindAllStringSubmatch(code, -1) {
+		vars[m[1]] = true
+	}
+	for _, m := range forInRE.FindAllStringSubmatch(code, -1) {
+		if vars[m[2]] {
+			vars[m[1]] = true
+		}
+	}
+	return vars
 }
 
 var (
@@ -341,6 +421,7 @@ func (p *intentPhrase) drop(leaks []leakcheck.Leak) {
 	}
 	if !hit {
 		p.object, p.args, p.returns = nil, nil, "the response"
+		p.nextObject()
 		return
 	}
 	var o []string
@@ -356,6 +437,16 @@ func (p *intentPhrase) drop(leaks []leakcheck.Leak) {
 		}
 	}
 	p.object, p.args = o, a
+	if len(p.object) == 0 {
+		p.nextObject()
+	}
+}
+
+// nextObject takes the next source of the object, once what leaked emptied it.
+func (p *intentPhrase) nextObject() {
+	if len(p.alts) > 0 {
+		p.object, p.alts = p.alts[0], p.alts[1:]
+	}
 }
 
 // plural reports whether a phrase's last word is a plural noun ("cities", "symbols").

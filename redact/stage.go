@@ -53,7 +53,7 @@ const (
 
 // version changes whenever what redact writes for the same inputs changes, so a
 // rerun redoes the functions it made with an older version.
-const version = "redact/1"
+const version = "redact/2"
 
 // Options configure Run.
 type Options struct {
@@ -117,9 +117,12 @@ type Result struct {
 	// Paired counts the intents written beside a kept human comment (--also-original).
 	Paired         int `json:"paired"`
 	OriginalLeaked int `json:"original_leaked"` // kept human comments in which leakcheck.LeakCheck found g
-	MaskFailed     int `json:"mask_failed"`     // functions whose code could not be masked
-	Reused         int `json:"reused"`          // functions whose intents were already current
-	Attempts       int `json:"attempts"`        // intent attempts made in this run
+	// Contentless counts the intents the offline generator wrote with nothing to
+	// say (Contentless): no source told what the function fetches.
+	Contentless int `json:"contentless"`
+	MaskFailed  int `json:"mask_failed"` // functions whose code could not be masked
+	Reused      int `json:"reused"`      // functions whose intents were already current
+	Attempts    int `json:"attempts"`    // intent attempts made in this run
 	// LLM figures: chat calls answered by the server and from the cache, calls that
 	// failed, and the tokens the server's answers cost.
 	LLMRequests      int   `json:"llm_requests"`
@@ -132,6 +135,7 @@ type Result struct {
 // Counts are the result's figures as a run records them.
 func (r *Result) Counts() map[string]int64 {
 	c := map[string]int64{"functions": int64(r.Functions), "paired": int64(r.Paired), "original_leaked": int64(r.OriginalLeaked),
+		"contentless": int64(r.Contentless),
 		"mask_failed": int64(r.MaskFailed), "reused": int64(r.Reused), "attempts": int64(r.Attempts),
 		"llm_requests": int64(r.LLMRequests), "llm_cached": int64(r.LLMCached), "llm_errors": int64(r.LLMErrors),
 		"prompt_tokens": r.PromptTokens, "completion_tokens": r.CompletionTokens}
@@ -164,7 +168,9 @@ type job struct {
 	facts *pyfacts.Facts
 	truth leakcheck.Truth
 	hash  string
-	out   *outcome
+	// endpoint is the documented name of the aligned endpoint, category the API's
+	endpoint, category string
+	out                *outcome
 	// anchors are the human comments of other APIs the style prompt shows
 	anchors []string
 }
@@ -177,8 +183,10 @@ type outcome struct {
 	path      string
 	paired    bool
 	leaked    bool // the kept human comment leaks
-	maskErr   error
-	calls     []*llmAttempt
+	// contentless is set when the offline generator found nothing to say
+	contentless bool
+	maskErr     error
+	calls       []*llmAttempt
 }
 
 func run(ctx context.Context, st *store.Store, opt Options, runID int64) (*Result, error) {
@@ -197,6 +205,9 @@ func run(ctx context.Context, st *store.Store, opt Options, runID int64) (*Resul
 		if path, paired, ok := current(have[j.kept.FunctionID], j.hash); ok {
 			res.Reused++
 			res.Paths[path]++
+			if contentlessIntent(have[j.kept.FunctionID]) {
+				res.Contentless++
+			}
 			if paired {
 				res.Paired++
 			}
@@ -230,6 +241,9 @@ func run(ctx context.Context, st *store.Store, opt Options, runID int64) (*Resul
 			}
 			if o.leaked {
 				res.OriginalLeaked++
+			}
+			if o.contentless {
+				res.Contentless++
 			}
 			if o.maskErr != nil {
 				res.MaskFailed++
@@ -301,6 +315,17 @@ func current(ins []store.Intent, hash string) (path string, paired, ok bool) {
 	return path, paired, path != ""
 }
 
+// contentlessIntent reports a function whose accepted comment is an intent the
+// offline generator wrote with nothing to say.
+func contentlessIntent(ins []store.Intent) bool {
+	for _, in := range ins {
+		if in.Role == store.RoleComment && in.Decision == store.IntentAccepted && in.Model == offlineModel && Contentless(in.Text) {
+			return true
+		}
+	}
+	return false
+}
+
 // save writes a function's masked code, intents and decisions.
 func save(ctx context.Context, tx *store.Tx, j *job, runID int64) error {
 	o := j.out
@@ -328,6 +353,7 @@ func loadJobs(ctx context.Context, st *store.Store, opt Options) ([]*job, error)
 		return nil, fmt.Errorf("redact: %w", err)
 	}
 	apis := map[int64]*store.API{}
+	endpoints := map[int64]map[int64]string{} // API → endpoint id → name
 	var out []*job
 	for _, k := range ks {
 		f, err := st.Function(ctx, k.FunctionID)
@@ -351,6 +377,24 @@ func loadJobs(ctx context.Context, st *store.Store, opt Options) ([]*job, error)
 			apis[id] = api
 		}
 		j := &job{kept: k, fn: f, facts: facts, truth: keptTruth(&k.Alignment, facts, api)}
+		if api != nil {
+			j.category = api.Category
+		}
+		if id := k.Alignment.APIID; id != 0 && k.Alignment.EndpointID != 0 {
+			names, ok := endpoints[id]
+			if !ok {
+				eps, err := st.Endpoints(ctx, id)
+				if err != nil {
+					return nil, fmt.Errorf("redact: %w", err)
+				}
+				names = map[int64]string{}
+				for _, e := range eps {
+					names[e.ID] = e.Name
+				}
+				endpoints[id] = names
+			}
+			j.endpoint = names[k.Alignment.EndpointID]
+		}
 		out = append(out, j)
 	}
 	if opt.LLM != nil {
@@ -398,7 +442,7 @@ func keptTruth(a *store.Alignment, facts *pyfacts.Facts, api *store.API) leakche
 // inputHash names everything a function's intents are made from.
 func inputHash(j *job, opt Options) string {
 	b, _ := json.Marshal(map[string]any{"version": version, "kept": j.kept.InputHash, "alignment": j.kept.Alignment.ID,
-		"truth": j.truth, "generator": opt.generatorID(), "anchors": j.anchors, "on_leak": opt.OnLeak, "also_original": opt.AlsoOriginal})
+		"truth": j.truth, "endpoint": j.endpoint, "category": j.category, "generator": opt.generatorID(), "anchors": j.anchors, "on_leak": opt.OnLeak, "also_original": opt.AlsoOriginal})
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
 }
@@ -483,8 +527,15 @@ func redactOne(ctx context.Context, j *job, opt Options) *outcome {
 // run asks again. It returns the path that wrote the accepted intent.
 func generate(ctx context.Context, j *job, m *Masked, role string, opt Options, o *outcome, add func(store.Intent)) string {
 	offline := func(path, reason string) string {
-		text := OfflineIntent(OfflineInput{Masked: m, Method: j.kept.Alignment.Method, FailureValue: failureValue(j.facts, m)}, j.truth)
+		text := OfflineIntent(OfflineInput{Masked: m, Method: j.kept.Alignment.Method, FailureValue: failureValue(j.facts, m),
+			Endpoint: j.endpoint, Category: j.category}, j.truth)
 		rep := leakcheck.LeakCheck(text, j.truth)
+		if Contentless(text) {
+			// nothing in the name, the response, the route or the documentation said
+			// what it fetches: counted and shown, never passed off as an intent that does
+			o.contentless = true
+			reason += "; contentless: neither its name, the keys it reads, its route, its documented endpoint nor its API's category says what it fetches"
+		}
 		in := store.Intent{Role: role, Kind: SourceRedacted, Path: path, Model: offlineModel, Text: text,
 			Leak: reportJSON(rep), Passed: !rep.Leaked, Decision: store.IntentAccepted, Reason: reason}
 		if rep.Leaked {

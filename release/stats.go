@@ -14,12 +14,17 @@ type Summary struct {
 	// IntentPaths counts the samples whose record names the path that made its
 	// comment (built samples: original, llm, llm_retry, offline, fallback), and
 	// PairedIntents those that carry a redacted intent beside their human comment.
-	IntentPaths     map[string]int `json:"intent_paths,omitempty"`
-	PairedIntents   int            `json:"paired_intents,omitempty"`
-	DocMatchType    map[string]int `json:"doc_match_type"`
-	Methods         map[string]int `json:"http_methods"`
-	TopDependencies []Dependency   `json:"top_dependencies"`
-	UpdateYears     map[string]int `json:"repository_update_years"`
+	IntentPaths   map[string]int `json:"intent_paths,omitempty"`
+	PairedIntents int            `json:"paired_intents,omitempty"`
+	DocMatchType  map[string]int `json:"doc_match_type"`
+	Methods       map[string]int `json:"http_methods"`
+	// TopDependencies are the third-party modules the samples import most: not the
+	// standard library, not the repositories' own modules.
+	TopDependencies []Dependency `json:"top_dependencies"`
+	// SyntaxCheckedWith names the Python versions that judged the samples' syntax
+	// ("Python 3.11.7"): the interpreter the evaluator runs, at extraction.
+	SyntaxCheckedWith []string       `json:"syntax_checked_with,omitempty"`
+	UpdateYears       map[string]int `json:"repository_update_years"`
 	// RecentUpdateShare is the share of samples whose repository was updated in the
 	// last three calendar years of the data (RecentFrom and the two after it).
 	RecentUpdateShare float64 `json:"recent_update_share"`
@@ -29,13 +34,16 @@ type Summary struct {
 	AverageStars      float64 `json:"average_stars"`
 	AverageForks      float64 `json:"average_forks"`
 
-	// The RapidAPI figures, over the samples whose record carries api_info (built
-	// samples; a published release has none): share of samples from services with
-	// at least 1,000 subscribers, and from FREE or FREEMIUM ones.
-	WithSubscribers      int     `json:"samples_with_subscriber_count"`
-	Subscribers1000Share float64 `json:"subscribers_1000_share"`
-	WithPricing          int     `json:"samples_with_pricing"`
-	FreeOrFreemiumShare  float64 `json:"free_or_freemium_share"`
+	// The RapidAPI figures, over the samples whose record carries a subscriber
+	// count or a pricing plan in api_info (RapidAPI and ToolBench APIs; OpenAPI
+	// descriptions and a published release have none): share of samples from
+	// services with at least 1,000 subscribers, and from FREE or FREEMIUM ones.
+	// When no sample says, the figure is absent (nil, left out of the JSON), never
+	// 0; files written when it was 0 read back as a count of 0.
+	WithSubscribers      int      `json:"samples_with_subscriber_count,omitempty"`
+	Subscribers1000Share *float64 `json:"subscribers_1000_share,omitempty"`
+	WithPricing          int      `json:"samples_with_pricing,omitempty"`
+	FreeOrFreemiumShare  *float64 `json:"free_or_freemium_share,omitempty"`
 }
 
 // Dependency is a module imported by some samples and the share of samples that do.

@@ -178,8 +178,18 @@ func BuildRecord(src *Source) (release.Record, error) {
 
 	r.QualityMetrics = rawJSON(map[string]any{"code_quality_score": facts.Quality.Score, "completeness_checks": facts.Quality.Checks})
 	r.Comments, r.CommentsSource = comments(facts, src.Intents)
+	deps := facts.Imports.ThirdParty
+	if deps == nil {
+		deps = []string{}
+	}
 	r.Extra = map[string]json.RawMessage{
 		"source_lines": rawJSON(map[string]any{"qualname": f.QualName, "start": f.StartLine, "end": f.EndLine}),
+		// the third-party modules the code imports: neither the standard library nor
+		// the repository's own modules (resolved against its files at extraction)
+		"dependencies": rawJSON(deps),
+	}
+	if py := facts.Python; py != nil {
+		r.Extra["syntax_checked_with"] = rawJSON("Python " + py.Version)
 	}
 	if in := acceptedIntent(src.Intents, store.RoleComment); in != nil && in.Path != "" {
 		r.Extra["intent_path"] = rawJSON(in.Path)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,15 +30,29 @@ func Summarize(ctx context.Context, recs []release.Record) (release.Summary, err
 	return summarize(recs, imps), nil
 }
 
-// importsOf parses each record's code once for the modules it imports.
+// importsOf lists each record's dependencies: the third-party modules its code
+// imports. A built record names them (its "dependencies", resolved against the
+// repository's files); for any other the code is parsed once and the standard
+// library's modules (Python 3's and 2's) are left out.
 func importsOf(ctx context.Context, recs []release.Record) ([][]string, error) {
 	out := make([][]string, len(recs))
 	for i := range recs {
+		if raw, ok := recs[i].Extra["dependencies"]; ok {
+			var deps []string
+			if err := json.Unmarshal(raw, &deps); err == nil {
+				out[i] = deps
+				continue
+			}
+		}
 		mods, err := pyast.ImportedModules(ctx, []byte(recs[i].Code.CompleteFunction))
 		if err != nil {
 			return nil, fmt.Errorf("sample %s: %w", recs[i].SampleID, err)
 		}
-		out[i] = mods
+		for _, m := range mods {
+			if !pyfacts.IsStdlib(m) && !pyfacts.IsPython2Stdlib(m) && m != "__future__" {
+				out[i] = append(out[i], m)
+			}
+		}
 	}
 	return out, nil
 }
@@ -80,6 +95,11 @@ func summarize(recs []release.Record, imps [][]string) release.Summary {
 		if _, ok := r.Extra["redacted_intent"]; ok {
 			s.PairedIntents++
 		}
+		var py string
+		if raw, ok := r.Extra["syntax_checked_with"]; ok && json.Unmarshal(raw, &py) == nil && py != "" && !slices.Contains(s.SyntaxCheckedWith, py) {
+			s.SyntaxCheckedWith = append(s.SyntaxCheckedWith, py)
+			slices.Sort(s.SyntaxCheckedWith)
+		}
 		s.DocMatchType[orUnknown(r.APIMetadata.DocMatchType)]++
 		s.Methods[orUnknown(strings.ToUpper(r.APIMetadata.Method))]++
 		if y := yearOf(r.GitHubInfo.UpdatedAt); y != "" {
@@ -109,10 +129,12 @@ func summarize(recs []release.Record, imps [][]string) release.Summary {
 		}
 	}
 	if s.WithSubscribers > 0 {
-		s.Subscribers1000Share = round(float64(subs1000)/float64(s.WithSubscribers), 4)
+		v := round(float64(subs1000)/float64(s.WithSubscribers), 4)
+		s.Subscribers1000Share = &v
 	}
 	if s.WithPricing > 0 {
-		s.FreeOrFreemiumShare = round(float64(free)/float64(s.WithPricing), 4)
+		v := round(float64(free)/float64(s.WithPricing), 4)
+		s.FreeOrFreemiumShare = &v
 	}
 	maxYear := ""
 	for y := range s.UpdateYears {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"sccg/release"
@@ -46,9 +47,9 @@ func TestSummarize(t *testing.T) {
 		{"update years", s.UpdateYears, map[string]int{"2024": 2, "2025": 1, "2026": 1, "unknown": 1}},
 		{"stars", s.AverageStars, 2.4},
 		{"recent updates (2024-2026) share", s.RecentFrom + " " + fmt.Sprint(s.RecentUpdateShare), "2024 0.8"},
-		{"subscriber figures over samples that know them", fmt.Sprint(s.WithSubscribers, " ", s.Subscribers1000Share), "2 0.5"},
-		{"pricing figures over samples that know them", fmt.Sprint(s.WithPricing, " ", s.FreeOrFreemiumShare), "3 0.6667"},
-		{"dependencies by count then name", s.TopDependencies, []release.Dependency{{Name: "os", Samples: 2, Share: 0.4}, {Name: "requests", Samples: 2, Share: 0.4}}},
+		{"subscriber figures over samples that know them", fmt.Sprint(s.WithSubscribers, " ", *s.Subscribers1000Share), "2 0.5"},
+		{"pricing figures over samples that know them", fmt.Sprint(s.WithPricing, " ", *s.FreeOrFreemiumShare), "3 0.6667"},
+		{"third-party dependencies by count then name", s.TopDependencies, []release.Dependency{{Name: "requests", Samples: 2, Share: 0.4}}},
 	}
 	for _, c := range checks {
 		t.Run(c.name, func(t *testing.T) {
@@ -57,4 +58,28 @@ func TestSummarize(t *testing.T) {
 			}
 		})
 	}
+	t.Run("figures only RapidAPI metadata gives are absent, not 0, when no sample has it", func(t *testing.T) {
+		plain := []release.Record{mk("a", "o/r1", "2025-01-01T00:00:00Z", 1, "import requests\nimport models")}
+		plain[0].Extra = map[string]json.RawMessage{"dependencies": json.RawMessage(`["requests"]`)}
+		s, err := Summarize(context.Background(), plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"free_or_freemium_share", "subscribers_1000_share", "samples_with_pricing", "samples_with_subscriber_count"} {
+			if strings.Contains(string(b), `"`+k+`"`) {
+				t.Errorf("%s is in %s; want it absent", k, b)
+			}
+		}
+		if len(s.TopDependencies) != 1 || s.TopDependencies[0].Name != "requests" {
+			t.Errorf("dependencies %v, want the record's own list [requests] (models is the repository's)", s.TopDependencies)
+		}
+		var old release.Summary
+		if err := json.Unmarshal([]byte(`{"samples":1,"samples_with_pricing":0,"free_or_freemium_share":0}`), &old); err != nil {
+			t.Errorf("a stats file written with 0 does not read: %v", err)
+		}
+	})
 }

@@ -93,6 +93,20 @@ type Report struct {
 	Families int           `json:"families"`
 	Largest  FamilySummary `json:"largest_family"`
 	Splits   []SplitReport `json:"splits"`
+	// Within is set when there were fewer families than splits and the APIs of one
+	// provider were placed one by one.
+	Within *Within `json:"split_within_families,omitempty"`
+	// Warnings name each split meant to hold samples that came out empty, with
+	// what to do.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Within records the decision to split within provider families.
+type Within struct {
+	Families int    `json:"families"` // families with every join
+	Units    int    `json:"units"`    // groups placed instead: families without provider joins
+	Splits   int    `json:"splits"`   // splits with a share
+	Reason   string `json:"reason"`
 }
 
 // FamilySummary names one family of APIs kept in one split.
@@ -258,6 +272,11 @@ func ProviderOfHost(host string) string {
 // samples share a near-duplicate cluster. It returns the family of every API and,
 // for each family, what joined it.
 func Families(units []Unit, nameSim float64) (map[string]string, map[string][]string) {
+	return families(units, nameSim, true)
+}
+
+// families is Families, joining by provider only when byProvider is set.
+func families(units []Unit, nameSim float64, byProvider bool) (map[string]string, map[string][]string) {
 	if nameSim == 0 {
 		nameSim = DefaultNameSimilarity
 	}
@@ -291,12 +310,14 @@ func Families(units []Unit, nameSim float64) (map[string]string, map[string][]st
 		}
 	}
 	joinBy(func(u Unit) string { return strings.ToLower(u.Host) }, "host")
-	joinBy(func(u Unit) string {
-		if u.Provider != "" {
-			return "owner:" + strings.ToLower(u.Provider)
-		}
-		return ProviderOfHost(u.Host)
-	}, "provider")
+	if byProvider {
+		joinBy(func(u Unit) string {
+			if u.Provider != "" {
+				return "owner:" + strings.ToLower(u.Provider)
+			}
+			return ProviderOfHost(u.Host)
+		}, "provider")
+	}
 	joinBy(func(u Unit) string {
 		if u.Cluster == 0 {
 			return ""
@@ -357,6 +378,24 @@ func Assign(units []Unit, opt Options) (*Plan, error) {
 	opt = opt.withDefaults()
 	ratios := opt.Ratios
 	fam, reasons := Families(units, opt.NameSimilarity)
+	wanted := 0
+	for _, r := range ratios {
+		if r > 0 {
+			wanted++
+		}
+	}
+	var within *Within
+	if n := distinct(fam); n < wanted {
+		// Too few families to fill every split. A provider's APIs are different
+		// services (api., archive-api. and geocoding-api. of one domain): they may
+		// go to different splits, while an API, a host, near-identical names and
+		// near-duplicate code still stay together.
+		if fine, fineReasons := families(units, opt.NameSimilarity, false); distinct(fine) > n {
+			within = &Within{Families: n, Units: distinct(fine), Splits: wanted,
+				Reason: "fewer API families than splits: a provider's APIs were placed one by one; each API, host, near-identical name and near-duplicate cluster stays in one split"}
+			fam, reasons = fine, fineReasons
+		}
+	}
 	size := map[string]int{}
 	members := map[string][]string{}
 	apiSeen := map[string]bool{}
@@ -421,6 +460,8 @@ func Assign(units []Unit, opt Options) (*Plan, error) {
 		p.Family[u.RowID] = f
 	}
 	p.Report = report(units, p, opt.Seed, ratios)
+	p.Report.Within = within
+	p.Report.Warnings = emptySplits(p.Report)
 	var largest string
 	for _, f := range names {
 		if largest == "" || size[f] > size[largest] || (size[f] == size[largest] && f < largest) {
@@ -434,6 +475,35 @@ func Assign(units []Unit, opt Options) (*Plan, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// distinct counts the families of a family map.
+func distinct(fam map[string]string) int {
+	seen := map[string]bool{}
+	for _, f := range fam {
+		seen[f] = true
+	}
+	return len(seen)
+}
+
+// emptySplits warns of every split that was meant to hold samples and holds
+// none, and says what to do.
+func emptySplits(r Report) []string {
+	var out []string
+	for _, sr := range r.Splits {
+		if sr.Target == 0 || sr.Samples > 0 {
+			continue
+		}
+		groups := r.Families
+		if r.Within != nil {
+			groups = r.Within.Units
+		}
+		out = append(out, fmt.Sprintf("the %s split is empty: its share is %.1f of %d samples, and the %d APIs form %d groups that "+
+			"must each stay in one split (an API with its host, provider, near-identical names and near-duplicate code), none of which "+
+			"fit it; mine more APIs or repositories, or give the %s split no share (--ratios)",
+			sr.Name, sr.Target*float64(r.Samples), r.Samples, r.APIs, groups, sr.Name))
+	}
+	return out
 }
 
 // Verify checks that no API has samples in two splits.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"sccg/release"
@@ -239,5 +240,60 @@ func TestParseRatios(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAssignWithFewerFamiliesThanSplits: one provider's APIs (hosts sharing a
+// domain) are one family; with no other family they are placed API by API, and
+// an API never straddles two splits. A single API cannot be split: the empty
+// splits are warned of, with what to do.
+func TestAssignWithFewerFamiliesThanSplits(t *testing.T) {
+	var units []Unit
+	add := func(host string, n int, cluster int64) {
+		for range n {
+			id := int64(len(units) + 1)
+			units = append(units, Unit{RowID: id, SampleID: release.FormatID(int(id)), API: host, Host: host, Cluster: cluster})
+		}
+	}
+	add("api.open-meteo.com", 10, 0)
+	add("archive-api.open-meteo.com", 3, 0)
+	add("geocoding-api.open-meteo.com", 2, 0)
+	add("air-quality-api.open-meteo.com", 2, 7)
+	add("marine-api.open-meteo.com", 1, 7) // shares near-duplicate code with air-quality: stays with it
+	p, err := Assign(units, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Report.Within == nil || p.Report.Within.Families != 1 || p.Report.Within.Units != 4 {
+		t.Fatalf("within = %+v, want 1 family placed as 4 groups", p.Report.Within)
+	}
+	if len(p.Report.Warnings) != 0 {
+		t.Errorf("warnings %v, want none: every split can be filled", p.Report.Warnings)
+	}
+	for _, sr := range p.Report.Splits {
+		if sr.Samples == 0 {
+			t.Errorf("split %s is empty", sr.Name)
+		}
+	}
+	at := map[string]string{}
+	for _, u := range units {
+		at[u.API] = p.Split[u.RowID]
+	}
+	if at["air-quality-api.open-meteo.com"] != at["marine-api.open-meteo.com"] {
+		t.Errorf("APIs sharing a near-duplicate cluster went to %s and %s", at["air-quality-api.open-meteo.com"], at["marine-api.open-meteo.com"])
+	}
+
+	one := units[:10] // a single API
+	p, err = Assign(one, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Report.Within != nil || len(p.Report.Warnings) != 2 {
+		t.Fatalf("within %+v, warnings %q; want no split within and two empty-split warnings", p.Report.Within, p.Report.Warnings)
+	}
+	for _, w := range p.Report.Warnings {
+		if !strings.Contains(w, "empty") || !strings.Contains(w, "--ratios") {
+			t.Errorf("warning %q does not say what is empty and what to do", w)
+		}
 	}
 }

@@ -52,10 +52,10 @@ const Stage = "split"
 // stage, with its resolved options.
 func Run(ctx context.Context, s *store.Store, opt Options) (*Plan, error) {
 	opt = opt.withDefaults()
-	return store.RecordRun(ctx, s, Stage, opt.RunArgs(), func(int64) (*Plan, error) { return run(ctx, s, opt) })
+	return store.RecordRun(ctx, s, Stage, opt.RunArgs(), func(runID int64) (*Plan, error) { return run(ctx, s, opt, runID) })
 }
 
-func run(ctx context.Context, s *store.Store, opt Options) (*Plan, error) {
+func run(ctx context.Context, s *store.Store, opt Options, runID int64) (*Plan, error) {
 	units, err := Units(ctx, s)
 	if err != nil {
 		return nil, err
@@ -68,7 +68,27 @@ func run(ctx context.Context, s *store.Store, opt Options) (*Plan, error) {
 	for _, u := range units {
 		as = append(as, store.SplitAssignment{SampleRowID: u.RowID, SampleID: u.SampleID, Split: p.Split[u.RowID], Family: p.Family[u.RowID], Seed: opt.Seed})
 	}
-	if err := s.Update(ctx, func(tx *store.Tx) error { return tx.ReplaceSplits(ctx, as) }); err != nil {
+	err = s.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.ReplaceSplits(ctx, as); err != nil {
+			return err
+		}
+		if w := p.Report.Within; w != nil {
+			if err := tx.RecordDecision(ctx, store.Decision{RunID: runID, Stage: Stage, SubjectKind: "split", Subject: "families",
+				Verdict: store.Changed, Reason: w.Reason, Evidence: map[string]any{"families": w.Families, "placed": w.Units, "splits": w.Splits}}); err != nil {
+				return err
+			}
+		}
+		for _, sr := range p.Report.Splits {
+			if sr.Target > 0 && sr.Samples == 0 {
+				if err := tx.RecordDecision(ctx, store.Decision{RunID: runID, Stage: Stage, SubjectKind: "split", Subject: sr.Name,
+					Verdict: store.Failed, Reason: "empty split", Evidence: map[string]any{"target": sr.Target, "families": p.Report.Families}}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("save splits: %w", err)
 	}
 	return p, nil

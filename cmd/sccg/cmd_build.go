@@ -44,6 +44,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	// extract, align, decontam
 	workers := fs.Int("workers", 0, "extract/decontam: workers (0: one per CPU)")
 	timeout := fs.Duration("timeout", extract.DefaultTimeout, "extract: time allowed for one file")
+	python := fs.String("python", "", "extract: the evaluator's python interpreter, which judges syntax (default python3 on PATH)")
 	threshold := fs.Float64("threshold", minhash.DefaultThreshold, "align: near-duplicate Jaccard threshold")
 	perms := fs.Int("perms", minhash.DefaultPerms, "align: MinHash permutations")
 	perRepo := fs.Int("per-repo", decontam.DefaultPerRepo, "decontam: most samples per repository (-1: no cap)")
@@ -115,7 +116,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 		Crawl: crawl.Options{BaseURL: *baseURL, RPS: *rps, APIs: apis},
 		Mine: mine.Options{APIBase: *apiBase, Tokens: tokens, MaxPerAPI: *maxPerAPI, EndpointsPerAPI: *epPerAPI,
 			MaxFileBytes: *maxFile, Logf: e.logf},
-		Extract:  extract.Options{Workers: *workers, Timeout: *timeout, Logf: e.logf},
+		Extract:  extract.Options{Workers: *workers, Timeout: *timeout, Logf: e.logf, Python: *python},
 		Align:    align.Options{Dedup: align.DedupOptions{Threshold: *threshold, Perms: *perms}},
 		Decontam: decontam.Options{DecideOptions: decontam.DecideOptions{Blocklist: block, Caps: decontam.CapOptions{PerRepo: *perRepo, PerAPI: *perAPI}}, Workers: *workers},
 		Redact:   ropt,

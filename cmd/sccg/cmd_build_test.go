@@ -35,14 +35,21 @@ func buildTestInputs(t *testing.T) (docs, repos string) {
 			t.Fatal(err)
 		}
 	}
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"remote", "add", "origin", "https://github.com/dana/wx.git"}, {"add", "."}, {"commit", "-q", "-m", "jokes"}} {
+	commitRepo(t, repo, "https://github.com/dana/wx.git")
+	return docs, repos
+}
+
+// commitRepo makes the folder repo a git repository with one commit of all its
+// files, at a fixed date, with origin set to remote.
+func commitRepo(t *testing.T, repo, remote string) {
+	t.Helper()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"remote", "add", "origin", remote}, {"add", "."}, {"commit", "-q", "-m", "fixture"}} {
 		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
 		cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2025-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2025-01-01T00:00:00Z", "GIT_CONFIG_GLOBAL=/dev/null")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	return docs, repos
 }
 
 func TestBuildCLI(t *testing.T) {

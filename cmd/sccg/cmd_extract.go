@@ -14,6 +14,7 @@ func runExtract(ctx context.Context, e *env, args []string) error {
 	timeout := fs.Duration("timeout", extract.DefaultTimeout, "time allowed for one file")
 	maxBytes := fs.Int64("max-bytes", extract.DefaultMaxBytes, "skip (and record) files larger than this many bytes")
 	refresh := fs.Bool("refresh", false, "extract every file again, not only those not yet done")
+	python := fs.String("python", "", "the evaluator's python interpreter, which judges each function's syntax (default python3 on PATH)")
 	pos, err := e.parse(fs, args)
 	if err != nil {
 		return err
@@ -43,7 +44,7 @@ func runExtract(ctx context.Context, e *env, args []string) error {
 	start := e.now()
 	stats, err := extract.Run(ctx, s, extract.Options{
 		Workers: *workers, Timeout: *timeout, MaxBytes: *maxBytes, Refresh: *refresh, Progress: bar,
-		Logf: e.logf,
+		Logf: e.logf, Python: *python,
 	})
 	rej, err := e.reported(ctx, w, err)
 	if err != nil {
@@ -55,6 +56,12 @@ func runExtract(ctx context.Context, e *env, args []string) error {
 	elapsed := e.now().Sub(start).Round(time.Millisecond)
 	fmt.Fprintf(e.stdout, "extracted %d files (%d already done) in %s: %d candidate functions, %d rejected\n",
 		stats.Files, stats.Skipped, elapsed, stats.Candidates, stats.Rejected)
+	switch {
+	case stats.PythonVersion != "":
+		fmt.Fprintf(e.stdout, "  syntax judged by Python %s: %d rejected, %d unchecked\n", stats.PythonVersion, stats.PythonRejected, stats.PythonUnchecked)
+	case stats.PythonUnchecked > 0:
+		fmt.Fprintf(e.stdout, "  %d candidates unchecked: no Python to judge their syntax (--python)\n", stats.PythonUnchecked)
+	}
 	if n := stats.NoRequest + stats.Binary + stats.TooLarge + stats.Failed; n > 0 {
 		fmt.Fprintf(e.stdout, "  %d files without a request function, %d binary, %d too large, %d failed (see decisions)\n",
 			stats.NoRequest, stats.Binary, stats.TooLarge, stats.Failed)

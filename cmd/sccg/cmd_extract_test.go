@@ -58,6 +58,8 @@ func TestExtractCLI(t *testing.T) {
 		{name: "bad max bytes", args: []string{"extract", "--max-bytes", "0"}, code: 2, stderr: "--max-bytes"},
 		{name: "too large", args: []string{"extract", "--refresh", "--max-bytes", "40"}, code: 0, stdout: "1 too large"},
 		{name: "stray argument", args: []string{"extract", "x"}, code: 2, stderr: "no arguments"},
+		{name: "no python to judge syntax: counted, said", args: []string{"extract", "--refresh", "--python", "no-such-python-sccg"}, code: 0,
+			stdout: "1 candidates unchecked: no Python to judge their syntax"},
 	}
 	e := extractTestEnv(t)
 	for _, tc := range tests {

@@ -51,6 +51,9 @@ func runSplit(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	for _, w := range p.Report.Warnings {
+		fmt.Fprintln(e.stderr, "warning: "+w)
+	}
 	if e.json {
 		return e.printJSONWith(p.Report, rej)
 	}
@@ -103,6 +106,9 @@ func printSplitReport(w io.Writer, r split.Report) {
 			fmt.Fprintln(tw)
 		}
 		tw.Flush()
+	}
+	if wf := r.Within; wf != nil {
+		fmt.Fprintf(w, "\n%d families for %d splits: placed %d groups instead (%s)\n", wf.Families, wf.Splits, wf.Units, wf.Reason)
 	}
 	if l := r.Largest; l.Samples > 0 {
 		fmt.Fprintf(w, "\nlargest family: %s (%d samples, %d APIs", l.Name, l.Samples, len(l.APIs))

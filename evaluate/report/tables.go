@@ -84,11 +84,11 @@ func tableII(st *release.Stats, path string) *table {
 		to, _ := strconv.Atoi(s.RecentFrom)
 		t.add(fmt.Sprintf("Repositories updated %s–%d", s.RecentFrom, to+2), pct(s.RecentUpdateShare)+"%")
 	}
-	if s.WithSubscribers > 0 {
-		t.add(fmt.Sprintf("Services with ≥1,000 subscribers (of %d samples that say)", s.WithSubscribers), pct(s.Subscribers1000Share)+"%")
+	if s.WithSubscribers > 0 && s.Subscribers1000Share != nil {
+		t.add(fmt.Sprintf("Services with ≥1,000 subscribers (of %d samples that say)", s.WithSubscribers), pct(*s.Subscribers1000Share)+"%")
 	}
-	if s.WithPricing > 0 {
-		t.add(fmt.Sprintf("FREE / FREEMIUM services (of %d samples that say)", s.WithPricing), pct(s.FreeOrFreemiumShare)+"%")
+	if s.WithPricing > 0 && s.FreeOrFreemiumShare != nil {
+		t.add(fmt.Sprintf("FREE / FREEMIUM services (of %d samples that say)", s.WithPricing), pct(*s.FreeOrFreemiumShare)+"%")
 	}
 	var deps []string
 	for _, dep := range s.TopDependencies {

@@ -16,6 +16,7 @@ type Matcher struct {
 	term  []int32    // the distinct pattern a state spells, or -1
 	dict  []int32    // the nearest state down the fail chain with a pattern (0: none)
 	ids   [][]int    // distinct pattern → the indexes of New's patterns equal to it
+	lens  []int      // distinct pattern → its length in bytes
 	fold  *[256]byte // ASCII lower-casing
 }
 
@@ -69,6 +70,7 @@ func New(patterns []string) *Matcher {
 		d := int32(len(m.ids))
 		byPattern[string(key)] = d
 		m.ids = append(m.ids, []int{i})
+		m.lens = append(m.lens, len(key))
 		term[s] = d
 	}
 	states := len(children)
@@ -152,22 +154,33 @@ func (m *Matcher) Len() int { return m.n }
 // Find returns the indexes (into New's patterns) of every pattern that occurs in
 // text at least once, overlapping occurrences included, in ascending order.
 func (m *Matcher) Find(text []byte) []int {
+	return m.find(text, nil)
+}
+
+// FindBounded is Find counting only the occurrences that ok accepts, given the
+// text and the occurrence's byte offsets [start, end): a host that must not be
+// the tail of a longer host, a word that must stand alone.
+func (m *Matcher) FindBounded(text []byte, ok func(text []byte, start, end int) bool) []int {
+	return m.find(text, ok)
+}
+
+func (m *Matcher) find(text []byte, ok func(text []byte, start, end int) bool) []int {
 	if len(m.ids) == 0 {
 		return nil
 	}
 	var seen []bool
 	var out []int
-	report := func(d int32) {
+	report := func(d int32, end int) {
 		if seen == nil {
 			seen = make([]bool, len(m.ids))
 		}
-		if !seen[d] {
+		if !seen[d] && (ok == nil || ok(text, end-m.lens[d], end)) {
 			seen[d] = true
 			out = append(out, m.ids[d]...)
 		}
 	}
 	s := int32(0)
-	for _, c := range text {
+	for i, c := range text {
 		c = m.fold[c]
 		for {
 			if to, ok := m.step(s, c); ok {
@@ -183,10 +196,10 @@ func (m *Matcher) Find(text []byte) []int {
 			continue
 		}
 		if d := m.term[s]; d >= 0 {
-			report(d)
+			report(d, i+1)
 		}
 		for o := m.dict[s]; o != 0; o = m.dict[o] {
-			report(m.term[o])
+			report(m.term[o], i+1)
 		}
 	}
 	sort.Ints(out)

@@ -140,3 +140,30 @@ func BenchmarkFind(b *testing.B) {
 		}
 	})
 }
+
+func TestFindBounded(t *testing.T) {
+	m := New([]string{"api.open-meteo.com", "archive-api.open-meteo.com", "open-meteo.com"})
+	// a host stands alone when the byte before it is no host byte
+	alone := func(text []byte, start, end int) bool {
+		return start == 0 || !strings.ContainsRune("abcdefghijklmnopqrstuvwxyz0123456789.-", rune(text[start-1]))
+	}
+	tests := []struct {
+		text string
+		want []int
+	}{
+		{`"https://archive-api.open-meteo.com/v1"`, []int{1}},
+		{`"https://api.open-meteo.com/v1"`, []int{0}},
+		{`"https://archive-api.open-meteo.com" "//api.open-meteo.com"`, []int{0, 1}},
+		{`open-meteo.com`, []int{2}},
+		{`nothing here`, nil},
+	}
+	for _, tt := range tests {
+		got := m.FindBounded([]byte(tt.text), alone)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("FindBounded(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+		if all := m.Find([]byte(tt.text)); len(all) < len(got) {
+			t.Errorf("Find(%q) = %v reports fewer than FindBounded %v", tt.text, all, got)
+		}
+	}
+}

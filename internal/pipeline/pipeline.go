@@ -166,6 +166,13 @@ func Build(ctx context.Context, s *store.Store, o Options) (*Summary, error) {
 			}
 			sum.Samples = p.Report.Samples
 			r.Counts = p.Counts()
+			if w := p.Report.Within; w != nil {
+				r.Note = fmt.Sprintf("%d families for %d splits: placed %d groups, splitting providers' APIs", w.Families, w.Splits, w.Units)
+			}
+			for _, w := range p.Report.Warnings {
+				r.Note = strings.TrimPrefix(r.Note+"; warning: "+w, "; ")
+				logf("warning: %s", w)
+			}
 			return nil
 		}},
 		{samples.ExportStage, func(ctx context.Context, r *StageResult) error {

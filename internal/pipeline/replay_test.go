@@ -63,6 +63,10 @@ func TestBuildReplaySnapshotGolden(t *testing.T) {
 		if r.CommentsSource == samples.CommentsNone || len(r.Comments) == 0 {
 			t.Errorf("%s (%s): comments_source %q with %d comments", r.SampleID, r.FunctionName, r.CommentsSource, len(r.Comments))
 		}
+		// and says what the function is for: none is only a generic verb and "the data"
+		if text := leakcheck.CommentText(r); redact.Contentless(text) {
+			t.Errorf("%s (%s): the %s intent %q is contentless", r.SampleID, r.FunctionName, r.CommentsSource, text)
+		}
 		if r.CommentsSource == redact.SourceOriginal {
 			continue
 		}

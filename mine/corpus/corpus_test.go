@@ -214,3 +214,36 @@ func TestLoadChecksItsInput(t *testing.T) {
 		t.Errorf("stored %+v with sources %+v", files, srcs)
 	}
 }
+
+// TestFilterHostBoundaries: the early filter counts a host only where it stands
+// whole, as mine --local does: hosts that share a suffix are different APIs.
+func TestFilterHostBoundaries(t *testing.T) {
+	f := NewFilter([]Target{
+		{APIID: 1, Slug: "forecast", Host: "api.open-meteo.com"},
+		{APIID: 2, Slug: "archive", Host: "archive-api.open-meteo.com"},
+		{APIID: 3, Slug: "geocoding", Host: "geocoding-api.open-meteo.com"},
+	}, FilterOptions{})
+	tests := []struct {
+		name, content string
+		want          []string
+	}{
+		{"archive only", `requests.get("https://archive-api.open-meteo.com/v1/archive", params=p)`, []string{"archive"}},
+		{"geocoding only", `requests.get("https://geocoding-api.open-meteo.com/v1/search")`, []string{"geocoding"}},
+		{"forecast only", `requests.get("https://api.open-meteo.com/v1/forecast")`, []string{"forecast"}},
+		{"archive and forecast", "A = 'https://archive-api.open-meteo.com/v1/archive'\nF = 'https://API.open-meteo.com/v1/forecast'", []string{"forecast", "archive"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, verdict := f.Judge("s.jsonl", 0, Row{Repo: "o/r", Path: "w.py", Content: []byte("import requests\n" + tt.content + "\n"), HasContent: true}, "")
+			var got []string
+			if rec != nil && rec.File != nil {
+				for _, h := range rec.File.Hits {
+					got = append(got, h.API)
+				}
+			}
+			if verdict != VerdictFound || strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("verdict %s, hits %v; want found with %v", verdict, got, tt.want)
+			}
+		})
+	}
+}

@@ -135,14 +135,14 @@ func (f *Filter) Judge(shard string, index int64, row Row, bad string) (*Record,
 		Content: row.Content, Hits: hits, Source: src}}, VerdictFound
 }
 
-// hostsIn lists the targets whose host the content names, as mine --local decides
-// it: in the content lower-cased (ASCII folding is the same unless the content has
-// other bytes).
+// hostsIn lists the targets whose host the content names as a whole host, as mine
+// --local decides it (mine.HostBounded): in the content lower-cased (ASCII folding
+// is the same unless the content has other bytes).
 func (f *Filter) hostsIn(content []byte) []int {
 	if !isASCII(content) {
 		content = bytes.ToLower(content)
 	}
-	return f.hosts.Find(content)
+	return f.hosts.FindBounded(content, mine.HostBounded)
 }
 
 func isASCII(b []byte) bool {

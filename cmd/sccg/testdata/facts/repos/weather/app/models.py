@@ -1,0 +1,3 @@
+class Forecast:
+    def __init__(self, hourly):
+        self.hourly = hourly

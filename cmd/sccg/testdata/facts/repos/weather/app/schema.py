@@ -1,0 +1,1 @@
+FIELDS = ("temperature_2m", "precipitation")
