@@ -8,7 +8,7 @@ import shutil
 import tempfile
 import unittest
 
-from .. import capture, facts, guard, job, report, run, stubs, values
+from .. import capture, facts, guard, job, report, run, stubs, uses, values
 
 
 class HarnessTest(unittest.TestCase):
@@ -77,7 +77,11 @@ def reset():
     del facts._tree[:], stubs._answer_list[:]
     stubs._answered[0] = 0
     values._shape[0] = 1
+    values._path[0] = "stub"
+    uses._param_kind_cache.clear()
+    uses._global_kind_cache.clear()
     run._repairs[0] = 0
+    del run._stopped[:]
 
 
 def drive(coro):
