@@ -302,7 +302,7 @@ def _attempts(fn, bound, g):
                     if _nreq[0] == before and _repaired(g, e):
                         continue
                     err = e
-                    if first is None:
+                    if first is None and shape != _MISS:  # None there is the harness's, not the code's
                         first = e
                 break
             if _nreq[0] > before:

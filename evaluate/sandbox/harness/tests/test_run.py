@@ -106,9 +106,19 @@ class AttemptsTest(HarnessTest):
 
         _attempts(f, False, _Globals())
         self.assertEqual(seen[-1], True)
+        self.assertEqual(run._stopped, [])
         self.assertFalse(any(seen[:-1]))  # no other attempt finds None
         self.assertEqual(run._ATTEMPTS[-1][1], values._MISS)
         self.assertEqual(len(self.requests()), 1)
+
+    def test_no_error_of_the_cache_miss_alone(self):
+        helper = values._Free()
+
+        def f(x):
+            helper(x)["k"] = 1  # fine with a stub; None, in the cache miss, fails
+
+        _attempts(f, False, _Globals())  # raises nothing: the code ran clean
+        self.assertEqual(_nreq[0], 0)
 
     def test_each_attempt_once(self):
         self.assertEqual(len(set(run._ATTEMPTS)), len(run._ATTEMPTS))
