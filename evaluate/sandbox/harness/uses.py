@@ -1,10 +1,13 @@
 """What the code does with a name, read from its syntax tree, and values that take
 those uses: a parameter or an undefined global passed to range() or added to a
 number is a number, one the code splits or strips is a string, one it calls
-.items() on or unpacks with ** a dict with an item, one it loops over or indexes
-an iterable, and a request whose .GET, .POST, .args or .form it reads (Django,
-Flask, DRF) carries a query that holds every key. Read from the code only, so
-every completion is called the same way."""
+.items() on or unpacks with ** a dict with an item; a parameter it indexes with a
+string is a record (a string that also takes a record's uses, or a dict), one it
+loops over or indexes with a number an iterable, and a request whose .GET, .POST,
+.args or .form it reads (Django, Flask, DRF) carries a query that holds every key.
+An undefined global only ever becomes a number, a string or a dict: for any other
+use the permissive stub serves. Read from the code only, so every completion is
+called the same way."""
 import _ast
 
 from .facts import _def_nodes, _tree, _walk
@@ -14,7 +17,7 @@ _str, _type, _len, _isinstance, _getattr = str, type, len, isinstance, getattr
 _int, _float, _bool, _list, _tuple, _dict, _set = int, float, bool, list, tuple, dict, set
 
 # The kinds of use.
-_INT, _STR, _DICT, _ITER, _REQUEST = "int", "str", "dict", "iter", "request"
+_INT, _STR, _DICT, _RECORD, _ITER, _REQUEST = "int", "str", "dict", "record", "iter", "request"
 
 # methods that only a string has (called on a name, they make it a string)
 _STR_METHODS = frozenset(("split", "rsplit", "strip", "lstrip", "rstrip", "lower", "upper", "startswith", "endswith",
@@ -126,7 +129,7 @@ def _kinds(root, names):
             add(n.lower, _INT)
             add(n.upper, _INT)
         elif t is _ast.Subscript:
-            add(n.value, _ITER)
+            add(n.value, _RECORD if string(n.slice) else _ITER)  # x["id"]: a record; x[0]: a sequence
         elif t is _ast.For or t is _ast.AsyncFor or t is _ast.comprehension:
             add(n.iter, _ITER)
         elif t is Attribute and n.attr in _QUERY_ATTRS:
@@ -137,10 +140,12 @@ def _kinds(root, names):
             out[n] = _REQUEST
         elif _DICT in ks and _STR not in ks and _INT not in ks:
             out[n] = _DICT
-        elif _INT in ks and _STR not in ks and _ITER not in ks:
+        elif _INT in ks and _STR not in ks and _ITER not in ks and _RECORD not in ks:
             out[n] = _INT
         elif _STR in ks and _INT not in ks:
             out[n] = _STR
+        elif _RECORD in ks and _INT not in ks:
+            out[n] = _RECORD
         elif _ITER in ks and _INT not in ks:
             out[n] = _ITER
     return out
@@ -158,9 +163,16 @@ def _typed(d, kind, name):
             return _int(d)
         return 2024 if "year" in (name or "").lower() else 1
     if kind == _STR:
-        return d if _isinstance(d, _str) else _PStr("test")
+        # a string that also takes a record's uses (x["id"] beside x.strip())
+        return _PStr(d) if _type(d) is _str else (d if _isinstance(d, _str) else _PStr("test"))
     if kind == _DICT:
         if _isinstance(d, _dict) and (_len(d) or td is not _ADict):
+            return d
+        return _ADict({"test": _PStr("test")})
+    if kind == _RECORD:
+        if _type(d) is _str:
+            return _PStr(d)
+        if _isinstance(d, (_PStr, _dict, _Any)):
             return d
         return _ADict({"test": _PStr("test")})
     if kind == _ITER:

@@ -41,6 +41,10 @@ class KindsTest(HarnessTest):
             ("for i in x: pass", "iter"),
             ("y = [i for i in x]", "iter"),
             ("y = x[0]", "iter"),
+            ("y = x['id']", "record"),
+            ("for i in x: y = x['id']", "record"),
+            ("y = x['id']\nfor k in x.keys(): pass", "dict"),
+            ("y = x['id'].strip() + x.strip()", "str"),
             ("y = len(x)", "iter"),
             ("x.append(1)", "iter"),
             ("if 'a' in x: pass", "iter"),
@@ -62,11 +66,13 @@ class KindsTest(HarnessTest):
             ("test", "int", "year", 2024),
             (3, "int", "n", 3),
             ([_PStr("test")], "str", "coords", _PStr("test")),
-            ("London", "str", "city", "London"),
+            ("London", "str", "city", _PStr("London")),
             (1, "iter", "page", [_PStr("test")]),
             ("abc", "iter", "word", "abc"),
             ("test", "dict", "mapping", _ADict({"test": "test"})),
             ({"a": 1}, "dict", "mapping", {"a": 1}),
+            ("test", "record", "item", _PStr("test")),
+            (1, "record", "item", _ADict({"test": "test"})),
             ("test", None, "x", "test"),
         ]
         for d, kind, name, want in tests:
@@ -122,15 +128,16 @@ class UndefinedGlobalsTest(HarnessTest):
 
     def test_bound_by_their_uses(self):
         g = self.run_code("""out = record(list(range(MAX_PAGES)), BASE.rstrip("/"), list(CONF.items()), icon_path,
-                 List[str], Optional[int])
+                 List[str], Optional[int], int(CONFIG["limit"]))
 """)
-        (pages, base, conf, icon, lst, opt), _ = g["out"]
+        (pages, base, conf, icon, lst, opt, limit), _ = g["out"]
+        self.assertEqual(limit, 0)  # a global indexed by a string stays a stub: int() takes it
         self.assertEqual(pages, [0])
         self.assertEqual(base, "test")
         self.assertEqual(conf, [("test", "test")])
         self.assertIsInstance(icon, _Free)
         self.assertEqual(str(lst), "typing.List[str]")
-        self.assertEqual(_undefined, ["MAX_PAGES", "BASE", "CONF", "icon_path"])
+        self.assertEqual(_undefined, ["MAX_PAGES", "BASE", "CONF", "icon_path", "CONFIG"])
         self.assertEqual(_global_kind("MAX_PAGES"), "int")
 
     def test_a_stub_is_a_path_to_the_input_file(self):
