@@ -1,5 +1,6 @@
 """Helpers for the harness tests: a fresh job state with a report channel that
 the test can read back."""
+import ast
 import builtins
 import io
 import json
@@ -61,6 +62,15 @@ class HarnessTest(unittest.TestCase):
     def requests(self):
         """The request records reported since the last call."""
         return [body for kind, body in self.reports() if kind == "req"]
+
+
+def define(code, **names):
+    """Runs code as the harness does the code under test: its facts read first,
+    then its definitions made in a namespace holding names."""
+    facts._facts(compile(code, "<generation>", "exec", ast.PyCF_ONLY_AST))
+    g = dict(names)
+    exec(compile(code, "<generation>", "exec"), g)
+    return g
 
 
 def reset():

@@ -9,7 +9,7 @@ from ..dummies import _call_with_dummies
 from ..stubs import _Globals, _prepare_stdlib, _undefined
 from ..uses import _global_kind, _kinds, _param_kinds, _Query, _Request, _typed
 from ..values import _ADict, _Any, _Free, _PStr
-from .support import HarnessTest
+from .support import define, HarnessTest
 
 
 def record(*a, **k):
@@ -96,10 +96,7 @@ class KindsTest(HarnessTest):
 
 class TypedDummiesTest(HarnessTest):
     def define(self, code):
-        facts._facts(compile(code, "<generation>", "exec", ast.PyCF_ONLY_AST))
-        g = {"record": record}
-        exec(compile(code, "<generation>", "exec"), g)
-        return g
+        return define(code, record=record)
 
     def test_dummies_take_their_uses(self):
         g = self.define("""def scrape(query, pages, start, coords, mapping, request):
