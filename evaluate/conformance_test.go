@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sccg/internal/conformance"
+	"sccg/pyast"
 	"sccg/release"
 )
 
@@ -67,8 +68,8 @@ const (
 )
 
 // classifyMiss says why a gold completion missed: code that is not self-contained
-// (does not compile here, uses names it never defines or imports, imports relative
-// modules, reads files it does not have), code whose request disagrees with the
+// (does not compile here, makes its request in a helper it does not define, imports
+// relative modules, reads files it does not have), code whose request disagrees with the
 // documented metadata, or — what the evaluator must fix — neither.
 func classifyMiss(r Result, rec release.Record) (string, string) {
 	detail := missCause(r)
@@ -84,8 +85,9 @@ func classifyMiss(r Result, rec release.Record) (string, string) {
 		return missData, "the code calls another path than documented; " + detail
 	case r.FailureStage == StageSyntax:
 		return missNotSelfContained, "does not compile on this interpreter; " + detail
-	case len(r.FreeNames) > 0:
-		return missNotSelfContained, "needs names it does not define " + strings.Join(r.FreeNames, ",") + "; " + detail
+	case len(r.FreeNames) > 0 && !holdsRequestCall(rec):
+		// with its request call in the code, placeholders for the names reach it
+		return missNotSelfContained, "needs names it does not define " + strings.Join(r.FreeNames, ",") + " and holds no request call itself; " + detail
 	case strings.Contains(r.Reason, "AttributeError: module '"):
 		return missNotSelfContained, "broken on its own (a real module lacks the attribute it uses); " + detail
 	case strings.Contains(rec.Code.CompleteFunction, "from ."):
@@ -94,6 +96,21 @@ func classifyMiss(r Result, rec release.Record) (string, string) {
 		return missNotSelfContained, "reads a file it does not ship; " + detail
 	}
 	return missEvaluator, detail
+}
+
+// holdsRequestCall reports whether the sample's function holds a request call of
+// its own (the extractor's static facts), not only calls of helpers it left out.
+func holdsRequestCall(rec release.Record) bool {
+	res, err := pyast.Extract(context.Background(), []byte(rec.Code.CompleteFunction), pyast.Options{})
+	if err != nil {
+		return false
+	}
+	for _, f := range res.Functions {
+		if (f.Name == rec.FunctionName || strings.HasSuffix(f.QualName, "."+rec.FunctionName)) && len(f.Facts.Calls) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func missCause(r Result) string {

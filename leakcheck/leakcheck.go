@@ -121,6 +121,10 @@ type term struct {
 	text  string // as in g
 	norm  string // the tokens' lower-cased concatenation
 	loose bool   // may be written as separate words ("temp mail 44")
+	// cuts are the offsets in norm where one of the term's own tokens ends: written
+	// as separate words, the words part there only ("sports information", never
+	// "sports in formation").
+	cuts []int
 }
 
 // Compile prepares g's terms.
@@ -130,15 +134,17 @@ func Compile(g Truth) *Checker {
 	add := func(kind, text string, loose bool) {
 		toks := tokenize(text)
 		var b strings.Builder
+		var cuts []int
 		for _, t := range toks {
 			b.WriteString(t.norm)
+			cuts = append(cuts, b.Len())
 		}
 		norm := b.String()
 		if norm == "" || seen[norm] {
 			return
 		}
 		seen[norm] = true
-		c.terms = append(c.terms, term{kind: kind, text: text, norm: norm, loose: loose})
+		c.terms = append(c.terms, term{kind: kind, text: text, norm: norm, loose: loose, cuts: cuts})
 	}
 	if c.host != "" {
 		add(KindHost, c.host, false)
@@ -173,9 +179,10 @@ func Compile(g Truth) *Checker {
 }
 
 // addBrand adds the terms a host label or an API name is known by: the whole name
-// (written with or without spaces when it holds a number or a coined word), the name
-// without its trailing number (temp-mail44 → Temp-Mail), and each coined word of it
-// (foreca-weather → Foreca).
+// (written with or without spaces when it holds a number or a coined word, or when
+// it is a host label of two or more words: forward-reverse-geocoding is "Forward
+// Reverse Geocoding", whatever its words), the name without its trailing number
+// (temp-mail44 → Temp-Mail), and each coined word of it (foreca-weather → Foreca).
 func (c *Checker) addBrand(add func(kind, text string, loose bool), kind, name string) {
 	toks := tokenize(name)
 	if len(toks) == 0 {
@@ -185,10 +192,13 @@ func (c *Checker) addBrand(add func(kind, text string, loose bool), kind, name s
 	for _, t := range toks[1:] {
 		spaced = spaced || t.sep == sepSpace
 	}
-	coined, digits := false, false
+	coined, digits, words := false, false, 0
 	for _, t := range toks {
 		digits = digits || t.digits
 		coined = coined || (!t.digits && len(t.norm) >= 3 && !isWord(t.norm, 2))
+		if !t.digits && !genericLabelWord[t.norm] {
+			words++
+		}
 	}
 	switch {
 	case len(toks) == 1:
@@ -196,7 +206,7 @@ func (c *Checker) addBrand(add func(kind, text string, loose bool), kind, name s
 			add(kind, name, false)
 		}
 	case !spaced || coined || digits:
-		add(kind, name, coined || digits)
+		add(kind, name, coined || digits || (kind == KindHostLabel && words >= 2))
 	}
 	if n := len(toks); n >= 2 && toks[n-1].digits {
 		rest := name[:toks[n-2].end]
@@ -210,6 +220,10 @@ func (c *Checker) addBrand(add func(kind, text string, loose bool), kind, name s
 		}
 	}
 }
+
+// genericLabelWord are the words of a host label that say it is an API, not which
+// one: weather-api names its service by one word, "weather".
+var genericLabelWord = map[string]bool{"api": true, "apis": true, "v": true}
 
 // Check reports what of the ground truth t gives away.
 func (c *Checker) Check(t string) Report {
@@ -293,7 +307,7 @@ func outermost(leaks []Leak) []Leak {
 
 // matchTokens returns the byte spans of toks whose tokens, concatenated, spell tm:
 // joined without separators or by identifier joints, or, when tm is loose, also by
-// spaces.
+// spaces that part tm where its own tokens part.
 func matchTokens(toks []token, tm term) [][2]int {
 	var out [][2]int
 	for i := range toks {
@@ -308,7 +322,7 @@ func matchTokens(toks []token, tm term) [][2]int {
 				break
 			}
 			s := toks[j].sep
-			if s == sepBreak || (s == sepSpace && !tm.loose) {
+			if s == sepBreak || (s == sepSpace && (!tm.loose || !slices.Contains(tm.cuts, len(acc)))) {
 				break
 			}
 			acc += toks[j].norm

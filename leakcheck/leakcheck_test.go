@@ -18,6 +18,9 @@ var (
 	weather = Truth{Host: "weather-api.p.rapidapi.com", Route: "/current", APINames: []string{"Weather API"}, ParamKeys: []string{"city", "units"}}
 	snow    = Truth{Host: "ski-resort-forecast.p.rapidapi.com", Route: "/{resort}/snowConditions", ParamKeys: []string{"units"}}
 	plain   = Truth{Host: "api.meteostat.net", Route: "/v2/point/hourly"}
+	// hosts whose labels are ordinary words: the label leaks as a phrase only
+	geocoding = Truth{Host: "forward-reverse-geocoding.p.rapidapi.com", Route: "/v1/reverse", ParamKeys: []string{"lat", "lon"}}
+	sports    = Truth{Host: "sports-information.p.rapidapi.com", Route: "/mbb/schedule"}
 )
 
 func TestLeakCheckFindsLeaks(t *testing.T) {
@@ -58,6 +61,11 @@ func TestLeakCheckFindsLeaks(t *testing.T) {
 		{"api slug", "search the news-api14 listing", news, KindHostLabel, "news-api14"},
 		{"api slug spaced with its number", "search news api 14 for stories", news, KindHostLabel, "news api 14"},
 		{"joined api title", "query the WeatherAPI for a city", weather, KindHostLabel, "WeatherAPI"},
+		{"label of ordinary words as a phrase", "Look up an address with the RapidAPI Forward-Reverse Geocoding service.", geocoding, KindHostLabel,
+			"Forward-Reverse Geocoding"},
+		{"label of ordinary words spaced", "use forward reverse geocoding to name the place", geocoding, KindHostLabel, "forward reverse geocoding"},
+		{"label of two ordinary words", "Get the fixtures from the RapidAPI Sports Information service.", sports, KindHostLabel, "Sports Information"},
+		{"label of two ordinary words joined", "ask SportsInformation for today's fixtures", sports, KindHostLabel, "SportsInformation"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -104,6 +112,13 @@ func TestLeakCheckOrdinaryWords(t *testing.T) {
 		{"slash not a route", "read and/or write the records", meteostat},
 		{"short value never leaks", "answer in en", foreca},
 		{"empty", "", tempMail},
+		{"one word of a multi-word label", "Get the latest sports news for a team.", sports},
+		{"another word of a multi-word label", "Collect information about upcoming matches.", sports},
+		{"the label's words out of order", "information on sports", sports},
+		{"the label's words apart", "sports fans want information fast", sports},
+		{"the label's words split elsewhere", "sports in formation", sports},
+		{"one word of a geocoding label", "reverse the list of coordinates", geocoding},
+		{"two words of a three-word label", "reverse geocoding of a point", geocoding},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 func runVerify(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("verify", "--bench FILE [--bench FILE…] [--out DIR] [--fix] [--db FILE: documented endpoints for --fix]\n\n"+
 		"Runs each sample's own code in the sandbox and judges its label: consistent, or route_truncated,\n"+
-		"route_mismatch, host_mismatch, method_mismatch, no_request, code_broken, not_self_contained;\n"+
+		"route_mismatch, host_mismatch, method_mismatch, no_request, code_broken, not_self_contained, unreached;\n"+
 		"marks exact and near duplicates (also across splits). Several --bench files are one benchmark;\n"+
 		"a file named for a split (train.json, test.json, …) gives its records that split.")
 	var benches multiFlag

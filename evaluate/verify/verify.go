@@ -34,11 +34,20 @@ const (
 	NoRequest        = "no_request"         // no request is made (Detail: commented_out, absent, unreachable)
 	CodeBroken       = "code_broken"        // the code does not parse, or fails on its own bug before any request
 	NotSelfContained = "not_self_contained" // the request depends on names the code does not define
+	// Unreached: the code holds a request call that no sandboxed run of it reached
+	// (Detail: stub_derived when the only requests it sent came from dummy or stub
+	// values, not from a host the code names). The evaluator's limit, not a label
+	// error: nothing is known of the label.
+	Unreached = "unreached"
 )
 
 // Verdicts lists every verdict in the order reports show them.
 var Verdicts = []string{Consistent, RouteTruncated, RouteMismatch, HostMismatch, MethodMismatch, NoRequest,
-	CodeBroken, NotSelfContained}
+	CodeBroken, NotSelfContained, Unreached}
+
+// LabelErrors are the verdicts that say the label is wrong; the others say the
+// code cannot show it right or wrong.
+var LabelErrors = []string{RouteTruncated, RouteMismatch, HostMismatch, MethodMismatch, NoRequest}
 
 // Details of a verdict.
 const (
@@ -48,6 +57,7 @@ const (
 	DetailUnreachable      = "unreachable"
 	DetailSyntax           = "syntax"
 	DetailMissingAttribute = "missing_attribute"
+	DetailStubDerived      = "stub_derived"
 )
 
 // Duplicate kinds.
@@ -90,6 +100,9 @@ type Evidence struct {
 	Label       Label        `json:"label"`
 	Requests    []Request    `json:"requests,omitempty"`
 	StaticCalls []StaticCall `json:"static_calls,omitempty"`
+	// UnreachedCall is the request call no run reached (verdict unreached): the
+	// first that names the label's host, else the first.
+	UnreachedCall *StaticCall `json:"unreached_call,omitempty"`
 	// CommentedCalls are lines of comments that hold a request call.
 	CommentedCalls []int    `json:"commented_calls,omitempty"`
 	Status         string   `json:"status"`
@@ -241,24 +254,35 @@ func judge(ctx context.Context, rec release.Record, res evaluate.Result) Verific
 	if len(missing) == 0 {
 		missing = res.FreeNames
 	}
-	var resolved []evaluate.Captured
+	// A request counts as the code's own when it went to a host the code names;
+	// one to a host made of dummy or stub values (the URL argument's
+	// example.com, a stubbed library's answer) says nothing about the label.
+	var resolved, own, derived []evaluate.Captured
 	for _, c := range res.Requests {
-		if strings.Contains(c.Host, ".") {
-			resolved = append(resolved, c)
+		if !strings.Contains(c.Host, ".") {
+			continue
+		}
+		resolved = append(resolved, c)
+		if namesHost(rec.Code.CompleteFunction, c.Host) {
+			own = append(own, c)
+		} else {
+			derived = append(derived, c)
 		}
 	}
 	if len(res.Requests) > 0 && len(resolved) == 0 && len(missing) > 0 {
 		return set(NotSelfContained, "", fmt.Sprintf("the request's URL comes from names the code does not define: %s", strings.Join(missing, ", ")))
 	}
 	if len(resolved) > 0 {
-		bi := truth.Best(resolved)
-		best := resolved[bi]
+		if best := resolved[truth.Best(resolved)]; truth.Agree(best).Hit(&truth) {
+			return set(Consistent, "", fmt.Sprintf("the gold code sends %s %s, which hits the label", best.Method, best.URL))
+		}
+	}
+	if len(own) > 0 {
+		best := own[truth.Best(own)]
 		a := truth.Agree(best)
 		switch {
-		case a.Hit(&truth):
-			return set(Consistent, "", fmt.Sprintf("the gold code sends %s %s, which hits the label", best.Method, best.URL))
 		case !a.Host:
-			for _, c := range resolved {
+			for _, c := range own {
 				for _, h := range truth.Hosts {
 					if c.Host != h && strings.Contains(c.Host, h) {
 						return set(HostMismatch, DetailInsideLongerHost,
@@ -266,7 +290,7 @@ func judge(ctx context.Context, rec release.Record, res evaluate.Result) Verific
 					}
 				}
 			}
-			return set(HostMismatch, "", fmt.Sprintf("the code calls %s, not %s", hostsOf(resolved), strings.Join(truth.Hosts, " or ")))
+			return set(HostMismatch, "", fmt.Sprintf("the code calls %s, not %s", hostsOf(own), strings.Join(truth.Hosts, " or ")))
 		case truth.HasEndpoint() && !a.Endpoint:
 			if prefixOf(truth.Route, best.Path) {
 				return set(RouteTruncated, "", fmt.Sprintf("the label's route %s is a prefix of the path the code calls, %s", truth.Route, best.Path))
@@ -276,24 +300,67 @@ func judge(ctx context.Context, rec release.Record, res evaluate.Result) Verific
 			return set(MethodMismatch, "", fmt.Sprintf("the code sends %s to the labelled endpoint, not %s", best.Method, truth.Method))
 		}
 	}
-	// No request with a real host was captured.
+	// No request went to a host the code names.
 	switch {
 	case len(st.calls) == 0 && len(st.commented) > 0:
 		return set(NoRequest, DetailCommentedOut, fmt.Sprintf("the only request call is commented out (line %d)", st.commented[0]))
 	case len(st.calls) == 0 && len(missing) > 0:
 		return set(NotSelfContained, "", fmt.Sprintf("the code makes no request itself; it calls names it does not define: %s", strings.Join(missing, ", ")))
-	case len(st.calls) == 0:
+	case len(st.calls) == 0 && len(derived) == 0:
 		return set(NoRequest, DetailAbsent, "the code has no request call")
-	case len(res.Undefined) > 0:
-		return set(NotSelfContained, "", fmt.Sprintf("the request depends on names the code does not define: %s", strings.Join(res.Undefined, ", ")))
-	case missingModuleAttribute(res.Reason):
+	case len(st.calls) > 0 && missingModuleAttribute(res.Reason):
 		return set(CodeBroken, DetailMissingAttribute, "the code fails on its own bug before its request: "+res.Reason)
 	}
-	note := "the code has a request call that no run of it reaches"
-	if res.Reason != "" {
-		note += ": " + res.Reason
+	return unreached(v, truth, st.calls, derived, res.Reason)
+}
+
+// unreached is the verdict on code whose request call no run reached: the call
+// (the first naming the label's host, else the first; none when the extractor
+// found no call site but the code sent requests from dummy values), the error
+// that stopped the run and the requests it sent instead.
+func unreached(v Verification, truth evaluate.GroundTruth, calls []StaticCall, derived []evaluate.Captured, reason string) Verification {
+	v.Verdict = Unreached
+	var call *StaticCall
+	for i := range calls {
+		for _, h := range truth.Hosts {
+			if call == nil && h != "" && strings.Contains(strings.ToLower(calls[i].URL), h) {
+				call = &calls[i]
+			}
+		}
 	}
-	return set(NoRequest, DetailUnreachable, note)
+	if call == nil && len(calls) > 0 {
+		call = &calls[0]
+	}
+	var b strings.Builder
+	if call != nil {
+		c := *call
+		v.Evidence.UnreachedCall = &c
+		fmt.Fprintf(&b, "no run reaches the request call at line %d (%s", c.Line, c.Callee)
+		if c.URL != "" {
+			fmt.Fprintf(&b, " %s", c.URL)
+		}
+		b.WriteString(")")
+	} else {
+		b.WriteString("no run reaches a request to a host the code names")
+	}
+	if reason != "" {
+		b.WriteString("; the run stopped on " + reason)
+	}
+	if len(v.Evidence.Undefined) > 0 {
+		b.WriteString("; it reads names it does not define: " + strings.Join(v.Evidence.Undefined, ", "))
+	}
+	if len(derived) > 0 {
+		v.Detail = DetailStubDerived
+		fmt.Fprintf(&b, "; it sent requests only to %s, a host made of dummy or stub values", hostsOf(derived))
+	}
+	v.Evidence.Note = b.String()
+	return v
+}
+
+// namesHost reports whether the code names host: it is written in the code, so a
+// request to it is the code's own and not one made of dummy or stub values.
+func namesHost(code, host string) bool {
+	return host != "" && strings.Contains(strings.ToLower(code), strings.ToLower(host))
 }
 
 // commentLeak is LeakCheck's report on the record's comments, or nil when they

@@ -61,6 +61,17 @@ func samplesForVerdicts() []Sample {
 			"import requests\n\ndef cities(q):\n    return requests.get(BASE_URL + '/cities', params={'q': q}).json()\n"),
 		mk("SCG-000011", "test", "url", "geo1.p.rapidapi.com", "/other", "GET", "other",
 			getCode("other", "get", "geo1.p.rapidapi.com", "/cities")),
+		// the labelled request sits behind a stubbed library's answer that no dummy
+		// can make a date of: the run stops before it
+		mk("SCG-000014", "test", "url", "history1.p.rapidapi.com", "/day/{month}/{day}", "GET", "born",
+			"import requests, wikipedia\nfrom datetime import datetime\n\ndef born(name):\n    page = wikipedia.page(name)\n"+
+				"    html = requests.get(page.url).text\n    day = datetime.strptime(page.birth_date, '%Y-%m-%d')\n"+
+				"    return requests.get('https://history1.p.rapidapi.com/day/%d/%d' % (day.month, day.day)).json()\n"),
+		// the only request sent went to the URL argument's dummy, not to a host the code names
+		mk("SCG-000015", "test", "url", "events1.p.rapidapi.com", "/day/{day}", "GET", "events",
+			"import requests, wikipedia\nfrom datetime import datetime\n\ndef events(page_url):\n    html = requests.get(page_url).text\n"+
+				"    day = datetime.strptime(wikipedia.page(html).date, '%Y-%m-%d')\n"+
+				"    return requests.get('https://events1.p.rapidapi.com/day/%d' % day.day).json()\n"),
 		// exact and near copies of SCG-000001, one of them in another split
 		mk("SCG-000012", "train", "url", "weather1.p.rapidapi.com", "/forecast/{city}", "GET", "forecast",
 			getCode("forecast", "get", "weather1.p.rapidapi.com", "/forecast/paris")),
@@ -101,6 +112,8 @@ func TestVerdicts(t *testing.T) {
 		{"SCG-000009", NotSelfContained, "", "fetch_json"},
 		{"SCG-000010", NotSelfContained, "", "BASE_URL"},
 		{"SCG-000011", RouteMismatch, "", "/cities"},
+		{"SCG-000014", Unreached, "", "no run reaches the request call at line 8 (requests.get"},
+		{"SCG-000015", Unreached, DetailStubDerived, "sent requests only to example.com"},
 		{"SCG-000012", Consistent, "", ""},
 		{"SCG-000013", Consistent, "", ""},
 	}
@@ -113,6 +126,14 @@ func TestVerdicts(t *testing.T) {
 		if v.Verdict != tc.verdict || v.Detail != tc.detail || !strings.Contains(v.Evidence.Note, tc.note) {
 			t.Errorf("%s: %s/%s (%q), want %s/%s with %q; evidence %+v", tc.id, v.Verdict, v.Detail, v.Evidence.Note,
 				tc.verdict, tc.detail, tc.note, v.Evidence)
+		}
+	}
+
+	// an unreached call's evidence: the call and the error that stopped the run
+	for id, line := range map[string]int{"SCG-000014": 8, "SCG-000015": 7} {
+		ev := got[id].Evidence
+		if c := ev.UnreachedCall; c == nil || c.Line != line || !strings.Contains(ev.Error, "TypeError: strptime()") {
+			t.Errorf("%s: unreached call %+v, error %q; want the call on line %d and the TypeError", id, c, ev.Error, line)
 		}
 	}
 

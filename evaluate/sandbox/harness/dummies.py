@@ -1,7 +1,8 @@
 """Dummy arguments: what a function of the code under test is called with. A value
 is chosen by the parameter's annotation and name (a session for `session`, a URL
 for `url`, 40.7 for `lat`, a path to the dummy input file for `file_path`, a stub
-for `self`, ...), and _call_with_dummies can try several modes, from keeping every
+for `self`, ...), then made to take the uses the body puts it to (uses: a number
+for range(pages)), and _call_with_dummies can try several modes, from keeping every
 default to passing stubs for everything, for a call that sends nothing the first
 time. A mode never reads anything but the code: every completion of a sample is
 called the same way."""
@@ -9,6 +10,7 @@ from . import job
 from .facts import _dict_keys, _kw_keys, _tests_of
 from .recorders import _FAKES
 from .report import _safe
+from .uses import _param_kinds, _typed
 from .values import _ADict, _Any, _PStr
 
 _str, _type, _len, _getattr, _isinstance = str, type, len, getattr, isinstance
@@ -215,6 +217,13 @@ def _call_with_dummies(fn, skip_first, mode=0):
             if _type(d) is _list and d and _isinstance(d[0], _str):
                 return [keys[0]]
             return d
+    kinds = _param_kinds(_getattr(sig, "__name__", ""))
+    if kinds:
+        # made to take what the body does with them: range(pages), page + 1, .items()
+        by_name = dummy
+
+        def dummy(name, ann):
+            return _typed(by_name(name, ann), kinds.get(name), name)
     for i, name in enumerate(names):
         if i == 0 and skip_first:
             continue

@@ -16,7 +16,7 @@ from .guard import _apply_limits, _arm, _refuse_dir_fd_open
 from .recorders import _FAKES
 from .report import _safe, _send
 from .stubs import _fake_environment, _Globals, _prepare_stdlib, _stubbed, _undefined
-from .values import _Any, _shape
+from .values import _Any, _MISS, _shape
 
 _type, _len, _isinstance, _getattr = type, len, isinstance, getattr
 _exit = posix._exit
@@ -121,6 +121,8 @@ def _main():
     if errors:
         out["error"] = errors[0]
         out["errors"] = errors
+    elif _stopped:
+        out["error"] = _stopped[0]
     _send("end", out)
     for f in (sys.__stdout__, sys.__stderr__):  # what the code printed, for diagnostics
         try:
@@ -269,8 +271,14 @@ def _method(d, g, instances, note):
 
 # The attempts at calling a function, in order, until one sends a request: the
 # dummy-argument mode (see dummies._call_with_dummies) and how many items a stub
-# holds (values._shape). The same for every completion: nothing here reads the label.
-_ATTEMPTS = ((0, 1), (1, 1), (5, 1), (3, 1), (4, 1), (2, 1), (1, 0), (1, 2))
+# holds (values._shape; _MISS: none, and lookups find None). The same for every
+# completion: nothing here reads the label.
+_ATTEMPTS = ((0, 1), (1, 1), (5, 1), (3, 1), (4, 1), (2, 1), (1, 0), (1, 2), (1, _MISS))
+
+
+# The error that ended a call after it had sent a request (the run still counts as
+# a success): what stopped the code before any later request, for the report.
+_stopped = []
 
 
 def _attempts(fn, bound, g):
@@ -281,6 +289,7 @@ def _attempts(fn, bound, g):
         for mode, shape in _ATTEMPTS:
             _shape[0] = shape
             before = _nreq[0]
+            err = None
             while True:
                 try:
                     _drive(_call_with_dummies(fn, bound, mode))
@@ -292,10 +301,13 @@ def _attempts(fn, bound, g):
                         raise
                     if _nreq[0] == before and _repaired(g, e):
                         continue
-                    if first is None:
+                    err = e
+                    if first is None and shape != _MISS:  # None there is the harness's, not the code's
                         first = e
                 break
             if _nreq[0] > before:
+                if err is not None and not _stopped:
+                    _stopped.append(_getattr(fn, "__name__", "?") + ": " + _type(err).__name__ + ": " + _safe(err)[:300])
                 return
     finally:
         _shape[0] = 1

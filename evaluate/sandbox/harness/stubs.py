@@ -13,7 +13,8 @@ import builtins
 from . import job
 from .facts import _answers, _sub_keys
 from .recorders import _FAKES
-from .values import _Any, _module, _StubModule
+from .uses import _undefined_value
+from .values import _Any, _Free, _module, _path, _StubModule
 
 _str, _type, _len, _isinstance, _getattr = str, type, len, isinstance, getattr
 _BaseException = BaseException
@@ -98,6 +99,9 @@ class _Globals(dict):
                 return sys.modules[k]
             except _BaseException:
                 pass
+        if k in _TYPING:
+            import typing
+            return _getattr(typing, k)
         if _len(_undefined) < 50 and k not in _undefined:
             _undefined.append(k)
         if k == "session":
@@ -105,7 +109,13 @@ class _Globals(dict):
             # did not include would hold, one for the whole run
             s = self[k] = _FAKES["requests"].Session()
             return s
-        return _Any()
+        # by what the code does with it (range(MAX_PAGES), BASE.rstrip("/")), else a
+        # stub; bound, so that the whole run sees one value
+        v = _undefined_value(k)
+        if v is None:
+            v = _Free()
+        self[k] = v
+        return v
 
     def bind(self, k):
         """Binds name k as a lookup of it that finds nothing would see it (a stub,
@@ -121,6 +131,11 @@ class _Globals(dict):
 
 # names the code used without defining or importing them
 _undefined = []
+# names of the typing module that annotations use without importing them
+_TYPING = frozenset(("List", "Dict", "Optional", "Union", "Tuple", "Set", "FrozenSet", "Any", "Callable", "Iterable",
+                     "Iterator", "Generator", "Sequence", "Mapping", "MutableMapping", "Type", "TypedDict", "Literal",
+                     "NamedTuple", "Awaitable", "Coroutine", "AsyncIterator", "AsyncGenerator", "Text", "Final",
+                     "ClassVar", "cast", "TypeVar", "Generic", "Protocol", "NoReturn"))
 # standard modules an undefined name never imports
 _NO_AUTO_IMPORT = frozenset(("this", "antigravity", "idlelib", "tkinter", "turtle", "test", "site"))
 
@@ -211,7 +226,8 @@ def _prepare_stdlib():
     """Before the hook: the dummy input file a path argument names, and permissive
     edges of the standard modules the code uses."""
     cols = _sub_keys or ["test"]
-    fd = posix.open(job.scratch + "/input.txt", posix.O_WRONLY | posix.O_CREAT | posix.O_TRUNC, 0o600)
+    _path[0] = job.scratch + "/input.txt"
+    fd = posix.open(_path[0], posix.O_WRONLY | posix.O_CREAT | posix.O_TRUNC, 0o600)
     posix.write(fd, (",".join(cols) + "\n" + ",".join("test" for _ in cols) + "\n").encode())
     posix.close(fd)
     if "dump" in job.code:  # json.dumps / json.dump: only then is json worth importing here

@@ -14,8 +14,14 @@ _BaseException = BaseException
 # How many items a stub holds (its len, what iterating it gives): one, so loops over
 # stubbed data run once; the harness tries 0 (stubs are empty and falsy: the branch
 # for no data, a cache miss) and 2 (the branch that needs several items) when a call
-# reaches no request with one.
+# reaches no request with one, and last _MISS: empty stubs that are also what a
+# lookup that found nothing returns, None (`if cache.get(k) is None:`, `== None`).
 _shape = [1]
+_MISS = -1
+
+# What a stub reads as where a path is wanted (os.path.join, Path, os.stat): the
+# dummy input file, once the run has written it.
+_path = ["stub"]
 
 # The opcodes of unpacking (UNPACK_SEQUENCE, UNPACK_EX, EXTENDED_ARG), looked up
 # on the first unpacking of a stub.
@@ -74,6 +80,8 @@ class _Any(_Lenient):
         code that quotes, joins or compares it gets a str (an empty default reads as
         set, as environment lookups do); no default, None or a container: a stub."""
         d = a[1] if _len(a) >= 2 else k.get("default")
+        if d is None and _shape[0] == _MISS:
+            return None  # a cache miss: `if cache.get(key) is None:`
         t = _type(d)
         if t is _str:
             return d or "test"
@@ -96,7 +104,7 @@ class _Any(_Lenient):
         return iter([_Any() for _ in range(_items())])
 
     def __len__(self):
-        return _shape[0]
+        return _shape[0] if _shape[0] > 0 else 0
 
     def __bool__(self):
         return _shape[0] > 0  # an empty stub is falsy: `if cached:` takes the branch that fetches
@@ -122,11 +130,16 @@ class _Any(_Lenient):
 
     def __eq__(self, o):
         # `if request.method == "POST":` takes the branch that does the work; a stub
-        # is a value, though, never None (`if coords != None:` goes on)
-        return o is not None
+        # is a value, though, never None (`if coords != None:` goes on), but in a
+        # cache miss it is what a lookup that found nothing returns (`if cached ==
+        # None:` fetches)
+        return o is not None or _shape[0] == _MISS
 
     def __ne__(self, o):
-        return o is None
+        return not self.__eq__(o)
+
+    def __fspath__(self):
+        return _path[0]
 
     def __lt__(self, o):
         return False
@@ -176,6 +189,19 @@ class _Any(_Lenient):
     __pow__ = __rpow__ = __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = _op
     __neg__ = __pos__ = __abs__ = __invert__ = __matmul__ = __rmatmul__ = _op
     __lshift__ = __rlshift__ = __rshift__ = __rrshift__ = _op
+
+
+class _Free(_Any):
+    """What a global name the code reads and never defines is bound to: a stub
+    that, in a cache miss (_MISS), returns None when called, as a lookup helper
+    that found nothing does (`if check_cache(key) is None:`)."""
+
+    __slots__ = ()
+
+    def __call__(self, *a, **k):
+        if _shape[0] == _MISS and not (_len(a) == 1 and not k and _type(a[0]).__name__ in ("function", "type", "method")):
+            return None
+        return _Any.__call__(self, *a, **k)
 
 
 class _AIter:

@@ -1,5 +1,6 @@
 """Helpers for the harness tests: a fresh job state with a report channel that
 the test can read back."""
+import ast
 import builtins
 import io
 import json
@@ -8,7 +9,7 @@ import shutil
 import tempfile
 import unittest
 
-from .. import capture, facts, guard, job, report, run, stubs, values
+from .. import capture, facts, guard, job, report, run, stubs, uses, values
 
 
 class HarnessTest(unittest.TestCase):
@@ -63,6 +64,15 @@ class HarnessTest(unittest.TestCase):
         return [body for kind, body in self.reports() if kind == "req"]
 
 
+def define(code, **names):
+    """Runs code as the harness does the code under test: its facts read first,
+    then its definitions made in a namespace holding names."""
+    facts._facts(compile(code, "<generation>", "exec", ast.PyCF_ONLY_AST))
+    g = dict(names)
+    exec(compile(code, "<generation>", "exec"), g)
+    return g
+
+
 def reset():
     """Empties the harness's per-run state, as a fresh process has it."""
     report._sent[0] = 0
@@ -77,7 +87,11 @@ def reset():
     del facts._tree[:], stubs._answer_list[:]
     stubs._answered[0] = 0
     values._shape[0] = 1
+    values._path[0] = "stub"
+    uses._param_kind_cache.clear()
+    uses._global_kind_cache.clear()
     run._repairs[0] = 0
+    del run._stopped[:]
 
 
 def drive(coro):

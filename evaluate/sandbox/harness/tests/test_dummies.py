@@ -4,14 +4,12 @@ import datetime
 import functools
 import typing
 
-import ast
-
 from .. import facts
 from ..dummies import _call_with_dummies, _dummy, _empty_default, _fit, _NoMode
 from ..facts import _Tests
 from ..recorders import _FAKES
 from ..values import _ADict, _Any, _PStr
-from .support import HarnessTest
+from .support import define, HarnessTest
 
 
 class DummyTest(HarnessTest):
@@ -242,10 +240,7 @@ class FitTest(HarnessTest):
 
 class Mode5Test(HarnessTest):
     def define(self, code):
-        facts._facts(compile(code, "<generation>", "exec", ast.PyCF_ONLY_AST))
-        g = {"record": record}
-        exec(compile(code, "<generation>", "exec"), g)
-        return g
+        return define(code, record=record)
 
     def test_dummies_pass_the_functions_tests(self):
         g = self.define("""def download(link, links, kind, limit=None, tags=[]):

@@ -29,7 +29,7 @@ class RepairTest(HarnessTest):
         self.statements("class Item:\n    tags: List[str] = []\n    icon = favicon_path + '.ico'\n")
         self.assertEqual(self.errors, [])
         self.assertEqual(self.g["Item"].icon, "stub.ico")
-        self.assertEqual(_undefined, ["List", "favicon_path"])
+        self.assertEqual(_undefined, ["favicon_path"])  # List is typing's
 
     def test_only_name_errors_on_names(self):
         self.statements("def f():\n    x += 1\nf()\nraise NameError('no name')\n")
@@ -83,6 +83,41 @@ class AttemptsTest(HarnessTest):
         with self.assertRaises(ValueError) as e:
             _attempts(f, False, _Globals())
         self.assertEqual(e.exception.args, ("test",))
+        self.assertEqual(_nreq[0], 0)
+
+    def test_error_after_a_request_is_kept(self):
+        def f(url):
+            _FAKES["requests"].get(url)
+            raise TypeError("strptime() argument 1 must be str")
+
+        _attempts(f, False, _Globals())
+        self.assertEqual(len(self.requests()), 1)
+        self.assertEqual(run._stopped, ["f: TypeError: strptime() argument 1 must be str"])
+
+    def test_a_cache_miss_finds_none_last(self):
+        seen = []
+        check_cache = values._Free()
+
+        def f(city):
+            hit = check_cache(city)
+            seen.append(hit is None)
+            if hit is None:
+                _FAKES["requests"].get("https://c.example.com/" + city)
+
+        _attempts(f, False, _Globals())
+        self.assertEqual(seen[-1], True)
+        self.assertEqual(run._stopped, [])
+        self.assertFalse(any(seen[:-1]))  # no other attempt finds None
+        self.assertEqual(run._ATTEMPTS[-1][1], values._MISS)
+        self.assertEqual(len(self.requests()), 1)
+
+    def test_no_error_of_the_cache_miss_alone(self):
+        helper = values._Free()
+
+        def f(x):
+            helper(x)["k"] = 1  # fine with a stub; None, in the cache miss, fails
+
+        _attempts(f, False, _Globals())  # raises nothing: the code ran clean
         self.assertEqual(_nreq[0], 0)
 
     def test_each_attempt_once(self):

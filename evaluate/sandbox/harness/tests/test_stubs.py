@@ -5,6 +5,7 @@ import builtins
 import json
 import os
 import sys
+import typing
 
 from .. import facts, job, stubs
 from ..recorders import _FAKES
@@ -100,11 +101,13 @@ class GlobalsTest(HarnessTest):
     def test_bind(self):
         g = _Globals({"x": 1})
         self.assertFalse(g.bind("x"))
-        self.assertTrue(g.bind("List"))
-        self.assertIsInstance(dict.__getitem__(g, "List"), _Any)
+        self.assertTrue(g.bind("favicon_path"))
+        self.assertIsInstance(dict.__getitem__(g, "favicon_path"), _Any)
         self.assertTrue(g.bind("json"))
         self.assertIs(dict.__getitem__(g, "json"), json)
-        self.assertEqual(stubs._undefined, ["List"])
+        self.assertTrue(g.bind("List"))
+        self.assertIs(dict.__getitem__(g, "List"), typing.List)
+        self.assertEqual(stubs._undefined, ["favicon_path"])
 
     def test_class_body_sees_a_bound_name(self):
         g = _Globals({"__builtins__": builtins})
