@@ -17,7 +17,7 @@ import posix
 import marshal
 
 PACKAGE = "_sccg_harness"
-# A marshalled tuple of (module name, code object): __init__, MODULES, SERVER.
+# A marshalled tuple of (module name, code object): __init__, MODULES, BATCH, SERVER.
 BUNDLE = "bundle"
 ModuleType = type(sys)
 
@@ -38,7 +38,8 @@ def main(argv):
 
 def load(here, server=False):
     """Loads the package in directory here as PACKAGE with the modules a job needs
-    (MODULES) and, for a fork server, its module (SERVER)."""
+    (MODULES) and, for a fork server, those of a batch child (BATCH) and its own
+    (SERVER)."""
     try:
         bundle = dict(marshal.loads(_read(here + "/" + BUNDLE)))
     except (OSError, EOFError, ValueError, TypeError):
@@ -46,7 +47,7 @@ def load(here, server=False):
     pkg = ModuleType(PACKAGE)
     pkg.__path__ = [here]
     _exec(pkg, bundle["__init__"])
-    for name in pkg.MODULES + ((pkg.SERVER,) if server else ()):
+    for name in pkg.MODULES + (pkg.BATCH + (pkg.SERVER,) if server else ()):
         m = ModuleType(PACKAGE + "." + name)
         _exec(m, bundle[name])
         setattr(pkg, name, m)
@@ -66,7 +67,7 @@ def _load_sources(here, server):
     pkg = boot.module_from_spec(spec)
     sys.modules[PACKAGE] = pkg
     spec.loader.exec_module(pkg)
-    for name in pkg.MODULES + ((pkg.SERVER,) if server else ()):
+    for name in pkg.MODULES + (pkg.BATCH + (pkg.SERVER,) if server else ()):
         __import__(PACKAGE + "." + name)
     return pkg
 

@@ -13,6 +13,7 @@ import sys
 import posix
 
 from . import job
+from .batch import _serve as batch_serve
 from .run import _run
 
 _len = len
@@ -35,10 +36,11 @@ _KEEP = "input.txt"
 
 def _serve(ctrl, scratch):
     """Fork server: for each job message on the control socket (the job's limits,
-    and the descriptors of its report pipe and of its memory file), fork a child
-    that runs the job in directory scratch, report its pid, wait for it, empty
-    scratch and report the child's wait status and CPU time (µs). It never runs
-    generated code."""
+    and the descriptors of its report pipe and of its memory file; for a batch,
+    "batch", the limits, and the report pipe, the job socket and the memory file),
+    fork a child that runs the job (or the batch, see batch) in directory scratch,
+    report its pid, wait for it, empty scratch and report the child's wait status
+    and CPU time (µs). It never runs generated code."""
     for m in _WARM:
         try:
             __import__(m)
@@ -59,20 +61,31 @@ def _serve(ctrl, scratch):
         if not msg:
             _exit(0)
         limits = msg.decode("utf-8", "replace").split("\t")
-        if _len(limits) != 5 or _len(fds) < 2:
+        # a batch: "batch" and the limits, with the job socket between the two files
+        batch = limits[0] == "batch"
+        if batch:
+            limits = limits[1:]
+        want = 3 if batch else 2
+        if _len(limits) != 5 or _len(fds) < want:
             for f in fds:
                 posix.close(f)
             sock.send(b"error bad message")
             continue
-        rfd, jfd = fds[0], fds[1]
-        for f in fds[2:]:
+        for f in fds[want:]:
             posix.close(f)
+        fds = fds[:want]
         pid = posix.fork()
         if pid == 0:
             try:
                 posix.close(ctrl)
                 posix.setpgid(0, 0)
                 posix.chdir(scratch)
+                if batch:
+                    rfd, sfd, mfd = fds
+                    posix.dup2(mfd, 2)  # the memory file holds the batch's stderr
+                    posix.close(mfd)
+                    batch_serve(rfd, sfd, scratch, limits)
+                rfd, jfd = fds
                 text = job.read_job(jfd)
                 posix.dup2(jfd, 2)  # the job's memory file holds its stderr now
                 posix.close(jfd)
@@ -84,8 +97,8 @@ def _serve(ctrl, scratch):
             posix.setpgid(pid, pid)
         except OSError:
             pass
-        posix.close(rfd)
-        posix.close(jfd)
+        for f in fds:
+            posix.close(f)
         sock.send(b"pid %d" % pid)
         _, status, ru = posix.wait4(pid, 0)
         clean = _empty(scratch)
