@@ -201,6 +201,9 @@ type Config struct {
 	Previous []Result
 	// OnResult is called (from one goroutine at a time) for each new result.
 	OnResult func(Generation, Result) error
+	// NoReuse runs every completion, even one identical to another of the same
+	// sample (by default those share one run; Summary.Runs counts the reuse).
+	NoReuse bool
 }
 
 // Output is what a run produces.
@@ -321,6 +324,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		return nil, fmt.Errorf("evaluate: %w", err)
 	}
 	defer runner.Close()
+	runs := newRunCache(runner, cfg.NoReuse)
 	deps := DefaultDependencies()
 	sc := &scanners{}
 	defer sc.close()
@@ -343,7 +347,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	}
 	if err := workpool.ForEach(ctx, workers, len(needGold), func(i int) error {
 		s := samples[needGold[i]]
-		res, err := runner.Run(ctx, s.rec.Code.CompleteFunction, s.rec.FunctionName)
+		res, err := runs.run(ctx, s.rec.SampleID, s.rec.Code.CompleteFunction, s.rec.FunctionName)
 		if err != nil {
 			return err
 		}
@@ -381,7 +385,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		}
 		imports := goldImports[g.SampleID]
 		mu.Unlock()
-		res, err := scoreOne(ctx, runner, deps, sc, g, s, truth, imports)
+		res, err := scoreOne(ctx, runs, deps, sc, g, s, truth, imports)
 		if err != nil {
 			return err
 		}
@@ -410,6 +414,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	out.Summary.NetworkNamespace = runner.NetworkNamespace()
 	out.Summary.Python = runner.Python()
 	out.Summary.Problems = out.Problems
+	out.Summary.Runs = runCounts(runs, runner.BatchStats())
 	return out, nil
 }
 
@@ -430,13 +435,13 @@ var notCredential = map[string]bool{secrets.KindEmail: true, secrets.KindUser: t
 
 // scoreOne runs and scores one completion; goldImports are the imports of the
 // sample's gold code (unused when the completion is the gold code: its own are).
-func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, sc *scanners, g Generation, s *sampleInfo, truth GroundTruth, goldImports []string) (Result, error) {
+func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, sc *scanners, g Generation, s *sampleInfo, truth GroundTruth, goldImports []string) (Result, error) {
 	code := ExtractCode(g.Completion)
 	r := Result{SampleID: g.SampleID, Setting: g.Setting, Model: g.Model, SampleIndex: g.SampleIndex,
 		DocMatchType: s.rec.APIMetadata.DocMatchType, CommentsSource: s.rec.CommentsSource, TimeSlice: s.slice,
 		HasEndpoint: truth.HasEndpoint(), ParamsSource: truth.ParamsSource, Requests: []Captured{}}
 	start := time.Now()
-	sb, err := runner.Run(ctx, code, s.rec.FunctionName)
+	sb, err := runs.run(ctx, g.SampleID, code, s.rec.FunctionName)
 	if err != nil {
 		return r, fmt.Errorf("evaluate %s: %w", g.SampleID, err)
 	}
