@@ -193,6 +193,9 @@ func printEvalSummary(e *env, sum evaluate.Summary) {
 		for _, c := range r.Culprits {
 			fmt.Fprintf(e.stdout, "  batch ended: %s\n", c)
 		}
+		for _, c := range r.Failures {
+			fmt.Fprintf(e.stdout, "  batched run failed: %s\n", c)
+		}
 	}
 	for _, g := range sum.Groups {
 		o := g.Overall

@@ -42,6 +42,8 @@ type BatchStats struct {
 	Children int64 `json:"children"` // batch children started
 	// Culprits are why the first batches that ended did (at most 20).
 	Culprits []string `json:"culprits,omitempty"`
+	// Failures are why the first batched runs that failed did (at most 20).
+	Failures []string `json:"failures,omitempty"`
 }
 
 // batchPool holds the idle batch children and the counts.
@@ -76,6 +78,7 @@ func (r *Runner) BatchStats() BatchStats {
 	defer r.batches.mu.Unlock()
 	s := r.batches.stats
 	s.Culprits = append([]string(nil), s.Culprits...)
+	s.Failures = append([]string(nil), s.Failures...)
 	return s
 }
 
@@ -117,7 +120,12 @@ func (r *Runner) runBatched(ctx context.Context, code, function string) (Result,
 		})
 		r.retireBatch(b, false)
 	default:
-		r.count(func(s *BatchStats) { s.Failed++ })
+		r.count(func(s *BatchStats) {
+			s.Failed++
+			if len(s.Failures) < 20 {
+				s.Failures = append(s.Failures, strings.TrimPrefix(verdict, "batch failed: "))
+			}
+		})
 		r.retireBatch(b, false)
 	}
 	return r.own(ctx, code, function, verdict)
@@ -357,12 +365,44 @@ func (r *Runner) startBatch(size int) (_ *batchChild, err error) {
 		ws, cpu, err := ch.wait()
 		b.waited <- exit{ws, cpu, err}
 	}()
-	r.batches.mu.Lock()
-	if r.batches.all == nil {
-		r.batches.all = map[*batchChild]bool{}
+	// Loading the modules a batch shares can take a while on a busy machine; wait
+	// for it here (no code has run yet) so a job's own deadline only covers the job.
+	if err := b.ready(); err != nil {
+		r.batches.mu.Lock()
+		r.batches.all = mapWith(r.batches.all, b)
+		r.batches.mu.Unlock()
+		r.retireBatch(b, false)
+		return nil, err
 	}
-	r.batches.all[b] = true
+	r.batches.mu.Lock()
+	r.batches.all = mapWith(r.batches.all, b)
 	r.batches.stats.Children++
 	r.batches.mu.Unlock()
 	return b, nil
+}
+
+func mapWith(m map[*batchChild]bool, b *batchChild) map[*batchChild]bool {
+	if m == nil {
+		m = map[*batchChild]bool{}
+	}
+	m[b] = true
+	return m
+}
+
+// ready waits for the batch child's first line, which says it is ready.
+func (b *batchChild) ready() error {
+	timer := time.NewTimer(2 * time.Minute)
+	defer timer.Stop()
+	select {
+	case line, ok := <-b.lines:
+		if kind, _, lok := parseLine(line, ""); ok && lok && kind == "ready" {
+			return nil
+		}
+		return fmt.Errorf("sandbox: batch child did not start: %q", line)
+	case ex := <-b.waited:
+		b.exited = &ex
+		return fmt.Errorf("sandbox: batch child exited before it was ready")
+	case <-timer.C:
+		return fmt.Errorf("sandbox: batch child not ready after 2 minutes")
+	}
 }

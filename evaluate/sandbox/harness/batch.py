@@ -23,6 +23,7 @@ import posix
 import builtins
 import _signal
 import time
+from operator import is_ as _is
 
 from . import job
 from . import report
@@ -34,7 +35,7 @@ from .facts import _facts
 from .guard import _abspath, _apply_limits, _arm, _armed_cpu, _refuse_dir_fd_open
 from .recorders import _FAKES
 
-_type, _len, _id, _isinstance, _getattr = type, len, id, isinstance, getattr
+_type, _len, _id, _isinstance, _all = type, len, id, isinstance, all
 _tuple, _list, _dict, _set, _str = tuple, list, dict, set, str
 _BaseException = BaseException
 _exit = posix._exit
@@ -42,7 +43,7 @@ _exit = posix._exit
 # What a batch child imports before its first job: the standard modules tame code
 # imports (tame._ALLOW) and those they load lazily, so a job's import binds a name
 # and changes nothing shared.
-_PRELOAD = ("json", "json.decoder", "json.encoder", "datetime", "_strptime", "time", "urllib", "urllib.parse",
+_PRELOAD = ("__future__", "json", "json.decoder", "json.encoder", "datetime", "_strptime", "time", "urllib", "urllib.parse",
             "base64", "hashlib", "hmac", "logging", "logging.handlers", "typing", "re", "random", "math", "uuid",
             "collections", "collections.abc", "functools", "itertools", "dataclasses", "enum", "string",
             "textwrap", "copy", "csv", "io", "pathlib", "traceback", "html", "html.parser", "http", "email",
@@ -54,7 +55,7 @@ _PRELOAD = ("json", "json.decoder", "json.encoder", "datetime", "_strptime", "ti
 
 # The harness's own per-job changes around the code: (module name, attribute).
 _PATCHED = (("builtins", "input"), ("builtins", "open"), ("io", "open"), ("time", "sleep"), ("os", "environ"),
-            ("os", "getenv"), ("sys", "argv"), ("sys", "stdin"), ("http", "client"), ("urllib.parse", "quote"),
+            ("os", "getenv"), ("sys", "argv"), ("sys", "stdin"), ("http", "client"), ("urllib", "request"), ("urllib.parse", "quote"),
             ("urllib.parse", "quote_plus"), ("urllib.parse", "unquote"), ("urllib.parse", "urljoin"))
 
 # sys attributes that change without anyone asking (or that the harness puts back).
@@ -62,11 +63,18 @@ _SYS_VOLATILE = frozenset(("argv", "stdin", "last_type", "last_value", "last_tra
 
 _CODE_MODULE = "sccg_user.main"
 
+# What the standard library's class factories (namedtuple, dataclasses, enum) set
+# on the class they just made; the only attributes of a class whose setting
+# raises an audit event at all, with __bases__.
+_NAMING = frozenset(("__module__", "__qualname__", "__name__", "__doc__"))
+
 # Module attributes the import system sets on every import of a fake module.
 _IMPORT_ATTRS = frozenset(("__spec__", "__loader__", "__package__", "__path__", "__file__", "__cached__"))
 
-# The dummy input file the harness writes into the scratch directory (stubs._prepare_stdlib).
-_INPUT = "input.txt"
+# The file of the scratch directory a run starts with (see stubs._prepare_stdlib):
+# left in place between jobs, when it is still a plain file, so the next job
+# truncates it instead of allocating an inode.
+_KEEP = "input.txt"
 
 
 def _serve(rfd, jfd, scratch, limits):
@@ -105,6 +113,7 @@ def _batch(rfd, jfd, scratch, limits):
     _arm()
     state = _HarnessState(harness)
     shared = _Shared(scratch, os, logging, warnings, random, atexit, json, harness)
+    report._send("ready", {})  # before any job: the first job's time limit covers the job alone
     while True:
         try:
             msg = sock.recv(1 << 22)
@@ -195,7 +204,7 @@ def _make_taint(taint, active, jfd):
 
     def hook(event, args, _taint=taint, _active=active, _type=_type, _int=int, _str=_str, _bytes=bytes,
              _module_of=module_of, _code=_CODE_MODULE, _abspath=_abspath, _err=PermissionError,
-             _isinstance=_isinstance, _len=_len):
+             _isinstance=_isinstance, _len=_len, _naming=_NAMING):
         if not _active[0]:
             return
         if event == "object.__setattr__":
@@ -204,7 +213,7 @@ def _make_taint(taint, active, jfd):
                     m = _module_of(args[0], _type)
                 except _BaseException:
                     m = None
-                if m != _code:
+                if m != _code and args[1] not in _naming:
                     _taint.append("sets %s of a class it did not define" % (args[1],))
             return
         if event == "open":
@@ -278,8 +287,12 @@ class _Shared:
         self.signals = self._signals()
         self.atexits = atexit._ncallbacks()
         self.fakes = self._fakes()
+        self.fake_dicts = [(m.__dict__, _dict(m.__dict__)) for m in _FAKES.values()]
         self.stdlib = self._stdlib()
-        self.objects = self._objects(harness)
+        # the namespaces of the loaded modules, and the attributes of every class
+        # and instance at their top level: what an alias of one lets code change
+        # (an assignment to a class attribute raises no audit event)
+        self.spaces = [(d, _len(d), _list(d), _list(d.values())) for d in self.stdlib + self._objects(harness)]
         self.patched = [(sys.modules[m], a) for m, a in _PATCHED if m in sys.modules]
         root = logging.getLogger()
         self.log = (root, _list(root.handlers), root.level, root.disabled, root.propagate, _list(root.filters),
@@ -335,19 +348,16 @@ class _Shared:
         return out
 
     def _stdlib(self):
-        """Every loaded module's attributes (not the harness's own)."""
-        return [(m.__dict__, self._attrs(m.__dict__)) for m in self.modules.values()
-                if _type(getattr(m, "__dict__", None)) is _dict]
+        """Every loaded module's namespace (not the harness's own)."""
+        return [m.__dict__ for m in self.modules.values() if _type(getattr(m, "__dict__", None)) is _dict]
 
     def _objects(self, harness):
-        """The attributes of every class and instance at the top level of a loaded
-        module, a harness module or a fake: what an alias of one lets code change
-        (an assignment to a class attribute raises no audit event)."""
+        """The attribute dicts of every class and instance at the top level of a
+        loaded module, a harness module or a fake."""
         seen, out = set(), []
         proxy = _type.__dict__["__dict__"].__get__
         ModuleType, FunctionType = _type(sys), _type(_fresh_stderr)
-        dicts = [d for d, _ in self.stdlib] + [m.__dict__ for m in harness] + \
-            [m.__dict__ for m in _FAKES.values()]
+        dicts = self.stdlib + [m.__dict__ for m in harness] + [m.__dict__ for m in _FAKES.values()]
         for md in dicts:
             for v in _list(md.values()):
                 t = _type(v)
@@ -355,6 +365,8 @@ class _Shared:
                     continue
                 seen.add(_id(v))
                 if _isinstance(v, _type):
+                    if v.__flags__ & _IMMUTABLE:
+                        continue  # a static or immutable type: nothing to set
                     d = proxy(v)
                 else:
                     try:
@@ -363,7 +375,7 @@ class _Shared:
                         continue
                     if _type(d) is not _dict:
                         continue
-                out.append((v, d, _tuple(d), _tuple(map(_id, d.values()))))
+                out.append(d)
         return out
 
     def before(self):
@@ -380,6 +392,12 @@ class _Shared:
                     delattr(o, a)
             elif o.__dict__.get(a, _MISSING) is not v:
                 setattr(o, a, v)
+        for d, saved in self.fake_dicts:  # fresh recorders: as they were before the first job
+            if _len(d) != _len(saved) or not _all(map(_is, d.values(), saved.values())) or \
+                    not _all(map(_is, d, saved)):
+                d.clear()
+                d.update(saved)
+        _empty(self.scratch)
         mods = sys.modules
         for k in [k for k in mods if k not in self.modules]:
             v = mods[k]
@@ -471,12 +489,10 @@ class _Shared:
         for d, attrs in self.fakes:
             if self._attrs(d) != attrs:
                 return "a recorder module changed"
-        for d, attrs in self.stdlib:
-            if self._attrs(d) != attrs:
-                return "module %s changed" % d.get("__name__", "?")
-        for v, d, keys, ids in self.objects:
-            if _len(d) != _len(keys) or _tuple(map(_id, d.values())) != ids or _tuple(d) != keys:
-                return "attributes of %s changed" % report._safe(_getattr(v, "__name__", "an object"))[:80]
+        for d, n, keys, vals in self.spaces:
+            # identities compared in C (no __eq__ of a value the code put there runs)
+            if _len(d) != n or not _all(map(_is, d.values(), vals)) or not _all(map(_is, d, keys)):
+                return "attributes of %s changed" % report._safe(d.get("__name__", "an object"))[:80]
         return ""
 
     @staticmethod
@@ -493,7 +509,7 @@ class _Shared:
         (a plain file) and nothing else."""
         with posix.scandir(self.scratch) as it:
             for e in it:
-                if e.name != _INPUT or not e.is_file(follow_symlinks=False) or \
+                if e.name != _KEEP or not e.is_file(follow_symlinks=False) or \
                         e.stat(follow_symlinks=False).st_nlink != 1:
                     return "scratch directory: %s left behind" % e.name
         return ""
@@ -501,5 +517,33 @@ class _Shared:
 
 _MISSING = object()
 
+# Py_TPFLAGS_IMMUTABLETYPE: a type whose attributes cannot be set.
+_IMMUTABLE = 1 << 8
+
 # Types whose values hold no attributes of their own.
 _PLAIN = frozenset((str, bytes, int, float, bool, type(None), tuple, frozenset, complex))
+
+
+def _empty(d):
+    """Removes what a job left in directory d (all but a plain _KEEP) and gives d
+    back its mode; False when d is no longer a plain directory or something could
+    not be removed."""
+    import shutil
+    try:
+        if (posix.lstat(d).st_mode & 0o170000) != 0o040000:
+            return False
+        posix.chmod(d, 0o700)
+        with posix.scandir(d) as it:
+            names = [e.name for e in it]
+        for n in names:
+            p = d + "/" + n
+            st = posix.lstat(p)
+            if n == _KEEP and (st.st_mode & 0o170000) == 0o100000 and st.st_nlink == 1:
+                continue
+            if (st.st_mode & 0o170000) == 0o040000:
+                shutil.rmtree(p)
+            else:
+                posix.unlink(p)
+        return True
+    except _BaseException:
+        return False

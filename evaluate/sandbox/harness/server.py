@@ -13,7 +13,7 @@ import sys
 import posix
 
 from . import job
-from .batch import _serve as batch_serve
+from .batch import _empty, _serve as batch_serve
 from .run import _run
 
 _len = len
@@ -27,12 +27,6 @@ _BaseException = BaseException
 _WARM = ("_ast", "os", "json", "re", "time", "datetime", "typing", "collections", "urllib", "urllib.parse",
          "base64", "random", "math", "logging", "pathlib", "enum", "functools", "string", "csv", "io",
          "traceback", "argparse", "copy", "http")
-
-# The file of the scratch directory a run starts with (see stubs._prepare_stdlib):
-# left in place between jobs, when it is still a plain file, so the next job
-# truncates it instead of allocating an inode.
-_KEEP = "input.txt"
-
 
 def _serve(ctrl, scratch):
     """Fork server: for each job message on the control socket (the job's limits,
@@ -105,28 +99,3 @@ def _serve(ctrl, scratch):
         sock.send(b"status %d %d" % (status, (ru.ru_utime + ru.ru_stime) * 1e6))
         if not clean:
             _exit(0)  # the Go side starts another server with a fresh directory
-
-
-def _empty(d):
-    """Removes what a job left in directory d (all but a plain _KEEP) and gives d
-    back its mode; False when d is no longer a plain directory or something could
-    not be removed."""
-    import shutil
-    try:
-        if (posix.lstat(d).st_mode & 0o170000) != 0o040000:
-            return False
-        posix.chmod(d, 0o700)
-        with posix.scandir(d) as it:
-            names = [e.name for e in it]
-        for n in names:
-            p = d + "/" + n
-            st = posix.lstat(p)
-            if n == _KEEP and (st.st_mode & 0o170000) == 0o100000 and st.st_nlink == 1:
-                continue
-            if (st.st_mode & 0o170000) == 0o040000:
-                shutil.rmtree(p)
-            else:
-                posix.unlink(p)
-        return True
-    except _BaseException:
-        return False
