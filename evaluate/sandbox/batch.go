@@ -19,14 +19,14 @@ const (
 )
 
 // Bounds of a batch child: how many jobs it runs (adaptive, from the first to the
-// last bound: doubled after each batch that ended clean at its size, back to the
-// first after one that did not), and its CPU time, age and memory, past which it
-// runs no further job.
+// last bound: doubled after each batch that ended clean at its size, halved after
+// one that did not), and its CPU time, age and memory, past which it runs no
+// further job.
 const (
 	batchFirst  = 8
 	batchMost   = 256
 	batchCPU    = 10 * time.Second
-	batchAge    = 30 * time.Second
+	batchAge    = 2 * time.Minute
 	batchRSSKiB = 256 << 10
 	// batchJobMax is the largest job a batch takes (one message on its socket).
 	batchJobMax = 96 << 10
@@ -205,7 +205,9 @@ func (r *Runner) runInBatch(ctx context.Context, b *batchChild, code, function s
 					return res, "batch failed: " + string(res.Status)
 				}
 				res.Duration = time.Since(start)
-				res.CPU.Total = cpu
+				// a batch child has no start-up of its own: the job's setup is all
+				// of it but the code
+				res.CPU.Total, res.CPU.Setup = cpu, max(0, cpu-res.CPU.Code)
 				res.Stderr = stderrOf(b.mem)
 				return res, ""
 			default:
@@ -272,7 +274,7 @@ func (r *Runner) retireBatch(b *batchChild, clean bool) {
 	delete(p.all, b)
 	switch {
 	case !clean:
-		p.size = batchFirst
+		p.size = max(batchFirst, b.max/2)
 	case b.jobs >= b.max && b.max*2 <= batchMost:
 		p.size = b.max * 2
 	}

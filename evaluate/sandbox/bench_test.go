@@ -150,7 +150,10 @@ spec.loader.exec_module(entry)
 pkg = entry.load(here, server=True)
 b, job = pkg.batch, pkg.job
 posix.chdir(scratch)
-job.setup(posix.open("/dev/null", posix.O_WRONLY), scratch, ["0"] * 5, "")
+out = posix.dup(1)  # what the code prints goes to /dev/null
+null = posix.open("/dev/null", posix.O_WRONLY)
+posix.dup2(null, 1)
+job.setup(null, scratch, ["0"] * 5, "")
 for m in b._PRELOAD:
     try:
         __import__(m)
@@ -166,7 +169,7 @@ for code, fn in jobs:
     state.reset()
     job.nonce, job.function, job.code = "n", fn, code
     b._one(shared, [], [False], check=False)
-posix.write(1, b"%f\n" % (time.process_time() - c0))
+posix.write(out, b"%f\n" % (time.process_time() - c0))
 `
 
 // BenchmarkBatched scores distinct gold codes (the conformance samples' when

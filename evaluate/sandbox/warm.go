@@ -51,7 +51,11 @@ func (r *Runner) startZygote() (*zygote, error) {
 	}
 	ours := os.NewFile(uintptr(fds[0]), "zygote-ctrl")
 	theirs := os.NewFile(uintptr(fds[1]), "zygote-ctrl")
-	cmd := exec.Command(r.python, "-I", "-S", "-B", r.harness, "serve", "3", scratch)
+	args := []string{"-I", "-S", "-B", r.harness, "serve", "3", scratch}
+	if r.batching {
+		args = append(args, "batch")
+	}
+	cmd := exec.Command(r.python, args...)
 	cmd.Dir = r.dir
 	cmd.Env = baseEnv(r.dir)
 	cmd.ExtraFiles = []*os.File{theirs}

@@ -2,7 +2,8 @@
 
     python -I -S -B __main__.pyc REPORT_FD JOB_FD SCRATCH CPU_S AS_BYTES FSIZE_BYTES NOFILE NPROC
 
-for one job, or as ``__main__.pyc serve CTRL_FD SCRATCH`` for a fork server. A job
+for one job, or as ``__main__.pyc serve CTRL_FD SCRATCH [batch]`` for a fork server (whose
+children run batches too). A job
 is read from the memory file JOB_FD, which is emptied before the code runs: a nonce
 line, the name of the function to run (may be empty), then the code.
 
@@ -26,7 +27,7 @@ def main(argv):
     here = __file__.rpartition("/")[0] or "."
     if len(argv) >= 4 and argv[1] == "serve":
         pkg = load(here, server=True)
-        pkg.server._serve(int(argv[2]), argv[3])
+        pkg.server._serve(int(argv[2]), argv[3], argv[4:5] == ["batch"])
     else:
         pkg = load(here)
         jfd = int(argv[2])

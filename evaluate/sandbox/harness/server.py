@@ -13,7 +13,7 @@ import sys
 import posix
 
 from . import job
-from .batch import _empty, _serve as batch_serve
+from .batch import _empty, _PRELOAD as batch_preload, _serve as batch_serve
 from .run import _run
 
 _len = len
@@ -28,14 +28,16 @@ _WARM = ("_ast", "os", "json", "re", "time", "datetime", "typing", "collections"
          "base64", "random", "math", "logging", "pathlib", "enum", "functools", "string", "csv", "io",
          "traceback", "argparse", "copy", "http")
 
-def _serve(ctrl, scratch):
+def _serve(ctrl, scratch, batches=False):
     """Fork server: for each job message on the control socket (the job's limits,
     and the descriptors of its report pipe and of its memory file; for a batch,
     "batch", the limits, and the report pipe, the job socket and the memory file),
     fork a child that runs the job (or the batch, see batch) in directory scratch,
     report its pid, wait for it, empty scratch and report the child's wait status
     and CPU time (µs). It never runs generated code."""
-    for m in _WARM:
+    # A server whose children run batches loads what a batch shares too: once here,
+    # not in every batch child.
+    for m in _WARM + (batch_preload if batches else ()):
         try:
             __import__(m)
         except ImportError:
