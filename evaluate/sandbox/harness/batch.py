@@ -51,7 +51,7 @@ _PRELOAD = ("__future__", "json", "json.decoder", "json.encoder", "datetime", "_
             "contextlib", "warnings", "argparse", "calendar", "binascii", "zlib", "gzip", "pprint", "numbers",
             "xml", "xml.etree", "xml.etree.ElementTree", "xml.dom", "xml.dom.minidom", "shlex", "ast", "bisect",
             "heapq", "configparser", "struct", "difflib", "unicodedata", "urllib.error", "zoneinfo", "atexit",
-            "encodings.idna", "encodings.ascii", "encodings.latin_1", "encodings.unicode_escape", "ssl")
+            "encodings.idna", "encodings.ascii", "encodings.latin_1", "encodings.unicode_escape", "ssl", "glob", "fnmatch")
 
 # The harness's own per-job changes around the code: (module name, attribute).
 _PATCHED = (("builtins", "input"), ("builtins", "open"), ("io", "open"), ("time", "sleep"), ("os", "environ"),

@@ -24,16 +24,19 @@ _ALLOW = frozenset((
     "textwrap", "copy", "csv", "io", "pathlib", "traceback", "html", "http", "email", "mimetypes",
     "secrets", "statistics", "fractions", "abc", "contextlib", "warnings", "argparse", "calendar",
     "binascii", "zlib", "gzip", "pprint", "numbers", "xml", "shlex", "ast", "bisect", "heapq",
-    "configparser", "struct", "difflib", "unicodedata", "urllib3", "requests",
+    "configparser", "struct", "difflib", "unicodedata", "glob", "fnmatch", "urllib3", "requests",
     "httpx", "aiohttp", "__future__",
 ))
 
 # Imports within an allowed package that are not tame themselves.
 _DENY_SUB = frozenset(("logging.config", "http.server", "xml.etree.cElementTree"))
 
-# What of os tame code may touch: reads of the environment and path helpers.
+# What of os tame code may touch: reads of the environment, path helpers and the
+# file operations the guard confines to the scratch directory (which a batch
+# empties after each job).
 _OS_ATTRS = frozenset(("environ", "getenv", "path", "sep", "linesep", "name", "getcwd", "curdir", "pardir",
-                       "pathsep", "extsep", "PathLike"))
+                       "pathsep", "extsep", "PathLike", "makedirs", "mkdir", "remove", "unlink", "rmdir",
+                       "listdir", "scandir", "walk", "stat", "rename", "replace", "fspath", "getpid"))
 
 # Builtins that reach code, namespaces or the interpreter.
 _NO_CALL = frozenset(("exec", "eval", "compile", "__import__", "globals", "locals", "vars", "breakpoint",

@@ -19,6 +19,7 @@ class WildTest(unittest.TestCase):
             ("import threading\nthreading.Thread()\n", "imports threading"),
             ("import asyncio\n", "mentions asyncio"),
             ("import os\nos.chdir('/')\n", "os.chdir"),
+            ("import os, glob\nos.makedirs('out', exist_ok=True)\nprint(glob.glob('*'))\n", ""),
             ("import os\nf = os\n", "os used as a value"),
             ("from os import system\n", "imports os.system"),
             ("x = eval('1')\n", "calls eval"),
