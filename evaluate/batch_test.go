@@ -38,12 +38,12 @@ func TestGoldBatchedMatchesUnbatched(t *testing.T) {
 				b.FailureStage, b.Metrics, b.Requests, o.Status, o.Reason, o.FailureStage, o.Metrics, o.Requests)
 		}
 	}
-	runs := batched.Summary.Runs
+	runs := batched.Runs
 	t.Logf("batched: %+v", *runs)
 	if int(runs.Batched)*2 < runs.Runs {
 		t.Errorf("only %d of %d runs in batches", runs.Batched, runs.Runs)
 	}
-	if own.Summary.Runs.Batched != 0 {
-		t.Errorf("unbatched run batched %d", own.Summary.Runs.Batched)
+	if own.Runs.Batched != 0 {
+		t.Errorf("unbatched run batched %d", own.Runs.Batched)
 	}
 }

@@ -67,10 +67,10 @@ func benchEval(b *testing.B, bench []release.Record, gens []Generation, opts san
 			b.Fatal(err)
 		}
 		done += len(out.Results)
-		batched += int(out.Summary.Runs.Batched)
-		reused += out.Summary.Runs.Reused
+		batched += int(out.Runs.Batched)
+		reused += out.Runs.Reused
 		if i == 0 {
-			b.Logf("%d completions, isolation %s, runs %+v", len(out.Results), out.Summary.Isolation, *out.Summary.Runs)
+			b.Logf("%d completions, isolation %s, runs %+v", len(out.Results), out.Summary.Isolation, *out.Runs)
 		}
 	}
 	b.ReportMetric(float64(batched)/float64(done), "batched-share")

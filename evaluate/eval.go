@@ -202,7 +202,7 @@ type Config struct {
 	// OnResult is called (from one goroutine at a time) for each new result.
 	OnResult func(Generation, Result) error
 	// NoReuse runs every completion, even one identical to another of the same
-	// sample (by default those share one run; Summary.Runs counts the reuse).
+	// sample (by default those share one run; Output.Runs counts the reuse).
 	NoReuse bool
 }
 
@@ -213,11 +213,20 @@ type Output struct {
 	Problems []string
 	// Resumed is how many results came from Config.Previous instead of the sandbox.
 	Resumed int
+	// Runs are what the sandbox ran for this evaluation: how many runs, how many
+	// completions reused one, and where batching placed them. (Not in the summary,
+	// which depends on the results alone.)
+	Runs *RunCounts
 }
 
 // Counts are the output's figures as a run records them.
 func (o *Output) Counts() map[string]int64 {
-	return map[string]int64{"completions": int64(len(o.Results)), "resumed": int64(o.Resumed)}
+	c := map[string]int64{"completions": int64(len(o.Results)), "resumed": int64(o.Resumed)}
+	if r := o.Runs; r != nil {
+		c["runs"], c["reused"], c["batched"], c["own"] = int64(r.Runs), int64(r.Reused), r.Batched, r.Own
+		c["not_tame"], c["batches_ended"], c["batched_failed"] = r.NotTame, r.Ended, r.Failed
+	}
+	return c
 }
 
 // sampleInfo is what every completion of one sample shares.
@@ -414,7 +423,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	out.Summary.NetworkNamespace = runner.NetworkNamespace()
 	out.Summary.Python = runner.Python()
 	out.Summary.Problems = out.Problems
-	out.Summary.Runs = runCounts(runs, runner.BatchStats())
+	out.Runs = runCounts(runs, runner.BatchStats())
 	return out, nil
 }
 

@@ -95,9 +95,6 @@ type Summary struct {
 	Python           string   `json:"python"`
 	Groups           []Group  `json:"groups"`
 	Problems         []string `json:"problems,omitempty"`
-	// Runs are what the sandbox ran for this evaluation (absent for results read
-	// back from a store).
-	Runs *RunCounts `json:"runs,omitempty"`
 }
 
 // Summarize aggregates results per (setting, model) and stratum. ks are the pass@k

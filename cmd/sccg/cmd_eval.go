@@ -135,7 +135,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if e.json {
 		return e.printJSON(res.Summary)
 	}
-	printEvalSummary(e, res.Summary)
+	printEvalSummary(e, res.Summary, res.Runs)
 	fmt.Fprintf(e.stdout, "wrote %s/results.jsonl, summary.json, tables.md\n", strings.TrimRight(*out, "/"))
 	return nil
 }
@@ -183,11 +183,11 @@ func parseKs(s string) ([]int, error) {
 	return out, nil
 }
 
-// printEvalSummary writes the isolation in force and one line of rates per setting
-// and model.
-func printEvalSummary(e *env, sum evaluate.Summary) {
+// printEvalSummary writes the isolation in force, what the sandbox ran (runs may
+// be nil) and one line of rates per setting and model.
+func printEvalSummary(e *env, sum evaluate.Summary, runs *evaluate.RunCounts) {
 	fmt.Fprintf(e.stdout, "isolation: %s\n", sum.Isolation)
-	if r := sum.Runs; r != nil {
+	if r := runs; r != nil {
 		fmt.Fprintf(e.stdout, "runs: %d (%d completions reused the run of an identical one); in batches %d, in a child of their own %d (%d not tame); batches ended by verification %d, batched runs that failed and ran again %d\n",
 			r.Runs, r.Reused, r.Batched, r.Own, r.NotTame, r.Ended, r.Failed)
 		for _, c := range r.Culprits {
