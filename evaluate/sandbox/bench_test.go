@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"sccg/internal/workpool"
 	"sccg/release"
 )
 
@@ -190,24 +191,12 @@ func BenchmarkBatched(b *testing.B) {
 		if err != nil {
 			b.Skipf("no sandbox: %v", err)
 		}
-		var wg sync.WaitGroup
-		next := make(chan benchJob)
-		for range 2 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for j := range next {
-					if _, err := r.Run(context.Background(), j.code, j.function); err != nil {
-						b.Error(err)
-					}
-				}
-			}()
+		if err := workpool.ForEach(context.Background(), 2, len(jobs), func(i int) error {
+			_, err := r.Run(context.Background(), jobs[i].code, jobs[i].function)
+			return err
+		}); err != nil {
+			b.Fatal(err)
 		}
-		for _, j := range jobs {
-			next <- j
-		}
-		close(next)
-		wg.Wait()
 		s := r.BatchStats()
 		st.Batched, st.Own, st.NotTame, st.Ended, st.Failed, st.Children = st.Batched+s.Batched, st.Own+s.Own,
 			st.NotTame+s.NotTame, st.Ended+s.Ended, st.Failed+s.Failed, st.Children+s.Children
