@@ -47,7 +47,9 @@ demo: build
 # Speed and memory figures. With the public validation samples (../shared/conformance)
 # the evaluator's run on their gold code: completions/s and CPU per completion with
 # full isolation (BenchmarkEvalGold), where a sandboxed run's CPU goes
-# (BenchmarkRunSplit), a distinct completion's static scores (BenchmarkStaticScores).
+# (BenchmarkRunSplit), a distinct completion's static scores (BenchmarkStaticScores),
+# batched runs against the same harness in-process without isolation, the tame share
+# and the batches verification ended (BenchmarkBatched), the fork floor (BenchmarkForkFloor).
 bench:
 	@if [ -f "$(CONFORMANCE)" ]; then export SCCG_CONFORMANCE=$(abspath $(CONFORMANCE)); fi; \
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./...

@@ -2,22 +2,27 @@ package evaluate
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
 
 	"sccg/evaluate/metrics"
+	"sccg/evaluate/sandbox"
 	"sccg/release"
 )
 
 // BenchmarkEvalGold scores 2,000 gold completions with full isolation: the
 // conformance codes replicated when SCCG_CONFORMANCE is set, the synthetic
-// testdata otherwise. It reports completions per second, CPU per completion
-// (user and system: the evaluator's own, scoring included, and the sandbox's,
-// fork servers and children), the rate two idle cores would reach, and peak
-// memory (the evaluator's own maximum resident set, and the largest sandboxed
-// child's). sandbox.BenchmarkRunSplit splits the sandbox's part further.
+// testdata otherwise, each copy made distinct by a trailing comment (so no run is
+// reused). It reports completions per second, CPU per completion (user and
+// system: the evaluator's own, scoring included, and the sandbox's, fork servers
+// and children), the rate two idle cores would reach, peak memory (the
+// evaluator's own maximum resident set, and the largest sandboxed child's), and
+// how many completions ran in batches. sandbox.BenchmarkRunSplit splits the
+// sandbox's part further, sandbox.BenchmarkBatched compares batching with the
+// harness run in-process without isolation.
 func BenchmarkEvalGold(b *testing.B) {
 	path := os.Getenv("SCCG_CONFORMANCE")
 	if path == "" {
@@ -32,14 +37,13 @@ func BenchmarkEvalGold(b *testing.B) {
 	for i := 0; len(gens) < total; i++ {
 		r := bench[i%len(bench)]
 		gens = append(gens, Generation{SampleID: r.SampleID, Setting: "gold", Model: "gold",
-			SampleIndex: i / len(bench), Completion: r.Code.CompleteFunction})
+			SampleIndex: i / len(bench), Completion: r.Code.CompleteFunction + fmt.Sprintf("\n# copy %d\n", i/len(bench))})
 	}
-	for _, warm := range []bool{false, true} {
-		name := "exec"
-		if warm {
-			name = "fork-server"
-		}
-		b.Run(name, func(b *testing.B) { benchEval(b, bench, gens, warm) })
+	for _, m := range []struct {
+		name string
+		opts sandbox.Options
+	}{{"exec", sandbox.Options{Exec: true}}, {"fork-server", sandbox.Options{NoBatch: true}}, {"batched", sandbox.Options{}}} {
+		b.Run(m.name, func(b *testing.B) { benchEval(b, bench, gens, m.opts) })
 	}
 }
 
@@ -52,22 +56,25 @@ func cpuSeconds(who int) float64 {
 	return tv(ru.Utime) + tv(ru.Stime)
 }
 
-func benchEval(b *testing.B, bench []release.Record, gens []Generation, warm bool) {
+func benchEval(b *testing.B, bench []release.Record, gens []Generation, opts sandbox.Options) {
 	self0, ch0 := cpuSeconds(syscall.RUSAGE_SELF), cpuSeconds(syscall.RUSAGE_CHILDREN)
 	b.ResetTimer()
-	var done int
+	var done, batched, reused int
 	for i := 0; i < b.N; i++ {
-		opts := sandboxOpts(b)
-		opts.Exec = !warm
+		opts.ScratchDir = b.TempDir()
 		out, err := Run(context.Background(), Config{Bench: bench, Generations: gens, Sandbox: opts})
 		if err != nil {
 			b.Fatal(err)
 		}
 		done += len(out.Results)
+		batched += int(out.Runs.Batched)
+		reused += out.Runs.Reused
 		if i == 0 {
-			b.Logf("%d completions, isolation %s", len(out.Results), out.Summary.Isolation)
+			b.Logf("%d completions, isolation %s, runs %+v", len(out.Results), out.Summary.Isolation, *out.Runs)
 		}
 	}
+	b.ReportMetric(float64(batched)/float64(done), "batched-share")
+	b.ReportMetric(float64(reused)/float64(done), "reused-share")
 	b.StopTimer()
 	b.ReportMetric(float64(done)/b.Elapsed().Seconds(), "completions/s")
 	// The wall-clock rate depends on what else the machine runs; CPU seconds per

@@ -201,6 +201,9 @@ type Config struct {
 	Previous []Result
 	// OnResult is called (from one goroutine at a time) for each new result.
 	OnResult func(Generation, Result) error
+	// NoReuse runs every completion, even one identical to another of the same
+	// sample (by default those share one run; Output.Runs counts the reuse).
+	NoReuse bool
 }
 
 // Output is what a run produces.
@@ -210,11 +213,20 @@ type Output struct {
 	Problems []string
 	// Resumed is how many results came from Config.Previous instead of the sandbox.
 	Resumed int
+	// Runs are what the sandbox ran for this evaluation: how many runs, how many
+	// completions reused one, and where batching placed them. (Not in the summary,
+	// which depends on the results alone.)
+	Runs *RunCounts
 }
 
 // Counts are the output's figures as a run records them.
 func (o *Output) Counts() map[string]int64 {
-	return map[string]int64{"completions": int64(len(o.Results)), "resumed": int64(o.Resumed)}
+	c := map[string]int64{"completions": int64(len(o.Results)), "resumed": int64(o.Resumed)}
+	if r := o.Runs; r != nil {
+		c["runs"], c["reused"], c["batched"], c["own"] = int64(r.Runs), int64(r.Reused), r.Batched, r.Own
+		c["not_tame"], c["batches_ended"], c["batched_failed"] = r.NotTame, r.Ended, r.Failed
+	}
+	return c
 }
 
 // sampleInfo is what every completion of one sample shares.
@@ -321,6 +333,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		return nil, fmt.Errorf("evaluate: %w", err)
 	}
 	defer runner.Close()
+	runs := newRunCache(runner, cfg.NoReuse)
 	deps := DefaultDependencies()
 	sc := &scanners{}
 	defer sc.close()
@@ -343,7 +356,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	}
 	if err := workpool.ForEach(ctx, workers, len(needGold), func(i int) error {
 		s := samples[needGold[i]]
-		res, err := runner.Run(ctx, s.rec.Code.CompleteFunction, s.rec.FunctionName)
+		res, err := runs.run(ctx, s.rec.SampleID, s.rec.Code.CompleteFunction, s.rec.FunctionName)
 		if err != nil {
 			return err
 		}
@@ -381,7 +394,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		}
 		imports := goldImports[g.SampleID]
 		mu.Unlock()
-		res, err := scoreOne(ctx, runner, deps, sc, g, s, truth, imports)
+		res, err := scoreOne(ctx, runs, deps, sc, g, s, truth, imports)
 		if err != nil {
 			return err
 		}
@@ -410,6 +423,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	out.Summary.NetworkNamespace = runner.NetworkNamespace()
 	out.Summary.Python = runner.Python()
 	out.Summary.Problems = out.Problems
+	out.Runs = runCounts(runs, runner.BatchStats())
 	return out, nil
 }
 
@@ -430,13 +444,13 @@ var notCredential = map[string]bool{secrets.KindEmail: true, secrets.KindUser: t
 
 // scoreOne runs and scores one completion; goldImports are the imports of the
 // sample's gold code (unused when the completion is the gold code: its own are).
-func scoreOne(ctx context.Context, runner *sandbox.Runner, deps *Dependencies, sc *scanners, g Generation, s *sampleInfo, truth GroundTruth, goldImports []string) (Result, error) {
+func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, sc *scanners, g Generation, s *sampleInfo, truth GroundTruth, goldImports []string) (Result, error) {
 	code := ExtractCode(g.Completion)
 	r := Result{SampleID: g.SampleID, Setting: g.Setting, Model: g.Model, SampleIndex: g.SampleIndex,
 		DocMatchType: s.rec.APIMetadata.DocMatchType, CommentsSource: s.rec.CommentsSource, TimeSlice: s.slice,
 		HasEndpoint: truth.HasEndpoint(), ParamsSource: truth.ParamsSource, Requests: []Captured{}}
 	start := time.Now()
-	sb, err := runner.Run(ctx, code, s.rec.FunctionName)
+	sb, err := runs.run(ctx, g.SampleID, code, s.rec.FunctionName)
 	if err != nil {
 		return r, fmt.Errorf("evaluate %s: %w", g.SampleID, err)
 	}

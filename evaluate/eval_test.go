@@ -220,10 +220,6 @@ func TestConformanceMutants(t *testing.T) {
 	t.Logf("%d mutants, none hit", len(out.Results))
 }
 
-func sandboxOpts(tb testing.TB) sandbox.Options {
-	return sandbox.Options{ScratchDir: tb.TempDir()}
-}
-
 // TestWarmMatchesExec: the fork server scores every completion as a fresh exec does.
 func TestWarmMatchesExec(t *testing.T) {
 	bench, gens, _ := readSynthetic(t)

@@ -34,6 +34,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		"summary's isolation says what was granted), and each child gets the same limits and audit hook as an exec, at\n"+
 		"about a quarter of the CPU")
 	fs.Bool("warm", false, "no effect: the fork server is the default (kept for old scripts)")
+	noBatch := fs.Bool("no-batch", false, "run every completion in a forked child of its own; by default tame completions run in\n"+
+		"batches, one after another in one forked child that verifies after each that nothing the next could see changed")
+	noReuse := fs.Bool("no-reuse", false, "run every completion, even one identical to another of its sample (by default they share one run)")
 	rest, err := e.parse(fs, args)
 	if err != nil {
 		return err
@@ -48,6 +51,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	fs.Visit(func(f *flag.Flag) { warmSet = warmSet || (f.Name == "warm" && f.Value.String() == "true") })
 	if warmSet && *execMode {
 		return usagef("--exec and --warm contradict each other")
+	}
+	if *noBatch && *execMode {
+		return usagef("--no-batch has no effect with --exec (which never batches)")
 	}
 	if *gold == (*gens != "") {
 		return usagef("give exactly one of --generations FILE and --gold")
@@ -92,8 +98,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 
 	cfg := evaluate.Config{
 		Bench: recs, Generations: generations, Workers: *workers, K: kList, TimeCutoff: *cutoff,
-		Sandbox: sandbox.Options{Python: *python, NoNamespaces: *noNS, Exec: *execMode,
+		Sandbox: sandbox.Options{Python: *python, NoNamespaces: *noNS, Exec: *execMode, NoBatch: *noBatch,
 			Limits: sandbox.Limits{Timeout: *timeout, MemoryMB: *memMB}},
+		NoReuse: *noReuse,
 	}
 	cfg.Progress = e.progress().Start("eval", int64(len(generations)))
 	finish := func(res *evaluate.Output) error {
@@ -109,7 +116,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		defer st.Close()
 		args := map[string]any{"bench": *bench, "generations": *gens, "gold": *gold, "exec": *execMode,
 			"workers": *workers, "timeout": timeout.String(), "memory_mb": *memMB, "k": kList, "time_cutoff": *cutoff,
-			"no_namespaces": *noNS}
+			"no_namespaces": *noNS, "no_batch": *noBatch, "no_reuse": *noReuse}
 		res, err = evaluate.RunStored(ctx, st, cfg, args, finish)
 		if err != nil {
 			return err
@@ -128,7 +135,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	if e.json {
 		return e.printJSON(res.Summary)
 	}
-	printEvalSummary(e, res.Summary)
+	printEvalSummary(e, res.Summary, res.Runs)
 	fmt.Fprintf(e.stdout, "wrote %s/results.jsonl, summary.json, tables.md\n", strings.TrimRight(*out, "/"))
 	return nil
 }
@@ -176,10 +183,20 @@ func parseKs(s string) ([]int, error) {
 	return out, nil
 }
 
-// printEvalSummary writes the isolation in force and one line of rates per setting
-// and model.
-func printEvalSummary(e *env, sum evaluate.Summary) {
+// printEvalSummary writes the isolation in force, what the sandbox ran (runs may
+// be nil) and one line of rates per setting and model.
+func printEvalSummary(e *env, sum evaluate.Summary, runs *evaluate.RunCounts) {
 	fmt.Fprintf(e.stdout, "isolation: %s\n", sum.Isolation)
+	if r := runs; r != nil {
+		fmt.Fprintf(e.stdout, "runs: %d (%d completions reused the run of an identical one); in batches %d, in a child of their own %d (%d not tame); batches ended by verification %d, batched runs that failed and ran again %d\n",
+			r.Runs, r.Reused, r.Batched, r.Own, r.NotTame, r.Ended, r.Failed)
+		for _, c := range r.Culprits {
+			fmt.Fprintf(e.stdout, "  batch ended: %s\n", c)
+		}
+		for _, c := range r.Failures {
+			fmt.Fprintf(e.stdout, "  batched run failed: %s\n", c)
+		}
+	}
 	for _, g := range sum.Groups {
 		o := g.Overall
 		fmt.Fprintf(e.stdout, "%s/%s: n=%d syntax=%.3f exec_req=%.3f host=%.3f endpoint=%.3f method=%.3f mock=%.3f robust=%.3f param_f1=%.3f codebleu=%.3f es=%.3f dep_recall=%.3f\n",

@@ -33,7 +33,7 @@ func TestEvalCommand(t *testing.T) {
 		t.Fatalf("eval --gold: exit %d, stderr %s", code, errb)
 	}
 	if !strings.Contains(out.String(), "gold/gold: n=7") || !strings.Contains(out.String(), "mock=1.000") ||
-		!strings.Contains(out.String(), "isolation: fork-server+") {
+		!strings.Contains(out.String(), "isolation: fork-server+") || !strings.Contains(out.String(), "runs: 8 (0 completions reused") {
 		t.Errorf("eval --gold output:\n%s", out)
 	}
 	s, err := store.Open(ctx, e.db)
@@ -141,6 +141,7 @@ func TestEvalUsage(t *testing.T) {
 		{"gold and generations", []string{"eval", "--gold", "--generations", "g", "--bench", "x", "--out", "o"}, 2, "exactly one"},
 		{"bad k", []string{"eval", "--gold", "--bench", "x", "--out", "o", "--k", "0"}, 2, "--k"},
 		{"exec and warm", []string{"eval", "--exec", "--warm", "--gold", "--bench", "x", "--out", "o"}, 2, "contradict"},
+		{"exec and no-batch", []string{"eval", "--exec", "--no-batch", "--gold", "--bench", "x", "--out", "o"}, 2, "--no-batch has no effect"},
 		{"missing bench file", []string{"eval", "--gold", "--bench", "/nonexistent/b.json", "--out", "o"}, 1, "read benchmark"},
 		{"compare needs two", []string{"compare", "a"}, 2, "want two result sets"},
 		{"compare unknown metric", []string{"compare", "--metric", "bogus", "testdata-none-a", "testdata-none-b"}, 1, "read results"},

@@ -1,13 +1,21 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"sccg/internal/workpool"
 	"sccg/release"
 )
 
@@ -116,4 +124,186 @@ func rusage(who int) time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(who, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// distinctJobs are the benchmark's jobs made distinct: each copies times with a
+// trailing comment, so nothing can tell two runs of one code apart.
+func distinctJobs(b *testing.B, copies int) []benchJob {
+	var out []benchJob
+	for c := range copies {
+		for _, j := range benchJobs(b) {
+			out = append(out, benchJob{fmt.Sprintf("%s\n# copy %d\n", j.code, c), j.function})
+		}
+	}
+	return out
+}
+
+// inProcessDriver runs jobs (JSON lines on stdin: code and function) one after
+// another in this interpreter with the harness as a batch child runs them (fresh
+// harness state, fakes and dummies for each) but without any isolation: no fork,
+// limits, audit hook, tameness check or verification. A benchmark-only yardstick;
+// it prints the CPU seconds the jobs took.
+const inProcessDriver = `import sys, json, posix, time, importlib.util
+here, scratch = sys.argv[1], sys.argv[2]
+spec = importlib.util.spec_from_file_location("_sccg_entry", here + "/__main__.py")
+entry = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(entry)
+pkg = entry.load(here, server=True)
+b, job = pkg.batch, pkg.job
+posix.chdir(scratch)
+out = posix.dup(1)  # what the code prints goes to /dev/null
+null = posix.open("/dev/null", posix.O_WRONLY)
+posix.dup2(null, 1)
+job.setup(null, scratch, ["0"] * 5, "")
+for m in b._PRELOAD:
+    try:
+        __import__(m)
+    except BaseException:
+        pass
+import os, logging, warnings, random, atexit
+jobs = [json.loads(l) for l in sys.stdin]
+harness = [m for n, m in list(sys.modules.items()) if n == entry.PACKAGE or n.startswith(entry.PACKAGE + ".")]
+state = b._HarnessState(harness)
+shared = b._Shared(scratch, os, logging, warnings, random, atexit, json, harness)
+c0 = time.process_time()
+for code, fn in jobs:
+    state.reset()
+    job.nonce, job.function, job.code = "n", fn, code
+    b._one(shared, [], [False], check=False)
+posix.write(out, b"%f\n" % (time.process_time() - c0))
+`
+
+// BenchmarkBatched scores distinct gold codes (the conformance samples' when
+// SCCG_CONFORMANCE names them, five copies each made distinct) isolated and
+// batched, two runs at a time, and the same jobs with the same harness in-process
+// without any isolation; it reports both rates (per CPU second, as two idle cores
+// would reach them: wall time on a shared machine says little), their ratio, the
+// share of tame runs, the batches a verification ended and the batched runs that
+// failed and ran again on their own.
+func BenchmarkBatched(b *testing.B) {
+	jobs := distinctJobs(b, 5)
+	var batchedCPU, inprocCPU time.Duration
+	var n int
+	var st BatchStats
+	for range b.N {
+		self0, ch0 := rusage(syscall.RUSAGE_SELF), rusage(syscall.RUSAGE_CHILDREN)
+		r, err := New(context.Background(), Options{ScratchDir: b.TempDir()})
+		if err != nil {
+			b.Skipf("no sandbox: %v", err)
+		}
+		if err := workpool.ForEach(context.Background(), 2, len(jobs), func(i int) error {
+			_, err := r.Run(context.Background(), jobs[i].code, jobs[i].function)
+			return err
+		}); err != nil {
+			b.Fatal(err)
+		}
+		s := r.BatchStats()
+		st.Batched, st.Own, st.NotTame, st.Ended, st.Failed, st.Children = st.Batched+s.Batched, st.Own+s.Own,
+			st.NotTame+s.NotTame, st.Ended+s.Ended, st.Failed+s.Failed, st.Children+s.Children
+		if len(st.Culprits) == 0 {
+			st.Culprits = s.Culprits
+		}
+		inprocCPU += inProcess(b, r, jobs)
+		r.Close()
+		batchedCPU += rusage(syscall.RUSAGE_SELF) - self0 + rusage(syscall.RUSAGE_CHILDREN) - ch0
+		n += len(jobs)
+	}
+	batchedCPU -= inprocCPU // the in-process run is a child too
+	per := func(d time.Duration) float64 { return d.Seconds() * 1000 / float64(n) }
+	b.ReportMetric(2000/per(batchedCPU), "isolated-batched-runs/s-2cores")
+	b.ReportMetric(2000/per(inprocCPU), "in-process-runs/s-2cores")
+	b.ReportMetric(per(inprocCPU)/per(batchedCPU), "ratio")
+	b.ReportMetric(float64(st.Batched)/float64(st.Batched+st.Own), "batched-share")
+	b.ReportMetric(1-float64(st.NotTame)/float64(st.Batched+st.Own), "tame-share")
+	b.ReportMetric(float64(st.Ended), "batches-ended-by-verification")
+	b.ReportMetric(float64(st.Failed), "batched-runs-failed")
+	b.ReportMetric(float64(st.Children), "batch-children")
+	if len(st.Culprits) > 0 {
+		b.Logf("batches ended: %q", st.Culprits)
+	}
+}
+
+// inProcess runs jobs with inProcessDriver and returns its CPU time.
+func inProcess(b *testing.B, r *Runner, jobs []benchJob) time.Duration {
+	dir := filepath.Dir(r.harness)
+	driver := filepath.Join(b.TempDir(), "driver.py")
+	if err := os.WriteFile(driver, []byte(inProcessDriver), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	var in bytes.Buffer
+	for _, j := range jobs {
+		line, _ := json.Marshal([]string{j.code, j.function})
+		in.Write(append(line, '\n'))
+	}
+	cmd := exec.Command(r.python, "-I", "-S", "-B", driver, dir, b.TempDir())
+	cmd.Stdin = &in
+	cmd.Env = baseEnv(b.TempDir())
+	out, err := cmd.Output()
+	if err != nil {
+		b.Fatalf("in-process driver: %v %s", err, out)
+	}
+	f := strings.Fields(string(out))
+	secs, err := strconv.ParseFloat(f[len(f)-1], 64)
+	if err != nil {
+		b.Fatalf("in-process driver: %q", out)
+	}
+	return time.Duration(secs * float64(time.Second))
+}
+
+// forkFloorDriver loads the harness and the warm modules as a fork server does,
+// then forks children that exit at once, and prints the CPU seconds (its own and
+// its children's) per fork.
+const forkFloorDriver = `import sys, posix, time, gc, resource, importlib.util
+here = sys.argv[1]
+spec = importlib.util.spec_from_file_location("_sccg_entry", here + "/__main__.py")
+entry = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(entry)
+pkg = entry.load(here, server=True)
+for m in pkg.server._WARM:
+    try:
+        __import__(m)
+    except ImportError:
+        pass
+gc.freeze()
+def cpu():
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+n = 300
+c0 = cpu()
+for _ in range(n):
+    pid = posix.fork()
+    if pid == 0:
+        posix._exit(0)
+    posix.waitpid(pid, 0)
+posix.write(1, b"%f\n" % ((cpu() - c0) / n))
+`
+
+// BenchmarkForkFloor measures the fork floor of this machine: the CPU time of a
+// fork and exit of a bare fork server (harness and warm modules loaded), the least
+// a run in a child of its own can cost; compare BenchmarkRunSplit's no-code run.
+func BenchmarkForkFloor(b *testing.B) {
+	r, err := New(context.Background(), Options{ScratchDir: b.TempDir(), NoBatch: true})
+	if err != nil {
+		b.Skipf("no sandbox: %v", err)
+	}
+	defer r.Close()
+	driver := filepath.Join(b.TempDir(), "floor.py")
+	if err := os.WriteFile(driver, []byte(forkFloorDriver), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	var sum float64
+	for range b.N {
+		cmd := exec.Command(r.python, "-I", "-S", "-B", driver, filepath.Dir(r.harness))
+		cmd.Env = baseEnv(b.TempDir())
+		out, err := cmd.Output()
+		if err != nil {
+			b.Fatalf("fork floor: %v %s", err, out)
+		}
+		s, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+		if err != nil {
+			b.Fatalf("fork floor: %q", out)
+		}
+		sum += s
+	}
+	b.ReportMetric(sum*1000/float64(b.N), "fork-floor-ms")
 }

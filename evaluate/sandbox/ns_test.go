@@ -115,22 +115,30 @@ func testChildrenHaveOwnNetwork(t *testing.T, warm bool) {
 			results[i] = res
 		}()
 	}
-	// While the probes spin: the fork servers' own network namespaces.
+	// While the probes spin, and once they are done (a batching runner starts a
+	// server for the probes that a batch does not take): the fork servers' own
+	// network namespaces.
 	servers := map[string]bool{}
-	if warm {
-		time.Sleep(300 * time.Millisecond)
+	forkServers := func() {
 		r.pool.mu.Lock()
+		defer r.pool.mu.Unlock()
 		for z := range r.pool.all {
 			if ns, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/net", z.cmd.Process.Pid)); err == nil {
 				servers[ns] = true
 			}
 		}
-		r.pool.mu.Unlock()
+	}
+	if warm {
+		time.Sleep(300 * time.Millisecond)
+		forkServers()
+	}
+	wg.Wait()
+	if warm {
+		forkServers()
 		if len(servers) == 0 {
 			t.Error("no fork server found")
 		}
 	}
-	wg.Wait()
 
 	nets := map[string]int{}
 	for i, res := range results {

@@ -103,6 +103,10 @@ type Result struct {
 	Duration  time.Duration `json:"duration_ns"`
 	CPU       CPU           `json:"cpu"`
 	Stderr    string        `json:"stderr,omitempty"`
+	// Placement is where the run took place: PlacedBatch, or PlacedOwn and, when
+	// batching was on, why not in a batch ("not tame: imports subprocess",
+	// "batch ended: sys.modules: ...", "batch failed: timeout").
+	Placement string `json:"placement,omitempty"`
 }
 
 // CPU is where a run's CPU time went (user and system), as far as it was measured:
@@ -168,6 +172,10 @@ type Options struct {
 	// them), and each child gets the same limits and audit hook as an exec'd run —
 	// at about a fifth of the CPU.
 	Exec bool
+	// NoBatch runs every job of a fork server in a child of its own. By default tame
+	// code (see harness/tame.py) runs in batches, several jobs one after another in
+	// one forked child that verifies after each that nothing shared changed.
+	NoBatch bool
 }
 
 // Runner runs code in the sandbox. It is safe for concurrent use.
@@ -181,6 +189,8 @@ type Runner struct {
 	once      sync.Once
 	warm      bool
 	pool      zygotes
+	batching  bool
+	batches   batchPool
 }
 
 // New resolves the interpreter once, writes the harness and detects which namespace
@@ -203,7 +213,8 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	if pyc, err := compileHarness(ctx, py, h); err == nil {
 		h = pyc
 	}
-	r := &Runner{python: py, harness: h, dir: dir, limits: opts.Limits.withDefaults(), warm: !opts.Exec}
+	r := &Runner{python: py, harness: h, dir: dir, limits: opts.Limits.withDefaults(), warm: !opts.Exec,
+		batching: !opts.Exec && !opts.NoBatch}
 	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET)
 	if r.warm {
 		flags |= syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
@@ -226,6 +237,7 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 func (r *Runner) Close() error {
 	var err error
 	r.once.Do(func() {
+		r.closeBatches()
 		r.closeZygotes()
 		err = os.RemoveAll(r.dir)
 	})
@@ -359,8 +371,18 @@ const maxReport = 4 << 20
 
 // Run executes code and calls function (empty: every top-level function and method).
 // A failure of the code is a Result status, never an error; the error is only for
-// a sandbox that cannot start a process at all.
+// a sandbox that cannot start a process at all. With batching (the default for a
+// fork server) tame code runs in a batch child, anything else, or anything a
+// batch could not vouch for, in a child of its own (Result.Placement says which).
 func (r *Runner) Run(ctx context.Context, code, function string) (Result, error) {
+	if r.batching {
+		return r.runBatched(ctx, code, function)
+	}
+	return r.runOwn(ctx, code, function)
+}
+
+// runOwn runs code in a child of its own.
+func (r *Runner) runOwn(ctx context.Context, code, function string) (Result, error) {
 	start := time.Now()
 	res := Result{Requests: []Request{}}
 	if err := ctx.Err(); err != nil {
@@ -410,9 +432,7 @@ func (r *Runner) prepare(code, function string) (_ *job, err error) {
 			return nil, fmt.Errorf("sandbox: scratch directory: %w", err)
 		}
 	}
-	var nb [12]byte
-	rand.Read(nb[:])
-	j.nonce = hex.EncodeToString(nb[:])
+	j.nonce = newNonce()
 	if j.pr, j.pw, err = os.Pipe(); err != nil {
 		return nil, fmt.Errorf("sandbox: report pipe: %w", err)
 	}
@@ -431,6 +451,13 @@ func (r *Runner) prepare(code, function string) (_ *job, err error) {
 		return nil, fmt.Errorf("sandbox: write job: %w", err)
 	}
 	return j, nil
+}
+
+// newNonce is a fresh random nonce for one run's report lines.
+func newNonce() string {
+	var nb [12]byte
+	rand.Read(nb[:])
+	return hex.EncodeToString(nb[:])
 }
 
 // memfd makes an anonymous memory file (closed on exec unless passed on).
@@ -467,7 +494,7 @@ func (r *Runner) start(j *job) (child, error) {
 	var ch child
 	var err error
 	if r.warm {
-		ch, err = r.startWarm(j.limits, j.pw, j.mem)
+		ch, err = r.startWarm(strings.Join(j.limits, "\t"), j.pw, j.mem)
 	} else {
 		ch, err = r.startExec(j.scratch, j.limits, j.pw, j.mem)
 	}
@@ -487,7 +514,7 @@ type exit struct {
 // at the wall-clock limit or when ctx is done, waits for the child and drains what
 // is left of the report. killedBy says which of the two killed it, if one did.
 func (r *Runner) supervise(ctx context.Context, ch child, pr *os.File, rep *report) (killedBy Status, ex exit) {
-	lines, readDone := readLines(pr)
+	lines, readDone := readLines(pr, maxReport)
 	waited := make(chan exit, 1)
 	go func() {
 		ws, cpu, err := ch.wait()
@@ -522,16 +549,16 @@ func (r *Runner) supervise(ctx context.Context, ch child, pr *os.File, rep *repo
 	return killedBy, ex
 }
 
-// readLines reads the report channel line by line (maxReport bytes at most; an
+// readLines reads the report channel line by line (max bytes at most; an
 // over-long line is skipped) until its end. lines is closed after the last line,
 // done once the reading is over.
-func readLines(pr io.Reader) (lines <-chan []byte, done <-chan struct{}) {
+func readLines(pr io.Reader, max int64) (lines <-chan []byte, done <-chan struct{}) {
 	out := make(chan []byte, 16)
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
 		defer close(out)
-		br := bufio.NewReaderSize(io.LimitReader(pr, maxReport), 64<<10)
+		br := bufio.NewReaderSize(io.LimitReader(pr, max), 64<<10)
 		for {
 			line, err := br.ReadSlice('\n')
 			if len(line) > 0 && err == nil {

@@ -103,12 +103,15 @@ func TestHostileSuite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("hostile suite takes a few seconds")
 	}
-	for _, warm := range []bool{false, true} {
-		t.Run(mode(warm), func(t *testing.T) { testHostileSuite(t, warm) })
+	for _, m := range []struct {
+		name     string
+		warm, nb bool
+	}{{"exec", false, true}, {"fork-server/unbatched", true, true}, {"fork-server/batched", true, false}} {
+		t.Run(m.name, func(t *testing.T) { testHostileSuite(t, m.warm, m.nb) })
 	}
 }
 
-func testHostileSuite(t *testing.T, warm bool) {
+func testHostileSuite(t *testing.T, warm, noBatch bool) {
 	outside := t.TempDir()
 	sentinel := filepath.Join(outside, "sentinel.txt")
 	if err := os.WriteFile(sentinel, []byte("untouched"), 0o644); err != nil {
@@ -142,7 +145,12 @@ func testHostileSuite(t *testing.T, warm bool) {
 
 	// The timeout is generous and at most four cases run at once, so a busy machine
 	// does not turn slow starts into timeouts.
-	r := newTestRunner(t, Limits{Timeout: 6 * time.Second, MemoryMB: 256}, warm)
+	r, err := New(context.Background(), Options{Limits: Limits{Timeout: 6 * time.Second, MemoryMB: 256},
+		ScratchDir: t.TempDir(), Exec: !warm, NoBatch: noBatch})
+	if err != nil {
+		t.Skipf("no python sandbox here: %v", err)
+	}
+	defer r.Close()
 	sem := make(chan struct{}, 4)
 	req := "\nimport requests\nrequests.get('https://ok.p.rapidapi.com/after')\n"
 	shm := fmt.Sprintf("/sccg-hostile-%d", os.Getpid())

@@ -51,7 +51,11 @@ func (r *Runner) startZygote() (*zygote, error) {
 	}
 	ours := os.NewFile(uintptr(fds[0]), "zygote-ctrl")
 	theirs := os.NewFile(uintptr(fds[1]), "zygote-ctrl")
-	cmd := exec.Command(r.python, "-I", "-S", "-B", r.harness, "serve", "3", scratch)
+	args := []string{"-I", "-S", "-B", r.harness, "serve", "3", scratch}
+	if r.batching {
+		args = append(args, "batch")
+	}
+	cmd := exec.Command(r.python, args...)
 	cmd.Dir = r.dir
 	cmd.Env = baseEnv(r.dir)
 	cmd.ExtraFiles = []*os.File{theirs}
@@ -164,16 +168,21 @@ func sendCtrl(f *os.File, msg string, fds ...int) error {
 	return serr
 }
 
-// startWarm has a fork server start the job; the report pipe's write end and the
-// job's memory file travel with the control message.
-func (r *Runner) startWarm(limits []string, pw, mem *os.File) (child, error) {
+// startWarm has a fork server start the child of control message msg (a job's
+// limits, or a batch's); files (the report pipe's write end and the job's memory
+// file, or those of a batch) travel with it.
+func (r *Runner) startWarm(msg string, files ...*os.File) (child, error) {
+	fds := make([]int, len(files))
+	for i, f := range files {
+		fds[i] = int(f.Fd())
+	}
 	var last error
 	for attempt := 0; attempt < 2; attempt++ {
 		z, err := r.getZygote()
 		if err != nil {
 			return child{}, err
 		}
-		if err := sendCtrl(z.ctrl, strings.Join(limits, "\t"), int(pw.Fd()), int(mem.Fd())); err != nil {
+		if err := sendCtrl(z.ctrl, msg, fds...); err != nil {
 			r.dropZygote(z)
 			last = err
 			continue

@@ -15,5 +15,7 @@ run reports, and stay as they were.
 # The modules a job runs with, in load order: each imports only modules before it,
 # so __main__ can execute them one after another without an import finder.
 MODULES = ("values", "guard", "job", "report", "capture", "recorders", "facts", "uses", "stubs", "dummies", "run")
-# The fork server's own module, loaded (after MODULES) by a fork server only.
+# The modules of a batch child (batch), loaded (after MODULES) by a fork server only.
+BATCH = ("tame", "batch")
+# The fork server's own module, loaded (after MODULES and BATCH) by a fork server only.
 SERVER = "server"

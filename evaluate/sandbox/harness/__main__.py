@@ -2,7 +2,8 @@
 
     python -I -S -B __main__.pyc REPORT_FD JOB_FD SCRATCH CPU_S AS_BYTES FSIZE_BYTES NOFILE NPROC
 
-for one job, or as ``__main__.pyc serve CTRL_FD SCRATCH`` for a fork server. A job
+for one job, or as ``__main__.pyc serve CTRL_FD SCRATCH [batch]`` for a fork server (whose
+children run batches too). A job
 is read from the memory file JOB_FD, which is emptied before the code runs: a nonce
 line, the name of the function to run (may be empty), then the code.
 
@@ -17,7 +18,7 @@ import posix
 import marshal
 
 PACKAGE = "_sccg_harness"
-# A marshalled tuple of (module name, code object): __init__, MODULES, SERVER.
+# A marshalled tuple of (module name, code object): __init__, MODULES, BATCH, SERVER.
 BUNDLE = "bundle"
 ModuleType = type(sys)
 
@@ -26,7 +27,7 @@ def main(argv):
     here = __file__.rpartition("/")[0] or "."
     if len(argv) >= 4 and argv[1] == "serve":
         pkg = load(here, server=True)
-        pkg.server._serve(int(argv[2]), argv[3])
+        pkg.server._serve(int(argv[2]), argv[3], argv[4:5] == ["batch"])
     else:
         pkg = load(here)
         jfd = int(argv[2])
@@ -38,7 +39,8 @@ def main(argv):
 
 def load(here, server=False):
     """Loads the package in directory here as PACKAGE with the modules a job needs
-    (MODULES) and, for a fork server, its module (SERVER)."""
+    (MODULES) and, for a fork server, those of a batch child (BATCH) and its own
+    (SERVER)."""
     try:
         bundle = dict(marshal.loads(_read(here + "/" + BUNDLE)))
     except (OSError, EOFError, ValueError, TypeError):
@@ -46,7 +48,7 @@ def load(here, server=False):
     pkg = ModuleType(PACKAGE)
     pkg.__path__ = [here]
     _exec(pkg, bundle["__init__"])
-    for name in pkg.MODULES + ((pkg.SERVER,) if server else ()):
+    for name in pkg.MODULES + (pkg.BATCH + (pkg.SERVER,) if server else ()):
         m = ModuleType(PACKAGE + "." + name)
         _exec(m, bundle[name])
         setattr(pkg, name, m)
@@ -66,7 +68,7 @@ def _load_sources(here, server):
     pkg = boot.module_from_spec(spec)
     sys.modules[PACKAGE] = pkg
     spec.loader.exec_module(pkg)
-    for name in pkg.MODULES + ((pkg.SERVER,) if server else ()):
+    for name in pkg.MODULES + (pkg.BATCH + (pkg.SERVER,) if server else ()):
         __import__(PACKAGE + "." + name)
     return pkg
 

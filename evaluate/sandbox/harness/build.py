@@ -19,7 +19,7 @@ def build(here):
     names = {}
     exec(init, names)
     mods = [("__init__", init)]
-    for name in names["MODULES"] + (names["SERVER"],):
+    for name in names["MODULES"] + names["BATCH"] + (names["SERVER"],):
         mods.append((name, _compile(here, name)))
     tmp = os.path.join(here, BUNDLE + ".tmp")
     with open(tmp, "wb") as f:

@@ -80,11 +80,8 @@ def _run():
 
 
 def _main():
-    try:
-        tree = compile(job.code, "<generation>", "exec", 0x400, dont_inherit=True)
-    except _BaseException as e:
-        _send("facts", {"syntax": False, "error": _type(e).__name__ + ": " + _safe(e)})
-        _send("end", {"status": "error", "error": "syntax"})
+    tree = _parse()
+    if tree is None:
         _exit(0)
     facts = _facts(tree)
     _send("facts", facts)
@@ -94,7 +91,28 @@ def _main():
     _refuse_dir_fd_open(os)
     _prepare_stdlib()
     _arm()
+    _send("end", _execute(tree, facts))
+    for f in (sys.__stdout__, sys.__stderr__):  # what the code printed, for diagnostics
+        try:
+            f.flush()
+        except _BaseException:
+            pass
+    _exit(0)
 
+
+def _parse():
+    """The job's code as a syntax tree; None when it does not compile (reported)."""
+    try:
+        return compile(job.code, "<generation>", "exec", 0x400, dont_inherit=True)
+    except _BaseException as e:
+        _send("facts", {"syntax": False, "error": _type(e).__name__ + ": " + _safe(e)})
+        _send("end", {"status": "error", "error": "syntax"})
+        return None
+
+
+def _execute(tree, facts):
+    """Runs the code of tree (with its facts) in fresh globals, fakes and guard in
+    place, and returns the end report."""
     g = _Globals({"__name__": "sccg_user.main", "__package__": "sccg_user", "__builtins__": builtins,
                   "__file__": job.scratch + "/main.py"})
     errors = []
@@ -123,13 +141,7 @@ def _main():
         out["errors"] = errors
     elif _stopped:
         out["error"] = _stopped[0]
-    _send("end", out)
-    for f in (sys.__stdout__, sys.__stderr__):  # what the code printed, for diagnostics
-        try:
-            f.flush()
-        except _BaseException:
-            pass
-    _exit(0)
+    return out
 
 
 # How many names a run binds to repair a NameError (see _repaired).

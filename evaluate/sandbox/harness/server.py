@@ -13,6 +13,7 @@ import sys
 import posix
 
 from . import job
+from .batch import _empty, _PRELOAD as batch_preload, _serve as batch_serve
 from .run import _run
 
 _len = len
@@ -27,19 +28,16 @@ _WARM = ("_ast", "os", "json", "re", "time", "datetime", "typing", "collections"
          "base64", "random", "math", "logging", "pathlib", "enum", "functools", "string", "csv", "io",
          "traceback", "argparse", "copy", "http")
 
-# The file of the scratch directory a run starts with (see stubs._prepare_stdlib):
-# left in place between jobs, when it is still a plain file, so the next job
-# truncates it instead of allocating an inode.
-_KEEP = "input.txt"
-
-
-def _serve(ctrl, scratch):
+def _serve(ctrl, scratch, batches=False):
     """Fork server: for each job message on the control socket (the job's limits,
-    and the descriptors of its report pipe and of its memory file), fork a child
-    that runs the job in directory scratch, report its pid, wait for it, empty
-    scratch and report the child's wait status and CPU time (µs). It never runs
-    generated code."""
-    for m in _WARM:
+    and the descriptors of its report pipe and of its memory file; for a batch,
+    "batch", the limits, and the report pipe, the job socket and the memory file),
+    fork a child that runs the job (or the batch, see batch) in directory scratch,
+    report its pid, wait for it, empty scratch and report the child's wait status
+    and CPU time (µs). It never runs generated code."""
+    # A server whose children run batches loads what a batch shares too: once here,
+    # not in every batch child.
+    for m in _WARM + (batch_preload if batches else ()):
         try:
             __import__(m)
         except ImportError:
@@ -59,20 +57,31 @@ def _serve(ctrl, scratch):
         if not msg:
             _exit(0)
         limits = msg.decode("utf-8", "replace").split("\t")
-        if _len(limits) != 5 or _len(fds) < 2:
+        # a batch: "batch" and the limits, with the job socket between the two files
+        batch = limits[0] == "batch"
+        if batch:
+            limits = limits[1:]
+        want = 3 if batch else 2
+        if _len(limits) != 5 or _len(fds) < want:
             for f in fds:
                 posix.close(f)
             sock.send(b"error bad message")
             continue
-        rfd, jfd = fds[0], fds[1]
-        for f in fds[2:]:
+        for f in fds[want:]:
             posix.close(f)
+        fds = fds[:want]
         pid = posix.fork()
         if pid == 0:
             try:
                 posix.close(ctrl)
                 posix.setpgid(0, 0)
                 posix.chdir(scratch)
+                if batch:
+                    rfd, sfd, mfd = fds
+                    posix.dup2(mfd, 2)  # the memory file holds the batch's stderr
+                    posix.close(mfd)
+                    batch_serve(rfd, sfd, scratch, limits)
+                rfd, jfd = fds
                 text = job.read_job(jfd)
                 posix.dup2(jfd, 2)  # the job's memory file holds its stderr now
                 posix.close(jfd)
@@ -84,36 +93,11 @@ def _serve(ctrl, scratch):
             posix.setpgid(pid, pid)
         except OSError:
             pass
-        posix.close(rfd)
-        posix.close(jfd)
+        for f in fds:
+            posix.close(f)
         sock.send(b"pid %d" % pid)
         _, status, ru = posix.wait4(pid, 0)
         clean = _empty(scratch)
         sock.send(b"status %d %d" % (status, (ru.ru_utime + ru.ru_stime) * 1e6))
         if not clean:
             _exit(0)  # the Go side starts another server with a fresh directory
-
-
-def _empty(d):
-    """Removes what a job left in directory d (all but a plain _KEEP) and gives d
-    back its mode; False when d is no longer a plain directory or something could
-    not be removed."""
-    import shutil
-    try:
-        if (posix.lstat(d).st_mode & 0o170000) != 0o040000:
-            return False
-        posix.chmod(d, 0o700)
-        with posix.scandir(d) as it:
-            names = [e.name for e in it]
-        for n in names:
-            p = d + "/" + n
-            st = posix.lstat(p)
-            if n == _KEEP and (st.st_mode & 0o170000) == 0o100000 and st.st_nlink == 1:
-                continue
-            if (st.st_mode & 0o170000) == 0o040000:
-                shutil.rmtree(p)
-            else:
-                posix.unlink(p)
-        return True
-    except _BaseException:
-        return False

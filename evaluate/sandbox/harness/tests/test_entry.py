@@ -27,7 +27,7 @@ class PackageTest(unittest.TestCase):
         init = {}
         with open(os.path.join(HERE, "__init__.py")) as f:
             exec(f.read(), init)
-        listed = list(init["MODULES"]) + [init["SERVER"]]
+        listed = list(init["MODULES"]) + list(init["BATCH"]) + [init["SERVER"]]
         files = sorted(n[:-3] for n in os.listdir(HERE) if n.endswith(".py"))
         self.assertEqual(sorted(listed + ["__init__", "__main__", "build"]), files)
         for name in files:

@@ -1,0 +1,410 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Where a run took place (Result.Placement).
+const (
+	PlacedBatch = "batch" // in a batch child, verified clean afterwards
+	PlacedOwn   = "own"   // in a child of its own
+)
+
+// Bounds of a batch child: how many jobs it runs (adaptive, from the first to the
+// last bound: doubled after each batch that ended clean at its size, halved after
+// one that did not), and its CPU time, age and memory, past which it runs no
+// further job.
+const (
+	batchFirst  = 8
+	batchMost   = 256
+	batchCPU    = 10 * time.Second
+	batchAge    = 2 * time.Minute
+	batchRSSKiB = 256 << 10
+	// batchJobMax is the largest job a batch takes (one message on its socket).
+	batchJobMax = 96 << 10
+)
+
+// BatchStats count what batching did over a runner's life.
+type BatchStats struct {
+	Batched  int64 `json:"batched"`  // runs that took place in a batch
+	Own      int64 `json:"own"`      // runs in a child of their own (batching on)
+	NotTame  int64 `json:"not_tame"` // of them: code a batch does not take
+	Ended    int64 `json:"ended"`    // batches ended by a failed verification (the culprit ran again on its own)
+	Failed   int64 `json:"failed"`   // batched runs that did not finish (timeout, crash, memory) and ran again on their own
+	Children int64 `json:"children"` // batch children started
+	// Culprits are why the first batches that ended did (at most 20).
+	Culprits []string `json:"culprits,omitempty"`
+	// Failures are why the first batched runs that failed did (at most 20).
+	Failures []string `json:"failures,omitempty"`
+}
+
+// batchPool holds the idle batch children and the counts.
+type batchPool struct {
+	mu    sync.Mutex
+	idle  []*batchChild
+	all   map[*batchChild]bool
+	size  int // the size of the next batch child
+	stats BatchStats
+}
+
+// batchChild is a running batch: a child forked by a fork server, taking one job
+// at a time on its socket and reporting on its pipe.
+type batchChild struct {
+	ch       child
+	sock     *os.File // our end of the job socket (SOCK_SEQPACKET), on Go's poller
+	pr       *os.File // the report pipe
+	mem      *os.File // its stderr, emptied by the child before each job
+	lines    <-chan []byte
+	readDone <-chan struct{}
+	waited   chan exit
+	exited   *exit // set once waited has delivered
+	max      int
+	jobs     int
+	cpu      time.Duration
+	born     time.Time
+}
+
+// BatchStats are the runner's batching counts so far.
+func (r *Runner) BatchStats() BatchStats {
+	r.batches.mu.Lock()
+	defer r.batches.mu.Unlock()
+	s := r.batches.stats
+	s.Culprits = append([]string(nil), s.Culprits...)
+	s.Failures = append([]string(nil), s.Failures...)
+	return s
+}
+
+func (r *Runner) count(f func(s *BatchStats)) {
+	r.batches.mu.Lock()
+	defer r.batches.mu.Unlock()
+	f(&r.batches.stats)
+}
+
+// runBatched runs code in a batch child when the batch takes it and vouches for
+// it, else in a child of its own.
+func (r *Runner) runBatched(ctx context.Context, code, function string) (Result, error) {
+	if len(code)+len(function) > batchJobMax {
+		return r.own(ctx, code, function, "too large for a batch")
+	}
+	b, err := r.getBatch()
+	if err != nil {
+		return r.own(ctx, code, function, "no batch child: "+err.Error())
+	}
+	res, verdict := r.runInBatch(ctx, b, code, function)
+	switch {
+	case verdict == "":
+		r.count(func(s *BatchStats) { s.Batched++ })
+		r.putBatch(b, true)
+		res.Placement = PlacedBatch
+		return res, nil
+	case verdict == "cancelled":
+		r.retireBatch(b, false)
+		return res, ctx.Err()
+	case strings.HasPrefix(verdict, "not tame"):
+		r.count(func(s *BatchStats) { s.NotTame++ })
+		r.putBatch(b, true)
+	case strings.HasPrefix(verdict, "batch ended"):
+		r.count(func(s *BatchStats) {
+			s.Ended++
+			if len(s.Culprits) < 20 {
+				s.Culprits = append(s.Culprits, strings.TrimPrefix(verdict, "batch ended: "))
+			}
+		})
+		r.retireBatch(b, false)
+	default:
+		r.count(func(s *BatchStats) {
+			s.Failed++
+			if len(s.Failures) < 20 {
+				s.Failures = append(s.Failures, strings.TrimPrefix(verdict, "batch failed: "))
+			}
+		})
+		r.retireBatch(b, false)
+	}
+	return r.own(ctx, code, function, verdict)
+}
+
+// own runs code in a child of its own, saying why it did not run in a batch.
+func (r *Runner) own(ctx context.Context, code, function, why string) (Result, error) {
+	r.count(func(s *BatchStats) { s.Own++ })
+	res, err := r.runOwn(ctx, code, function)
+	res.Placement = PlacedOwn + ": " + why
+	return res, err
+}
+
+// runInBatch sends one job to batch child b and collects its report. verdict is
+// "" when the run counts; else why not ("not tame: ...", "batch ended: ...",
+// "batch failed: ...", or "cancelled").
+func (r *Runner) runInBatch(ctx context.Context, b *batchChild, code, function string) (res Result, verdict string) {
+	start := time.Now()
+	res = Result{Requests: []Request{}}
+	nonce := newNonce()
+	function = strings.NewReplacer("\n", " ", "\r", " ").Replace(function)
+	if err := b.sock.SetWriteDeadline(time.Now().Add(5 * time.Second)); err != nil {
+		return res, "batch failed: " + err.Error()
+	}
+	if _, err := b.sock.Write([]byte(nonce + "\n" + function + "\n" + code)); err != nil {
+		return res, "batch failed: send job: " + err.Error()
+	}
+	b.jobs++
+	rep := &report{nonce: nonce, res: &res}
+	timer := time.NewTimer(r.limits.Timeout)
+	defer timer.Stop()
+	var wild string
+	for {
+		select {
+		case line, ok := <-b.lines:
+			if !ok {
+				return res, "batch failed: the batch child closed its report channel"
+			}
+			kind, body, ok := parseLine(line, nonce)
+			if !ok {
+				// The harness writes the lines of one job before it takes the next;
+				// a line of another job now is no line of the harness's.
+				return res, "batch ended: a report line out of turn"
+			}
+			switch kind {
+			case "wild":
+				var w struct {
+					Why string `json:"why"`
+				}
+				json.Unmarshal(body, &w)
+				wild = w.Why
+			case "verify":
+				var v struct {
+					Clean bool   `json:"clean"`
+					Why   string `json:"why"`
+					CPUUS int64  `json:"cpu_us"`
+					RSSKB int64  `json:"rss_kb"`
+				}
+				if err := json.Unmarshal(body, &v); err != nil {
+					return res, "batch failed: unreadable verification"
+				}
+				cpu := time.Duration(v.CPUUS) * time.Microsecond
+				b.cpu += cpu
+				if v.RSSKB > batchRSSKiB {
+					b.max = b.jobs // full: no further job
+				}
+				switch {
+				case wild != "":
+					return res, "not tame: " + wild
+				case !v.Clean:
+					return res, "batch ended: " + v.Why
+				case !rep.facts || !rep.ended:
+					return res, "batch failed: no facts or end report"
+				}
+				res.Status, res.Reason = classify("", rep, exit{})
+				if res.Status != StatusOK && res.Status != StatusError {
+					return res, "batch failed: " + string(res.Status)
+				}
+				res.Duration = time.Since(start)
+				// a batch child has no start-up of its own: the job's setup is all
+				// of it but the code
+				res.CPU.Total, res.CPU.Setup = cpu, max(0, cpu-res.CPU.Code)
+				res.Stderr = stderrOf(b.mem)
+				return res, ""
+			default:
+				rep.add(line)
+			}
+		case ex := <-b.waited:
+			b.exited = &ex
+			return res, "batch failed: the batch child exited"
+		case <-timer.C:
+			b.ch.kill()
+			return res, "batch failed: timeout"
+		case <-ctx.Done():
+			b.ch.kill()
+			res.Status, res.Reason = StatusKilled, "run cancelled"
+			return res, "cancelled"
+		}
+	}
+}
+
+// stderrOf is the start (8 KiB) of what a child wrote to memory file mem.
+func stderrOf(mem *os.File) string {
+	var eb [8 << 10]byte
+	n, _ := mem.ReadAt(eb[:], 0)
+	return strings.ToValidUTF8(string(eb[:n]), "?")
+}
+
+// getBatch takes an idle batch child, or starts one.
+func (r *Runner) getBatch() (*batchChild, error) {
+	p := &r.batches
+	p.mu.Lock()
+	if n := len(p.idle); n > 0 {
+		b := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		return b, nil
+	}
+	size := p.size
+	if size == 0 {
+		size = batchFirst
+	}
+	p.mu.Unlock()
+	return r.startBatch(size)
+}
+
+// putBatch gives b back to the pool, or ends it once it is full, old or heavy;
+// clean says the last job left it as it was.
+func (r *Runner) putBatch(b *batchChild, clean bool) {
+	if b.jobs >= b.max || b.cpu >= batchCPU || time.Since(b.born) >= batchAge {
+		r.retireBatch(b, clean)
+		return
+	}
+	r.batches.mu.Lock()
+	defer r.batches.mu.Unlock()
+	if r.batches.all[b] {
+		r.batches.idle = append(r.batches.idle, b)
+	}
+}
+
+// retireBatch ends batch child b and adapts the size of the next: doubled when
+// b ended clean at its size, back to the first when it did not end clean.
+func (r *Runner) retireBatch(b *batchChild, clean bool) {
+	p := &r.batches
+	p.mu.Lock()
+	delete(p.all, b)
+	switch {
+	case !clean:
+		p.size = max(batchFirst, b.max/2)
+	case b.jobs >= b.max && b.max*2 <= batchMost:
+		p.size = b.max * 2
+	}
+	p.mu.Unlock()
+	go b.end()
+}
+
+// end closes the job socket (the child exits at its end), waits for the child
+// (killing it after a second) and closes the rest.
+func (b *batchChild) end() {
+	b.sock.Close()
+	if b.exited == nil {
+		select {
+		case <-b.waited:
+		case <-time.After(time.Second):
+			b.ch.kill()
+			<-b.waited
+		}
+	}
+	b.ch.kill()
+	b.pr.Close()
+	for range b.lines {
+	}
+	<-b.readDone
+	b.mem.Close()
+}
+
+func (r *Runner) closeBatches() {
+	p := &r.batches
+	p.mu.Lock()
+	all := p.all
+	p.all, p.idle = nil, nil
+	p.mu.Unlock()
+	var wg sync.WaitGroup
+	for b := range all {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b.end()
+		}()
+	}
+	wg.Wait()
+}
+
+// startBatch has a fork server start a batch child of size jobs at most.
+func (r *Runner) startBatch(size int) (_ *batchChild, err error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: batch report pipe: %w", err)
+	}
+	defer pw.Close()
+	mem, err := memfd("sccg-batch")
+	if err != nil {
+		pr.Close()
+		return nil, fmt.Errorf("sandbox: batch stderr: %w", err)
+	}
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
+	if err == nil {
+		err = syscall.SetNonblock(fds[0], true)
+		if err != nil {
+			syscall.Close(fds[0])
+			syscall.Close(fds[1])
+		}
+	}
+	if err != nil {
+		pr.Close()
+		mem.Close()
+		return nil, fmt.Errorf("sandbox: batch job socket: %w", err)
+	}
+	ours := os.NewFile(uintptr(fds[0]), "batch-jobs")
+	theirs := os.NewFile(uintptr(fds[1]), "batch-jobs")
+	defer theirs.Close()
+	l := r.limits
+	// The CPU limit covers the whole batch; each job's own wall-clock limit still
+	// holds, and a job that reaches it runs again in a child of its own.
+	cpu := l.CPUSeconds + int(batchCPU/time.Second) + 1
+	msg := strings.Join([]string{"batch", strconv.Itoa(cpu), strconv.Itoa(l.MemoryMB << 20),
+		strconv.Itoa(l.FileSizeMB << 20), strconv.Itoa(l.OpenFiles), strconv.Itoa(l.Processes)}, "\t")
+	ch, err := r.startWarm(msg, pw, theirs, mem)
+	if err != nil {
+		ours.Close()
+		pr.Close()
+		mem.Close()
+		return nil, err
+	}
+	lines, done := readLines(pr, int64(size+1)*maxReport)
+	b := &batchChild{ch: ch, sock: ours, pr: pr, mem: mem, lines: lines, readDone: done,
+		waited: make(chan exit, 1), max: size, born: time.Now()}
+	go func() {
+		ws, cpu, err := ch.wait()
+		b.waited <- exit{ws, cpu, err}
+	}()
+	// Loading the modules a batch shares can take a while on a busy machine; wait
+	// for it here (no code has run yet) so a job's own deadline only covers the job.
+	if err := b.ready(); err != nil {
+		r.batches.mu.Lock()
+		r.batches.all = mapWith(r.batches.all, b)
+		r.batches.mu.Unlock()
+		r.retireBatch(b, false)
+		return nil, err
+	}
+	r.batches.mu.Lock()
+	r.batches.all = mapWith(r.batches.all, b)
+	r.batches.stats.Children++
+	r.batches.mu.Unlock()
+	return b, nil
+}
+
+func mapWith(m map[*batchChild]bool, b *batchChild) map[*batchChild]bool {
+	if m == nil {
+		m = map[*batchChild]bool{}
+	}
+	m[b] = true
+	return m
+}
+
+// ready waits for the batch child's first line, which says it is ready.
+func (b *batchChild) ready() error {
+	timer := time.NewTimer(2 * time.Minute)
+	defer timer.Stop()
+	select {
+	case line, ok := <-b.lines:
+		if kind, _, lok := parseLine(line, ""); ok && lok && kind == "ready" {
+			return nil
+		}
+		return fmt.Errorf("sandbox: batch child did not start: %q", line)
+	case ex := <-b.waited:
+		b.exited = &ex
+		return fmt.Errorf("sandbox: batch child exited before it was ready")
+	case <-timer.C:
+		return fmt.Errorf("sandbox: batch child not ready after 2 minutes")
+	}
+}

@@ -1,0 +1,124 @@
+package sandbox
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// interControl is the completion that runs after each interfering one: it uses
+// what they try to change (the recorders, json, print, open, the environment,
+// logging, the working directory, the scratch directory).
+const interControl = `import json, os, logging, requests
+log = logging.getLogger(__name__)
+def control(city):
+    host = os.environ.get("RAPIDAPI_HOST", "weather.p.rapidapi.com")
+    print("fetching", city)
+    log.info("fetching %s", city)
+    params = json.loads('{"units": "metric"}')
+    with open("input.txt") as fh:
+        params["cols"] = fh.readline().strip()
+    params["cwd"] = os.getcwd().rsplit("/", 1)[-1][:7]
+    r = requests.get("https://" + host + "/forecast/" + city, params=params,
+                     headers={"X-RapidAPI-Host": host})
+    r.raise_for_status()
+    return r.json()
+`
+
+// interferers try to reach the completion after them. tame says whether the
+// static check lets it into a batch (where verification must catch what it did,
+// or the harness must undo it).
+var interferers = []struct {
+	name, code string
+	tame       bool
+}{
+	{"patch requests.get", "import requests\nrequests.get = lambda *a, **k: None\n", false},
+	{"patch requests.get through an alias", "import requests\nr = requests\nr.get = lambda *a, **k: None\n", true},
+	{"patch json.loads through an alias", "import json\nj = json\nj.loads = lambda s, **k: {}\n", true},
+	{"patch print", "import builtins\nbuiltins.print = None\n", false},
+	{"patch print in its own globals", "print = None\nopen = None\n", true},
+	{"patch open through io", "import io\nm = io\nm.open = None\n", true},
+	{"set an environment variable", "import os\nos.environ['RAPIDAPI_HOST'] = 'evil.example'\n", true},
+	{"putenv", "import os\nos.putenv('RAPIDAPI_HOST', 'evil.example')\n", false},
+	{"chdir", "import os\nos.chdir('/')\n", false},
+	{"leave a thread", "import threading, time\nthreading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n", false},
+	{"leave a timer", "import threading\nthreading.Timer(0.2, print).start()\n", false},
+	{"register atexit", "import atexit\natexit.register(print, 'bye')\n", false},
+	{"write into scratch", "with open('leftover.txt', 'w') as f:\n    f.write('x')\n", true},
+	{"overwrite the input file", "with open('input.txt', 'w') as f:\n    f.write('evil\\n')\n", true},
+	{"replace a sys.modules entry", "import sys\nsys.modules['json'] = None\n", false},
+	{"set a class attribute on a standard type", "import json\nD = json.JSONDecoder\nD.decode = lambda self, s: {}\n", true},
+	{"set a class attribute on a recorder", "import requests\nr = requests.get('https://x.example/')\ntype(r).raise_for_status = lambda self: 1 / 0\n", true},
+	{"change the recursion limit", "import sys\nsys.setrecursionlimit(60)\n", false},
+	{"install a signal handler", "import signal\nsignal.signal(signal.SIGALRM, print)\nsignal.alarm(1)\n", false},
+	{"mutate a harness default", "import requests\nrequests.get.__kwdefaults__ = {}\n", false},
+	{"configure logging", "import logging\nlogging.basicConfig(level=logging.DEBUG)\nlogging.getLogger('sccg_user.main').disabled = True\n", true},
+	{"seed random and filter warnings", "import random, warnings\nrandom.seed(1)\nwarnings.simplefilter('error')\n", true},
+	{"open the job socket", "import os\nfor n in range(3, 1000):\n    try:\n        open(n).read()\n    except Exception:\n        pass\n", true},
+}
+
+// scoreOf is what a run scores by.
+func scoreOf(res Result) Result {
+	return Result{Status: res.Status, Reason: res.Reason, Facts: res.Facts, Requests: res.Requests,
+		Stubbed: res.Stubbed, Undefined: res.Undefined}
+}
+
+// TestInterferenceSuite runs each interfering completion and then the control,
+// batched and unbatched: the control scores exactly as it does alone.
+func TestInterferenceSuite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("interference suite takes a few seconds")
+	}
+	for _, batched := range []bool{false, true} {
+		name := "unbatched"
+		if batched {
+			name = "batched"
+		}
+		t.Run(name, func(t *testing.T) {
+			r, err := New(context.Background(), Options{Limits: Limits{Timeout: 10 * time.Second},
+				ScratchDir: t.TempDir(), NoBatch: !batched})
+			if err != nil {
+				t.Skipf("no python sandbox here: %v", err)
+			}
+			defer r.Close()
+			ctx := context.Background()
+			alone, err := r.runOwn(ctx, interControl, "control")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if alone.Status != StatusOK || len(alone.Requests) != 1 ||
+				!strings.HasPrefix(alone.Requests[0].URL, "https://weather.p.rapidapi.com/forecast/") {
+				t.Fatalf("control alone: %s %s %+v", alone.Status, alone.Reason, alone.Requests)
+			}
+			for _, it := range interferers {
+				res, err := r.Run(ctx, it.code, "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if batched && !it.tame && !strings.HasPrefix(res.Placement, PlacedOwn+": not tame") {
+					t.Errorf("%s: placed %q, want a child of its own (not tame)", it.name, res.Placement)
+				}
+				got, err := r.Run(ctx, interControl, "control")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(scoreOf(got), scoreOf(alone)) {
+					t.Errorf("after %s (%s): control scored %+v, alone %+v", it.name, res.Placement, scoreOf(got), scoreOf(alone))
+				}
+				if batched && got.Placement != PlacedBatch {
+					t.Errorf("after %s: control placed %q, want %q", it.name, got.Placement, PlacedBatch)
+				}
+			}
+			st := r.BatchStats()
+			t.Logf("batch stats: %+v", st)
+			if batched && (st.Ended == 0 || st.NotTame == 0 || st.Batched == 0) {
+				t.Errorf("batch stats %+v: want batches, verification failures and code that is not tame", st)
+			}
+			if !batched && st.Batched+st.Own != 0 {
+				t.Errorf("unbatched runner batched: %+v", st)
+			}
+		})
+	}
+}

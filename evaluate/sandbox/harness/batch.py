@@ -1,0 +1,562 @@
+"""A batch child: one sandboxed process, forked by a fork server, that runs tame
+jobs one after another, each in fresh globals with the harness's state, fakes and
+dummies as a child of its own would find them, and after each verifies that
+nothing the next job could see has changed.
+
+The Go side sends one job at a time on the job socket, and the next only once the
+child has reported the last one verified: a job's nonce is nowhere in the process
+before the jobs before it are over. A job that is not tame (tame._wild) does not
+run; the child reports it "wild" and the Go side runs it in a child of its own.
+After each job the child puts back what the harness itself changed around the
+code (the fakes in sys.modules and the standard modules, the environment, the
+logging and warnings set-up, the random state) and compares everything shared
+with how it was before the first job: sys.modules (keys and identities), builtins,
+sys's attributes, import machinery and limits, the fake modules' and the standard
+modules' attributes, os.environ, the working directory, the scratch directory's
+contents, the open descriptors, the threads, signal handlers and timers, atexit.
+A job that set an attribute of a class it did not define, or asked for a
+descriptor or /proc (which only batching forbids), is marked by an audit hook.
+Any difference ends the batch: the child reports it and exits, and the Go side
+runs the job again in a child of its own, and the rest in a fresh batch."""
+import sys
+import posix
+import builtins
+import _signal
+import time
+from operator import is_ as _is
+
+from . import job
+from . import report
+from . import run
+from . import stubs
+from . import tame
+from . import values
+from .facts import _facts
+from .guard import _abspath, _apply_limits, _arm, _armed_cpu, _refuse_dir_fd_open
+from .recorders import _FAKES
+
+_type, _len, _id, _isinstance, _all = type, len, id, isinstance, all
+_tuple, _list, _dict, _set, _str = tuple, list, dict, set, str
+_BaseException = BaseException
+_exit = posix._exit
+
+# What a batch child imports before its first job: the standard modules tame code
+# imports (tame._ALLOW) and those they load lazily, so a job's import binds a name
+# and changes nothing shared.
+_PRELOAD = ("__future__", "json", "json.decoder", "json.encoder", "datetime", "_strptime", "time", "urllib", "urllib.parse",
+            "base64", "hashlib", "hmac", "logging", "logging.handlers", "typing", "re", "random", "math", "uuid",
+            "collections", "collections.abc", "functools", "itertools", "dataclasses", "enum", "string",
+            "textwrap", "copy", "csv", "io", "pathlib", "traceback", "html", "html.parser", "http", "email",
+            "email.utils", "email.message", "mimetypes", "secrets", "statistics", "fractions", "abc",
+            "contextlib", "warnings", "argparse", "calendar", "binascii", "zlib", "gzip", "pprint", "numbers",
+            "xml", "xml.etree", "xml.etree.ElementTree", "xml.dom", "xml.dom.minidom", "shlex", "ast", "bisect",
+            "heapq", "configparser", "struct", "difflib", "unicodedata", "urllib.error", "zoneinfo", "atexit",
+            "encodings.idna", "encodings.ascii", "encodings.latin_1", "encodings.unicode_escape", "ssl", "glob", "fnmatch")
+
+# The harness's own per-job changes around the code: (module name, attribute).
+_PATCHED = (("builtins", "input"), ("builtins", "open"), ("io", "open"), ("time", "sleep"), ("os", "environ"),
+            ("os", "getenv"), ("sys", "argv"), ("sys", "stdin"), ("http", "client"), ("urllib", "request"), ("urllib.parse", "quote"),
+            ("urllib.parse", "quote_plus"), ("urllib.parse", "unquote"), ("urllib.parse", "urljoin"))
+
+# sys attributes that change without anyone asking (or that the harness puts back).
+_SYS_VOLATILE = frozenset(("argv", "stdin", "last_type", "last_value", "last_traceback", "last_exc"))
+
+_CODE_MODULE = "sccg_user.main"
+
+# What the standard library's class factories (namedtuple, dataclasses, enum) set
+# on the class they just made; the only attributes of a class whose setting
+# raises an audit event at all, with __bases__.
+_NAMING = frozenset(("__module__", "__qualname__", "__name__", "__doc__"))
+
+# Module attributes the import system sets on every import of a fake module.
+_IMPORT_ATTRS = frozenset(("__spec__", "__loader__", "__package__", "__path__", "__file__", "__cached__"))
+
+# The file of the scratch directory a run starts with (see stubs._prepare_stdlib):
+# left in place between jobs, when it is still a plain file, so the next job
+# truncates it instead of allocating an inode.
+_KEEP = "input.txt"
+
+
+def _serve(rfd, jfd, scratch, limits):
+    """Runs the batch: the jobs that arrive on socket jfd, reported on rfd, in
+    directory scratch under limits (as the fork server got them). Never returns."""
+    try:
+        _batch(rfd, jfd, scratch, limits)
+    except _BaseException as e:
+        try:
+            report._send("verify", {"clean": False, "why": "harness: " + _type(e).__name__ + ": " + report._safe(e)})
+        except _BaseException:
+            pass
+    _exit(0)
+
+
+def _batch(rfd, jfd, scratch, limits):
+    job.setup(rfd, scratch, limits, "")
+    for m in _PRELOAD:
+        try:
+            __import__(m)
+        except _BaseException:
+            pass
+    os = sys.modules["os"]
+    import json
+    import logging
+    import warnings
+    import random
+    import atexit
+    _apply_limits(job.cpu_seconds, job.address_space, job.file_size, job.open_files, job.processes)
+    _refuse_dir_fd_open(os)
+    pkg = __name__.rpartition(".")[0]
+    harness = [m for n, m in _list(sys.modules.items()) if n == pkg or n.startswith(pkg + ".")]
+    taint, active = [], [False]
+    sock = _socket(jfd)  # before the guard, which refuses sockets
+    sys.addaudithook(_make_taint(taint, active, jfd))
+    _arm()
+    state = _HarnessState(harness)
+    shared = _Shared(scratch, os, logging, warnings, random, atexit, json, harness)
+    report._send("ready", {})  # before any job: the first job's time limit covers the job alone
+    while True:
+        try:
+            msg = sock.recv(1 << 22)
+        except OSError:
+            _exit(0)
+        if not msg:
+            _exit(0)
+        text = msg.decode("utf-8", "replace")
+        state.reset()
+        job.nonce, job.function, job.code = text.split("\n", 2) if text.count("\n") >= 2 else ("", "", "")
+        _fresh_stderr()
+        cpu0 = time.process_time()
+        _armed_cpu[0] = cpu0
+        out = _one(shared, taint, active)
+        why = out or shared.verify(taint)
+        ru = _rusage()
+        report._send("verify", {"clean": not why, "why": why, "cpu_us": int((time.process_time() - cpu0) * 1e6),
+                                "rss_kb": ru.ru_maxrss})
+        if why:
+            _exit(0)
+
+
+def _one(shared, taint, active, check=True):
+    """Runs the current job; a reason when it must not count (the batch ends).
+    check=False runs code that is not tame too (benchmarks, without isolation)."""
+    tree = run._parse()
+    if tree is None:
+        return ""
+    why = tame._wild(tree, job.code) if check else ""
+    if why:
+        report._send("wild", {"why": why})
+        return ""
+    facts = _facts(tree)
+    report._send("facts", facts)
+    saved = shared.before()
+    try:
+        stubs._fake_environment()
+        stubs._prepare_stdlib()
+        shared.random.setstate(shared.rstate)
+        del taint[:]
+        active[0] = True
+        try:
+            out = run._execute(tree, facts)
+        finally:
+            active[0] = False
+        report._send("end", out)
+    except MemoryError:
+        report._send("end", {"status": "oom", "error": "MemoryError"})
+        return "out of memory"
+    except _BaseException as e:
+        report._send("end", {"status": "error", "error": "harness: " + _type(e).__name__ + ": " + report._safe(e)})
+        return "harness error"
+    finally:
+        shared.after(saved)
+    return ""
+
+
+def _fresh_stderr():
+    """Empties the job's stderr (the memory file the batch shares) for the next job."""
+    for f in (sys.__stdout__, sys.__stderr__):
+        try:
+            f.flush()
+        except _BaseException:
+            pass
+    try:
+        posix.ftruncate(2, 0)
+        posix.lseek(2, 0, 0)
+    except OSError:
+        pass
+
+
+def _rusage():
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF)
+
+
+def _socket(fd):
+    import socket
+    return socket.socket(fileno=fd)
+
+
+def _make_taint(taint, active, jfd):
+    """An audit hook that, while a job's code runs, marks what a child of its own
+    would allow but a batch must not share: setting an attribute of a class the
+    code did not define; and refuses (marking it too) what only a batch has to
+    hide, a descriptor opened as a file (the job socket) and /proc or /dev/fd."""
+    module_of = _type.__dict__["__module__"].__get__
+
+    def hook(event, args, _taint=taint, _active=active, _type=_type, _int=int, _str=_str, _bytes=bytes,
+             _module_of=module_of, _code=_CODE_MODULE, _abspath=_abspath, _err=PermissionError,
+             _isinstance=_isinstance, _len=_len, _naming=_NAMING):
+        if not _active[0]:
+            return
+        if event == "object.__setattr__":
+            if _len(args) > 1 and _isinstance(args[0], _type):
+                try:
+                    m = _module_of(args[0], _type)
+                except _BaseException:
+                    m = None
+                if m != _code and args[1] not in _naming:
+                    _taint.append("sets %s of a class it did not define" % (args[1],))
+            return
+        if event == "open":
+            p = args[0] if args else None
+            if _type(p) is _int:
+                _taint.append("opens descriptor %d" % p)
+                raise _err("sandbox: opening a descriptor is not allowed in a batch")
+            a = _abspath(p) if _type(p) is _str or _type(p) is _bytes else None
+            if a is not None and (a.startswith("/proc/") or a.startswith("/dev/fd") or a.startswith("/dev/std")):
+                _taint.append("opens " + a)
+                raise _err("sandbox: no access to %s in a batch" % a)
+            return
+        if event == "socket.__new__" or event == "os.chdir" or event == "sys.setrecursionlimit":
+            _taint.append(event)
+
+    return hook
+
+
+class _HarnessState:
+    """The harness modules' globals as they were before the first job: bindings and
+    the contents of the lists, dicts and sets among them (the recorders' counts,
+    the facts' tables, the stubbed and undefined names, ...), put back before
+    every job."""
+
+    def __init__(self, modules):
+        self.saved = []
+        for m in modules:
+            d = m.__dict__
+            conts = []
+            for v in d.values():
+                t = _type(v)
+                if t is _list:
+                    conts.append((v, _list(v)))
+                elif t is _dict:
+                    conts.append((v, _dict(v)))
+                elif t is _set:
+                    conts.append((v, _set(v)))
+            self.saved.append((d, _dict(d), conts))
+
+    def reset(self):
+        for d, binding, conts in self.saved:
+            if _len(d) != _len(binding) or any(d.get(k) is not v for k, v in binding.items()):
+                d.clear()
+                d.update(binding)
+            for c, v in conts:
+                if _type(c) is _list:
+                    c[:] = v
+                else:
+                    c.clear()
+                    c.update(v)
+
+
+class _Shared:
+    """What every job of a batch shares, as it was before the first job, and the
+    checks that it still is."""
+
+    def __init__(self, scratch, os, logging, warnings, random, atexit, json, harness):
+        self.scratch, self.os, self.logging, self.warnings = scratch, os, logging, warnings
+        self.random, self.atexit, self.json = random, atexit, json
+        self.rstate = random.getstate()
+        self.environ = os.environ
+        self.env_data = _dict(os.environ._data)
+        self.modules = _dict(sys.modules)
+        self.builtins = _dict(builtins.__dict__)
+        self.sys = {k: v for k, v in sys.__dict__.items() if k not in _SYS_VOLATILE}
+        self.lists = self._lists()
+        self.limits = self._limits()
+        self.cwd = posix.getcwd()
+        self.fds = self._fds()
+        self.tasks = _len(posix.listdir("/proc/self/task"))
+        self.signals = self._signals()
+        self.atexits = atexit._ncallbacks()
+        self.fakes = self._fakes()
+        self.fake_dicts = [(m.__dict__, _dict(m.__dict__)) for m in _FAKES.values()]
+        self.stdlib = self._stdlib()
+        # the namespaces of the loaded modules, and the attributes of every class
+        # and instance at their top level: what an alias of one lets code change
+        # (an assignment to a class attribute raises no audit event)
+        self.spaces = [(d, _len(d), _list(d), _list(d.values())) for d in self.stdlib + self._objects(harness)]
+        self.patched = [(sys.modules[m], a) for m, a in _PATCHED if m in sys.modules]
+        root = logging.getLogger()
+        self.log = (root, _list(root.handlers), root.level, root.disabled, root.propagate, _list(root.filters),
+                    root.manager, _dict(root.manager.loggerDict), root.manager.disable, _list(logging._handlerList),
+                    _dict(logging._handlers), _dict(logging._levelToName), _dict(logging._nameToLevel),
+                    logging.getLoggerClass(), logging.getLogRecordFactory())
+        self.warn = (_list(warnings.filters), warnings.defaultaction, warnings.showwarning)
+        self.encoder_default = json.JSONEncoder.__dict__.get("default")
+
+    @staticmethod
+    def _lists():
+        return (_tuple(sys.path), _tuple(sys.meta_path), _tuple(sys.path_hooks), _dict(sys.path_importer_cache))
+
+    @staticmethod
+    def _limits():
+        return (sys.getrecursionlimit(), sys.getswitchinterval(), sys.gettrace(), sys.getprofile(),
+                sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0,
+                sys.get_asyncgen_hooks(), sys.get_coroutine_origin_tracking_depth())
+
+    @staticmethod
+    def _fds():
+        return sorted(posix.listdir("/proc/self/fd"))
+
+    @staticmethod
+    def _signals():
+        out = []
+        for n in range(1, _signal.NSIG):
+            try:
+                out.append(_signal.getsignal(n))
+            except (ValueError, OSError):
+                out.append(None)
+        for w in (_signal.ITIMER_REAL, _signal.ITIMER_VIRTUAL, _signal.ITIMER_PROF):
+            out.append(_signal.getitimer(w))
+        return out
+
+    @staticmethod
+    def _attrs(d):
+        """A module's (or stub's) attributes, by identity; those the import system
+        sets afresh whenever the harness serves a fake again aside."""
+        keys = [k for k in d if k not in _IMPORT_ATTRS]
+        return _tuple(keys), _tuple(_id(d[k]) for k in keys)
+
+    def _fakes(self):
+        """The fake modules' attributes, and theirs of the stubs among them."""
+        out = []
+        for m in _FAKES.values():
+            d = m.__dict__
+            out.append((d, self._attrs(d)))
+            for v in _list(d.values()):
+                vd = getattr(v, "__dict__", None) if _isinstance(v, values._Lenient) else None
+                if _type(vd) is _dict:
+                    out.append((vd, self._attrs(vd)))
+        return out
+
+    def _stdlib(self):
+        """Every loaded module's namespace (not the harness's own)."""
+        return [m.__dict__ for m in self.modules.values() if _type(getattr(m, "__dict__", None)) is _dict]
+
+    def _objects(self, harness):
+        """The attribute dicts of every class and instance at the top level of a
+        loaded module, a harness module or a fake."""
+        seen, out = set(), []
+        proxy = _type.__dict__["__dict__"].__get__
+        ModuleType, FunctionType = _type(sys), _type(_fresh_stderr)
+        dicts = self.stdlib + [m.__dict__ for m in harness] + [m.__dict__ for m in _FAKES.values()]
+        for md in dicts:
+            for v in _list(md.values()):
+                t = _type(v)
+                if _id(v) in seen or t is ModuleType or t is FunctionType or t in _PLAIN:
+                    continue
+                seen.add(_id(v))
+                if _isinstance(v, _type):
+                    if v.__flags__ & _IMMUTABLE:
+                        continue  # a static or immutable type: nothing to set
+                    d = proxy(v)
+                else:
+                    try:
+                        d = object.__getattribute__(v, "__dict__")
+                    except _BaseException:
+                        continue
+                    if _type(d) is not _dict:
+                        continue
+                out.append(d)
+        return out
+
+    def before(self):
+        """The harness's patch points as they are before a job."""
+        return [(o, a, o.__dict__.get(a, _MISSING)) for o, a in self.patched] + \
+            [(o, a, o.__dict__.get(a, _MISSING)) for o, a in ((self.json.JSONEncoder, "default"),)]
+
+    def after(self, saved):
+        """Puts back what the harness changed around the last job: its patches, the
+        fakes and stubs it put in sys.modules, the import hooks, logging and warnings."""
+        for o, a, v in saved:
+            if v is _MISSING:
+                if a in o.__dict__:
+                    delattr(o, a)
+            elif o.__dict__.get(a, _MISSING) is not v:
+                setattr(o, a, v)
+        for d, saved in self.fake_dicts:  # fresh recorders: as they were before the first job
+            if _len(d) != _len(saved) or not _all(map(_is, d.values(), saved.values())) or \
+                    not _all(map(_is, d, saved)):
+                d.clear()
+                d.update(saved)
+        _empty(self.scratch)
+        mods = sys.modules
+        for k in [k for k in mods if k not in self.modules]:
+            v = mods[k]
+            if k == "sccg_user" or k.startswith("sccg_user.") or _isinstance(v, values._StubModule) \
+                    or any(v is f for f in _FAKES.values()):
+                del mods[k]
+        path, meta, hooks, cache = self.lists
+        if _tuple(sys.meta_path) != meta and all(f in (stubs._FakeFinder, stubs._StubFinder) or f in meta
+                                                 for f in sys.meta_path):
+            sys.meta_path[:] = meta
+        self._reset_logging()
+        filters, action, show = self.warn
+        w = self.warnings
+        if w.filters != filters or w.defaultaction != action:
+            w.filters[:] = filters
+            w.defaultaction = action
+            w._filters_mutated()
+        w.showwarning = show
+
+    def _reset_logging(self):
+        lg = self.logging
+        root, handlers, level, disabled, propagate, filters, manager, loggers, disable, hlist, hs, l2n, n2l, \
+            lcls, factory = self.log
+        if lg.root is root and root.handlers == handlers and root.level == level and \
+                _len(manager.loggerDict) == _len(loggers) and manager.disable == disable:
+            return
+        for h in root.handlers:
+            if h not in handlers:
+                try:
+                    h.close()
+                except _BaseException:
+                    pass
+        root.handlers[:] = handlers
+        root.setLevel(level)
+        root.disabled, root.propagate = disabled, propagate
+        root.filters[:] = filters
+        manager.loggerDict.clear()
+        manager.loggerDict.update(loggers)
+        manager.disable = disable
+        lg._handlerList[:] = hlist
+        lg._handlers.clear()
+        lg._handlers.update(hs)
+        lg._levelToName.clear()
+        lg._levelToName.update(l2n)
+        lg._nameToLevel.clear()
+        lg._nameToLevel.update(n2l)
+        lg.setLoggerClass(lcls)
+        lg.setLogRecordFactory(factory)
+        manager._clear_cache()
+
+    def verify(self, taint):
+        """What changed of what the next job shares; "" when nothing did."""
+        if taint:
+            return taint[0]
+        mods = sys.modules
+        if _len(mods) != _len(self.modules):
+            new = [k for k in mods if k not in self.modules]
+            return "sys.modules: %s" % (", ".join(_str(k) for k in new[:3]) or "entries removed")
+        for k, v in self.modules.items():
+            if mods.get(k) is not v:
+                return "sys.modules[%s] replaced" % k
+        if self._changed(builtins.__dict__, self.builtins):
+            return "builtins changed"
+        cur = {k: v for k, v in sys.__dict__.items() if k not in _SYS_VOLATILE}
+        if self._changed(cur, self.sys):
+            return "sys changed"
+        path, meta, hooks, cache = self.lists
+        if _tuple(sys.path) != path or _tuple(sys.meta_path) != meta or _tuple(sys.path_hooks) != hooks:
+            return "sys.path or import hooks changed"
+        if self._limits() != self.limits:
+            return "interpreter limits or hooks changed"
+        if self.os.environ is not self.environ or self.environ._data != self.env_data:
+            return "os.environ changed"
+        if posix.getcwd() != self.cwd:
+            return "working directory changed"
+        why = self._scratch()
+        if why:
+            return why
+        if self._fds() != self.fds:
+            return "open descriptors changed"
+        if _len(posix.listdir("/proc/self/task")) != self.tasks:
+            return "a thread was left running"
+        if self._signals() != self.signals:
+            return "signal handlers or timers changed"
+        if self.atexit._ncallbacks() != self.atexits:
+            return "atexit callbacks registered"
+        if self.json.JSONEncoder.__dict__.get("default") is not self.encoder_default:
+            return "json.JSONEncoder changed"
+        for d, attrs in self.fakes:
+            if self._attrs(d) != attrs:
+                return "a recorder module changed"
+        for d, n, keys, vals in self.spaces:
+            # identities compared in C (no __eq__ of a value the code put there runs)
+            if _len(d) != n or not _all(map(_is, d.values(), vals)) or not _all(map(_is, d, keys)):
+                return "attributes of %s changed" % report._safe(d.get("__name__", "an object"))[:80]
+        return ""
+
+    @staticmethod
+    def _changed(cur, saved):
+        if _len(cur) != _len(saved):
+            return True
+        for k, v in saved.items():
+            if cur.get(k, _MISSING) is not v:
+                return True
+        return False
+
+    def _scratch(self):
+        """Why the scratch directory is not as a job left it: the dummy input file
+        (a plain file) and nothing else."""
+        with posix.scandir(self.scratch) as it:
+            for e in it:
+                if e.name != _KEEP or not e.is_file(follow_symlinks=False) or \
+                        e.stat(follow_symlinks=False).st_nlink != 1:
+                    return "scratch directory: %s left behind" % e.name
+        return ""
+
+
+_MISSING = object()
+
+# Py_TPFLAGS_IMMUTABLETYPE: a type whose attributes cannot be set.
+_IMMUTABLE = 1 << 8
+
+# Types whose values hold no attributes of their own.
+_PLAIN = frozenset((str, bytes, int, float, bool, type(None), tuple, frozenset, complex))
+
+
+def _empty(d):
+    """Removes what a job left in directory d (all but a plain _KEEP) and gives d
+    back its mode; False when d is no longer a plain directory or something could
+    not be removed."""
+    try:
+        if (posix.lstat(d).st_mode & 0o170000) != 0o040000:
+            return False
+        posix.chmod(d, 0o700)
+        with posix.scandir(d) as it:
+            names = [e.name for e in it]
+        for n in names:
+            p = d + "/" + n
+            st = posix.lstat(p)
+            if n == _KEEP and (st.st_mode & 0o170000) == 0o100000 and st.st_nlink == 1:
+                continue
+            if (st.st_mode & 0o170000) == 0o040000:
+                _rmtree(p)
+            else:
+                posix.unlink(p)
+        return True
+    except _BaseException:
+        return False
+
+
+def _rmtree(p):
+    """Removes directory p and everything in it by path, never following a
+    symbolic link (shutil.rmtree opens relative to directory descriptors, which the
+    guard refuses in an armed batch child)."""
+    with posix.scandir(p) as it:
+        entries = [(e.path, e.is_dir(follow_symlinks=False)) for e in it]
+    for q, is_dir in entries:
+        if is_dir:
+            _rmtree(q)
+        else:
+            posix.unlink(q)
+    posix.rmdir(p)

@@ -1,0 +1,173 @@
+"""Whether a completion is tame: safe to run in a batch, one after another in one
+sandboxed child, because by its syntax tree alone it cannot reach what the next
+completion finds. A batch child checks every job with _wild before any of it
+runs; a job that is not tame goes back to the Go side, which runs it in a child
+of its own. What the check cannot see (an alias of a module whose attribute is
+then set, a lazy import inside the standard library) the batch child's
+verification after each job catches instead (see batch)."""
+import sys as _sys
+import _ast
+
+from .facts import _walk
+
+_type, _len, _isinstance, _getattr = type, len, isinstance, getattr
+_str = str
+
+# Standard modules tame code may import: what generated request code uses, none of
+# which hands out the interpreter's or the process's state. Anything else of the
+# standard library (sys, gc, inspect, ctypes, threading, multiprocessing, signal,
+# subprocess, atexit, importlib, asyncio, socket, pickle, operator, ...) is not
+# tame; a module outside the standard library is a stub or a recorder.
+_ALLOW = frozenset((
+    "json", "os", "datetime", "time", "urllib", "base64", "hashlib", "hmac", "logging", "typing", "re",
+    "random", "math", "uuid", "collections", "functools", "itertools", "dataclasses", "enum", "string",
+    "textwrap", "copy", "csv", "io", "pathlib", "traceback", "html", "http", "email", "mimetypes",
+    "secrets", "statistics", "fractions", "abc", "contextlib", "warnings", "argparse", "calendar",
+    "binascii", "zlib", "gzip", "pprint", "numbers", "xml", "shlex", "ast", "bisect", "heapq",
+    "configparser", "struct", "difflib", "unicodedata", "glob", "fnmatch", "urllib3", "requests",
+    "httpx", "aiohttp", "__future__",
+))
+
+# Imports within an allowed package that are not tame themselves.
+_DENY_SUB = frozenset(("logging.config", "http.server", "xml.etree.cElementTree"))
+
+# What of os tame code may touch: reads of the environment, path helpers and the
+# file operations the guard confines to the scratch directory (which a batch
+# empties after each job).
+_OS_ATTRS = frozenset(("environ", "getenv", "path", "sep", "linesep", "name", "getcwd", "curdir", "pardir",
+                       "pathsep", "extsep", "PathLike", "makedirs", "mkdir", "remove", "unlink", "rmdir",
+                       "listdir", "scandir", "walk", "stat", "rename", "replace", "fspath", "getpid"))
+
+# Builtins that reach code, namespaces or the interpreter.
+_NO_CALL = frozenset(("exec", "eval", "compile", "__import__", "globals", "locals", "vars", "breakpoint",
+                      "setattr", "delattr", "exit", "quit", "memoryview", "classmethod"))
+
+# getattr and hasattr are tame with a constant name that is not a dunder.
+_CONST_NAME = frozenset(("getattr", "hasattr"))
+
+# Dunder names tame code may read.
+_DUNDER_OK = frozenset(("__name__", "__file__", "__doc__"))
+
+# Attributes of frames, tracebacks, generators and code objects: the way from any
+# exception or generator to the harness's namespaces.
+_INTERNAL = ("f_", "tb_", "gi_", "cr_", "ag_", "co_")
+
+# Substrings of the code that make the harness itself import a module in the
+# child (stubs._prepare_stdlib, run._run_coro), which a batch would then share.
+_MENTIONS = ("asyncio", "sqlite3")
+
+
+def _dunder(s):
+    return _len(s) > 4 and s[:2] == "__" and s[-2:] == "__"
+
+
+def _wild(tree, code):
+    """Why the module tree (of source code) is not tame; "" when it is."""
+    for m in _MENTIONS:
+        if m in code:
+            return "mentions " + m
+    Import, ImportFrom, Attribute, Name, Call = _ast.Import, _ast.ImportFrom, _ast.Attribute, _ast.Name, _ast.Call
+    Global, Constant, Subscript = _ast.Global, _ast.Constant, _ast.Subscript
+    Assign, AugAssign, AnnAssign, Delete = _ast.Assign, _ast.AugAssign, _ast.AnnAssign, _ast.Delete
+    imported = set()
+    unused = {}  # names bound by an import that is tame only while they are never used
+    nodes = _walk(tree)
+    for n in nodes:
+        t = _type(n)
+        if t is Import or t is ImportFrom:
+            if t is ImportFrom:
+                if n.level:  # a module of the code's own package: a stub
+                    continue
+                names = [n.module or ""]
+            else:
+                names = [a.name for a in n.names]
+            wild = ""
+            for full in names:
+                top = full.split(".", 1)[0]
+                if (top in _STDLIB and top not in _ALLOW) or full in _DENY_SUB or top == "":
+                    wild = "imports " + full
+                    # importing a module already loaded only binds a name: tame
+                    # while the code never uses it
+                    if full not in _sys.modules:
+                        return wild
+            for a in n.names:
+                if a.name == "*":
+                    if wild:
+                        return wild
+                    continue
+                bound = (a.asname or a.name).split(".", 1)[0]
+                imported.add(bound)
+                if wild:
+                    unused[bound] = wild
+                if t is ImportFrom and n.module == "os" and a.name not in _OS_ATTRS:
+                    return "imports os." + a.name
+    os_names = os_attrs = 0
+    for n in nodes:
+        t = _type(n)
+        if t is Attribute:
+            a = n.attr
+            if _type(n.value) is Name and n.value.id == "os":
+                os_attrs += 1
+            if (_dunder(a) and not (a in _DUNDER_OK and _type(n.ctx) is _ast.Load)) or a.startswith(_INTERNAL):
+                return "attribute " + a
+            if _type(n.value) is Name and n.value.id == "os" and a not in _OS_ATTRS:
+                return "os." + a
+        elif t is Name:
+            if _dunder(n.id) and n.id not in _DUNDER_OK:
+                return "name " + n.id
+            if n.id in unused:
+                return unused[n.id]
+            if n.id == "os":
+                if _type(n.ctx) is not _ast.Load:
+                    return "rebinds os"
+                os_names += 1
+        elif t is Call:
+            f = n.func
+            if _type(f) is Name:
+                if f.id in _NO_CALL:
+                    return "calls " + f.id
+                if f.id in _CONST_NAME:
+                    if _len(n.args) < 2 or _type(n.args[1]) is not Constant or _type(n.args[1].value) is not _str \
+                            or _dunder(n.args[1].value) or n.args[1].value.startswith(_INTERNAL):
+                        return f.id + " with a name that is not a constant"
+        elif t is Global:
+            for x in n.names:
+                if x in imported:
+                    return "global " + x
+        elif t is Assign or t is AugAssign or t is AnnAssign or t is Delete:
+            targets = n.targets if t is Assign or t is Delete else [n.target]
+            for tg in targets:
+                why = _shared_target(tg, imported)
+                if why:
+                    return why
+    if os_names != os_attrs:  # bare os (passed around, aliased) escapes the attribute check
+        return "os used as a value"
+    return ""
+
+
+def _shared_target(tg, imported):
+    """Why assigning to (or deleting) target tg changes what is shared: an attribute
+    or item of an imported module (os.environ items aside: each job has its own)."""
+    T = _type(tg)
+    if T is _ast.Tuple or T is _ast.List:
+        for e in tg.elts:
+            why = _shared_target(e, imported)
+            if why:
+                return why
+        return ""
+    if T is _ast.Starred:
+        return _shared_target(tg.value, imported)
+    if T is not _ast.Attribute and T is not _ast.Subscript:
+        return ""
+    root = tg
+    while _type(root) in (_ast.Attribute, _ast.Subscript):
+        root = root.value
+    if _type(root) is not _ast.Name or root.id not in imported:
+        return ""
+    if T is _ast.Subscript and _type(tg.value) is _ast.Attribute and tg.value.attr == "environ" \
+            and _type(tg.value.value) is _ast.Name and tg.value.value.id == "os":
+        return ""
+    return "assigns to an attribute of " + root.id
+
+
+_STDLIB = _getattr(_sys, "stdlib_module_names", frozenset())

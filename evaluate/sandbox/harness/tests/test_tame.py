@@ -1,0 +1,45 @@
+"""Tests of the tameness check: which code a batch takes, and why not."""
+import ast
+import unittest
+
+from ..tame import _wild
+
+
+class WildTest(unittest.TestCase):
+    def test_cases(self):
+        cases = [
+            ("import requests, json, os\nKEY = os.environ['K']\ndef f(q):\n"
+             "    return requests.get('https://a/' + q, headers={'k': os.getenv('K')}).json()\n", ""),
+            ("import pandas as pd\nfrom .models import X\nfrom flask import *\nimport sys\n", ""),
+            ("import logging\nlog = logging.getLogger(__name__)\ndef f(x):\n    return f.__name__\n", ""),
+            ("import os\nos.environ['A'] = 'b'\n", ""),
+            ("import sys\nprint(sys.argv)\n", "imports sys"),
+            ("import subprocess\nsubprocess.run([])\n", "imports subprocess"),
+            ("import sccg_no_such_stdlib_module_x, sys\n", ""),
+            ("import threading\nthreading.Thread()\n", "imports threading"),
+            ("import asyncio\n", "mentions asyncio"),
+            ("import os\nos.chdir('/')\n", "os.chdir"),
+            ("import os, glob\nos.makedirs('out', exist_ok=True)\nprint(glob.glob('*'))\n", ""),
+            ("import os\nf = os\n", "os used as a value"),
+            ("from os import system\n", "imports os.system"),
+            ("x = eval('1')\n", "calls eval"),
+            ("g = globals()\n", "calls globals"),
+            ("setattr(a, 'b', 1)\n", "calls setattr"),
+            ("getattr(a, name)\n", "getattr with a name that is not a constant"),
+            ("getattr(a, '__globals__')\n", "getattr with a name that is not a constant"),
+            ("getattr(a, 'json')\n", ""),
+            ("x = f.__globals__\n", "attribute __globals__"),
+            ("def g():\n    yield\nx = g().gi_frame\n", "attribute gi_frame"),
+            ("x = __builtins__\n", "name __builtins__"),
+            ("import json\njson.loads = None\n", "assigns to an attribute of json"),
+            ("import json\njson.JSONDecoder.decode = None\n", "assigns to an attribute of json"),
+            ("import requests as r\ndel r.get\n", "assigns to an attribute of r"),
+            ("import json\ndef f():\n    global json\n", "global json"),
+        ]
+        for code, want in cases:
+            with self.subTest(code=code):
+                self.assertEqual(_wild(ast.parse(code), code), want)
+
+
+if __name__ == "__main__":
+    unittest.main()
