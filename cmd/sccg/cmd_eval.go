@@ -34,6 +34,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		"summary's isolation says what was granted), and each child gets the same limits and audit hook as an exec, at\n"+
 		"about a quarter of the CPU")
 	fs.Bool("warm", false, "no effect: the fork server is the default (kept for old scripts)")
+	partial := fs.Bool("partial", false, "score generations that cover only part of the benchmark's samples (the tables then say n of N);\n"+
+		"without it such an evaluation fails")
+	split := fs.String("split", "", "score against one split of --bench: an export dir's splits/NAME.json, or the records whose split field names it")
 	rest, err := e.parse(fs, args)
 	if err != nil {
 		return err
@@ -60,10 +63,11 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	// global default store is not written by an evaluation nobody asked to keep.
 	dbSet := e.dbSet
 
-	recs, err := release.ReadFile(*bench)
+	b, err := evaluate.LoadBench(*bench, *split)
 	if err != nil {
 		return err
 	}
+	recs := b.Samples
 	if *promptsFile != "" {
 		ps, err := prompts.ReadFile(*promptsFile)
 		if err != nil {
@@ -98,6 +102,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	cfg.Progress = e.progress().Start("eval", int64(len(generations)))
 	finish := func(res *evaluate.Output) error {
 		res.Summary.Problems = append(problems, res.Summary.Problems...)
+		res.Summary.Malformed = evaluate.Malformed(problems)
 		return evaluate.WriteOutputs(*out, res)
 	}
 	var res *evaluate.Output
@@ -126,11 +131,40 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "sccg eval: %s\n", p)
 	}
 	if e.json {
-		return e.printJSON(res.Summary)
+		if err := e.printJSON(res.Summary); err != nil {
+			return err
+		}
+	} else {
+		printEvalSummary(e, res.Summary)
+		fmt.Fprintf(e.stdout, "wrote %s/results.jsonl, summary.json, tables.md\n", strings.TrimRight(*out, "/"))
 	}
-	printEvalSummary(e, res.Summary)
-	fmt.Fprintf(e.stdout, "wrote %s/results.jsonl, summary.json, tables.md\n", strings.TrimRight(*out, "/"))
+	return coverageError(res.Summary, *bench, b.Split, *partial)
+}
+
+// coverageError fails an evaluation whose generations cover only part of the
+// benchmark's samples, unless that was asked for.
+func coverageError(sum evaluate.Summary, bench, split string, partial bool) error {
+	if partial {
+		return nil
+	}
+	what := bench
+	if split != "" {
+		what += " (split " + split + ")"
+	}
+	for _, g := range sum.Groups {
+		if g.Partial() {
+			return fmt.Errorf("%s/%s: the generations cover %d of the %d samples of %s%s; scores over a part are not the benchmark's: give --partial to score them anyway",
+				g.Setting, g.Model, g.Covered, g.Expected, what, malformedNote(sum.Malformed))
+		}
+	}
 	return nil
+}
+
+func malformedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d malformed line(s) of the generations file were not read)", n)
 }
 
 // evalSelection scores answers of the endpoint-selection task.
@@ -180,8 +214,14 @@ func parseKs(s string) ([]int, error) {
 // and model.
 func printEvalSummary(e *env, sum evaluate.Summary) {
 	fmt.Fprintf(e.stdout, "isolation: %s\n", sum.Isolation)
+	if sum.Malformed > 0 {
+		fmt.Fprintf(e.stdout, "malformed lines: %d (not scored; their samples are not covered)\n", sum.Malformed)
+	}
 	for _, g := range sum.Groups {
 		o := g.Overall
+		a := g.Answers
+		fmt.Fprintf(e.stdout, "%s/%s: covers %d of %d samples; %d truncated, %d with reasoning, %d syntax errors\n",
+			g.Setting, g.Model, g.Covered, g.Expected, a.Truncated, a.Reasoning, a.SyntaxErrors)
 		fmt.Fprintf(e.stdout, "%s/%s: n=%d syntax=%.3f exec_req=%.3f host=%.3f endpoint=%.3f method=%.3f mock=%.3f robust=%.3f param_f1=%.3f codebleu=%.3f es=%.3f dep_recall=%.3f\n",
 			g.Setting, g.Model, o.N, o.Syntax, o.ExecReq, o.HostAcc, o.EndpointAcc, o.MethodAcc, o.Mock, o.Robust, o.ParamF1, o.CodeBLEU, o.ES, o.DepRecall)
 		if g.NoEndpoint != nil {

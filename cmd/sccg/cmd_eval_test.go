@@ -65,7 +65,7 @@ func TestEvalCommand(t *testing.T) {
 
 	errb.Reset()
 	out.Reset()
-	if code := run(ctx, []string{"eval", "--bench", bench, "--generations", gens, "--out", filepath.Join(dir, "gen"), "--timeout", "30s"}, e); code != 0 {
+	if code := run(ctx, []string{"eval", "--bench", bench, "--generations", gens, "--out", filepath.Join(dir, "gen"), "--timeout", "30s", "--partial"}, e); code != 0 {
 		t.Fatalf("eval --generations: exit %d, stderr %s", code, errb)
 	}
 	for _, want := range []string{"generations.jsonl line 16", `unknown sample_id "SYN-9999"`} {
@@ -110,7 +110,7 @@ func TestCompareByStratum(t *testing.T) {
 	ctx := context.Background()
 	e, out, errb, bench, gens := evalTestEnv(t)
 	dir := t.TempDir()
-	if code := run(ctx, []string{"eval", "--exec", "--bench", bench, "--generations", gens, "--out", dir, "--timeout", "30s"}, e); code != 0 {
+	if code := run(ctx, []string{"eval", "--exec", "--bench", bench, "--generations", gens, "--out", dir, "--timeout", "30s", "--partial"}, e); code != 0 {
 		t.Fatalf("eval --exec: exit %d, stderr %s", code, errb)
 	}
 	if !strings.Contains(out.String(), "isolation: ") || strings.Contains(out.String(), "isolation: fork-server") {

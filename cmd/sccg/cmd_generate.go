@@ -100,8 +100,8 @@ func runGenerate(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(e.stdout, "%s: %d of %d completions in %s (%d resumed, %d new of which %d cached; %d empty, %d truncated)\n",
-			*model, res.Resumed+res.Written, res.Wanted, *out, res.Resumed, res.Written, res.Cached, res.Empty, res.Truncated)
+		fmt.Fprintf(e.stdout, "%s: %d of %d completions in %s (%d resumed, %d new of which %d cached; %d empty, %d truncated, %d with reasoning)\n",
+			*model, res.Resumed+res.Written, res.Wanted, *out, res.Resumed, res.Written, res.Cached, res.Empty, res.Truncated, res.Reasoning)
 	}
 	if res.Failed > 0 {
 		return fmt.Errorf("%d completion(s) failed after retries; run it again to retry them", res.Failed)

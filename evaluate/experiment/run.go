@@ -362,7 +362,7 @@ func (r *runner) cell(ctx context.Context, setting, name, kind string, ps []prom
 		if len(sel.Groups) > 0 {
 			c.Selection = &sel.Groups[0]
 		}
-	} else if err := r.evaluate(ctx, &c, dir, gens); err != nil {
+	} else if err := r.evaluate(ctx, &c, dir, gens, ps); err != nil {
 		return err
 	}
 	r.idx.Cells = append(r.idx.Cells, c)
@@ -412,7 +412,7 @@ type evalDone struct {
 	Options     string `json:"options_sha256"`
 }
 
-func (r *runner) evaluate(ctx context.Context, c *Cell, dir string, gens []evaluate.Generation) error {
+func (r *runner) evaluate(ctx context.Context, c *Cell, dir string, gens []evaluate.Generation, ps []prompts.Prompt) error {
 	o, g := r.o, r.g
 	var gb bytes.Buffer
 	if err := evaluate.EncodeGenerations(&gb, gens); err != nil {
@@ -449,8 +449,12 @@ func (r *runner) evaluate(ctx context.Context, c *Cell, dir string, gens []evalu
 		}
 	}
 	os.Remove(donePath)
+	expected := make([]string, len(ps))
+	for i, p := range ps {
+		expected[i] = p.SampleID
+	}
 	cfg := evaluate.Config{Bench: o.Bench.All, Generations: gens, Workers: g.Eval.Workers, Sandbox: sb,
-		TimeCutoff: cutoff, K: ks}
+		TimeCutoff: cutoff, K: ks, Expected: expected}
 	if o.Progress != nil {
 		cfg.Progress = o.Progress.Start("eval "+c.ID, int64(len(gens)))
 	}

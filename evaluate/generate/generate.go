@@ -21,6 +21,7 @@ import (
 	"sync"
 
 	"sccg/evaluate"
+	"sccg/evaluate/answer"
 	"sccg/evaluate/prompts"
 	"sccg/internal/progress"
 	"sccg/llm"
@@ -63,12 +64,12 @@ func (o Options) RunArgs() map[string]any {
 	return a
 }
 
-// Line is one line of the generations file: the generations format, with the
-// prompt it answers and, when the model did not simply stop, why it ended.
+// Line is one line of the generations file: the generations format (with, when
+// the model did not simply stop, why it ended, and a reasoning model's reasoning
+// field), and the prompt it answers.
 type Line struct {
 	evaluate.Generation
-	PromptHash   string `json:"prompt_hash,omitempty"`
-	FinishReason string `json:"finish_reason,omitempty"`
+	PromptHash string `json:"prompt_hash,omitempty"`
 }
 
 // Failure is a completion that could not be had, and why.
@@ -95,6 +96,9 @@ type Result struct {
 	// limit (finish_reason length); they are kept, as the model's answers.
 	Empty     int `json:"empty"`
 	Truncated int `json:"truncated"`
+	// Reasoning counts new answers that came with a reasoning block or field
+	// (removed before the code is scored).
+	Reasoning int `json:"reasoning"`
 	// Failed completions gave up after the client's retries; a rerun asks again.
 	Failed   int       `json:"failed"`
 	Failures []Failure `json:"failures,omitempty"`
@@ -107,7 +111,7 @@ type Result struct {
 func (r *Result) Counts() map[string]int64 {
 	return map[string]int64{"prompts": int64(r.Prompts), "wanted": int64(r.Wanted), "resumed": int64(r.Resumed),
 		"written": int64(r.Written), "cached": int64(r.Cached), "failed": int64(r.Failed), "empty": int64(r.Empty),
-		"truncated": int64(r.Truncated), "stale": int64(r.Stale)}
+		"truncated": int64(r.Truncated), "reasoning": int64(r.Reasoning), "stale": int64(r.Stale)}
 }
 
 // Run asks c for the completions of ps that the generations file at out does not
@@ -269,7 +273,7 @@ func (r *Result) add(f io.Writer, p prompts.Prompt, idx int, model string, resp 
 		ch = resp.Choices[0]
 	}
 	l := Line{Generation: evaluate.Generation{SampleID: p.SampleID, Setting: p.Setting, Model: model, SampleIndex: idx,
-		Completion: ch.Text}, PromptHash: p.PromptHash}
+		Completion: ch.Text, Reasoning: ch.Reasoning}, PromptHash: p.PromptHash}
 	if ch.FinishReason != "" && ch.FinishReason != "stop" {
 		l.FinishReason = ch.FinishReason
 	}
@@ -295,6 +299,9 @@ func (r *Result) add(f io.Writer, p prompts.Prompt, idx int, model string, resp 
 	}
 	if ch.FinishReason == "length" {
 		r.Truncated++
+	}
+	if _, thought := answer.WithoutReasoning(ch.Text); thought || ch.Reasoning != "" {
+		r.Reasoning++
 	}
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sccg/evaluate"
+	"sccg/evaluate/answer"
 	"sccg/llm"
 )
 
@@ -84,7 +84,7 @@ func (h *HyDE) Expand(ctx context.Context, query string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("hyde: %w", err)
 	}
-	code := strings.TrimSpace(evaluate.ExtractCode(ans))
+	code := strings.TrimSpace(answer.Extract(ans, "").Text)
 	if code == "" {
 		return query, nil
 	}
