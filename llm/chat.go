@@ -165,7 +165,7 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest) (*ChatResponse, erro
 		if ctx.Err() == nil {
 			c.failures.Add(1)
 		}
-		return nil, fmt.Errorf("llm chat with %s: %w", req.Model, err)
+		return nil, fmt.Errorf("llm chat with %s: %w", req.Model, c.unknownModel(ctx, err, req.Model))
 	}
 	return resp, nil
 }
@@ -194,6 +194,9 @@ func (c *Client) chatOnce(ctx context.Context, req ChatRequest) (*ChatResponse, 
 			c.cacheHits.Add(1)
 			return &resp, nil
 		}
+	}
+	if err := c.modelGone(req.Model); err != nil {
+		return nil, err
 	}
 	var out *openai.ChatCompletion
 	err = c.do(ctx, "chat/completions", func(ctx context.Context, mw option.RequestOption) error {

@@ -254,7 +254,8 @@ func TestGenerateCommand(t *testing.T) {
 	e.getenv = func(string) string { return "wrong" }
 	importTestRun(t, e, 1, "generate", "--prompts", p, "--model", "other", "--base-url", srv.URL+"/v1", "--key-env", "REPLAY_KEY",
 		"--out", filepath.Join(dir, "bad.jsonl"), "--retries", "0")
-	if !strings.Contains(errb.String(), "failed after retries") || strings.Contains(errb.String(), "wrong") {
+	if !strings.Contains(errb.String(), "sccg generate: stopped") || !strings.Contains(errb.String(), "401") ||
+		strings.Contains(errb.String(), "run it again") || strings.Contains(errb.String(), "wrong") {
 		t.Errorf("generate with a bad key: %s", errb)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"sccg/evaluate"
 	"sccg/evaluate/prompts"
@@ -159,5 +160,50 @@ func TestEvalCoverage(t *testing.T) {
 	importTestRun(t, e, 1, "eval", "--bench", bench, "--generations", gens, "--out", filepath.Join(dir, "c"), "--split", "test")
 	if !strings.Contains(errb.String(), "no record names its split") {
 		t.Errorf("eval --split over a file without splits: %s", errb)
+	}
+}
+
+// TestGenerateFailsFast is problems 3 and 4 of issue 23: with the default
+// settings, a server that is down fails generate at once with one clear line,
+// and a model the server does not have stops after the first answer, without the
+// advice to run it again.
+func TestGenerateFailsFast(t *testing.T) {
+	e, out, errb, bench, _ := evalTestEnv(t)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "p.jsonl")
+	importTestRun(t, e, 0, "prompts", "--bench", bench, "--setting", "oracle-c3", "--out", p)
+
+	dead, err := replay.RefusedURL()
+	if err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	start := time.Now()
+	importTestRun(t, e, 1, "generate", "--prompts", p, "--model", "m", "--base-url", dead, "--out", filepath.Join(dir, "dead.jsonl"))
+	took := time.Since(start)
+	t.Logf("a dead server failed generate in %s", took)
+	if lines := strings.Count(errb.String(), "sccg generate: stopped"); !strings.Contains(errb.String(), "cannot reach the server") || lines != 1 {
+		t.Errorf("dead server: %d lines of stderr:\n%s", lines, errb)
+	}
+
+	h := replay.NewLLM(replay.LLMOptions{Models: []string{"coder:7b"}, OnlyModels: true})
+	srv := replay.Start(h)
+	defer srv.Close()
+	errb.Reset()
+	out.Reset()
+	importTestRun(t, e, 1, "generate", "--prompts", p, "--model", "coder", "--base-url", srv.URL+"/v1", "--out", filepath.Join(dir, "wrong.jsonl"),
+		"--concurrency", "1")
+	if !strings.Contains(errb.String(), `sccg generate: stopped: llm chat with coder: model "coder" not found (the server lists coder:7b)`) ||
+		strings.Contains(errb.String(), "run it again") {
+		t.Errorf("unknown model:\n%s", errb)
+	}
+	chats := 0
+	for _, r := range srv.Log.All() {
+		if strings.HasSuffix(r.Path, "/chat/completions") {
+			chats++
+		}
+	}
+	if chats != 1 {
+		t.Errorf("%d chat requests for a model the server does not have, want 1", chats)
 	}
 }

@@ -79,6 +79,16 @@ type Failure struct {
 	Reason      string `json:"reason"`
 }
 
+// StoppedError ends a run that met a failure no later request can escape; the
+// completions not asked for yet were not asked for.
+type StoppedError struct{ Err error }
+
+// Error is the failure.
+func (e *StoppedError) Error() string { return "stopped: " + e.Err.Error() }
+
+// Unwrap is the failure.
+func (e *StoppedError) Unwrap() error { return e.Err }
+
 // Result says what a run did.
 type Result struct {
 	Prompts int `json:"prompts"`
@@ -102,6 +112,8 @@ type Result struct {
 	// Failed completions gave up after the client's retries; a rerun asks again.
 	Failed   int       `json:"failed"`
 	Failures []Failure `json:"failures,omitempty"`
+	// NotSent are the completions not asked for because the run stopped.
+	NotSent int `json:"not_sent,omitempty"`
 	// PromptTokens and CompletionTokens are the servers' counts for new answers.
 	PromptTokens     int64 `json:"prompt_tokens"`
 	CompletionTokens int64 `json:"completion_tokens"`
@@ -164,6 +176,11 @@ func Run(ctx context.Context, c Chatter, ps []prompts.Prompt, out string, o Opti
 		return nil, fmt.Errorf("generate: %w", err)
 	}
 	defer f.Close()
+	// A failure no later request can escape (the server cannot be reached, refuses
+	// the key, does not serve the model, or failed too often in a row) stops the
+	// run at once: the requests not sent yet are not sent.
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	var mu sync.Mutex // guards f and res
 	next := make(chan job)
 	var wg sync.WaitGroup
@@ -182,6 +199,9 @@ func Run(ctx context.Context, c Chatter, ps []prompts.Prompt, out string, o Opti
 				if err != nil {
 					res.Failed++
 					res.Failures = append(res.Failures, Failure{SampleID: j.p.SampleID, SampleIndex: j.idx, Reason: err.Error()})
+					if llm.Fatal(err) {
+						stop(&StoppedError{Err: err})
+					}
 				} else if werr := res.add(f, j.p, j.idx, o.Model, resp); werr != nil {
 					res.Failed++
 					res.Failures = append(res.Failures, Failure{SampleID: j.p.SampleID, SampleIndex: j.idx, Reason: werr.Error()})
@@ -202,7 +222,11 @@ func Run(ctx context.Context, c Chatter, ps []prompts.Prompt, out string, o Opti
 		}
 	}()
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	if err := context.Cause(ctx); err != nil {
+		var se *StoppedError
+		if errors.As(err, &se) {
+			res.NotSent = len(jobs) - res.Written - res.Failed
+		}
 		return res, err
 	}
 	if err := f.Close(); err != nil {
