@@ -82,7 +82,10 @@ func runExperiment(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if e.json {
-		return e.printJSON(idx)
+		if err := e.printJSON(idx); err != nil {
+			return err
+		}
+		return failedCells(e, idx)
 	}
 	for _, c := range idx.Cells {
 		switch {
@@ -97,5 +100,16 @@ func runExperiment(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "sccg experiment: note: %s\n", n)
 	}
 	fmt.Fprintf(e.stdout, "wrote %s/grid.json, tables.md, summary.json (store %s)\n", filepath.Clean(*out), e.db)
-	return nil
+	return failedCells(e, idx)
+}
+
+// failedCells names the cells of a grid that could not run, and fails.
+func failedCells(e *env, idx *experiment.Index) error {
+	if len(idx.Failed) == 0 {
+		return nil
+	}
+	for _, f := range idx.Failed {
+		fmt.Fprintf(e.stderr, "sccg experiment: cell %s failed: %s\n", f.ID, f.Error)
+	}
+	return fmt.Errorf("%d of %d cells failed (listed above); the %d others ran", len(idx.Failed), len(idx.Failed)+len(idx.Cells), len(idx.Cells))
 }

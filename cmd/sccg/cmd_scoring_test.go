@@ -207,3 +207,44 @@ func TestGenerateFailsFast(t *testing.T) {
 		t.Errorf("%d chat requests for a model the server does not have, want 1", chats)
 	}
 }
+
+// TestGridRunsEveryCellItCan is problem 3 of issue 23 for a grid: a model whose
+// server is down fails its cell within seconds, the baselines (which need no
+// server) still run, and the failed cells are named at the end with exit 1.
+func TestGridRunsEveryCellItCan(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the sandbox end to end")
+	}
+	e, out, errb, bench, _ := evalTestEnv(t)
+	dead, err := replay.RefusedURL()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	grid := filepath.Join(dir, "grid.json")
+	os.WriteFile(grid, []byte(`{"settings": ["oracle-c3"], "baselines": ["gold", "null"],
+  "models": [{"name": "down", "base_url": "`+dead+`"}], "eval": {"timeout": "30s"}, "stats": {"rounds": 100}}`), 0o644)
+	res := filepath.Join(dir, "out")
+	start := time.Now()
+	importTestRun(t, e, 1, "experiment", "--grid", grid, "--bench", bench, "--out", res)
+	t.Logf("grid with a dead server: %s", time.Since(start))
+	var idx struct {
+		Cells  []struct{ ID string } `json:"cells"`
+		Failed []struct{ ID string } `json:"failed"`
+	}
+	b, _ := os.ReadFile(filepath.Join(res, "grid.json"))
+	if err := json.Unmarshal(b, &idx); err != nil {
+		t.Fatal(err)
+	}
+	if len(idx.Cells) != 2 || len(idx.Failed) != 1 || idx.Failed[0].ID != "oracle-c3/down" {
+		t.Errorf("cells %+v, failed %+v; want the two baselines run and the model's cell failed", idx.Cells, idx.Failed)
+	}
+	for _, want := range []string{"cell oracle-c3/down failed", "cannot reach the server", "1 of 3 cells failed"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb)
+		}
+	}
+	if strings.Contains(errb.String(), "again") || !strings.Contains(out.String(), "oracle-c3/gold") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out, errb)
+	}
+}
