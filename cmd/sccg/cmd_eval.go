@@ -12,6 +12,7 @@ import (
 	"sccg/evaluate/prompts"
 	"sccg/evaluate/sandbox"
 	"sccg/release"
+	"sccg/store"
 )
 
 func runEval(ctx context.Context, e *env, args []string) error {
@@ -63,7 +64,16 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	// global default store is not written by an evaluation nobody asked to keep.
 	dbSet := e.dbSet
 
-	b, err := evaluate.LoadBench(*bench, *split)
+	var splitStore *store.Store
+	if dbSet && *split != "" {
+		if splitStore, err = e.openStore(ctx); err != nil {
+			return err
+		}
+	}
+	b, err := loadBench(ctx, splitStore, *bench, *split)
+	if splitStore != nil {
+		splitStore.Close()
+	}
 	if err != nil {
 		return err
 	}

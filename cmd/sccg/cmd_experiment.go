@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 
-	"sccg/evaluate"
 	"sccg/evaluate/experiment"
 	"sccg/evaluate/prompts"
 	"sccg/evaluate/sandbox"
@@ -35,6 +35,9 @@ func runExperiment(ctx context.Context, e *env, args []string) error {
 		return usagef("--grid and --out are required")
 	}
 	g, err := experiment.ReadGrid(*gridPath)
+	if errors.Is(err, experiment.ErrEmptyGrid) {
+		return usagef("%v", err)
+	}
 	if err != nil {
 		return err
 	}
@@ -59,7 +62,7 @@ func runExperiment(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	bench, err := evaluate.LoadBench(bf.bench, bf.split)
+	bench, err := loadBench(ctx, st, bf.bench, bf.split)
 	if err != nil {
 		return err
 	}

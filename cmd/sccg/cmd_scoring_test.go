@@ -248,3 +248,47 @@ func TestGridRunsEveryCellItCan(t *testing.T) {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", out, errb)
 	}
 }
+
+// TestOneNotionOfSplit is problem 5 of issue 23: a benchmark imported with
+// --split is split the same way by prompts, baseline, eval and experiment, the
+// tool's own split files name their split, and bm25-nearest-train takes a train
+// source in a grid (train:).
+func TestOneNotionOfSplit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the sandbox end to end")
+	}
+	e, out, errb, bench, _ := evalTestEnv(t)
+	dir := t.TempDir()
+	importTestRun(t, e, 0, "import", "--split", "validation", bench)
+	p := filepath.Join(dir, "p.jsonl")
+	importTestRun(t, e, 0, "prompts", "--bench", bench, "--split", "validation", "--setting", "oracle-c3", "--out", p)
+	if ps, err := prompts.ReadFile(p); err != nil || len(ps) != 7 {
+		t.Errorf("prompts of the imported validation split: %d (%v), want 7", len(ps), err)
+	}
+	importTestRun(t, e, 1, "prompts", "--bench", bench, "--split", "test", "--setting", "oracle-c3", "--out", filepath.Join(dir, "none.jsonl"))
+	g := filepath.Join(dir, "gold.jsonl")
+	importTestRun(t, e, 0, "baseline", "gold", "--bench", bench, "--split", "validation", "--setting", "oracle-c3", "--out", g)
+
+	// A split file of the tool's own export names its split by its name.
+	splitFile := filepath.Join(dir, "splits", "validation.json")
+	os.MkdirAll(filepath.Dir(splitFile), 0o755)
+	b, _ := os.ReadFile(bench)
+	os.WriteFile(splitFile, b, 0o644)
+	fresh, _, _, _, _ := evalTestEnv(t)
+	importTestRun(t, fresh, 0, "prompts", "--bench", splitFile, "--split", "validation", "--setting", "oracle-c3", "--out", filepath.Join(dir, "p2.jsonl"))
+
+	// bm25-nearest-train over a file with no train split: the grid's train source.
+	grid := filepath.Join(dir, "grid.yaml")
+	os.WriteFile(grid, []byte("settings: [intent]\nsplit: validation\nbaselines: [bm25-nearest-train]\ndrop_leaks: true\ntrain: "+splitFile+"\neval: {timeout: 30s}\nstats: {rounds: 100}\n"), 0o644)
+	importTestRun(t, e, 0, "experiment", "--grid", grid, "--bench", bench, "--out", filepath.Join(dir, "exp"))
+	if !strings.Contains(out.String(), "intent/bm25-nearest-train") {
+		t.Errorf("the grid did not run bm25-nearest-train:\n%s\n%s", out, errb)
+	}
+	// An empty grid file is a usage error.
+	empty := filepath.Join(dir, "empty.yaml")
+	os.WriteFile(empty, []byte("# nothing yet\n"), 0o644)
+	importTestRun(t, e, 2, "experiment", "--grid", empty, "--bench", bench, "--out", filepath.Join(dir, "exp2"))
+	if !strings.Contains(errb.String(), "the file is empty") {
+		t.Errorf("empty grid: %s", errb)
+	}
+}

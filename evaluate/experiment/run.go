@@ -172,7 +172,13 @@ func (r *runner) run(ctx context.Context) (*Index, error) {
 	}
 	r.idx = &Index{Grid: *g, Bench: o.Bench.Path, Split: o.Bench.Split, Samples: len(o.Bench.Samples), Docs: cat.Source}
 	if slices.Contains(g.Baselines, baseline.BM25NearestTrain) {
-		train, err := o.Bench.TrainSplit()
+		var train []release.Record
+		var err error
+		if g.Train != "" {
+			train, err = release.ReadFile(g.Resolve(g.Train))
+		} else if train, err = o.Bench.TrainSplit(); err != nil {
+			err = fmt.Errorf("%w; or name a train source in the grid (train: FILE)", err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("experiment: %s: %w", baseline.BM25NearestTrain, err)
 		}
