@@ -124,7 +124,7 @@ func TestCompareByStratum(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &cs); err != nil || len(cs) == 0 {
 		t.Fatalf("compare --json output %s: %v", out, err)
 	}
-	if m := cs[0]; m.Metric != "mock" || m.GroupWise.NA != 7 || m.GroupWise.NB != 7 || m.GroupWise.Diff <= 0 {
+	if m := cs[0]; m.Metric != "mock" || m.GroupWise.NA != 7 || m.GroupWise.NB != 6 || m.GroupWise.Diff <= 0 {
 		t.Errorf("mock model-a vs model-b: %+v", m.GroupWise)
 	}
 }
