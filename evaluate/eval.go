@@ -338,6 +338,9 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		return nil, fmt.Errorf("evaluate: %w", err)
 	}
 	defer runner.Close()
+	if n := runner.Stale(); n > 0 {
+		out.Problems = append(out.Problems, fmt.Sprintf("sandbox: removed %d work director(ies) that killed runs left behind", n))
+	}
 	deps := DefaultDependencies()
 	sc := &scanners{}
 	defer sc.close()
