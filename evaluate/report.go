@@ -37,11 +37,11 @@ func rate(v float64, n int) string {
 	return fmt.Sprintf("%.2f [%.1f–%.1f]", 100*v, 100*lo, 100*hi)
 }
 
-// units is what the intervals of an aggregate count: its samples (the
+// Units is what the intervals of an aggregate count: its samples (the
 // completions of one sample are not independent; with one completion each they
 // are the same), or its completions for summaries written before samples were
 // counted.
-func units(a Agg) int {
+func (a Agg) Units() int {
 	if a.Samples > 0 {
 		return a.Samples
 	}
@@ -86,7 +86,7 @@ func WriteTables(w io.Writer, sums []Summary) error {
 	b.WriteString("| --- | --- | ---: | --- | --- | --- | --- | --- | --- | ---: | --- | --- | --- |\n")
 	for _, g := range groups {
 		o := g.Overall
-		u := units(o)
+		u := o.Units()
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", g.Setting, g.Model, nOf(g, o.N),
 			rate(o.Syntax, u), rate(o.Dep, u), rate(o.Secret, u), rate(o.HostAcc, u), rate(o.EndpointAcc, u),
 			rate(o.MethodAcc, u), pct(o.ParamF1), rate(o.ExecReq, u), rate(o.Mock, u), rate(o.Robust, u))
@@ -132,7 +132,7 @@ func WriteTables(w io.Writer, sums []Summary) error {
 	for _, g := range groups {
 		for _, k := range slices.Sorted(maps.Keys(g.ByDocMatchType)) {
 			a := g.ByDocMatchType[k]
-			u := units(a)
+			u := a.Units()
 			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %s | %s | %s | %s |\n", g.Setting, g.Model, k, a.N,
 				rate(a.HostAcc, u), rate(a.EndpointAcc, u), rate(a.MethodAcc, u), rate(a.ExecReq, u), rate(a.Mock, u))
 		}
