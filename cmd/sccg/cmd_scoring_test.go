@@ -292,3 +292,16 @@ func TestOneNotionOfSplit(t *testing.T) {
 		t.Errorf("empty grid: %s", errb)
 	}
 }
+
+// Table II over a release file with no stats.json beside it (an imported or
+// downloaded benchmark) is computed from its records, with no export first.
+func TestReportTableIIOfAReleaseFile(t *testing.T) {
+	e, out, errb, bench, _ := evalTestEnv(t)
+	e.dbSet = false
+	dir := filepath.Join(t.TempDir(), "report")
+	importTestRun(t, e, 0, "report", "--bench", bench, "--out", dir)
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil || !strings.Contains(string(md), "### Table II") || !strings.Contains(string(md), "| Total samples | 8 |") {
+		t.Errorf("report.md lacks Table II (%v):\n%s\n%s", err, out, errb)
+	}
+}
