@@ -1,7 +1,9 @@
 // Package llm is sccg's one client for OpenAI-compatible LLM servers (Ollama, vLLM,
 // llama.cpp server, LM Studio, DeepSeek, OpenAI): chat completions and embeddings
 // through the official SDK, with a per-request timeout, retries that honour
-// Retry-After, a concurrency limit, token totals and a cache keyed by model and
+// Retry-After (for 429, 5xx and timeouts only), failing fast on a server it cannot
+// reach, a key it refuses or a model it does not have, a breaker after failures in
+// a row, a concurrency limit, token totals and a cache keyed by model and
 // canonical prompt, so a rerun sends no request. Every LLM step of sccg — intents,
 // generation, HyDE / CAPIR retrieval, reranking — goes through it.
 //
