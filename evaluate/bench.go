@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"sccg/release"
 )
@@ -26,7 +27,14 @@ type Bench struct {
 // splits/NAME.json, as `sccg export` writes). split, when not empty, picks one
 // split: the directory's split file, or the records of the file whose "split" field
 // names it; a file whose records name no split is an error.
-func LoadBench(path, split string) (*Bench, error) {
+func LoadBench(path, split string) (*Bench, error) { return LoadBenchStored(path, split, nil) }
+
+// LoadBenchStored is LoadBench with the splits a store assigned to the samples
+// it imported (sample_id → split), for the records of a file that neither name
+// their split nor come from a file named for one. A record's split is, in order:
+// its "split" field, the name of its file (splits/validation.json, dev.jsonl),
+// the store's assignment.
+func LoadBenchStored(path, split string, stored map[string]string) (*Bench, error) {
 	if split != "" {
 		name, err := release.NormalizeName(split)
 		if err != nil {
@@ -51,20 +59,39 @@ func LoadBench(path, split string) (*Bench, error) {
 	}
 	b.Samples = nil
 	named := 0
+	fromName := release.SplitFromPath(path)
+	in := map[string]int{}
 	for _, r := range all {
 		s, ok, err := RecordSplit(r)
 		if err != nil {
 			return nil, fmt.Errorf("benchmark %s: %w", path, err)
 		}
+		if !ok && fromName != "" {
+			s, ok = fromName, true
+		}
+		if !ok && stored[r.SampleID] != "" {
+			s, ok = stored[r.SampleID], true
+		}
 		if ok {
 			named++
+			in[s]++
 		}
 		if s == split {
 			b.Samples = append(b.Samples, r)
 		}
 	}
 	if named == 0 {
-		return nil, fmt.Errorf("benchmark %s: no record names its split; give the split's file (splits/%s.json) or the export directory", path, split)
+		return nil, fmt.Errorf("benchmark %s: no record names its split (no \"split\" field, a file name that is no split's, no split in the store): "+
+			"give the export directory, or import the file with 'sccg import --split %s %s' and pass the same --db", path, split, path)
+	}
+	if len(b.Samples) == 0 {
+		var has []string
+		for _, n := range release.Names {
+			if in[n] > 0 {
+				has = append(has, fmt.Sprintf("%s %d", n, in[n]))
+			}
+		}
+		return nil, fmt.Errorf("benchmark %s: no sample is in the %s split (its samples are in: %s)", path, split, strings.Join(has, ", "))
 	}
 	return b, nil
 }

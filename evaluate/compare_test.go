@@ -39,3 +39,25 @@ func TestCompare(t *testing.T) {
 		t.Error("unknown stratum: no error")
 	}
 }
+
+// With n completions per sample, the tests count samples (each the mean of its
+// completions), not completions.
+func TestCompareCountsSamples(t *testing.T) {
+	var a, b []Result
+	for i := range 4 {
+		for k := range 3 {
+			ra := Result{SampleID: string(rune('A' + i)), SampleIndex: k, HasEndpoint: true}
+			ra.Mock = 1
+			rb := ra
+			rb.Mock = float64(k % 2)
+			a, b = append(a, ra), append(b, rb)
+		}
+	}
+	cs, err := Compare(a, b, CompareOptions{Metrics: []string{"mock"}, Rounds: 500, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := cs[0]; c.Paired.N != 4 || c.GroupWise.NA != 4 || c.GroupWise.NB != 4 || c.GroupWise.MeanB < 0.33 || c.GroupWise.MeanB > 0.34 {
+		t.Errorf("paired n %d, groups %d and %d (mean b %v); want 4 samples each, mean 1/3", c.Paired.N, c.GroupWise.NA, c.GroupWise.NB, c.GroupWise.MeanB)
+	}
+}

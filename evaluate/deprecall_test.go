@@ -48,11 +48,17 @@ func TestSummarizeDepRecall(t *testing.T) {
 		mk("A", 0, []string{"requests", "pandas"}, 0.5),
 		mk("A", 1, []string{"requests", "pandas"}, 1),
 		mk("B", 0, []string{"requests"}, 0),
+		mk("B", 1, []string{"requests"}, 0),
 		mk("C", 0, nil, 1), // no dependency to recall: left out
+		mk("C", 1, nil, 1),
 	}
 	g := Summarize(rs, []int{1, 2}).Groups[0]
-	if g.Overall.NDepRecall != 3 || math.Abs(g.Overall.DepRecall-0.5) > 1e-12 {
-		t.Errorf("dep_recall over %d = %v, want over 3 = 0.5", g.Overall.NDepRecall, g.Overall.DepRecall)
+	if g.Overall.NDepRecall != 4 || math.Abs(g.Overall.DepRecall-0.375) > 1e-12 {
+		t.Errorf("dep_recall over %d = %v, want over 4 = 0.375", g.Overall.NDepRecall, g.Overall.DepRecall)
+	}
+	// with one completion of C, @2 could not be estimated
+	if g := Summarize(rs[:5], []int{1, 2}).Groups[0]; len(g.DepRecallAtK) != 1 {
+		t.Errorf("dep_recall@k with a sample of one completion = %v, want @1 only", g.DepRecallAtK)
 	}
 	// A: @1 the mean of 0.5 and 1 = 0.75, @2 the best = 1; B: 0. Averaged over A, B.
 	if math.Abs(g.DepRecallAtK["dep_recall@1"]-0.375) > 1e-12 || math.Abs(g.DepRecallAtK["dep_recall@2"]-0.5) > 1e-12 {

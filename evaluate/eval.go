@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +21,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/python"
 
+	"sccg/evaluate/answer"
 	"sccg/evaluate/metrics"
 	"sccg/evaluate/sandbox"
 	"sccg/internal/progress"
@@ -35,7 +37,16 @@ type Generation struct {
 	Model       string `json:"model"`
 	SampleIndex int    `json:"sample_index"`
 	Completion  string `json:"completion"`
+	// FinishReason is why the model stopped, when it did not simply stop
+	// ("length": cut at the token limit).
+	FinishReason string `json:"finish_reason,omitempty"`
+	// Reasoning is the reasoning the server returned beside the completion
+	// (reasoning_content); it is never scored as code.
+	Reasoning string `json:"reasoning,omitempty"`
 }
+
+// Truncated reports whether the model was cut off at its token limit.
+func (g Generation) Truncated() bool { return g.FinishReason == "length" }
 
 // Key names a generation uniquely.
 func (g Generation) Key() string {
@@ -66,9 +77,9 @@ func ParseGenerations(r io.Reader, name string) ([]Generation, []string, error) 
 			dec := json.NewDecoder(bytes.NewReader(line))
 			switch derr := dec.Decode(&g); {
 			case derr != nil:
-				problems = append(problems, fmt.Sprintf("%s line %d: not a generation: %v", name, ln, derr))
+				problems = append(problems, fmt.Sprintf("%s line %d: %s: %v", name, ln, notAGeneration, derr))
 			case g.SampleID == "":
-				problems = append(problems, fmt.Sprintf("%s line %d: no sample_id", name, ln))
+				problems = append(problems, fmt.Sprintf("%s line %d: %s: no sample_id", name, ln, notAGeneration))
 			default:
 				if prev, dup := seen[g.Key()]; dup {
 					problems = append(problems, fmt.Sprintf("%s line %d: duplicate of line %d (%s %s %s #%d); the later one is ignored", name, ln, prev, g.Setting, g.Model, g.SampleID, g.SampleIndex))
@@ -87,6 +98,20 @@ func ParseGenerations(r io.Reader, name string) ([]Generation, []string, error) 
 	}
 }
 
+const notAGeneration = "not a generation"
+
+// Malformed counts the problems of ParseGenerations that are lines it could not
+// read as a generation (not duplicates).
+func Malformed(problems []string) int {
+	n := 0
+	for _, p := range problems {
+		if strings.Contains(p, ": "+notAGeneration+": ") {
+			n++
+		}
+	}
+	return n
+}
+
 // GoldGenerations uses every sample's own complete_function as its generation.
 func GoldGenerations(bench []release.Record) []Generation {
 	out := make([]Generation, 0, len(bench))
@@ -94,27 +119,6 @@ func GoldGenerations(bench []release.Record) []Generation {
 		out = append(out, Generation{SampleID: r.SampleID, Setting: "gold", Model: "gold", Completion: r.Code.CompleteFunction})
 	}
 	return out
-}
-
-var fenceRE = regexp.MustCompile("(?s)```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|$)")
-
-// ExtractCode takes the code out of a raw completion: the fenced blocks (Python or
-// unlabelled) when there are any, joined; otherwise the text as is.
-func ExtractCode(completion string) string {
-	if !strings.Contains(completion, "```") {
-		return completion
-	}
-	var blocks []string
-	for _, m := range fenceRE.FindAllStringSubmatch(completion, -1) {
-		lang := strings.ToLower(m[1])
-		if lang == "" || lang == "python" || lang == "py" || lang == "python3" {
-			blocks = append(blocks, m[2])
-		}
-	}
-	if len(blocks) == 0 {
-		return completion
-	}
-	return strings.Join(blocks, "\n")
 }
 
 // Metrics are one completion's scores. Rates are 0 or 1 per completion.
@@ -169,6 +173,16 @@ type Result struct {
 	Status       string `json:"status"`
 	Reason       string `json:"reason,omitempty"`
 	FailureStage string `json:"failure_stage"`
+	// SyntaxError is the parser's message when the code does not parse, and
+	// SyntaxLine the line of the code it points at (0 when it names none).
+	SyntaxError string `json:"syntax_error,omitempty"`
+	SyntaxLine  int    `json:"syntax_line,omitempty"`
+	// AnswerForm is where the code was found in the model's answer (answer.Form*);
+	// Reasoning is true when the answer held a reasoning block or field, Truncated
+	// when the model was cut off at its token limit.
+	AnswerForm string `json:"answer_form,omitempty"`
+	Reasoning  bool   `json:"reasoning,omitempty"`
+	Truncated  bool   `json:"truncated,omitempty"`
 	Metrics
 	ParamP       float64 `json:"param_p"`
 	ParamR       float64 `json:"param_r"`
@@ -204,6 +218,9 @@ type Config struct {
 	// NoReuse runs every completion, even one identical to another of the same
 	// sample (by default those share one run; Output.Runs counts the reuse).
 	NoReuse bool
+	// Expected are the sample ids every (setting, model) should cover: the split
+	// evaluated. Nil means every sample of Bench.
+	Expected []string
 }
 
 // Output is what a run produces.
@@ -334,6 +351,9 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	}
 	defer runner.Close()
 	runs := newRunCache(runner, cfg.NoReuse)
+	if n := runner.Stale(); n > 0 {
+		out.Problems = append(out.Problems, fmt.Sprintf("sandbox: removed %d work director(ies) that killed runs left behind", n))
+	}
 	deps := DefaultDependencies()
 	sc := &scanners{}
 	defer sc.close()
@@ -350,7 +370,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	for _, i := range queue {
 		g := cfg.Generations[i]
 		s := samples[g.SampleID]
-		if ExtractCode(g.Completion) != s.rec.Code.CompleteFunction && !slices.Contains(needGold, s.rec.SampleID) {
+		if answer.Extract(g.Completion, s.rec.FunctionName).Text != s.rec.Code.CompleteFunction && !slices.Contains(needGold, s.rec.SampleID) {
 			needGold = append(needGold, s.rec.SampleID)
 		}
 	}
@@ -419,12 +439,64 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		}
 	}
 	out.Summary = Summarize(out.Results, cfg.K)
+	cover(&out.Summary, out.Results, samples, cfg.Expected)
 	out.Summary.Isolation = runner.Isolation()
 	out.Summary.NetworkNamespace = runner.NetworkNamespace()
 	out.Summary.Python = runner.Python()
 	out.Summary.Problems = out.Problems
 	out.Runs = runCounts(runs, runner.BatchStats())
 	return out, nil
+}
+
+// cover sets each group's coverage of the expected samples (every sample when
+// expected is nil) and counts its samples whose route is the root.
+func cover(sum *Summary, rs []Result, samples map[string]*sampleInfo, expected []string) {
+	want := map[string]bool{}
+	if expected == nil {
+		for id := range samples {
+			want[id] = true
+		}
+	}
+	for _, id := range expected {
+		want[id] = true
+	}
+	type gk struct{ setting, model string }
+	seen := map[gk]map[string]bool{}
+	for _, r := range rs {
+		k := gk{r.Setting, r.Model}
+		if seen[k] == nil {
+			seen[k] = map[string]bool{}
+		}
+		seen[k][r.SampleID] = true
+	}
+	for i := range sum.Groups {
+		g := &sum.Groups[i]
+		g.Expected = len(want)
+		for id := range seen[gk{g.Setting, g.Model}] {
+			if want[id] {
+				g.Covered++
+			}
+			if s := samples[id]; s != nil && s.truth.HasEndpoint() && s.truth.Route == "/" {
+				g.RootRoutes++
+			}
+		}
+	}
+}
+
+var syntaxLineRE = regexp.MustCompile(`, line (\d+)\)$`)
+
+// syntaxError splits the parser's message ("SyntaxError: invalid syntax
+// (<generation>, line 3)") into the message and its line.
+func syntaxError(msg string) (string, int) {
+	if msg == "" {
+		return "does not compile", 0
+	}
+	m := syntaxLineRE.FindStringSubmatch(msg)
+	if m == nil {
+		return msg, 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return msg, n
 }
 
 func timeSlice(r release.Record, cutoff string) string {
@@ -445,10 +517,12 @@ var notCredential = map[string]bool{secrets.KindEmail: true, secrets.KindUser: t
 // scoreOne runs and scores one completion; goldImports are the imports of the
 // sample's gold code (unused when the completion is the gold code: its own are).
 func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, sc *scanners, g Generation, s *sampleInfo, truth GroundTruth, goldImports []string) (Result, error) {
-	code := ExtractCode(g.Completion)
+	ans := answer.Extract(g.Completion, s.rec.FunctionName)
+	code := ans.Text
 	r := Result{SampleID: g.SampleID, Setting: g.Setting, Model: g.Model, SampleIndex: g.SampleIndex,
 		DocMatchType: s.rec.APIMetadata.DocMatchType, CommentsSource: s.rec.CommentsSource, TimeSlice: s.slice,
-		HasEndpoint: truth.HasEndpoint(), ParamsSource: truth.ParamsSource, Requests: []Captured{}}
+		HasEndpoint: truth.HasEndpoint(), ParamsSource: truth.ParamsSource, Requests: []Captured{},
+		AnswerForm: ans.Form, Reasoning: ans.Reasoning || g.Reasoning != "", Truncated: g.Truncated()}
 	start := time.Now()
 	sb, err := runs.run(ctx, g.SampleID, code, s.rec.FunctionName)
 	if err != nil {
@@ -464,6 +538,9 @@ func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, sc *scann
 	}
 	m := &r.Metrics
 	m.Syntax = b2f(sb.Facts.Syntax)
+	if !sb.Facts.Syntax {
+		r.SyntaxError, r.SyntaxLine = syntaxError(sb.Facts.Error)
+	}
 	m.Dep = b2f(sb.Facts.Syntax && deps.Valid(sb.Facts.Imports))
 	ref := s.rec.Code.CompleteFunction
 	if code == ref {

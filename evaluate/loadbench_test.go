@@ -53,6 +53,9 @@ func TestLoadBench(t *testing.T) {
 		{"file without split fields", plainFile, "test", 0, 0, "no record names its split"},
 		{"unknown split", dir, "holdout", 0, 0, "unknown split"},
 		{"missing split file", dir, "validation", 0, 0, "no splits/validation.json"},
+		// the tool's own export: a split file given alone, whose records carry no split field
+		{"a split file alone, named for its split", filepath.Join(dir, "splits", "test.json"), "test", 2, 2, ""},
+		{"a split file alone, another split", filepath.Join(dir, "splits", "test.json"), "train", 0, 0, "no sample is in the train split (its samples are in: test 2)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,6 +73,11 @@ func TestLoadBench(t *testing.T) {
 				t.Errorf("samples %d, all %d; want %d, %d", len(b.Samples), len(b.All), tt.samples, tt.all)
 			}
 		})
+	}
+	// the store's assignment of an imported file's samples
+	stored := map[string]string{plain[0].SampleID: release.Validation, plain[1].SampleID: release.Test}
+	if b, err := LoadBenchStored(plainFile, "validation", stored); err != nil || len(b.Samples) != 1 || b.Samples[0].SampleID != plain[0].SampleID {
+		t.Errorf("split from the store: %v", err)
 	}
 	b, _ := LoadBench(dir, "test")
 	if tr, err := b.TrainSplit(); err != nil || len(tr) != 1 || tr[0].SampleID != "SYN-0003" {

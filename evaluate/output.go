@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"sccg/evaluate/stats"
@@ -144,9 +145,11 @@ type CompareOptions struct {
 	Seed    uint64
 }
 
-// Compare runs, per metric, a paired permutation test over the completions present
-// in both sets (matched by sample_id and sample_index) and a group-wise permutation
-// test over all completions of each set. Samples without an endpoint are left out,
+// Compare runs, per metric, a paired permutation test over the samples present in
+// both sets and a group-wise permutation test over all samples of each set. The
+// unit is the sample: with n completions per sample its value is the mean over
+// them (the completions of one sample are not independent, so counting each
+// would make the tests too confident). Samples without an endpoint are left out,
 // as in the summary.
 func Compare(a, b []Result, o CompareOptions) ([]Comparison, error) {
 	if len(o.Metrics) == 0 {
@@ -155,39 +158,34 @@ func Compare(a, b []Result, o CompareOptions) ([]Comparison, error) {
 	if o.Rounds <= 0 {
 		o.Rounds = 10000
 	}
-	key := func(r Result) string { return fmt.Sprintf("%s\x1f%d", r.SampleID, r.SampleIndex) }
-	ia := map[string]Result{}
-	for _, r := range a {
-		if r.HasEndpoint {
-			ia[key(r)] = r
-		}
-	}
-	var pairs [][2]Result
-	for _, r := range b {
-		if p, ok := ia[key(r)]; ok && r.HasEndpoint {
-			pairs = append(pairs, [2]Result{p, r})
-		}
-	}
-	sort.Slice(pairs, func(i, j int) bool { return key(pairs[i][0]) < key(pairs[j][0]) })
 	var out []Comparison
 	for _, m := range o.Metrics {
 		if _, ok := (Metrics{}).Value(m); !ok {
 			return nil, fmt.Errorf("compare: unknown metric %q (known: %s)", m, strings.Join(MetricNames, ", "))
 		}
+		ma, ia := sampleMeans(a, m)
+		mb, ib := sampleMeans(b, m)
 		c := Comparison{Metric: m}
-		if len(pairs) > 0 {
-			xa, xb := make([]float64, len(pairs)), make([]float64, len(pairs))
-			for i, p := range pairs {
-				xa[i], _ = p[0].Value(m)
-				xb[i], _ = p[1].Value(m)
+		var xa, xb []float64
+		for _, id := range ia {
+			if v, ok := mb[id]; ok {
+				xa, xb = append(xa, ma[id]), append(xb, v)
 			}
+		}
+		if len(xa) > 0 {
 			pr, err := stats.PairedPermutation(xa, xb, o.Rounds, o.Seed)
 			if err != nil {
 				return nil, err
 			}
 			c.Paired = &pr
 		}
-		ga, gb := values(a, m), values(b, m)
+		ga, gb := make([]float64, len(ia)), make([]float64, len(ib))
+		for i, id := range ia {
+			ga[i] = ma[id]
+		}
+		for i, id := range ib {
+			gb[i] = mb[id]
+		}
 		gr, err := stats.GroupPermutation(ga, gb, o.Rounds, o.Seed)
 		if err != nil {
 			return nil, fmt.Errorf("compare %s: %w", m, err)
@@ -196,6 +194,25 @@ func Compare(a, b []Result, o CompareOptions) ([]Comparison, error) {
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// sampleMeans is the mean of metric over each sample's completions (those with
+// an endpoint), and the samples in order.
+func sampleMeans(rs []Result, metric string) (map[string]float64, []string) {
+	sum, n := map[string]float64{}, map[string]int{}
+	for _, r := range rs {
+		if !r.HasEndpoint {
+			continue
+		}
+		v, _ := r.Value(metric)
+		sum[r.SampleID] += v
+		n[r.SampleID]++
+	}
+	ids := slices.Sorted(maps.Keys(n))
+	for _, id := range ids {
+		sum[id] /= float64(n[id])
+	}
+	return sum, ids
 }
 
 // Stratum returns the value of a result's stratum field: doc_match_type,
@@ -234,17 +251,6 @@ func SplitBy(rs []Result, field, a, b string) ([]Result, []Result, error) {
 		}
 	}
 	return ga, gb, nil
-}
-
-func values(rs []Result, metric string) []float64 {
-	var out []float64
-	for _, r := range rs {
-		if r.HasEndpoint {
-			v, _ := r.Value(metric)
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // ReadLabels reads a label file for Cohen's kappa: JSON Lines of {"id", "label"},

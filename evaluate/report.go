@@ -37,6 +37,26 @@ func rate(v float64, n int) string {
 	return fmt.Sprintf("%.2f [%.1f–%.1f]", 100*v, 100*lo, 100*hi)
 }
 
+// Units is what the intervals of an aggregate count: its samples (the
+// completions of one sample are not independent; with one completion each they
+// are the same), or its completions for summaries written before samples were
+// counted.
+func (a Agg) Units() int {
+	if a.Samples > 0 {
+		return a.Samples
+	}
+	return a.N
+}
+
+// nOf is a group's N as the tables print it: the completions, and the samples
+// they cover when the group is partial ("10 (10 of 130 samples)").
+func nOf(g Group, n int) string {
+	if g.Expected > 0 && g.Partial() {
+		return fmt.Sprintf("%d (%d of %d samples)", n, g.Covered, g.Expected)
+	}
+	return fmt.Sprint(n)
+}
+
 // FormatRate formats a 0–1 rate over n completions as the tables do: a percentage
 // and its Wilson 95% interval, or "–" when n is 0.
 func FormatRate(v float64, n int) string { return rate(v, n) }
@@ -58,17 +78,30 @@ func WriteTables(w io.Writer, sums []Summary) error {
 	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, g := range groups {
 		o := g.Overall
-		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", g.Setting, g.Model, o.N, pct(o.CodeBLEU),
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", g.Setting, g.Model, nOf(g, o.N), pct(o.CodeBLEU),
 			pct(g.CorpusCodeBLEU.Score), pct(o.ES), pct(o.TokenP), pct(o.TokenR), pct(o.TokenF1))
 	}
-	b.WriteString("\n### Table V: executability diagnostics (%, Wilson 95% interval)\n\n")
+	b.WriteString("\n### Table V: executability diagnostics (%, Wilson 95% interval over samples)\n\n")
 	b.WriteString("| Setting | Model | N | Syntax | Dep. | Secret | Host@Acc | Endpoint@Acc | Method@Acc | ParamF1 | ExecReq | Mock | Robust |\n")
 	b.WriteString("| --- | --- | ---: | --- | --- | --- | --- | --- | --- | ---: | --- | --- | --- |\n")
 	for _, g := range groups {
 		o := g.Overall
-		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", g.Setting, g.Model, o.N,
-			rate(o.Syntax, o.N), rate(o.Dep, o.N), rate(o.Secret, o.N), rate(o.HostAcc, o.N), rate(o.EndpointAcc, o.N),
-			rate(o.MethodAcc, o.N), pct(o.ParamF1), rate(o.ExecReq, o.N), rate(o.Mock, o.N), rate(o.Robust, o.N))
+		u := o.Units()
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", g.Setting, g.Model, nOf(g, o.N),
+			rate(o.Syntax, u), rate(o.Dep, u), rate(o.Secret, u), rate(o.HostAcc, u), rate(o.EndpointAcc, u),
+			rate(o.MethodAcc, u), pct(o.ParamF1), rate(o.ExecReq, u), rate(o.Mock, u), rate(o.Robust, u))
+	}
+	b.WriteString("\n### Answers: how the model answered, and the samples covered\n\n")
+	b.WriteString("| Setting | Model | Samples | Truncated | Reasoning | Prose trimmed | No code | Empty | Syntax errors | Root routes |\n")
+	b.WriteString("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, g := range groups {
+		a := g.Answers
+		cov := "–"
+		if g.Expected > 0 {
+			cov = fmt.Sprintf("%d of %d", g.Covered, g.Expected)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %d | %d | %d | %d |\n", g.Setting, g.Model, cov, a.Truncated, a.Reasoning,
+			a.Trimmed, a.NoCode, a.Empty, a.SyntaxErrors, g.RootRoutes)
 	}
 	b.WriteString("\n### Table VI: earliest-failure attribution\n\n")
 	b.WriteString("| Setting | Model | Earliest stage | Count | Share (Wilson 95%) |\n")
@@ -80,13 +113,17 @@ func WriteTables(w io.Writer, sums []Summary) error {
 		for _, c := range g.FailureStages {
 			n += c
 		}
+		u := n
+		if g.Overall.Samples > 0 && g.Overall.N == n {
+			u = g.Overall.Samples
+		}
 		for _, st := range Stages {
 			c := g.FailureStages[st]
 			share := 0.0
 			if n > 0 {
 				share = float64(c) / float64(n)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s |\n", g.Setting, g.Model, stageNames[st], c, rate(share, n))
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s |\n", g.Setting, g.Model, stageNames[st], c, rate(share, u))
 		}
 	}
 	b.WriteString("\n### By doc_match_type\n\n")
@@ -95,8 +132,9 @@ func WriteTables(w io.Writer, sums []Summary) error {
 	for _, g := range groups {
 		for _, k := range slices.Sorted(maps.Keys(g.ByDocMatchType)) {
 			a := g.ByDocMatchType[k]
+			u := a.Units()
 			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %s | %s | %s | %s |\n", g.Setting, g.Model, k, a.N,
-				rate(a.HostAcc, a.N), rate(a.EndpointAcc, a.N), rate(a.MethodAcc, a.N), rate(a.ExecReq, a.N), rate(a.Mock, a.N))
+				rate(a.HostAcc, u), rate(a.EndpointAcc, u), rate(a.MethodAcc, u), rate(a.ExecReq, u), rate(a.Mock, u))
 		}
 	}
 	hasNoEP := false
@@ -134,6 +172,9 @@ func WriteTables(w io.Writer, sums []Summary) error {
 		var parts []string
 		for _, k := range sortedAtK(g.PassAtK, "pass@%d") {
 			parts = append(parts, fmt.Sprintf("%s = %s", k, pct(g.PassAtK[k])))
+		}
+		if len(g.PassAtKOmitted) > 0 {
+			parts = append(parts, "not estimable: "+strings.Join(g.PassAtKOmitted, ", "))
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", g.Setting, g.Model, strings.Join(parts, ", "))
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"sccg/evaluate/answer"
 	"sccg/evaluate/metrics"
 	"sccg/evaluate/stats"
 )
@@ -13,6 +14,10 @@ import (
 // Agg is the mean of every metric over a set of completions (rates as fractions).
 type Agg struct {
 	N int `json:"n"`
+	// Samples is how many distinct samples the N completions are of: the unit of
+	// the tables' intervals (with n completions per sample, the completions of one
+	// sample are not independent).
+	Samples int `json:"samples"`
 	Metrics
 	// NDepRecall are the completions whose gold code has a third-party import: the
 	// ones DepRecall averages over.
@@ -24,7 +29,11 @@ func aggregate(rs []Result) Agg {
 	if len(rs) == 0 {
 		return a
 	}
+	seen := map[string]bool{}
 	for _, r := range rs {
+		if !seen[r.SampleID] {
+			seen[r.SampleID], a.Samples = true, a.Samples+1
+		}
 		m := r.Metrics
 		a.Syntax += m.Syntax
 		a.Dep += m.Dep
@@ -80,12 +89,44 @@ type Group struct {
 	NoEndpoint     *HostMethodAgg     `json:"no_endpoint,omitempty"`
 	CorpusCodeBLEU metrics.CodeBLEU   `json:"corpus_codebleu"`
 	PassAtK        map[string]float64 `json:"pass_at_k"`
+	// PassAtKOmitted are the pass@k asked for with k above the fewest completions
+	// of a sample, which the estimator cannot give.
+	PassAtKOmitted []string `json:"pass_at_k_omitted,omitempty"`
 	// DepRecallAtK is DevEval's Recall@k over sample_index: per sample whose gold
 	// code has a third-party import, the expected best DepRecall of k of its
 	// completions (stats.ExpectedMaxAtK), averaged.
 	DepRecallAtK  map[string]float64 `json:"dep_recall_at_k"`
 	FailureStages map[string]int     `json:"failure_stages"`
 	Statuses      map[string]int     `json:"statuses"`
+	// Answers counts how the model's answers came.
+	Answers AnswerCounts `json:"answers"`
+	// Covered is how many of the Expected samples of the benchmark (the split
+	// evaluated) have a completion in this group. Covered < Expected is a partial
+	// evaluation: the eval fails unless it was asked for (--partial).
+	Covered  int `json:"covered"`
+	Expected int `json:"expected"`
+	// RootRoutes is how many samples (with an endpoint) have the route "/": any
+	// request to their host's root matches their endpoint.
+	RootRoutes int `json:"root_routes,omitempty"`
+}
+
+// Partial reports whether the group covers fewer samples than it was expected to.
+func (g Group) Partial() bool { return g.Covered < g.Expected }
+
+// AnswerCounts count the completions of a group by how the model answered.
+type AnswerCounts struct {
+	// Truncated were cut off at the token limit (finish_reason length); they are
+	// scored as they are.
+	Truncated int `json:"truncated"`
+	// Reasoning held a reasoning block or field, removed before scoring.
+	Reasoning int `json:"reasoning"`
+	// Trimmed had prose before their first line of code, dropped; NoCode had no
+	// line of code at all; Empty had nothing once the reasoning was removed.
+	Trimmed int `json:"trimmed"`
+	NoCode  int `json:"no_code"`
+	Empty   int `json:"empty"`
+	// SyntaxErrors do not parse (each result holds the parser's message and line).
+	SyntaxErrors int `json:"syntax_errors"`
 }
 
 // Summary is summary.json.
@@ -95,6 +136,9 @@ type Summary struct {
 	Python           string   `json:"python"`
 	Groups           []Group  `json:"groups"`
 	Problems         []string `json:"problems,omitempty"`
+	// Malformed is how many lines of the generations file were not generations;
+	// their samples count as not covered.
+	Malformed int `json:"malformed"`
 }
 
 // Summarize aggregates results per (setting, model) and stratum. ks are the pass@k
@@ -127,6 +171,7 @@ func Summarize(results []Result, ks []int) Summary {
 		var main, noEP []Result
 		for _, r := range rs {
 			g.Statuses[r.Status]++
+			g.Answers.add(r)
 			if r.HasEndpoint {
 				main = append(main, r)
 				g.FailureStages[r.FailureStage]++
@@ -181,9 +226,19 @@ func Summarize(results []Result, ks []int) Summary {
 			}
 		}
 		ids := slices.Sorted(maps.Keys(per)) // a fixed order of addition: the same results, the same bits
+		minN := 0
+		for i, id := range ids {
+			if i == 0 || per[id].n < minN {
+				minN = per[id].n
+			}
+		}
 		for _, k := range ks {
 			if len(per) == 0 {
-				break
+				continue
+			}
+			if k > minN { // pass@k needs k completions of every sample
+				g.PassAtKOmitted = append(g.PassAtKOmitted, fmt.Sprintf("pass@%d (n = %d)", k, minN))
+				continue
 			}
 			sum := 0.0
 			for _, id := range ids {
@@ -204,8 +259,8 @@ func Summarize(results []Result, ks []int) Summary {
 			recalls[r.SampleID] = append(recalls[r.SampleID], r.DepRecall)
 		}
 		for _, k := range ks {
-			if len(withDeps) == 0 {
-				break
+			if len(withDeps) == 0 || k > minN {
+				continue
 			}
 			sum := 0.0
 			for _, id := range withDeps {
@@ -216,6 +271,26 @@ func Summarize(results []Result, ks []int) Summary {
 		s.Groups = append(s.Groups, g)
 	}
 	return s
+}
+
+func (a *AnswerCounts) add(r Result) {
+	if r.Truncated {
+		a.Truncated++
+	}
+	if r.Reasoning {
+		a.Reasoning++
+	}
+	switch r.AnswerForm {
+	case answer.FormTrimmed:
+		a.Trimmed++
+	case answer.FormNone:
+		a.NoCode++
+	case answer.FormEmpty:
+		a.Empty++
+	}
+	if r.Syntax == 0 {
+		a.SyntaxErrors++
+	}
 }
 
 func orUnknown(s string) string {

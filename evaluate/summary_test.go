@@ -18,7 +18,7 @@ func TestAggKeys(t *testing.T) {
 	json.Unmarshal(b, &m)
 	got := slices.Sorted(maps.Keys(m))
 	want := []string{"codebleu", "dep", "dep_recall", "endpoint_acc", "es", "exec_req", "host_acc", "method_acc", "mock", "n",
-		"n_dep_recall", "param_f1", "robust", "secret", "syntax", "token_f1", "token_p", "token_r"}
+		"n_dep_recall", "param_f1", "robust", "samples", "secret", "syntax", "token_f1", "token_p", "token_r"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("summary metric keys = %v, want %v", got, want)
 	}
@@ -58,5 +58,45 @@ func TestSummarize(t *testing.T) {
 	}
 	if g.FailureStages[StageHost] != 2 || g.FailureStages[StageHit] != 1 || g.Statuses["ok"] != 5 {
 		t.Errorf("stages %v statuses %v", g.FailureStages, g.Statuses)
+	}
+}
+
+// pass@k is only estimated for k up to the fewest completions of a sample: with
+// one completion each, pass@3 would only repeat pass@1. The intervals count the
+// samples, not the completions.
+func TestPassAtKOnlyUpToN(t *testing.T) {
+	var rs []Result
+	for i, id := range []string{"A", "B", "C"} {
+		r := Result{SampleID: id, Setting: "s", Model: "m", HasEndpoint: true, Status: "ok"}
+		r.Mock = float64(i % 2)
+		rs = append(rs, r)
+	}
+	g := Summarize(rs, []int{1, 3}).Groups[0]
+	if _, ok := g.PassAtK["pass@3"]; ok || len(g.PassAtK) != 1 || !reflect.DeepEqual(g.PassAtKOmitted, []string{"pass@3 (n = 1)"}) {
+		t.Errorf("pass@k = %v, omitted %v; want pass@1 only, pass@3 omitted", g.PassAtK, g.PassAtKOmitted)
+	}
+	var three []Result
+	for _, r := range rs {
+		for i := 0; i < 3; i++ {
+			r.SampleIndex = i
+			three = append(three, r)
+		}
+	}
+	g = Summarize(three, []int{1, 3}).Groups[0]
+	if len(g.PassAtK) != 2 || g.Overall.N != 9 || g.Overall.Samples != 3 {
+		t.Errorf("n = 3: pass@k %v, N %d over %d samples; want both, 9 over 3", g.PassAtK, g.Overall.N, g.Overall.Samples)
+	}
+}
+
+func TestAnswerCounts(t *testing.T) {
+	rs := []Result{
+		{SampleID: "A", Setting: "s", Model: "m", HasEndpoint: true, Truncated: true, AnswerForm: "fenced", Reasoning: true},
+		{SampleID: "B", Setting: "s", Model: "m", HasEndpoint: true, AnswerForm: "trimmed", Metrics: Metrics{Syntax: 1}},
+		{SampleID: "C", Setting: "s", Model: "m", HasEndpoint: false, AnswerForm: "empty", Reasoning: true},
+	}
+	got := Summarize(rs, nil).Groups[0].Answers
+	want := AnswerCounts{Truncated: 1, Reasoning: 2, Trimmed: 1, Empty: 1, SyntaxErrors: 2}
+	if got != want {
+		t.Errorf("answers = %+v, want %+v", got, want)
 	}
 }

@@ -86,24 +86,6 @@ func TestDependencies(t *testing.T) {
 	}
 }
 
-func TestExtractCode(t *testing.T) {
-	tests := []struct {
-		name, in, want string
-	}{
-		{"plain", "import os\n", "import os\n"},
-		{"python fence", "Sure:\n```python\nx = 1\n```\nDone.", "x = 1\n"},
-		{"two fences joined, other languages dropped", "```py\na = 1\n```\n```bash\nls\n```\n```\nb = 2\n```", "a = 1\n\nb = 2\n"},
-		{"unclosed fence", "```python\nx = 1\n", "x = 1\n"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := ExtractCode(tt.in); got != tt.want {
-				t.Errorf("ExtractCode = %q, want %q", got, tt.want)
-			}
-		})
-	}
-}
-
 func TestParseGenerations(t *testing.T) {
 	in := `{"sample_id": "A", "setting": "s", "model": "m", "sample_index": 0, "completion": "x"}
 not json
@@ -118,7 +100,7 @@ not json
 	if len(gens) != 2 || gens[0].Completion != "x" || gens[1].SampleID != "B" {
 		t.Errorf("generations = %+v", gens)
 	}
-	want := []string{"g.jsonl line 2: not a generation", "g.jsonl line 3: no sample_id", "g.jsonl line 4: duplicate of line 1"}
+	want := []string{"g.jsonl line 2: not a generation", "g.jsonl line 3: not a generation: no sample_id", "g.jsonl line 4: duplicate of line 1"}
 	if len(problems) != len(want) {
 		t.Fatalf("problems = %q", problems)
 	}
@@ -126,6 +108,9 @@ not json
 		if !strings.HasPrefix(problems[i], w) {
 			t.Errorf("problem %d = %q, want prefix %q", i, problems[i], w)
 		}
+	}
+	if n := Malformed(problems); n != 2 {
+		t.Errorf("malformed = %d, want 2 (the duplicate is not)", n)
 	}
 }
 

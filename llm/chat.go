@@ -8,6 +8,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/respjson"
 )
 
 // Message roles.
@@ -111,6 +112,10 @@ type Choice struct {
 	FinishReason string `json:"finish_reason"`
 	// Refusal is the model's refusal message, when it refused.
 	Refusal string `json:"refusal,omitempty"`
+	// Reasoning is the reasoning a server returns beside the content of a
+	// reasoning model (reasoning_content: DeepSeek, vLLM, llama.cpp; reasoning:
+	// Ollama, OpenRouter), or "".
+	Reasoning string `json:"reasoning,omitempty"`
 }
 
 // TokenUsage is the server's token count for one answer.
@@ -160,7 +165,7 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest) (*ChatResponse, erro
 		if ctx.Err() == nil {
 			c.failures.Add(1)
 		}
-		return nil, fmt.Errorf("llm chat with %s: %w", req.Model, err)
+		return nil, fmt.Errorf("llm chat with %s: %w", req.Model, c.unknownModel(ctx, err, req.Model))
 	}
 	return resp, nil
 }
@@ -190,6 +195,9 @@ func (c *Client) chatOnce(ctx context.Context, req ChatRequest) (*ChatResponse, 
 			return &resp, nil
 		}
 	}
+	if err := c.modelGone(req.Model); err != nil {
+		return nil, err
+	}
 	var out *openai.ChatCompletion
 	err = c.do(ctx, "chat/completions", func(ctx context.Context, mw option.RequestOption) error {
 		r, err := c.chat.New(ctx, params, mw)
@@ -202,7 +210,8 @@ func (c *Client) chatOnce(ctx context.Context, req ChatRequest) (*ChatResponse, 
 	resp := &ChatResponse{Model: out.Model, Key: key, Choices: make([]Choice, len(out.Choices)),
 		Usage: TokenUsage{PromptTokens: out.Usage.PromptTokens, CompletionTokens: out.Usage.CompletionTokens}}
 	for i, ch := range out.Choices {
-		resp.Choices[i] = Choice{Text: ch.Message.Content, FinishReason: ch.FinishReason, Refusal: ch.Message.Refusal}
+		resp.Choices[i] = Choice{Text: ch.Message.Content, FinishReason: ch.FinishReason, Refusal: ch.Message.Refusal,
+			Reasoning: reasoningOf(ch.Message.JSON.ExtraFields)}
 	}
 	c.promptTokens.Add(resp.Usage.PromptTokens)
 	c.completionTokens.Add(resp.Usage.CompletionTokens)
@@ -255,4 +264,19 @@ func chatParams(req ChatRequest) (openai.ChatCompletionNewParams, error) {
 		p.Stop = openai.ChatCompletionNewParamsStopUnion{OfStringArray: req.Stop}
 	}
 	return p, nil
+}
+
+// reasoningOf reads the reasoning field a server added to a message, if any.
+func reasoningOf(extra map[string]respjson.Field) string {
+	for _, name := range []string{"reasoning_content", "reasoning"} {
+		f, ok := extra[name]
+		if !ok {
+			continue
+		}
+		var s string
+		if json.Unmarshal([]byte(f.Raw()), &s) == nil && s != "" {
+			return s
+		}
+	}
+	return ""
 }

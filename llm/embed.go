@@ -24,7 +24,7 @@ func (c *Client) Embed(ctx context.Context, model string, texts []string) ([][]f
 		if ctx.Err() == nil {
 			c.failures.Add(1)
 		}
-		return nil, fmt.Errorf("llm embed %d text(s) with %s: %w", len(texts), model, err)
+		return nil, fmt.Errorf("llm embed %d text(s) with %s: %w", len(texts), model, c.unknownModel(ctx, err, model))
 	}
 	return out, nil
 }

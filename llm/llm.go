@@ -1,7 +1,9 @@
 // Package llm is sccg's one client for OpenAI-compatible LLM servers (Ollama, vLLM,
 // llama.cpp server, LM Studio, DeepSeek, OpenAI): chat completions and embeddings
 // through the official SDK, with a per-request timeout, retries that honour
-// Retry-After, a concurrency limit, token totals and a cache keyed by model and
+// Retry-After (for 429, 5xx and timeouts only), failing fast on a server it cannot
+// reach, a key it refuses or a model it does not have, a breaker after failures in
+// a row, a concurrency limit, token totals and a cache keyed by model and
 // canonical prompt, so a rerun sends no request. Every LLM step of sccg — intents,
 // generation, HyDE / CAPIR retrieval, reranking — goes through it.
 //
@@ -17,6 +19,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -72,6 +75,10 @@ type Config struct {
 	// EmbedBatch is how many texts one embeddings request carries; 0 means
 	// DefaultEmbedBatch.
 	EmbedBatch int `json:"embed_batch,omitempty"`
+	// BreakAfter is how many calls in a row may fail (each after its retries)
+	// before the client stops sending and fails every call with a *BreakerError;
+	// 0 means DefaultBreakAfter, negative means never.
+	BreakAfter int `json:"break_after,omitempty"`
 }
 
 // withDefaults fills the zero fields.
@@ -93,6 +100,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.EmbedBatch <= 0 {
 		c.EmbedBatch = DefaultEmbedBatch
+	}
+	if c.BreakAfter == 0 {
+		c.BreakAfter = DefaultBreakAfter
 	}
 	return c
 }
@@ -146,6 +156,17 @@ type Client struct {
 	sem    chan struct{}
 
 	requests, retries, cacheHits, promptTokens, completionTokens, failures atomic.Int64
+
+	// The first call, which goes alone; what it found; the models that do not
+	// exist; the breaker.
+	checkMu   sync.Mutex
+	started   bool
+	firstDone chan struct{}
+	checkErr  error
+	served    []string // the models the server lists, once asked
+	gone      map[string]error
+	inARow    int // calls failed in a row
+	broken    *BreakerError
 }
 
 // New makes a client for cfg. It reads the API key from the variable cfg.APIKeyEnv

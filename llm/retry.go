@@ -65,14 +65,20 @@ type TransportError struct {
 	Attempts int
 	// Timeout is true when the last attempt ran out of time.
 	Timeout bool
-	Err     error
+	// Unreachable is true when nothing answers at the address (connection
+	// refused, unknown host): not retried.
+	Unreachable bool
+	Err         error
 }
 
 // Error names the endpoint, what went wrong and the attempts.
 func (e *TransportError) Error() string {
 	what := "no answer"
-	if e.Timeout {
+	switch {
+	case e.Timeout:
 		what = "timed out"
+	case e.Unreachable:
+		return fmt.Sprintf("%s: cannot reach the server (is it running, is the URL right?): %v", e.Endpoint, e.Err)
 	}
 	return fmt.Sprintf("%s: %s after %d attempt(s): %v", e.Endpoint, what, e.Attempts, e.Err)
 }
@@ -158,7 +164,29 @@ func (b *cappedBody) Close() error { return b.rc.Close() }
 // HTTP-date Retry-After against the wall clock and sleep on a real timer (so a
 // test cannot use a fake clock), and an attempt that hits its per-request timeout
 // is returned, not retried.
+//
+// The client's first call goes alone, and its outcome decides for the others
+// (see begin); after BreakAfter calls in a row failed it sends nothing more.
 func (c *Client) do(ctx context.Context, path string, call func(context.Context, option.RequestOption) error) error {
+	if err := c.open(); err != nil {
+		return err
+	}
+	first, err := c.begin(ctx)
+	if err != nil {
+		return err
+	}
+	err = c.attempts(ctx, path, call)
+	if first {
+		c.end(err)
+	}
+	if ctx.Err() == nil {
+		c.trip(err)
+	}
+	return err
+}
+
+// attempts sends call until it succeeds or fails for good.
+func (c *Client) attempts(ctx context.Context, path string, call func(context.Context, option.RequestOption) error) error {
 	ep := c.endpoint(path)
 	for n := 1; ; n++ {
 		if err := c.acquire(ctx); err != nil {
@@ -190,6 +218,8 @@ func (c *Client) do(ctx context.Context, path string, call func(context.Context,
 			}
 		case timedOut:
 			fail, retry = &TransportError{Endpoint: ep, Attempts: n, Timeout: true, Err: context.DeadlineExceeded}, true
+		case unreachable(err):
+			return &TransportError{Endpoint: ep, Attempts: n, Unreachable: true, Err: c.scrubErr(err)}
 		case isTransport(err):
 			fail, retry = &TransportError{Endpoint: ep, Attempts: n, Err: c.scrubErr(err)}, true
 		default:

@@ -65,3 +65,11 @@ func TestSplitNamesAndIDs(t *testing.T) {
 		t.Errorf("IDNumber(X-12) = %d, want 0", n)
 	}
 }
+
+func TestSplitFromPath(t *testing.T) {
+	for in, want := range map[string]string{"release/splits/test.json": "test", "dev.jsonl": "validation", "sccgbench.json": ""} {
+		if got := SplitFromPath(in); got != want {
+			t.Errorf("SplitFromPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package release
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -28,6 +29,17 @@ func NormalizeName(s string) (string, error) {
 		return Test, nil
 	}
 	return "", fmt.Errorf("unknown split %q (want train, validation or test)", s)
+}
+
+// SplitFromPath names the split a benchmark file holds from its name
+// (splits/test.json → test, validation.jsonl → validation), or "" when the name
+// is not a split's.
+func SplitFromPath(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if n, err := NormalizeName(base); err == nil {
+		return n
+	}
+	return ""
 }
 
 // FormatID is the published sample id for number n: SCG-000001.

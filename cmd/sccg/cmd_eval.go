@@ -12,6 +12,7 @@ import (
 	"sccg/evaluate/prompts"
 	"sccg/evaluate/sandbox"
 	"sccg/release"
+	"sccg/store"
 )
 
 func runEval(ctx context.Context, e *env, args []string) error {
@@ -37,6 +38,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	noBatch := fs.Bool("no-batch", false, "run every completion in a forked child of its own; by default tame completions run in\n"+
 		"batches, one after another in one forked child that verifies after each that nothing the next could see changed")
 	noReuse := fs.Bool("no-reuse", false, "run every completion, even one identical to another of its sample (by default they share one run)")
+	partial := fs.Bool("partial", false, "score generations that cover only part of the benchmark's samples (the tables then say n of N);\n"+
+		"without it such an evaluation fails")
+	split := fs.String("split", "", "score against one split of --bench: an export dir's splits/NAME.json, or the records whose split field names it")
 	rest, err := e.parse(fs, args)
 	if err != nil {
 		return err
@@ -66,10 +70,20 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	// global default store is not written by an evaluation nobody asked to keep.
 	dbSet := e.dbSet
 
-	recs, err := release.ReadFile(*bench)
+	var splitStore *store.Store
+	if dbSet && *split != "" {
+		if splitStore, err = e.openStore(ctx); err != nil {
+			return err
+		}
+	}
+	b, err := loadBench(ctx, splitStore, *bench, *split)
+	if splitStore != nil {
+		splitStore.Close()
+	}
 	if err != nil {
 		return err
 	}
+	recs := b.Samples
 	if *promptsFile != "" {
 		ps, err := prompts.ReadFile(*promptsFile)
 		if err != nil {
@@ -105,6 +119,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	cfg.Progress = e.progress().Start("eval", int64(len(generations)))
 	finish := func(res *evaluate.Output) error {
 		res.Summary.Problems = append(problems, res.Summary.Problems...)
+		res.Summary.Malformed = evaluate.Malformed(problems)
 		return evaluate.WriteOutputs(*out, res)
 	}
 	var res *evaluate.Output
@@ -133,11 +148,40 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "sccg eval: %s\n", p)
 	}
 	if e.json {
-		return e.printJSON(res.Summary)
+		if err := e.printJSON(res.Summary); err != nil {
+			return err
+		}
+	} else {
+		printEvalSummary(e, res.Summary, res.Runs)
+		fmt.Fprintf(e.stdout, "wrote %s/results.jsonl, summary.json, tables.md\n", strings.TrimRight(*out, "/"))
 	}
-	printEvalSummary(e, res.Summary, res.Runs)
-	fmt.Fprintf(e.stdout, "wrote %s/results.jsonl, summary.json, tables.md\n", strings.TrimRight(*out, "/"))
+	return coverageError(res.Summary, *bench, b.Split, *partial)
+}
+
+// coverageError fails an evaluation whose generations cover only part of the
+// benchmark's samples, unless that was asked for.
+func coverageError(sum evaluate.Summary, bench, split string, partial bool) error {
+	if partial {
+		return nil
+	}
+	what := bench
+	if split != "" {
+		what += " (split " + split + ")"
+	}
+	for _, g := range sum.Groups {
+		if g.Partial() {
+			return fmt.Errorf("%s/%s: the generations cover %d of the %d samples of %s%s; scores over a part are not the benchmark's: give --partial to score them anyway",
+				g.Setting, g.Model, g.Covered, g.Expected, what, malformedNote(sum.Malformed))
+		}
+	}
 	return nil
+}
+
+func malformedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d malformed line(s) of the generations file were not read)", n)
 }
 
 // evalSelection scores answers of the endpoint-selection task.
@@ -197,8 +241,14 @@ func printEvalSummary(e *env, sum evaluate.Summary, runs *evaluate.RunCounts) {
 			fmt.Fprintf(e.stdout, "  batched run failed: %s\n", c)
 		}
 	}
+	if sum.Malformed > 0 {
+		fmt.Fprintf(e.stdout, "malformed lines: %d (not scored; their samples are not covered)\n", sum.Malformed)
+	}
 	for _, g := range sum.Groups {
 		o := g.Overall
+		a := g.Answers
+		fmt.Fprintf(e.stdout, "%s/%s: covers %d of %d samples; %d truncated, %d with reasoning, %d syntax errors\n",
+			g.Setting, g.Model, g.Covered, g.Expected, a.Truncated, a.Reasoning, a.SyntaxErrors)
 		fmt.Fprintf(e.stdout, "%s/%s: n=%d syntax=%.3f exec_req=%.3f host=%.3f endpoint=%.3f method=%.3f mock=%.3f robust=%.3f param_f1=%.3f codebleu=%.3f es=%.3f dep_recall=%.3f\n",
 			g.Setting, g.Model, o.N, o.Syntax, o.ExecReq, o.HostAcc, o.EndpointAcc, o.MethodAcc, o.Mock, o.Robust, o.ParamF1, o.CodeBLEU, o.ES, o.DepRecall)
 		if g.NoEndpoint != nil {

@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 
-	"sccg/evaluate"
 	"sccg/evaluate/experiment"
 	"sccg/evaluate/prompts"
 	"sccg/evaluate/sandbox"
@@ -35,6 +35,9 @@ func runExperiment(ctx context.Context, e *env, args []string) error {
 		return usagef("--grid and --out are required")
 	}
 	g, err := experiment.ReadGrid(*gridPath)
+	if errors.Is(err, experiment.ErrEmptyGrid) {
+		return usagef("%v", err)
+	}
 	if err != nil {
 		return err
 	}
@@ -59,7 +62,7 @@ func runExperiment(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	bench, err := evaluate.LoadBench(bf.bench, bf.split)
+	bench, err := loadBench(ctx, st, bf.bench, bf.split)
 	if err != nil {
 		return err
 	}
@@ -82,7 +85,10 @@ func runExperiment(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if e.json {
-		return e.printJSON(idx)
+		if err := e.printJSON(idx); err != nil {
+			return err
+		}
+		return failedCells(e, idx)
 	}
 	for _, c := range idx.Cells {
 		switch {
@@ -97,5 +103,16 @@ func runExperiment(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "sccg experiment: note: %s\n", n)
 	}
 	fmt.Fprintf(e.stdout, "wrote %s/grid.json, tables.md, summary.json (store %s)\n", filepath.Clean(*out), e.db)
-	return nil
+	return failedCells(e, idx)
+}
+
+// failedCells names the cells of a grid that could not run, and fails.
+func failedCells(e *env, idx *experiment.Index) error {
+	if len(idx.Failed) == 0 {
+		return nil
+	}
+	for _, f := range idx.Failed {
+		fmt.Fprintf(e.stderr, "sccg experiment: cell %s failed: %s\n", f.ID, f.Error)
+	}
+	return fmt.Errorf("%d of %d cells failed (listed above); the %d others ran", len(idx.Failed), len(idx.Failed)+len(idx.Cells), len(idx.Cells))
 }

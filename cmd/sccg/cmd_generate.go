@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -88,9 +89,15 @@ func runGenerate(ctx context.Context, e *env, args []string) error {
 	if res != nil && !e.json {
 		fmt.Fprintf(e.stderr, "sccg generate: %d requests (%d retries), %d answers from the cache, %d prompt + %d completion tokens, %s\n",
 			u.Requests, u.Retries, u.CacheHits, u.PromptTokens, u.CompletionTokens, time.Since(start).Round(time.Millisecond))
-		for _, f := range res.Failures {
-			fmt.Fprintf(e.stderr, "sccg generate: failed %s #%d: %s\n", f.SampleID, f.SampleIndex, f.Reason)
+		if !errors.As(err, new(*generate.StoppedError)) {
+			for _, f := range res.Failures {
+				fmt.Fprintf(e.stderr, "sccg generate: failed %s #%d: %s\n", f.SampleID, f.SampleIndex, f.Reason)
+			}
 		}
+	}
+	var stopped *generate.StoppedError
+	if errors.As(err, &stopped) {
+		return fmt.Errorf("%w (%d completion(s) written, %d not asked for)", err, res.Written, res.NotSent)
 	}
 	if err != nil {
 		return err
@@ -100,8 +107,8 @@ func runGenerate(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(e.stdout, "%s: %d of %d completions in %s (%d resumed, %d new of which %d cached; %d empty, %d truncated)\n",
-			*model, res.Resumed+res.Written, res.Wanted, *out, res.Resumed, res.Written, res.Cached, res.Empty, res.Truncated)
+		fmt.Fprintf(e.stdout, "%s: %d of %d completions in %s (%d resumed, %d new of which %d cached; %d empty, %d truncated, %d with reasoning)\n",
+			*model, res.Resumed+res.Written, res.Wanted, *out, res.Resumed, res.Written, res.Cached, res.Empty, res.Truncated, res.Reasoning)
 	}
 	if res.Failed > 0 {
 		return fmt.Errorf("%d completion(s) failed after retries; run it again to retry them", res.Failed)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -61,16 +60,19 @@ func (b *benchFlags) load(ctx context.Context, e *env) (*docSource, error) {
 	if b.bench == "" {
 		return nil, usagef("--bench is required")
 	}
-	bench, err := evaluate.LoadBench(b.bench, b.split)
-	if err != nil {
-		return nil, err
-	}
-	src := &docSource{bench: bench, docs: b.docs}
+	src := &docSource{docs: b.docs}
+	var err error
 	if e.dbSet {
 		if src.st, err = e.openStore(ctx); err != nil {
 			return nil, err
 		}
 	}
+	bench, err := loadBench(ctx, src.st, b.bench, b.split)
+	if err != nil {
+		src.close()
+		return nil, err
+	}
+	src.bench = bench
 	if src.catalog, err = docsCatalog(ctx, src.st, b.docs, bench); err != nil {
 		src.close()
 		return nil, err
@@ -211,10 +213,6 @@ func buildPrompts(ctx context.Context, e *env, bench *evaluate.Bench, o prompts.
 			}
 			fmt.Fprintf(e.stderr, "sccg prompts: %s %s: %s: %s\n", verb, p.SampleID, p.Kind, p.Reason)
 		}
-	}
-	var le *prompts.LeakError
-	if errors.As(err, &le) {
-		return nil, fmt.Errorf("%w (run with --drop-leaks to leave them out)", err)
 	}
 	return res, err
 }

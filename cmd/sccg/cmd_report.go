@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sccg/release"
 	"strings"
 
 	"sccg/evaluate"
@@ -56,6 +57,9 @@ func runReport(ctx context.Context, e *env, args []string) error {
 	}
 	d, err := report.Load(ctx, report.Inputs{Paths: paths, Bench: *bench, Stats: *stats, Generations: gens})
 	if err != nil {
+		return err
+	}
+	if err := statsOfBench(ctx, d); err != nil {
 		return err
 	}
 	opts := report.Options{Title: *title, Rounds: *rounds, Seed: *seed}
@@ -129,4 +133,25 @@ func printSummaryTables(e *env, paths []string) error {
 		return e.printJSON(sums)
 	}
 	return evaluate.WriteTables(e.stdout, sums)
+}
+
+// statsOfBench computes Table II's figures from the benchmark's records when no
+// stats.json came with them (an imported or downloaded release file, not an
+// export directory), as sccg export would have written them.
+func statsOfBench(ctx context.Context, d *report.Data) error {
+	if d.Stats != nil || len(d.Bench) == 0 {
+		return nil
+	}
+	fromName := release.SplitFromPath(d.BenchPath)
+	st, err := samples.ComputeStats(ctx, d.Bench, func(i int) string {
+		if s, ok, _ := evaluate.RecordSplit(d.Bench[i]); ok {
+			return s
+		}
+		return fromName
+	})
+	if err != nil {
+		return fmt.Errorf("report: dataset statistics of %s: %w", d.BenchPath, err)
+	}
+	d.Stats, d.StatsPath = &st, d.BenchPath+" (computed)"
+	return nil
 }

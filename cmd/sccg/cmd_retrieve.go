@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -225,6 +226,13 @@ func runRetrieve(ctx context.Context, e *env, args []string) error {
 		rep.Settings = map[string]any{"bench": benchName(*bench, e.db), "split": *split, "gold_run": !*noRun,
 			"with_name": *withName}
 		rep.Settings["k1"], rep.Settings["b"] = *k1, *b
+		if fc, ok := r.(retrieve.FallbackCounter); ok {
+			counts := fc.Counts()
+			rep.Settings["unusable_answers"] = counts
+			for _, what := range slices.Sorted(maps.Keys(counts)) {
+				fmt.Fprintf(e.stderr, "sccg retrieve: %s: %d LLM answer(s) not usable: %s\n", name, counts[what], what)
+			}
+		}
 		if client != nil {
 			u := client.Usage()
 			rep.Settings["llm"] = map[string]any{"base_url": lf.url, "model": lf.model, "embed_model": lf.embedModel,

@@ -39,7 +39,7 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		split := verify.SplitFromPath(b)
+		split := release.SplitFromPath(b)
 		for _, r := range recs {
 			smps = append(smps, verify.Sample{Record: r, Split: split})
 		}

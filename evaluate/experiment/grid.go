@@ -37,6 +37,9 @@ type Grid struct {
 	// --bench overrides it. Relative paths are relative to the grid file.
 	Bench string `json:"bench,omitempty" yaml:"bench"`
 	Split string `json:"split,omitempty" yaml:"split"`
+	// Train is the train source of bm25-nearest-train (a release file, every
+	// record of it train), for a benchmark that has no train split of its own.
+	Train string `json:"train,omitempty" yaml:"train"`
 	// Docs are documentation files for an imported benchmark (see sccg prompts).
 	Docs []string `json:"docs,omitempty" yaml:"docs"`
 	// Task is generate (default) or select-endpoint.
@@ -152,6 +155,9 @@ func ReadGrid(path string) (*Grid, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read grid: %w", err)
 	}
+	if emptyGrid(b) {
+		return nil, fmt.Errorf("grid %s: %w", path, ErrEmptyGrid)
+	}
 	var g Grid
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".yaml", ".yml":
@@ -172,6 +178,19 @@ func ReadGrid(path string) (*Grid, error) {
 		return nil, fmt.Errorf("grid %s: %w", path, err)
 	}
 	return &g, nil
+}
+
+// ErrEmptyGrid is the error of a grid file with nothing in it: a usage error.
+var ErrEmptyGrid = errors.New("the file is empty: a grid names at least its settings (see sccg experiment --help)")
+
+// emptyGrid reports whether a grid file holds nothing but blanks and comments.
+func emptyGrid(b []byte) bool {
+	for _, line := range strings.Split(string(b), "\n") {
+		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") && t != "---" {
+			return false
+		}
+	}
+	return true
 }
 
 // Resolve makes a path of the grid file relative to the file's directory.

@@ -99,11 +99,21 @@ type Index struct {
 	Tests    []Test        `json:"tests,omitempty"`
 	// Notes are what the summary could not do, and why.
 	Notes []string `json:"notes,omitempty"`
+	// Failed are the cells that could not run (a model whose server is down, a
+	// setting whose retrieval failed), each with why; the others ran.
+	Failed []FailedCell `json:"failed,omitempty"`
+}
+
+// FailedCell is a cell of the grid that could not run.
+type FailedCell struct {
+	ID    string `json:"id"`
+	Error string `json:"error"`
 }
 
 // Counts are the index's figures as a run records them.
 func (x *Index) Counts() map[string]int64 {
-	c := map[string]int64{"cells": int64(len(x.Cells)), "samples": int64(x.Samples), "tests": int64(len(x.Tests))}
+	c := map[string]int64{"cells": int64(len(x.Cells)), "samples": int64(x.Samples), "tests": int64(len(x.Tests)),
+		"failed": int64(len(x.Failed))}
 	for _, s := range x.Settings {
 		c["prompts"] += int64(s.Prompts)
 	}
@@ -162,7 +172,13 @@ func (r *runner) run(ctx context.Context) (*Index, error) {
 	}
 	r.idx = &Index{Grid: *g, Bench: o.Bench.Path, Split: o.Bench.Split, Samples: len(o.Bench.Samples), Docs: cat.Source}
 	if slices.Contains(g.Baselines, baseline.BM25NearestTrain) {
-		train, err := o.Bench.TrainSplit()
+		var train []release.Record
+		var err error
+		if g.Train != "" {
+			train, err = release.ReadFile(g.Resolve(g.Train))
+		} else if train, err = o.Bench.TrainSplit(); err != nil {
+			err = fmt.Errorf("%w; or name a train source in the grid (train: FILE)", err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("experiment: %s: %w", baseline.BM25NearestTrain, err)
 		}
@@ -196,22 +212,44 @@ func (r *runner) run(ctx context.Context) (*Index, error) {
 				settingRun{prompts.Intent, SettingRedacted, func(x release.Record) string { return pairs[x.SampleID][1] }})
 		}
 	}
+	// Every cell that can run runs: a cell that fails (its model's server is
+	// down, its setting's retrieval failed) is recorded and the grid goes on.
 	for _, sr := range runs {
+		var cells []func() error
+		var ids []string
+		for _, m := range g.Models {
+			ids = append(ids, sr.label+"/"+m.Name)
+		}
+		for _, b := range g.Baselines {
+			if baselineApplies(b, sr.setting) && (sr.label == sr.setting || b == baseline.BM25NearestTrain) {
+				ids = append(ids, sr.label+"/"+b)
+			}
+		}
 		ps, err := r.buildPrompts(ctx, cat, sr.setting, sr.label, sr.intentOf)
 		if err != nil {
-			return nil, err
-		}
-		for _, m := range g.Models {
-			if err := r.cell(ctx, sr.label, m.Name, KindModel, ps, &m); err != nil {
+			if ctx.Err() != nil || !cellError(err) {
 				return nil, err
 			}
+			for _, id := range ids {
+				r.fail(id, err)
+			}
+			continue
+		}
+		for _, m := range g.Models {
+			cells = append(cells, func() error { return r.cell(ctx, sr.label, m.Name, KindModel, ps, &m) })
 		}
 		for _, b := range g.Baselines {
 			if !baselineApplies(b, sr.setting) || (sr.label != sr.setting && b != baseline.BM25NearestTrain) {
 				continue
 			}
-			if err := r.cell(ctx, sr.label, b, KindBaseline, ps, nil); err != nil {
-				return nil, err
+			cells = append(cells, func() error { return r.cell(ctx, sr.label, b, KindBaseline, ps, nil) })
+		}
+		for i, run := range cells {
+			if err := run(); err != nil {
+				if ctx.Err() != nil {
+					return nil, err
+				}
+				r.fail(ids[i], err)
 			}
 		}
 	}
@@ -222,6 +260,23 @@ func (r *runner) run(ctx context.Context) (*Index, error) {
 		return nil, err
 	}
 	return r.idx, nil
+}
+
+// fail records a cell that could not run.
+func (r *runner) fail(id string, err error) {
+	r.idx.Failed = append(r.idx.Failed, FailedCell{ID: id, Error: err.Error()})
+	r.o.Logf("cell %s failed: %v", id, err)
+}
+
+// cellError reports whether a setting's failure is its own (an LLM server: the
+// embeddings of rag-dense), so the grid's other settings still run; any other
+// failure (a leak in the intent prompts, a file that cannot be written) stops
+// the grid.
+func cellError(err error) bool {
+	var ae *llm.APIError
+	var te *llm.TransportError
+	var be *llm.BreakerError
+	return errors.As(err, &ae) || errors.As(err, &te) || errors.As(err, &be)
 }
 
 // baselineApplies says whether a baseline runs under a setting: bm25-nearest-train
@@ -362,7 +417,7 @@ func (r *runner) cell(ctx context.Context, setting, name, kind string, ps []prom
 		if len(sel.Groups) > 0 {
 			c.Selection = &sel.Groups[0]
 		}
-	} else if err := r.evaluate(ctx, &c, dir, gens); err != nil {
+	} else if err := r.evaluate(ctx, &c, dir, gens, ps); err != nil {
 		return err
 	}
 	r.idx.Cells = append(r.idx.Cells, c)
@@ -412,7 +467,7 @@ type evalDone struct {
 	Options     string `json:"options_sha256"`
 }
 
-func (r *runner) evaluate(ctx context.Context, c *Cell, dir string, gens []evaluate.Generation) error {
+func (r *runner) evaluate(ctx context.Context, c *Cell, dir string, gens []evaluate.Generation, ps []prompts.Prompt) error {
 	o, g := r.o, r.g
 	var gb bytes.Buffer
 	if err := evaluate.EncodeGenerations(&gb, gens); err != nil {
@@ -449,8 +504,12 @@ func (r *runner) evaluate(ctx context.Context, c *Cell, dir string, gens []evalu
 		}
 	}
 	os.Remove(donePath)
+	expected := make([]string, len(ps))
+	for i, p := range ps {
+		expected[i] = p.SampleID
+	}
 	cfg := evaluate.Config{Bench: o.Bench.All, Generations: gens, Workers: g.Eval.Workers, Sandbox: sb,
-		TimeCutoff: cutoff, K: ks}
+		TimeCutoff: cutoff, K: ks, Expected: expected}
 	if o.Progress != nil {
 		cfg.Progress = o.Progress.Start("eval "+c.ID, int64(len(gens)))
 	}

@@ -21,6 +21,7 @@ import (
 	"sync"
 
 	"sccg/evaluate"
+	"sccg/evaluate/answer"
 	"sccg/evaluate/prompts"
 	"sccg/internal/progress"
 	"sccg/llm"
@@ -63,12 +64,12 @@ func (o Options) RunArgs() map[string]any {
 	return a
 }
 
-// Line is one line of the generations file: the generations format, with the
-// prompt it answers and, when the model did not simply stop, why it ended.
+// Line is one line of the generations file: the generations format (with, when
+// the model did not simply stop, why it ended, and a reasoning model's reasoning
+// field), and the prompt it answers.
 type Line struct {
 	evaluate.Generation
-	PromptHash   string `json:"prompt_hash,omitempty"`
-	FinishReason string `json:"finish_reason,omitempty"`
+	PromptHash string `json:"prompt_hash,omitempty"`
 }
 
 // Failure is a completion that could not be had, and why.
@@ -77,6 +78,16 @@ type Failure struct {
 	SampleIndex int    `json:"sample_index"`
 	Reason      string `json:"reason"`
 }
+
+// StoppedError ends a run that met a failure no later request can escape; the
+// completions not asked for yet were not asked for.
+type StoppedError struct{ Err error }
+
+// Error is the failure.
+func (e *StoppedError) Error() string { return "stopped: " + e.Err.Error() }
+
+// Unwrap is the failure.
+func (e *StoppedError) Unwrap() error { return e.Err }
 
 // Result says what a run did.
 type Result struct {
@@ -95,9 +106,14 @@ type Result struct {
 	// limit (finish_reason length); they are kept, as the model's answers.
 	Empty     int `json:"empty"`
 	Truncated int `json:"truncated"`
+	// Reasoning counts new answers that came with a reasoning block or field
+	// (removed before the code is scored).
+	Reasoning int `json:"reasoning"`
 	// Failed completions gave up after the client's retries; a rerun asks again.
 	Failed   int       `json:"failed"`
 	Failures []Failure `json:"failures,omitempty"`
+	// NotSent are the completions not asked for because the run stopped.
+	NotSent int `json:"not_sent,omitempty"`
 	// PromptTokens and CompletionTokens are the servers' counts for new answers.
 	PromptTokens     int64 `json:"prompt_tokens"`
 	CompletionTokens int64 `json:"completion_tokens"`
@@ -107,7 +123,7 @@ type Result struct {
 func (r *Result) Counts() map[string]int64 {
 	return map[string]int64{"prompts": int64(r.Prompts), "wanted": int64(r.Wanted), "resumed": int64(r.Resumed),
 		"written": int64(r.Written), "cached": int64(r.Cached), "failed": int64(r.Failed), "empty": int64(r.Empty),
-		"truncated": int64(r.Truncated), "stale": int64(r.Stale)}
+		"truncated": int64(r.Truncated), "reasoning": int64(r.Reasoning), "stale": int64(r.Stale)}
 }
 
 // Run asks c for the completions of ps that the generations file at out does not
@@ -160,6 +176,11 @@ func Run(ctx context.Context, c Chatter, ps []prompts.Prompt, out string, o Opti
 		return nil, fmt.Errorf("generate: %w", err)
 	}
 	defer f.Close()
+	// A failure no later request can escape (the server cannot be reached, refuses
+	// the key, does not serve the model, or failed too often in a row) stops the
+	// run at once: the requests not sent yet are not sent.
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	var mu sync.Mutex // guards f and res
 	next := make(chan job)
 	var wg sync.WaitGroup
@@ -178,6 +199,9 @@ func Run(ctx context.Context, c Chatter, ps []prompts.Prompt, out string, o Opti
 				if err != nil {
 					res.Failed++
 					res.Failures = append(res.Failures, Failure{SampleID: j.p.SampleID, SampleIndex: j.idx, Reason: err.Error()})
+					if llm.Fatal(err) {
+						stop(&StoppedError{Err: err})
+					}
 				} else if werr := res.add(f, j.p, j.idx, o.Model, resp); werr != nil {
 					res.Failed++
 					res.Failures = append(res.Failures, Failure{SampleID: j.p.SampleID, SampleIndex: j.idx, Reason: werr.Error()})
@@ -198,7 +222,11 @@ func Run(ctx context.Context, c Chatter, ps []prompts.Prompt, out string, o Opti
 		}
 	}()
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	if err := context.Cause(ctx); err != nil {
+		var se *StoppedError
+		if errors.As(err, &se) {
+			res.NotSent = len(jobs) - res.Written - res.Failed
+		}
 		return res, err
 	}
 	if err := f.Close(); err != nil {
@@ -269,7 +297,7 @@ func (r *Result) add(f io.Writer, p prompts.Prompt, idx int, model string, resp 
 		ch = resp.Choices[0]
 	}
 	l := Line{Generation: evaluate.Generation{SampleID: p.SampleID, Setting: p.Setting, Model: model, SampleIndex: idx,
-		Completion: ch.Text}, PromptHash: p.PromptHash}
+		Completion: ch.Text, Reasoning: ch.Reasoning}, PromptHash: p.PromptHash}
 	if ch.FinishReason != "" && ch.FinishReason != "stop" {
 		l.FinishReason = ch.FinishReason
 	}
@@ -295,6 +323,9 @@ func (r *Result) add(f io.Writer, p prompts.Prompt, idx int, model string, resp 
 	}
 	if ch.FinishReason == "length" {
 		r.Truncated++
+	}
+	if _, thought := answer.WithoutReasoning(ch.Text); thought || ch.Reasoning != "" {
+		r.Reasoning++
 	}
 	return nil
 }

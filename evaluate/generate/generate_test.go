@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sccg/evaluate"
+	"sccg/evaluate/answer"
 	"sccg/evaluate/prompts"
 	"sccg/internal/replay"
 	"sccg/llm"
@@ -91,8 +92,8 @@ func TestRunAgainstReplay(t *testing.T) {
 		t.Error("the failed prompt was written")
 	}
 	for _, id := range []string{"S1", "S2"} {
-		if evaluate.ExtractCode(got[id].Completion) != code {
-			t.Errorf("%s: the evaluator does not get the code back: %q", id, evaluate.ExtractCode(got[id].Completion))
+		if c := answer.Extract(got[id].Completion, "f").Text; c != code {
+			t.Errorf("%s: the evaluator does not get the code back: %q", id, c)
 		}
 	}
 	b, _ := os.ReadFile(out)

@@ -287,7 +287,8 @@ type LeakError struct {
 
 func (e *LeakError) Error() string {
 	first := e.Leaks[0]
-	return fmt.Sprintf("%d intent-only prompt(s) leak the ground truth (first: %s: %s); the benchmark's intents are not leak-free",
+	return fmt.Sprintf("%d intent-only prompt(s) leak the ground truth (first: %s: %s); the benchmark's intents are not leak-free: "+
+		"leave them out with --drop-leaks (sccg prompts, baseline) or drop_leaks: true (a grid file)",
 		len(e.Leaks), first.SampleID, first.Reason)
 }
 

@@ -158,7 +158,8 @@ func TestLeakFailsTheBuild(t *testing.T) {
 	recs := testBench(t)
 	_, err := Build(ctx, recs, Options{Setting: Intent, Leaks: hostLeaks})
 	var le *LeakError
-	if !errors.As(err, &le) || len(le.Leaks) != 1 || le.Leaks[0].SampleID != "SYN-0007" || !strings.Contains(err.Error(), "host tidewatch") {
+	if !errors.As(err, &le) || len(le.Leaks) != 1 || le.Leaks[0].SampleID != "SYN-0007" || !strings.Contains(err.Error(), "host tidewatch") ||
+		!strings.Contains(err.Error(), "drop_leaks: true") || !strings.Contains(err.Error(), "--drop-leaks") {
 		t.Fatalf("err = %v, want a LeakError for SYN-0007", err)
 	}
 	// By default the intent setting runs package leakcheck: SYN-0007's intent names

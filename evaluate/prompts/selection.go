@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"sccg/evaluate"
+	"sccg/evaluate/answer"
 	"sccg/release"
 )
 
@@ -59,9 +60,9 @@ var idRE = regexp.MustCompile(`\bE\d+\b`)
 // or {"endpoint": id}), possibly fenced or with prose around it; failing JSON, the
 // candidate ids in the order they appear. how says which: json, ids or none. An
 // empty JSON ranking is a parsed answer that ranks nothing.
-func ParseRanking(answer string) (ids []string, how string) {
-	text := evaluate.ExtractCode(answer)
-	for _, cand := range []string{text, answer} {
+func ParseRanking(reply string) (ids []string, how string) {
+	text := answer.Extract(reply, "").Text
+	for _, cand := range []string{text, reply} {
 		for _, open := range []string{"{", "["} {
 			i := strings.Index(cand, open)
 			if i < 0 {
@@ -77,7 +78,7 @@ func ParseRanking(answer string) (ids []string, how string) {
 			}
 		}
 	}
-	for _, id := range idRE.FindAllString(answer, -1) {
+	for _, id := range idRE.FindAllString(reply, -1) {
 		if !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}

@@ -47,6 +47,10 @@ func TestBrowserRendersReport(t *testing.T) {
 	problems := browsertest.Run(t, ctx, chromedp.Evaluate[[]string](fmt.Sprintf("(%s)(%s)", browsertest.CheckRendered, idsJSON)))
 	shot := browsertest.Run(t, ctx, chromedp.CaptureScreenshot())
 	rows := browsertest.Run(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("#sample-index tbody tr").length`))
+	// Table V fits a 1400-px window (the page's padding aside), Mock and Robust included.
+	if w := browsertest.Run(t, ctx, chromedp.Evaluate[float64](`document.querySelector("#table-v table").getBoundingClientRect().width`)); w > 1400-2*28 {
+		t.Errorf("Table V is %.0f px wide, more than a 1400-px window shows", w)
+	}
 	if err := chromedp.Do(ctx, chromedp.SendKeys("#sample-filter", "SCG-000073")); err != nil {
 		t.Fatal(err)
 	}

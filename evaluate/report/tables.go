@@ -113,12 +113,13 @@ func tableIV(groups []*group) *table {
 
 // tableV is the executability diagnostics of every group.
 func tableV(groups []*group) *table {
-	t := newTable("table-v", "Table V: executability diagnostics", "Rates (%) with their Wilson 95% interval; ParamF1 is a mean.",
+	t := newTable("table-v", "Table V: executability diagnostics", "Rates (%) with their Wilson 95% interval over samples (each the mean of its completions); ParamF1 is a mean.",
 		"Setting", "Model", "N", "Syntax", "Dep.", "Secret", "Host@Acc", "Endpoint@Acc", "Method@Acc", "ParamF1", "ExecReq", "Mock", "Robust").numeric(2)
 	for _, g := range groups {
 		o := g.Overall
-		t.add(g.Setting, g.Model, strconv.Itoa(o.N), rate(o.Syntax, o.N), rate(o.Dep, o.N), rate(o.Secret, o.N), rate(o.HostAcc, o.N),
-			rate(o.EndpointAcc, o.N), rate(o.MethodAcc, o.N), pct(o.ParamF1), rate(o.ExecReq, o.N), rate(o.Mock, o.N), rate(o.Robust, o.N))
+		u := o.Units()
+		t.add(g.Setting, g.Model, strconv.Itoa(o.N), rate(o.Syntax, u), rate(o.Dep, u), rate(o.Secret, u), rate(o.HostAcc, u),
+			rate(o.EndpointAcc, u), rate(o.MethodAcc, u), pct(o.ParamF1), rate(o.ExecReq, u), rate(o.Mock, u), rate(o.Robust, u))
 	}
 	return t
 }

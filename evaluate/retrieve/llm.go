@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sccg/evaluate"
+	"sccg/evaluate/answer"
 	"sccg/llm"
 )
 
@@ -66,6 +66,7 @@ type HyDE struct {
 	Chat   Chatter
 	Model  string
 	Search func(ctx context.Context, text string, k int) ([]Hit, error)
+	Fallbacks
 }
 
 // Retrieve implements Retriever.
@@ -84,8 +85,10 @@ func (h *HyDE) Expand(ctx context.Context, query string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("hyde: %w", err)
 	}
-	code := strings.TrimSpace(evaluate.ExtractCode(ans))
-	if code == "" {
+	a := answer.Extract(ans, "")
+	code := strings.TrimSpace(a.Text)
+	if code == "" || a.Form == answer.FormNone {
+		h.add(FallbackHyDENoCode)
 		return query, nil
 	}
 	return code, nil
@@ -103,6 +106,7 @@ type CAPIR struct {
 	Base       Retriever
 	PerTask    int // documents retrieved per subtask; default 10
 	Candidates int // fused candidates shown to the reranker; default 20
+	Fallbacks
 }
 
 // Retrieve implements Retriever.
@@ -147,6 +151,7 @@ func (c *CAPIR) Retrieve(ctx context.Context, query string, k int) ([]Hit, error
 	case len(picked) == 0 && isNone(ans):
 		return nil, nil
 	case len(picked) == 0:
+		c.add(FallbackCAPIRNoCandidate)
 		return cands[:min(k, len(cands))], nil
 	}
 	out := make([]Hit, 0, min(k, len(picked)))
@@ -166,12 +171,20 @@ func (c *CAPIR) Decompose(ctx context.Context, query string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("capir decompose: %w", err)
 	}
+	text, _ := answer.WithoutReasoning(ans)
+	lines, ok := jsonList(text)
+	if !ok {
+		lines = strings.Split(text, "\n")
+	}
 	var out []string
-	for _, line := range strings.Split(ans, "\n") {
+	for _, line := range lines {
 		line = strings.TrimSpace(bulletRE.ReplaceAllString(strings.TrimSpace(line), ""))
-		if line != "" && !strings.HasPrefix(line, "```") && len(out) < 8 {
+		if line != "" && !strings.HasPrefix(line, "```") && !strings.ContainsAny(line[:1], "{}[]") && len(out) < 8 {
 			out = append(out, line)
 		}
+	}
+	if len(out) == 0 {
+		c.add(FallbackNoSubtasks)
 	}
 	return out, nil
 }
@@ -188,6 +201,7 @@ type Reranker struct {
 	Corpus *Corpus
 	Base   Retriever
 	Depth  int // default 20
+	Fallbacks
 }
 
 // Retrieve implements Retriever.
@@ -212,6 +226,9 @@ func (r *Reranker) Retrieve(ctx context.Context, query string, k int) ([]Hit, er
 		return nil, fmt.Errorf("rerank: %w", err)
 	}
 	order := candidateNumbers(ans, n)
+	if len(order) == 0 {
+		r.add(FallbackRerankNoRanking)
+	}
 	named := make([]bool, n)
 	for _, i := range order {
 		named[i] = true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/http"
 	"path/filepath"
@@ -352,5 +353,59 @@ func TestWithoutAnLLM(t *testing.T) {
 	}
 	if _, err := Rerank(NewBM25(c, DefaultBM25), c, Options{}); !errors.Is(err, ErrNeedsLLM) {
 		t.Errorf("rerank without an LLM: %v, want ErrNeedsLLM", err)
+	}
+}
+
+// The LLM answers a retriever cannot use are counted, by what it did instead; a
+// decomposition given as a JSON list is read as its items.
+func TestUnusableAnswersAreCounted(t *testing.T) {
+	ctx := context.Background()
+	c := testCorpus(t)
+	h, srv, _, client := llmSetup(t)
+	h.On("one subtask per line", replay.Answer(`["daily forecast for a city", "subscribe to alerts"]`))
+	h.On("Candidate endpoints", replay.Answer("I think the weather ones"))
+	r, err := New(ctx, NameCAPIR, c, Options{Chat: client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Retrieve(ctx, "daily forecast and storm alerts", 3); err != nil {
+		t.Fatal(err)
+	}
+	var rerankPrompt string
+	for _, q := range srv.Log.All() {
+		if req, err := replay.ParseLLMChat(q.Body); err == nil && strings.Contains(req.Prompt(), "Candidate endpoints") {
+			rerankPrompt = req.Prompt()
+		}
+	}
+	if !strings.Contains(rerankPrompt, "- subscribe to alerts\n") || strings.Contains(rerankPrompt, "[\"daily") {
+		t.Errorf("the JSON list was not read as subtasks:\n%s", rerankPrompt)
+	}
+	got := r.(FallbackCounter).Counts()
+	if !maps.Equal(got, map[string]int{FallbackCAPIRNoCandidate: 1}) {
+		t.Errorf("capir fallbacks %v", got)
+	}
+
+	h.On("Task: reorder me", replay.Answer("I cannot rank these."))
+	rr, err := Rerank(fixed{"reorder me": hitsOf(0, 1, 2)}, c, Options{Chat: client(), Candidates: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rr.Retrieve(ctx, "reorder me", 3); err != nil {
+		t.Fatal(err)
+	}
+	if got := rr.(FallbackCounter).Counts(); got[FallbackRerankNoRanking] != 1 {
+		t.Errorf("rerank fallbacks %v", got)
+	}
+
+	h.On("Task: prose only", replay.Answer("I would call the weather API with the city."))
+	hy, err := New(ctx, NameHyDE, c, Options{Chat: client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hy.Retrieve(ctx, "prose only", 3); err != nil {
+		t.Fatal(err)
+	}
+	if got := hy.(FallbackCounter).Counts(); got[FallbackHyDENoCode] != 1 {
+		t.Errorf("hyde fallbacks %v", got)
 	}
 }

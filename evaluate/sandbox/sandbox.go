@@ -186,6 +186,7 @@ type Runner struct {
 	limits    Limits
 	attr      *syscall.SysProcAttr
 	isolation string
+	stale     int // work directories of dead runs removed by New
 	once      sync.Once
 	warm      bool
 	pool      zygotes
@@ -200,7 +201,11 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(opts.ScratchDir, "sccg-sandbox-")
+	stale, err := RemoveStale(opts.ScratchDir)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(opts.ScratchDir, workPattern())
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: create work directory: %w", err)
 	}
@@ -214,7 +219,7 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 		h = pyc
 	}
 	r := &Runner{python: py, harness: h, dir: dir, limits: opts.Limits.withDefaults(), warm: !opts.Exec,
-		batching: !opts.Exec && !opts.NoBatch}
+		batching: !opts.Exec && !opts.NoBatch, stale: stale}
 	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET)
 	if r.warm {
 		flags |= syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
@@ -232,6 +237,9 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	}
 	return r, nil
 }
+
+// Stale is how many work directories left by killed runs New removed.
+func (r *Runner) Stale() int { return r.stale }
 
 // Close removes the runner's files. It is safe to call twice.
 func (r *Runner) Close() error {

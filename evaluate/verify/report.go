@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"sccg/release"
 )
@@ -204,14 +203,4 @@ func (r *Report) WriteFiles(dir string, smps []Sample) error {
 		return fmt.Errorf("verify summary: %w", err)
 	}
 	return os.WriteFile(filepath.Join(dir, "summary.json"), b, 0o644)
-}
-
-// SplitFromPath names the split a benchmark file holds from its name
-// (splits/test.json → test), or "" when the name is not a split's.
-func SplitFromPath(path string) string {
-	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	if n, err := release.NormalizeName(base); err == nil {
-		return n
-	}
-	return ""
 }

@@ -213,11 +213,3 @@ func TestPrefixOf(t *testing.T) {
 		}
 	}
 }
-
-func TestSplitFromPath(t *testing.T) {
-	for in, want := range map[string]string{"release/splits/test.json": "test", "dev.jsonl": "validation", "sccgbench.json": ""} {
-		if got := SplitFromPath(in); got != want {
-			t.Errorf("SplitFromPath(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

@@ -83,6 +83,11 @@ type task struct {
 	start    time.Time
 	last     time.Time
 	finished bool
+	// The first Add and what was done by then: the rate behind an ETA is
+	// measured from it, so the setup before the first item (starting a sandbox,
+	// the gold runs) does not make the ETA of a 30 s step an hour.
+	firstAt   time.Time
+	firstDone int64
 }
 
 func (t *task) SetTotal(n int64) {
@@ -95,6 +100,9 @@ func (t *task) Add(n int64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.done += n
+	if t.firstAt.IsZero() {
+		t.firstAt, t.firstDone = t.now(), t.done
+	}
 	if now := t.now(); now.Sub(t.last) >= t.interval && !t.finished {
 		t.last = now
 		t.render(now, false)
@@ -138,8 +146,9 @@ func (t *task) render(now time.Time, final bool) {
 	switch {
 	case final:
 		fmt.Fprintf(&b, " in %s", el.Round(time.Millisecond))
-	case t.total > 0 && rate > 0 && t.done < t.total:
-		eta := time.Duration(float64(t.total-t.done) / rate * float64(time.Second))
+	case t.total > 0 && t.done < t.total && !t.firstAt.IsZero() && t.done > t.firstDone && now.After(t.firstAt):
+		since := float64(t.done-t.firstDone) / now.Sub(t.firstAt).Seconds()
+		eta := time.Duration(float64(t.total-t.done) / since * float64(time.Second))
 		fmt.Fprintf(&b, " ETA %s", eta.Round(time.Second))
 	}
 	if t.mode == Lines || final {

@@ -59,3 +59,20 @@ func TestOffAndNilPrintNothing(t *testing.T) {
 		t.Fatalf("printed %q", buf.String())
 	}
 }
+
+// The ETA is measured from the first item done, so a long setup before it (a
+// sandbox starting, the gold runs) does not inflate it.
+func TestETAIgnoresTheSetup(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(0, 0)}
+	var buf bytes.Buffer
+	r := &Reporter{W: &buf, Mode: Lines, Now: clk.now, Interval: time.Second}
+	c := r.Start("eval", 300)
+	clk.t = clk.t.Add(60 * time.Second) // setup
+	c.Add(10)
+	buf.Reset()
+	clk.t = clk.t.Add(10 * time.Second) // then 10 a second
+	c.Add(100)
+	if got := buf.String(); !strings.Contains(got, "ETA 19s") {
+		t.Fatalf("got %q, want an ETA of 19s (190 left at 10/s)", got)
+	}
+}

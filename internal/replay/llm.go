@@ -12,6 +12,7 @@ import (
 	"hash/fnv"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -26,6 +27,9 @@ type LLMAnswer struct {
 	Content string
 	// FinishReason is the choice's finish_reason; empty means "stop".
 	FinishReason string
+	// Reasoning is sent as the message's reasoning_content, beside Content, as
+	// DeepSeek, vLLM and llama.cpp send a reasoning model's thoughts.
+	Reasoning string
 	// Status, when neither 0 nor 200, answers with that HTTP status and an
 	// OpenAI-style error object.
 	Status int
@@ -45,6 +49,23 @@ type LLMAnswer struct {
 
 // Answer is a clean chat answer with the given text. Answer("") is an empty one.
 func Answer(text string) LLMAnswer { return LLMAnswer{Content: text} }
+
+// Think is a reasoning model's answer: its thoughts in a <think> block, then
+// content (bare or fenced), as Ollama and vLLM without a reasoning parser send it.
+func Think(thoughts, content string) LLMAnswer {
+	return Answer("<think>\n" + thoughts + "\n</think>\n\n" + content)
+}
+
+// Reasoned is a reasoning model's answer whose thoughts come in the
+// reasoning_content field beside content.
+func Reasoned(thoughts, content string) LLMAnswer {
+	return LLMAnswer{Content: content, Reasoning: thoughts}
+}
+
+// Truncated is an answer cut off at the token limit: finish_reason "length".
+func Truncated(content string) LLMAnswer {
+	return LLMAnswer{Content: content, FinishReason: "length"}
+}
 
 // Fail is an error answer with the given status; retryAfter, when not empty, is
 // sent as Retry-After.
@@ -87,6 +108,9 @@ type LLMOptions struct {
 	Dims int
 	// Models are listed by GET /v1/models; nil means replay-chat and replay-embed.
 	Models []string
+	// OnlyModels makes chat and embeddings requests for a model not in Models
+	// fail with 404 model_not_found, as OpenAI, vLLM and Ollama answer them.
+	OnlyModels bool
 }
 
 // LLM is an OpenAI-compatible replay server handler:
@@ -405,6 +429,9 @@ func (l *LLM) chatCompletion(w http.ResponseWriter, r *http.Request) {
 		llmError(w, http.StatusBadRequest, "invalid_request_error", nil, msg)
 		return
 	}
+	if l.unknownModel(w, req.Model) {
+		return
+	}
 	prompt := req.Prompt()
 	n := max(req.N, 1)
 	l.mu.Lock()
@@ -435,8 +462,11 @@ func (l *LLM) chatCompletion(w http.ResponseWriter, r *http.Request) {
 		if fr == "" {
 			fr = "stop"
 		}
-		choices[i] = map[string]any{"index": i, "message": map[string]any{"role": "assistant", "content": a.Content},
-			"finish_reason": fr, "logprobs": nil}
+		msg := map[string]any{"role": "assistant", "content": a.Content}
+		if a.Reasoning != "" {
+			msg["reasoning_content"] = a.Reasoning
+		}
+		choices[i] = map[string]any{"index": i, "message": msg, "finish_reason": fr, "logprobs": nil}
 		completion += countTokens(a.Content)
 	}
 	p := countTokens(prompt)
@@ -460,6 +490,9 @@ func (l *LLM) embeddings(w http.ResponseWriter, r *http.Request) {
 			msg = "bad body: " + err.Error()
 		}
 		llmError(w, http.StatusBadRequest, "invalid_request_error", nil, msg)
+		return
+	}
+	if l.unknownModel(w, req.Model) {
 		return
 	}
 	l.mu.Lock()
@@ -492,6 +525,34 @@ func (l *LLM) embeddings(w http.ResponseWriter, r *http.Request) {
 	}
 	llmJSON(w, http.StatusOK, map[string]any{"object": "list", "model": req.Model, "data": data,
 		"usage": map[string]int{"prompt_tokens": tokens, "total_tokens": tokens}})
+}
+
+// unknownModel answers 404 model_not_found for a model the server does not
+// serve (with OnlyModels) and reports whether it did.
+func (l *LLM) unknownModel(w http.ResponseWriter, model string) bool {
+	if !l.opts.OnlyModels {
+		return false
+	}
+	for _, m := range l.opts.Models {
+		if m == model {
+			return false
+		}
+	}
+	llmError(w, http.StatusNotFound, "invalid_request_error", "model_not_found",
+		fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", model))
+	return true
+}
+
+// RefusedURL is a base URL where nothing listens (a port opened and closed
+// again), so a request to it is refused at once, as a server that is down.
+func RefusedURL() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("replay: %w", err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return "http://" + addr + "/v1", nil
 }
 
 // hold waits out a's delay; it answers 504 and reports false when the client gave
