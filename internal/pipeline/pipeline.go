@@ -169,8 +169,7 @@ func Build(ctx context.Context, s *store.Store, o Options) (*Summary, error) {
 			if w := p.Report.Within; w != nil {
 				r.Note = fmt.Sprintf("%d families for %d splits: placed %d groups, splitting providers' APIs", w.Families, w.Splits, w.Units)
 			}
-			for _, w := range p.Report.Warnings {
-				r.Note = strings.TrimPrefix(r.Note+"; warning: "+w, "; ")
+			for _, w := range p.Report.Warnings { // each is also a decision, in --json's rejections
 				logf("warning: %s", w)
 			}
 			return nil
