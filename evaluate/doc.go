@@ -1,6 +1,7 @@
 // Package evaluate scores generated code: it runs each completion in a sandboxed
 // virtual environment that records the HTTP requests it tries to send, computes the
-// benchmark metrics, and renders summaries and tables.
+// benchmark metrics, and writes results and summaries (package report renders
+// their tables).
 //
 // Per completion (Result, one line of results.jsonl):
 //

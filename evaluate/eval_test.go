@@ -1,9 +1,7 @@
 package evaluate
 
 import (
-	"bytes"
 	"context"
-	"flag"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -12,11 +10,8 @@ import (
 
 	"sccg/evaluate/sandbox"
 	"sccg/internal/conformance"
-	"sccg/internal/golden"
 	"sccg/release"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func readSynthetic(t testing.TB) ([]release.Record, []Generation, []string) {
 	t.Helper()
@@ -124,13 +119,6 @@ func TestRunSynthetic(t *testing.T) {
 	if b.Overall.N != 7 {
 		t.Errorf("model-b overall n = %d, want 7", b.Overall.N)
 	}
-
-	// The tables are a golden file.
-	var tbl bytes.Buffer
-	if err := WriteTables(&tbl, []Summary{out.Summary}); err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, filepath.Join("testdata", "tables.golden.md"), tbl.Bytes(), *update)
 
 	dir := t.TempDir()
 	if err := WriteOutputs(dir, out); err != nil {

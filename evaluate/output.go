@@ -15,7 +15,8 @@ import (
 	"sccg/evaluate/stats"
 )
 
-// WriteOutputs writes DIR/results.jsonl, DIR/summary.json and DIR/tables.md.
+// WriteOutputs writes DIR/results.jsonl and DIR/summary.json; report.WriteOutputs
+// adds the tables (DIR/tables.md), which this package does not render.
 func WriteOutputs(dir string, out *Output) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write results: %w", err)
@@ -37,14 +38,7 @@ func WriteOutputs(dir string, out *Output) error {
 	if err != nil {
 		return fmt.Errorf("encode summary: %w", err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, "summary.json"), append(sj, '\n')); err != nil {
-		return err
-	}
-	var t bytes.Buffer
-	if err := WriteTables(&t, []Summary{out.Summary}); err != nil {
-		return err
-	}
-	return writeFileAtomic(filepath.Join(dir, "tables.md"), t.Bytes())
+	return writeFileAtomic(filepath.Join(dir, "summary.json"), append(sj, '\n'))
 }
 
 func writeFileAtomic(path string, data []byte) error {

@@ -124,14 +124,12 @@ func (c *Client) unknownModel(ctx context.Context, err error, model string) erro
 	if !errors.As(err, &ae) || ae.Status != http.StatusNotFound {
 		return err
 	}
-	c.checkMu.Lock()
-	defer c.checkMu.Unlock()
-	if prev := c.gone[model]; prev != nil {
+	if prev := c.modelGone(model); prev != nil {
 		return prev
 	}
-	if c.served == nil {
-		c.served = c.listModels(ctx)
-	}
+	// Asked without checkMu held: the calls that only need the breaker or the
+	// first call's outcome go on while the server answers.
+	c.servedOnce.Do(func() { c.served = c.listModels(ctx) })
 	var e error
 	if len(c.served) == 0 {
 		e = fmt.Errorf("model %q not found: %w", model, err)
@@ -141,6 +139,11 @@ func (c *Client) unknownModel(ctx context.Context, err error, model string) erro
 			served = append(served[:10:10], "…")
 		}
 		e = fmt.Errorf("model %q not found (the server lists %s): %w", model, strings.Join(served, ", "), err)
+	}
+	c.checkMu.Lock()
+	defer c.checkMu.Unlock()
+	if prev := c.gone[model]; prev != nil {
+		return prev
 	}
 	if c.gone == nil {
 		c.gone = map[string]error{}

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"sccg/internal/replay"
 	"sccg/llm"
@@ -124,4 +127,74 @@ func TestFailFast(t *testing.T) {
 			t.Errorf("%d requests, want 5 (never two failures in a row)", srv.Log.Len())
 		}
 	})
+}
+
+// The models list asked after a 404 holds no lock the other calls need: a call
+// for a model the server has is answered while the list is held back, and the
+// list is asked once for any number of unknown models.
+func TestModelsListBlocksNoOtherCall(t *testing.T) {
+	ctx := context.Background()
+	h := replay.NewLLM(replay.LLMOptions{Models: []string{"replay-chat"}, OnlyModels: true})
+	var lists atomic.Int32
+	var gaveUp atomic.Bool // the client stopped waiting for the list
+	asked := make(chan struct{}, 4)
+	release := make(chan struct{})
+	srv := replay.Start(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/models" {
+			lists.Add(1)
+			asked <- struct{}{}
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				gaveUp.Store(true)
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free)
+	c, err := llm.New(llm.Config{BaseURL: srv.URL + "/v1", Model: "replay-chat", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Chat(ctx, ask("first")); err != nil { // the first call goes alone
+		t.Fatal(err)
+	}
+	gone := make(chan error, 2)
+	for _, m := range []string{"nope-1", "nope-2"} {
+		go func() {
+			req := ask("which " + m)
+			req.Model = m
+			_, err := c.Chat(ctx, req)
+			gone <- err
+		}()
+	}
+	<-asked
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Chat(ctx, ask("meanwhile"))
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("a call while the models list is held back: %v", err)
+		}
+		if gaveUp.Load() {
+			t.Fatal("a call waited for another call's models list until the client gave up on it")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("a call waited for another call's models list")
+	}
+	free()
+	for range 2 {
+		if err := <-gone; !llm.Fatal(err) || !strings.Contains(err.Error(), "not found (the server lists replay-chat)") {
+			t.Errorf("unknown model: %v", err)
+		}
+	}
+	if n := lists.Load(); n != 1 {
+		t.Errorf("the models list was asked %d times, want once", n)
+	}
 }

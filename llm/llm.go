@@ -163,10 +163,12 @@ type Client struct {
 	started   bool
 	firstDone chan struct{}
 	checkErr  error
-	served    []string // the models the server lists, once asked
 	gone      map[string]error
 	inARow    int // calls failed in a row
 	broken    *BreakerError
+
+	servedOnce sync.Once
+	served     []string // the models the server lists, asked once, outside checkMu
 }
 
 // New makes a client for cfg. It reads the API key from the variable cfg.APIKeyEnv

@@ -10,6 +10,7 @@ import (
 
 	"sccg/evaluate"
 	"sccg/evaluate/prompts"
+	"sccg/evaluate/report"
 	"sccg/evaluate/sandbox"
 	"sccg/release"
 	"sccg/store"
@@ -120,7 +121,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	finish := func(res *evaluate.Output) error {
 		res.Summary.Problems = append(problems, res.Summary.Problems...)
 		res.Summary.Malformed = evaluate.Malformed(problems)
-		return evaluate.WriteOutputs(*out, res)
+		return report.WriteOutputs(*out, res)
 	}
 	var res *evaluate.Output
 	if dbSet {

@@ -112,7 +112,7 @@ func auditText(ctx context.Context, st *store.Store, id string) (string, error) 
 	return b.String(), nil
 }
 
-// printSummaryTables prints Tables IV–VI of summaries (or eval output directories)
+// printSummaryTables prints the tables of summaries (or eval output directories)
 // as Markdown.
 func printSummaryTables(e *env, paths []string) error {
 	if len(paths) == 0 {
@@ -132,7 +132,7 @@ func printSummaryTables(e *env, paths []string) error {
 	if e.json {
 		return e.printJSON(sums)
 	}
-	return evaluate.WriteTables(e.stdout, sums)
+	return report.WriteTables(e.stdout, sums, nil)
 }
 
 // statsOfBench computes Table II's figures from the benchmark's records when no

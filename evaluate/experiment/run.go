@@ -20,6 +20,7 @@ import (
 	"sccg/evaluate/baseline"
 	"sccg/evaluate/generate"
 	"sccg/evaluate/prompts"
+	"sccg/evaluate/report"
 	"sccg/evaluate/retrieve"
 	"sccg/evaluate/sandbox"
 	"sccg/internal/progress"
@@ -520,7 +521,7 @@ func (r *runner) evaluate(ctx context.Context, c *Cell, dir string, gens []evalu
 	args := map[string]any{"experiment": o.Dir, "cell": c.ID, "generations": len(gens), "time_cutoff": cutoff, "k": ks,
 		"timeout": sb.Limits.Timeout.String(), "exec": sb.Exec}
 	out, err := evaluate.RunStored(ctx, o.Store, cfg, args, func(out *evaluate.Output) error {
-		return evaluate.WriteOutputs(dir, out)
+		return report.WriteOutputs(dir, out)
 	})
 	if err != nil {
 		return fmt.Errorf("experiment: evaluate %s: %w", c.ID, err)

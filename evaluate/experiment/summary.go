@@ -89,13 +89,11 @@ func (r *runner) summarize(ctx context.Context) error {
 			return err
 		}
 	} else {
-		if err := evaluate.WriteTables(&b, sums); err != nil {
-			return err
-		}
-		b.WriteString("\n")
 		order := append([]string(nil), g.Settings...)
 		order = append(order, SettingHuman, SettingRedacted)
-		b.WriteString(report.StaircaseMarkdown(sums, order))
+		if err := report.WriteTables(&b, sums, order); err != nil {
+			return err
+		}
 		writeTests(&b, r.idx.Tests)
 	}
 	if len(r.idx.Notes) > 0 {

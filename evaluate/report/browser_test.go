@@ -29,7 +29,7 @@ func TestBrowserRendersReport(t *testing.T) {
 	for _, e := range append(append([]Entry{}, m.Tables...), m.Figures...) {
 		ids = append(ids, e.ID)
 	}
-	want := []string{"table-ii", "table-iv", "table-v", "table-dep-recall", "table-vi", "table-vii", "table-viii", "table-pass-at-k",
+	want := []string{"table-ii", "table-iv", "table-v", "table-answers", "table-dep-recall", "table-vi", "table-vii", "table-viii", "table-pass-at-k",
 		"table-doc-match-type", "table-comments-source", "table-time-slice", "fig-loc-cdf", "fig-lorenz",
 		"fig-update-years", "fig-staircase", "fig-failures", "fig-retrieval"}
 	for _, id := range want {

@@ -131,6 +131,7 @@ func build(ctx context.Context, d *Data, o Options) (*page, error) {
 	} else {
 		rq1.table(tableIV(groups))
 		rq1.table(tableV(groups))
+		rq1.table(tableAnswers(groups))
 		if t := tableDepRecall(groups); t != nil {
 			rq1.table(t)
 		} else {

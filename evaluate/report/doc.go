@@ -20,4 +20,9 @@
 //     the report imports no builder stage.
 //
 // A table or figure whose data is absent is left out, and the page says why.
+//
+// The tables are built here and nowhere else: WriteTables renders the tables of
+// summaries in Markdown with the same builders (an eval's and a grid's tables.md,
+// `sccg report SUMMARY...`), and WriteOutputs writes an evaluation's outputs with
+// them.
 package report

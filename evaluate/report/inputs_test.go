@@ -58,7 +58,7 @@ func TestPartialInputs(t *testing.T) {
 				copyFile(t, "testdata/gold/summary.json", filepath.Join(dir, "gold"), "summary.json")
 				return Inputs{Paths: []string{filepath.Join(dir, "gold")}}
 			},
-			tables:  []string{"table-iv", "table-v", "table-dep-recall", "table-vi", "table-pass-at-k", "table-doc-match-type", "table-comments-source", "table-time-slice", "table-no-endpoint"},
+			tables:  []string{"table-iv", "table-v", "table-answers", "table-dep-recall", "table-vi", "table-pass-at-k", "table-doc-match-type", "table-comments-source", "table-time-slice", "table-no-endpoint"},
 			figures: []string{"fig-failures"},
 			omitted: []string{"Table II (dataset statistics) is left out", "no benchmark was given", "update-year histogram is left out",
 				"Table VII (the staircase) and its figure are left out", "Table VIII (retrieval hit rates)"},
@@ -82,7 +82,7 @@ func TestPartialInputs(t *testing.T) {
 				writeFile(t, filepath.Join(dir, "gold", "results.jsonl"), "{\"sample_id\": \"SCG-1\"}\nnot json\n")
 				return Inputs{Paths: []string{filepath.Join(dir, "gold")}}
 			},
-			tables:   []string{"table-iv", "table-v", "table-dep-recall", "table-vi", "table-pass-at-k", "table-doc-match-type", "table-comments-source", "table-time-slice", "table-no-endpoint"},
+			tables:   []string{"table-iv", "table-v", "table-answers", "table-dep-recall", "table-vi", "table-pass-at-k", "table-doc-match-type", "table-comments-source", "table-time-slice", "table-no-endpoint"},
 			figures:  []string{"fig-failures"},
 			problems: []string{"line 2", "leave " + "%DIR%/gold out"},
 		},
@@ -92,7 +92,7 @@ func TestPartialInputs(t *testing.T) {
 				copyFile(t, "testdata/gold/results.jsonl", filepath.Join(dir, "gold"), "results.jsonl")
 				return Inputs{Paths: []string{filepath.Join(dir, "gold", "results.jsonl")}}
 			},
-			tables:  []string{"table-iv", "table-v", "table-dep-recall", "table-vi", "table-pass-at-k", "table-doc-match-type", "table-comments-source", "table-time-slice", "table-no-endpoint"},
+			tables:  []string{"table-iv", "table-v", "table-answers", "table-dep-recall", "table-vi", "table-pass-at-k", "table-doc-match-type", "table-comments-source", "table-time-slice", "table-no-endpoint"},
 			figures: []string{"fig-failures"},
 			samples: 12,
 		},
@@ -108,7 +108,7 @@ func TestPartialInputs(t *testing.T) {
 				copyFile(t, "testdata/grid/summary.json", g, "summary.json")
 				return Inputs{Paths: []string{g}}
 			},
-			tables:   []string{"table-iv", "table-v", "table-dep-recall", "table-vi", "table-vii", "table-pass-at-k", "table-doc-match-type", "table-comments-source", "table-time-slice", "table-no-endpoint"},
+			tables:   []string{"table-iv", "table-v", "table-answers", "table-dep-recall", "table-vi", "table-vii", "table-pass-at-k", "table-doc-match-type", "table-comments-source", "table-time-slice", "table-no-endpoint"},
 			figures:  []string{"fig-failures", "fig-staircase"},
 			problems: []string{"read grid"},
 		},
@@ -123,7 +123,7 @@ func TestPartialInputs(t *testing.T) {
 				copyFile(t, "testdata/retrieval.json", demo, "retrieval.json")
 				return Inputs{Paths: []string{demo}}
 			},
-			tables: []string{"table-ii", "table-iv", "table-v", "table-dep-recall", "table-vi", "table-viii", "table-ranking", "table-pass-at-k",
+			tables: []string{"table-ii", "table-iv", "table-v", "table-answers", "table-dep-recall", "table-vi", "table-viii", "table-ranking", "table-pass-at-k",
 				"table-doc-match-type", "table-comments-source", "table-time-slice", "table-no-endpoint"},
 			figures: []string{"fig-loc-cdf", "fig-lorenz", "fig-update-years", "fig-failures", "fig-retrieval"},
 			omitted: []string{"Table VII (the staircase) and its figure are left out"},

@@ -106,7 +106,7 @@ func tableIV(groups []*group) *table {
 		"Setting", "Model", "N", "CodeBLEU", "CodeBLEU (corpus)", "ES", "Prec.", "Recall", "F1").numeric(2)
 	for _, g := range groups {
 		o := g.Overall
-		t.add(g.Setting, g.Model, strconv.Itoa(o.N), pct(o.CodeBLEU), pct(g.CorpusCodeBLEU.Score), pct(o.ES), pct(o.TokenP), pct(o.TokenR), pct(o.TokenF1))
+		t.add(g.Setting, g.Model, nOf(g, o.N), pct(o.CodeBLEU), pct(g.CorpusCodeBLEU.Score), pct(o.ES), pct(o.TokenP), pct(o.TokenR), pct(o.TokenF1))
 	}
 	return t
 }
@@ -118,10 +118,37 @@ func tableV(groups []*group) *table {
 	for _, g := range groups {
 		o := g.Overall
 		u := o.Units()
-		t.add(g.Setting, g.Model, strconv.Itoa(o.N), rate(o.Syntax, u), rate(o.Dep, u), rate(o.Secret, u), rate(o.HostAcc, u),
+		t.add(g.Setting, g.Model, nOf(g, o.N), rate(o.Syntax, u), rate(o.Dep, u), rate(o.Secret, u), rate(o.HostAcc, u),
 			rate(o.EndpointAcc, u), rate(o.MethodAcc, u), pct(o.ParamF1), rate(o.ExecReq, u), rate(o.Mock, u), rate(o.Robust, u))
 	}
 	return t
+}
+
+// tableAnswers is how every group's model answered, the samples it covers and
+// those with a root route.
+func tableAnswers(groups []*group) *table {
+	t := newTable("table-answers", "Answers: how the model answered, and the samples covered",
+		"Completions cut at the token limit (scored as they are), with a reasoning block or field (removed before scoring), with prose before the code (trimmed), with no code, empty, or not parsing; the samples of the split evaluated the group covers; the samples whose route is / (any request to their host's root matches them).",
+		"Setting", "Model", "Samples", "Truncated", "Reasoning", "Prose trimmed", "No code", "Empty", "Syntax errors", "Root routes").numeric(2)
+	for _, g := range groups {
+		a := g.Answers
+		cov := "–"
+		if g.Expected > 0 {
+			cov = fmt.Sprintf("%d of %d", g.Covered, g.Expected)
+		}
+		t.add(g.Setting, g.Model, cov, itoa(a.Truncated), itoa(a.Reasoning), itoa(a.Trimmed), itoa(a.NoCode), itoa(a.Empty),
+			itoa(a.SyntaxErrors), itoa(g.RootRoutes))
+	}
+	return t
+}
+
+// nOf is a group's N as the tables print it: the completions, and the samples
+// they cover when the group is partial ("7 (6 of 8 samples)").
+func nOf(g *group, n int) string {
+	if g.Expected > 0 && g.Partial() {
+		return fmt.Sprintf("%d (%d of %d samples)", n, g.Covered, g.Expected)
+	}
+	return strconv.Itoa(n)
 }
 
 // failureStages are the stages of Table VI in order, with any other stage a
@@ -156,20 +183,24 @@ func tableVI(groups []*group) *table {
 		head = append(head, stageName(s))
 	}
 	t := newTable("table-vi", "Table VI: earliest-failure attribution",
-		"Each completion is counted at the first stage it fails (syntax → request → host → endpoint → method); count and share (%) with its Wilson 95% interval.", head...).numeric(2)
+		"Each completion is counted at the first stage it fails (syntax → request → host → endpoint → method); count and share (%) with its Wilson 95% interval over samples.", head...).numeric(2)
 	for _, g := range groups {
 		n := 0
 		for _, c := range g.FailureStages {
 			n += c
 		}
-		row := []string{g.Setting, g.Model, strconv.Itoa(n)}
+		u := n
+		if g.Overall.Samples > 0 && g.Overall.N == n {
+			u = g.Overall.Samples
+		}
+		row := []string{g.Setting, g.Model, nOf(g, n)}
 		for _, s := range stages {
 			c := g.FailureStages[s]
 			share := 0.0
 			if n > 0 {
 				share = float64(c) / float64(n)
 			}
-			row = append(row, fmt.Sprintf("%d · %s", c, rate(share, n)))
+			row = append(row, fmt.Sprintf("%d · %s", c, rate(share, u)))
 		}
 		t.add(row...)
 	}
@@ -208,12 +239,13 @@ func tableVII(groups []*group) *table {
 		return nil
 	}
 	t := newTable("table-vii", "Table VII: information-augmentation staircase",
-		"Each model across the settings it was run in, in staircase order; rates (%) with their Wilson 95% interval.",
+		"Each model across the settings it was run in, in staircase order; rates (%) with their Wilson 95% interval over samples.",
 		"Model", "Setting", "N", "Host@Acc", "Endpoint@Acc", "ParamF1", "Mock", "Robust").numeric(2)
 	for _, m := range models {
 		for _, g := range by[m] {
 			o := g.Overall
-			t.add(m, g.Setting, strconv.Itoa(o.N), rate(o.HostAcc, o.N), rate(o.EndpointAcc, o.N), pct(o.ParamF1), rate(o.Mock, o.N), rate(o.Robust, o.N))
+			u := o.Units()
+			t.add(m, g.Setting, nOf(g, o.N), rate(o.HostAcc, u), rate(o.EndpointAcc, u), pct(o.ParamF1), rate(o.Mock, u), rate(o.Robust, u))
 		}
 	}
 	return t
@@ -352,17 +384,30 @@ func tablePassAtK(groups []*group) *table {
 		return nil
 	}
 	slices.Sort(ks)
+	omitted := false
+	for _, g := range groups {
+		omitted = omitted || len(g.PassAtKOmitted) > 0
+	}
 	head := []string{"Setting", "Model", "Samples", "Completions"}
 	for _, k := range ks {
 		head = append(head, fmt.Sprintf("pass@%d", k))
 	}
-	t := newTable("table-pass-at-k", "pass@k", "Unbiased estimator over each sample's completions (Mock), %; a sample with fewer than k completions counts as hit when any of them is.", head...).numeric(2)
+	if omitted {
+		head = append(head, "Not estimable")
+	}
+	t := newTable("table-pass-at-k", "pass@k", "Unbiased estimator over each sample's completions (Mock), %; pass@k only for k at most the fewest completions of a sample (n), the others not estimable.", head...).numeric(2)
+	if omitted {
+		t.Num[len(head)-1] = false
+	}
 	for _, g := range groups {
 		if len(g.PassAtK) == 0 {
 			continue
 		}
 		samples := "–"
-		if g.Results != nil {
+		switch {
+		case g.Overall.Samples > 0:
+			samples = strconv.Itoa(g.Overall.Samples)
+		case g.Results != nil:
 			seen := map[string]bool{}
 			for _, r := range g.Results {
 				if r.HasEndpoint {
@@ -378,6 +423,9 @@ func tablePassAtK(groups []*group) *table {
 			} else {
 				row = append(row, "–")
 			}
+		}
+		if omitted {
+			row = append(row, strings.Join(g.PassAtKOmitted, ", "))
 		}
 		t.add(row...)
 	}
@@ -412,10 +460,16 @@ type testOptions struct {
 }
 
 // tableStratum breaks every group down by one stratum, each value tested against
-// the rest of its group (group-wise permutation test on Mock and ES).
+// the rest of its group (group-wise permutation test on Mock and ES) when o has
+// rounds; without, the table has no p-values.
 func tableStratum(groups []*group, s stratum, o testOptions) (*table, error) {
-	t := newTable(s.id, s.title, fmt.Sprintf("Rates (%%) with their Wilson 95%% interval; p: a group-wise permutation test (%d rounds, seed %d) of the value against the rest of its setting and model, on Mock and on ES.", o.Rounds, o.Seed),
-		"Setting", "Model", s.field, "N", "Host@Acc", "Endpoint@Acc", "Method@Acc", "ExecReq", "Mock", "ES", "p (Mock)", "p (ES)").numeric(3)
+	head := []string{"Setting", "Model", s.field, "N", "Host@Acc", "Endpoint@Acc", "Method@Acc", "ExecReq", "Mock", "ES"}
+	caption := "Rates (%) with their Wilson 95% interval over samples."
+	if o.Rounds > 0 {
+		head = append(head, "p (Mock)", "p (ES)")
+		caption = fmt.Sprintf("Rates (%%) with their Wilson 95%% interval over samples; p: a group-wise permutation test (%d rounds, seed %d) of the value against the rest of its setting and model, on Mock and on ES.", o.Rounds, o.Seed)
+	}
+	t := newTable(s.id, s.title, caption, head...).numeric(3)
 	t.Num[2] = false
 	untested := 0
 	for _, g := range groups {
@@ -424,28 +478,33 @@ func tableStratum(groups []*group, s stratum, o testOptions) (*table, error) {
 		var pair [2]string // of a stratum with two values: one test serves both rows
 		for i, k := range keys {
 			a := aggs[k]
-			pm, pe := "–", "–"
-			switch {
-			case g.Results == nil:
-				untested++
-			case len(keys) == 2 && i == 1:
-				pm, pe = pair[0], pair[1]
-			case len(keys) > 1:
-				in, out, err := splitStratum(g.Results, s.field, k)
-				if err != nil {
-					return nil, err
-				}
-				if len(in) > 0 && len(out) > 0 {
-					cs, err := evaluate.Compare(in, out, evaluate.CompareOptions{Metrics: []string{"mock", "es"}, Rounds: o.Rounds, Seed: o.Seed})
+			u := a.Units()
+			row := []string{g.Setting, g.Model, k, strconv.Itoa(a.N), rate(a.HostAcc, u), rate(a.EndpointAcc, u), rate(a.MethodAcc, u),
+				rate(a.ExecReq, u), rate(a.Mock, u), pct(a.ES)}
+			if o.Rounds > 0 {
+				pm, pe := "–", "–"
+				switch {
+				case g.Results == nil:
+					untested++
+				case len(keys) == 2 && i == 1:
+					pm, pe = pair[0], pair[1]
+				case len(keys) > 1:
+					in, out, err := splitStratum(g.Results, s.field, k)
 					if err != nil {
-						return nil, fmt.Errorf("report: %s %s/%s: %w", s.field, g.Setting, g.Model, err)
+						return nil, err
 					}
-					pm, pe = pval(cs[0].GroupWise.P), pval(cs[1].GroupWise.P)
+					if len(in) > 0 && len(out) > 0 {
+						cs, err := evaluate.Compare(in, out, evaluate.CompareOptions{Metrics: []string{"mock", "es"}, Rounds: o.Rounds, Seed: o.Seed})
+						if err != nil {
+							return nil, fmt.Errorf("report: %s %s/%s: %w", s.field, g.Setting, g.Model, err)
+						}
+						pm, pe = pval(cs[0].GroupWise.P), pval(cs[1].GroupWise.P)
+					}
+					pair = [2]string{pm, pe}
 				}
-				pair = [2]string{pm, pe}
+				row = append(row, pm, pe)
 			}
-			t.add(g.Setting, g.Model, k, strconv.Itoa(a.N), rate(a.HostAcc, a.N), rate(a.EndpointAcc, a.N), rate(a.MethodAcc, a.N),
-				rate(a.ExecReq, a.N), rate(a.Mock, a.N), pct(a.ES), pm, pe)
+			t.add(row...)
 		}
 	}
 	if len(t.Rows) == 0 {

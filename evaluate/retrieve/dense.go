@@ -72,20 +72,28 @@ func NewDense(ctx context.Context, c *Corpus, o Options) (*Dense, error) {
 
 // Prepare embeds the queries (after the query prefix) in batches.
 func (d *Dense) Prepare(ctx context.Context, queries []string) error {
-	texts := make([]string, 0, len(queries))
-	for _, q := range queries {
-		texts = append(texts, d.queryPrefix+q)
+	return d.embed(ctx, d.queryPrefix, queries)
+}
+
+// embed embeds texts after prefix in one call of the Embedder, which sends them in
+// batches, and keeps their vectors for search: the one way every dense search text
+// (queries, HyDE's code, CAPIR's subtasks) is embedded ahead of its search.
+func (d *Dense) embed(ctx context.Context, prefix string, texts []string) error {
+	prefixed := make([]string, 0, len(texts))
+	for _, t := range texts {
+		prefixed = append(prefixed, prefix+t)
 	}
-	vecs, err := d.emb.Embed(ctx, d.model, texts)
+	vecs, err := d.emb.Embed(ctx, d.model, prefixed)
 	if err != nil {
-		return fmt.Errorf("embed %d queries: %w", len(texts), err)
+		return fmt.Errorf("embed %d texts: %w", len(prefixed), err)
+	}
+	if len(vecs) != len(prefixed) {
+		return fmt.Errorf("embed %d texts: %d vectors came back", len(prefixed), len(vecs))
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	for i, t := range texts {
-		if i < len(vecs) {
-			d.queryVectors[t] = unit(vecs[i])
-		}
+	for i, t := range prefixed {
+		d.queryVectors[t] = unit(vecs[i])
 	}
 	return nil
 }
@@ -96,10 +104,18 @@ func (d *Dense) Retrieve(ctx context.Context, query string, k int) ([]Hit, error
 	return d.search(ctx, d.queryPrefix+query, k)
 }
 
-// searchAsDocument ranks documents by similarity to a text embedded as a document
-// is (after the document prefix): HyDE's hypothetical code.
-func (d *Dense) searchAsDocument(ctx context.Context, text string, k int) ([]Hit, error) {
-	return d.search(ctx, d.docPrefix+text, k)
+// asDocument searches a Dense with texts embedded as documents are (after the
+// document prefix): HyDE's hypothetical code.
+type asDocument struct{ d *Dense }
+
+// Retrieve ranks documents by similarity to text embedded as a document.
+func (a asDocument) Retrieve(ctx context.Context, text string, k int) ([]Hit, error) {
+	return a.d.search(ctx, a.d.docPrefix+text, k)
+}
+
+// Prepare embeds texts as documents, in batches.
+func (a asDocument) Prepare(ctx context.Context, texts []string) error {
+	return a.d.embed(ctx, a.d.docPrefix, texts)
 }
 
 func (d *Dense) search(ctx context.Context, text string, k int) ([]Hit, error) {

@@ -45,7 +45,9 @@
 //
 // Every LLM step is greedy and goes through the shared client (package llm) and its
 // cache, so a rerun sends nothing; a retriever that needs an LLM the options lack
-// fails with ErrNeedsLLM.
+// fails with ErrNeedsLLM. Dense, hybrid, hyde and capir are Preparers: given every
+// query first, they ask the LLM steps for all of them at once and embed what they
+// will search for in one call of the Embedder, which sends it in batches.
 //
 // # Scoring a benchmark
 //

@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"sccg/evaluate/answer"
+	"sccg/internal/workpool"
 	"sccg/llm"
 )
 
@@ -63,35 +66,64 @@ func (d *Document) Summary() string {
 // embeddings model is configured, BM25 alone otherwise. An empty answer falls back
 // to the intent.
 type HyDE struct {
-	Chat   Chatter
-	Model  string
-	Search func(ctx context.Context, text string, k int) ([]Hit, error)
+	Chat  Chatter
+	Model string
+	// Search ranks the documents for the code; when it is a Preparer, Prepare hands
+	// it every query's code at once (so their embeddings go in batches).
+	Search Retriever
 	Fallbacks
+	expanded memo[expansion]
+}
+
+// expansion is what HyDE searches for one intent.
+type expansion struct {
+	text     string
+	fellBack bool // the answer held no code: text is the intent
 }
 
 // Retrieve implements Retriever.
 func (h *HyDE) Retrieve(ctx context.Context, query string, k int) ([]Hit, error) {
-	code, err := h.Expand(ctx, query)
+	e, err := h.expanded.get(ctx, query, h.expand)
 	if err != nil {
 		return nil, err
 	}
-	return h.Search(ctx, code, k)
+	if e.fellBack {
+		h.add(FallbackHyDENoCode)
+	}
+	return h.Search.Retrieve(ctx, e.text, k)
 }
 
-// Expand is the hypothetical code for an intent (the code blocks of the answer), or
+// Prepare asks for the code of every query, several at once, and prepares Search
+// with them.
+func (h *HyDE) Prepare(ctx context.Context, queries []string) error {
+	es, err := h.expanded.all(ctx, queries, h.expand)
+	if err != nil {
+		return err
+	}
+	p, ok := h.Search.(Preparer)
+	if !ok {
+		return nil
+	}
+	texts := make([]string, len(es))
+	for i, e := range es {
+		texts[i] = e.text
+	}
+	return p.Prepare(ctx, texts)
+}
+
+// expand is the hypothetical code for an intent (the code blocks of the answer), or
 // the intent itself when the answer holds none.
-func (h *HyDE) Expand(ctx context.Context, query string) (string, error) {
+func (h *HyDE) expand(ctx context.Context, query string) (expansion, error) {
 	ans, err := chat(ctx, h.Chat, h.Model, hydeSystem, "Task: "+query, 768)
 	if err != nil {
-		return "", fmt.Errorf("hyde: %w", err)
+		return expansion{}, fmt.Errorf("hyde: %w", err)
 	}
 	a := answer.Extract(ans, "")
 	code := strings.TrimSpace(a.Text)
 	if code == "" || a.Form == answer.FormNone {
-		h.add(FallbackHyDENoCode)
-		return query, nil
+		return expansion{text: query, fellBack: true}, nil
 	}
-	return code, nil
+	return expansion{text: code}, nil
 }
 
 // CAPIR is CAPIR's decomposer–retriever–reranker: an LLM splits the intent into
@@ -100,20 +132,44 @@ func (h *HyDE) Expand(ctx context.Context, query string) (string, error) {
 // endpoints that serve the task, in its order. An answer naming no candidate number
 // (garbage) keeps the fused order; "none" keeps nothing.
 type CAPIR struct {
-	Chat       Chatter
-	Model      string
-	Corpus     *Corpus
+	Chat   Chatter
+	Model  string
+	Corpus *Corpus
+	// Base retrieves for the intent and each subtask; when it is a Preparer,
+	// Prepare hands it every query and subtask at once.
 	Base       Retriever
 	PerTask    int // documents retrieved per subtask; default 10
 	Candidates int // fused candidates shown to the reranker; default 20
 	Fallbacks
+	subtasks memo[[]string]
+}
+
+// Prepare decomposes every query, several at once, and prepares Base with the
+// queries and all their subtasks.
+func (c *CAPIR) Prepare(ctx context.Context, queries []string) error {
+	subs, err := c.subtasks.all(ctx, queries, c.decompose)
+	if err != nil {
+		return err
+	}
+	p, ok := c.Base.(Preparer)
+	if !ok {
+		return nil
+	}
+	texts := slices.Clone(queries)
+	for _, s := range subs {
+		texts = append(texts, s...)
+	}
+	return p.Prepare(ctx, texts)
 }
 
 // Retrieve implements Retriever.
 func (c *CAPIR) Retrieve(ctx context.Context, query string, k int) ([]Hit, error) {
-	subs, err := c.Decompose(ctx, query)
+	subs, err := c.subtasks.get(ctx, query, c.decompose)
 	if err != nil {
 		return nil, err
+	}
+	if len(subs) == 0 {
+		c.add(FallbackNoSubtasks)
 	}
 	per := c.PerTask
 	if per <= 0 {
@@ -164,9 +220,9 @@ func (c *CAPIR) Retrieve(ctx context.Context, query string, k int) ([]Hit, error
 	return out, nil
 }
 
-// Decompose is the LLM's subtasks of an intent, one per answer line (bullets and
+// decompose is the LLM's subtasks of an intent, one per answer line (bullets and
 // numbering dropped, at most eight).
-func (c *CAPIR) Decompose(ctx context.Context, query string) ([]string, error) {
+func (c *CAPIR) decompose(ctx context.Context, query string) ([]string, error) {
 	ans, err := chat(ctx, c.Chat, c.Model, decomposeSystem, "Task: "+query, 256)
 	if err != nil {
 		return nil, fmt.Errorf("capir decompose: %w", err)
@@ -182,9 +238,6 @@ func (c *CAPIR) Decompose(ctx context.Context, query string) ([]string, error) {
 		if line != "" && !strings.HasPrefix(line, "```") && !strings.ContainsAny(line[:1], "{}[]") && len(out) < 8 {
 			out = append(out, line)
 		}
-	}
-	if len(out) == 0 {
-		c.add(FallbackNoSubtasks)
 	}
 	return out, nil
 }
@@ -283,4 +336,56 @@ func candidateNumbers(ans string, n int) []int {
 func isNone(ans string) bool {
 	a := strings.ToLower(strings.Trim(strings.TrimSpace(ans), ".!\"'`"))
 	return a == "none" || a == "no"
+}
+
+// memo keeps an LLM step's outcome per query: Prepare asks for every query at
+// once, Retrieve takes what it got (or asks, for a query not prepared). Fallbacks
+// are counted where the outcome is used, once per retrieval, not here.
+type memo[T any] struct {
+	mu sync.Mutex
+	m  map[string]T
+}
+
+// get is the outcome for q, asked for when there is none yet.
+func (m *memo[T]) get(ctx context.Context, q string, ask func(context.Context, string) (T, error)) (T, error) {
+	m.mu.Lock()
+	v, ok := m.m[q]
+	m.mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	v, err := ask(ctx, q)
+	if err != nil {
+		return v, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.m == nil {
+		m.m = map[string]T{}
+	}
+	m.m[q] = v
+	return v, nil
+}
+
+// all is the outcome for every distinct query, in their first order, asked for
+// GOMAXPROCS at a time.
+func (m *memo[T]) all(ctx context.Context, qs []string, ask func(context.Context, string) (T, error)) ([]T, error) {
+	var uniq []string
+	seen := map[string]bool{}
+	for _, q := range qs {
+		if !seen[q] {
+			seen[q] = true
+			uniq = append(uniq, q)
+		}
+	}
+	out := make([]T, len(uniq))
+	err := workpool.ForEach(ctx, 0, len(uniq), func(i int) error {
+		v, err := m.get(ctx, uniq[i], ask)
+		out[i] = v
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }

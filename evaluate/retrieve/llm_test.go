@@ -409,3 +409,89 @@ func TestUnusableAnswersAreCounted(t *testing.T) {
 		t.Errorf("hyde fallbacks %v", got)
 	}
 }
+
+// HyDE's code and CAPIR's queries and subtasks are embedded as dense's queries are:
+// in batches of llm.DefaultEmbedBatch, not one request per text; their unusable
+// answers are still counted once per retrieval.
+func TestHyDEAndCAPIREmbedInBatches(t *testing.T) {
+	ctx := context.Background()
+	const n = 130
+	query := func(i int) string { return fmt.Sprintf("ask number %03d now", i) }
+	tests := []struct {
+		name   string
+		script func(h *replay.LLM)
+		build  func(c *Corpus, o Options) (Retriever, error)
+		texts  int // distinct texts embedded besides the documents
+		want   map[string]int
+	}{
+		{"hyde", func(h *replay.LLM) {
+			for i := range n {
+				a := replay.Answer(fmt.Sprintf("```python\nrequests.get('https://weather.p.rapidapi.com/forecast/c%03d')\n```", i))
+				if i%2 == 1 {
+					a = replay.Answer("I would ask the weather API.")
+				}
+				h.On("Task: "+query(i), a)
+			}
+		}, func(c *Corpus, o Options) (Retriever, error) { return New(ctx, NameHyDE, c, o) },
+			n, map[string]int{FallbackHyDENoCode: n / 2}},
+		{"hyde reranked", func(h *replay.LLM) {
+			h.On("Candidate endpoints", replay.Answer("2, 1"))
+			for i := range n {
+				h.On("Task: "+query(i), replay.Answer(fmt.Sprintf("```python\nrequests.get('https://stocks.p.rapidapi.com/quote/s%03d')\n```", i)))
+			}
+		}, func(c *Corpus, o Options) (Retriever, error) {
+			r, err := New(ctx, NameHyDE, c, o)
+			if err != nil {
+				return nil, err
+			}
+			return Rerank(r, c, o)
+		}, n, nil},
+		{"capir", func(h *replay.LLM) {
+			h.On("Candidate endpoints", replay.Answer("1"))
+			for i := range n {
+				a := replay.Answer(fmt.Sprintf("1. forecast for city %03d\n2. alerts for city %03d", i, i))
+				if i%3 == 0 {
+					a = replay.Answer("")
+				}
+				h.On("Task: "+query(i), a)
+			}
+		}, func(c *Corpus, o Options) (Retriever, error) { return New(ctx, NameCAPIR, c, o) },
+			n + 2*(n-(n+2)/3), map[string]int{FallbackNoSubtasks: (n + 2) / 3}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h, srv, _, client := llmSetup(t)
+			tc.script(h)
+			c := testCorpus(t)
+			cl := client()
+			r, err := tc.build(c, Options{Chat: cl, Embedder: cl, EmbedModel: "replay-embed", DocPrefix: "passage: ", QueryPrefix: "query: "})
+			if err != nil {
+				t.Fatal(err)
+			}
+			qs := make([]Query, n)
+			for i := range qs {
+				qs[i] = Query{SampleID: fmt.Sprintf("s%03d", i), Text: query(i)}
+			}
+			if _, err := Evaluate(ctx, Config{Corpus: c, Retriever: r, Queries: qs}); err != nil {
+				t.Fatal(err)
+			}
+			bodies := embedBodies(srv)
+			inputs := 0
+			for _, b := range bodies {
+				req, err := replay.ParseLLMEmbed(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				inputs += len(req.Input)
+			}
+			batches := (tc.texts + llm.DefaultEmbedBatch - 1) / llm.DefaultEmbedBatch
+			if len(bodies) != 1+batches || inputs != len(c.Docs)+tc.texts {
+				t.Errorf("%d embedding requests carrying %d texts, want %d (the documents, then %d texts in batches of %d)",
+					len(bodies), inputs, 1+batches, tc.texts, llm.DefaultEmbedBatch)
+			}
+			if got := r.(FallbackCounter).Counts(); !maps.Equal(got, tc.want) {
+				t.Errorf("fallbacks %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -83,17 +83,15 @@ func New(ctx context.Context, name string, c *Corpus, o Options) (Retriever, err
 		if err := needChat(); err != nil {
 			return nil, err
 		}
-		bm := NewBM25(c, o.BM25)
-		h := &HyDE{Chat: o.Chat, Model: o.ChatModel, Search: bm.Retrieve}
+		var search Retriever = NewBM25(c, o.BM25)
 		if o.Embedder != nil && o.EmbedModel != "" {
 			d, err := NewDense(ctx, c, o)
 			if err != nil {
 				return nil, err
 			}
-			f := &Fusion{Parts: []Retriever{bm, retrieverFunc(d.searchAsDocument)}, K: o.RRFK}
-			h.Search = f.Retrieve
+			search = &Fusion{Parts: []Retriever{search, asDocument{d}}, K: o.RRFK}
 		}
-		return h, nil
+		return &HyDE{Chat: o.Chat, Model: o.ChatModel, Search: search}, nil
 	case NameCAPIR:
 		if err := needChat(); err != nil {
 			return nil, err
@@ -117,13 +115,6 @@ func Rerank(base Retriever, c *Corpus, o Options) (Retriever, error) {
 		return nil, fmt.Errorf("rerank %w: a chat model", ErrNeedsLLM)
 	}
 	return &Reranker{Chat: o.Chat, Model: o.ChatModel, Corpus: c, Base: base, Depth: o.Candidates}, nil
-}
-
-// retrieverFunc makes a function a Retriever.
-type retrieverFunc func(ctx context.Context, query string, k int) ([]Hit, error)
-
-func (f retrieverFunc) Retrieve(ctx context.Context, query string, k int) ([]Hit, error) {
-	return f(ctx, query, k)
 }
 
 // topK keeps the k best hits seen: highest score first, then lowest corpus index.
