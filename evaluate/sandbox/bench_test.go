@@ -24,7 +24,7 @@ type benchJob struct{ code, function string }
 
 // benchJobs are the conformance samples' gold codes when SCCG_CONFORMANCE names
 // them, else the suite's own good code.
-func benchJobs(b *testing.B) []benchJob {
+func benchJobs(b testing.TB) []benchJob {
 	path := os.Getenv("SCCG_CONFORMANCE")
 	if path == "" {
 		return []benchJob{{goodCode, "get_weather"}}
@@ -128,7 +128,7 @@ func rusage(who int) time.Duration {
 
 // distinctJobs are the benchmark's jobs made distinct: each copies times with a
 // trailing comment, so nothing can tell two runs of one code apart.
-func distinctJobs(b *testing.B, copies int) []benchJob {
+func distinctJobs(b testing.TB, copies int) []benchJob {
 	var out []benchJob
 	for c := range copies {
 		for _, j := range benchJobs(b) {
@@ -164,7 +164,7 @@ import os, logging, warnings, random, atexit
 jobs = [json.loads(l) for l in sys.stdin]
 harness = [m for n, m in list(sys.modules.items()) if n == entry.PACKAGE or n.startswith(entry.PACKAGE + ".")]
 state = b._HarnessState(harness)
-shared = b._Shared(scratch, os, logging, warnings, random, atexit, json, harness)
+shared = b._Shared(scratch, os, logging, warnings, random, atexit, json, harness, [])
 c0 = time.process_time()
 for code, fn in jobs:
     state.reset()
@@ -182,7 +182,7 @@ posix.write(out, b"%f\n" % (time.process_time() - c0))
 // failed and ran again on their own.
 func BenchmarkBatched(b *testing.B) {
 	jobs := distinctJobs(b, 5)
-	var batchedCPU, inprocCPU time.Duration
+	var batchedCPU, inprocCPU, evaluatorCPU time.Duration
 	var n int
 	var st BatchStats
 	for range b.N {
@@ -203,6 +203,7 @@ func BenchmarkBatched(b *testing.B) {
 		if len(st.Culprits) == 0 {
 			st.Culprits = s.Culprits
 		}
+		evaluatorCPU += rusage(syscall.RUSAGE_SELF) - self0
 		inprocCPU += inProcess(b, r, jobs)
 		r.Close()
 		batchedCPU += rusage(syscall.RUSAGE_SELF) - self0 + rusage(syscall.RUSAGE_CHILDREN) - ch0
@@ -213,6 +214,8 @@ func BenchmarkBatched(b *testing.B) {
 	b.ReportMetric(2000/per(batchedCPU), "isolated-batched-runs/s-2cores")
 	b.ReportMetric(2000/per(inprocCPU), "in-process-runs/s-2cores")
 	b.ReportMetric(per(inprocCPU)/per(batchedCPU), "ratio")
+	b.ReportMetric(per(evaluatorCPU), "evaluator-ms/run")
+	b.ReportMetric(per(batchedCPU-evaluatorCPU), "children-ms/run")
 	b.ReportMetric(float64(st.Batched)/float64(st.Batched+st.Own), "batched-share")
 	b.ReportMetric(1-float64(st.NotTame)/float64(st.Batched+st.Own), "tame-share")
 	b.ReportMetric(float64(st.Ended), "batches-ended-by-verification")

@@ -23,6 +23,8 @@ import posix
 import builtins
 import _signal
 import time
+import _ast
+from opcode import opmap as _opmap
 from operator import is_ as _is
 
 from . import job
@@ -31,11 +33,11 @@ from . import run
 from . import stubs
 from . import tame
 from . import values
-from .facts import _facts
+from .facts import _facts, _walk
 from .guard import _abspath, _apply_limits, _arm, _armed_cpu, _refuse_dir_fd_open
 from .recorders import _FAKES
 
-_type, _len, _id, _isinstance, _all = type, len, id, isinstance, all
+_type, _len, _id, _isinstance, _all, _getattr = type, len, id, isinstance, all, getattr
 _tuple, _list, _dict, _set, _str = tuple, list, dict, set, str
 _BaseException = BaseException
 _exit = posix._exit
@@ -112,7 +114,7 @@ def _batch(rfd, jfd, scratch, limits):
     sys.addaudithook(_make_taint(taint, active, jfd))
     _arm()
     state = _HarnessState(harness)
-    shared = _Shared(scratch, os, logging, warnings, random, atexit, json, harness)
+    shared = _Shared(scratch, os, logging, warnings, random, atexit, json, harness, taint)
     report._send("ready", {})  # before any job: the first job's time limit covers the job alone
     while True:
         try:
@@ -148,6 +150,8 @@ def _one(shared, taint, active, check=True):
         return ""
     facts = _facts(tree)
     report._send("facts", facts)
+    if check:
+        _guard_stores(tree)
     saved = shared.before()
     try:
         stubs._fake_environment()
@@ -156,7 +160,7 @@ def _one(shared, taint, active, check=True):
         del taint[:]
         active[0] = True
         try:
-            out = run._execute(tree, facts)
+            out = run._execute(tree, facts, shared.extra if check else None)
         finally:
             active[0] = False
         report._send("end", out)
@@ -268,9 +272,9 @@ class _HarnessState:
 
 class _Shared:
     """What every job of a batch shares, as it was before the first job, and the
-    checks that it still is."""
+    checks that it still is; what a job's store check finds goes to taint."""
 
-    def __init__(self, scratch, os, logging, warnings, random, atexit, json, harness):
+    def __init__(self, scratch, os, logging, warnings, random, atexit, json, harness, taint):
         self.scratch, self.os, self.logging, self.warnings = scratch, os, logging, warnings
         self.random, self.atexit, self.json = random, atexit, json
         self.rstate = random.getstate()
@@ -288,11 +292,18 @@ class _Shared:
         self.atexits = atexit._ncallbacks()
         self.fakes = self._fakes()
         self.fake_dicts = [(m.__dict__, _dict(m.__dict__)) for m in _FAKES.values()]
-        self.stdlib = self._stdlib()
-        # the namespaces of the loaded modules, and the attributes of every class
-        # and instance at their top level: what an alias of one lets code change
-        # (an assignment to a class attribute raises no audit event)
-        self.spaces = [(d, _len(d), _list(d), _list(d.values())) for d in self.stdlib + self._objects(harness)]
+        self.stdlib = self._stdlib(harness)
+        # What the code's own stores could reach (an alias of a module, a class or
+        # an object of the standard library, or of the harness) the store check
+        # sees as they happen (see _guard_stores); what the standard library's own
+        # functions change when the code calls them, the comparison after each
+        # job: the namespaces of the modules whose functions rebind their globals,
+        # and the attributes of the objects at the top level of a module (an
+        # assignment to a class attribute raises no audit event).
+        self.ids = self._ids(harness, logging)
+        self.extra = {_GUARD: self._store_check(taint)}
+        self.spaces = [(d, _len(d), _list(d), _list(d.values()))
+                       for d in _rebinding(self.stdlib) + self._objects(self.stdlib)]
         self.patched = [(sys.modules[m], a) for m, a in _PATCHED if m in sys.modules]
         root = logging.getLogger()
         self.log = (root, _list(root.handlers), root.level, root.disabled, root.propagate, _list(root.filters),
@@ -347,35 +358,89 @@ class _Shared:
                     out.append((vd, self._attrs(vd)))
         return out
 
-    def _stdlib(self):
-        """Every loaded module's namespace (not the harness's own)."""
-        return [m.__dict__ for m in self.modules.values() if _type(getattr(m, "__dict__", None)) is _dict]
+    def _stdlib(self, harness):
+        """Every loaded module's namespace but the harness's own (which
+        _HarnessState puts back before every job)."""
+        own = {_id(m) for m in harness}
+        return [m.__dict__ for m in self.modules.values()
+                if _id(m) not in own and _type(getattr(m, "__dict__", None)) is _dict]
 
-    def _objects(self, harness):
-        """The attribute dicts of every class and instance at the top level of a
-        loaded module, a harness module or a fake."""
-        seen, out = set(), []
+    def _ids(self, harness, logging):
+        """The identities of what every job shares and no store of a job's code
+        may change: the loaded modules and their namespaces, the harness's and the
+        fakes', what is at their top level and in its classes, and the loggers."""
+        ids = set()
         proxy = _type.__dict__["__dict__"].__get__
+        spaces = [m.__dict__ for m in self.modules.values() if _type(getattr(m, "__dict__", None)) is _dict]
+        spaces += [m.__dict__ for m in harness] + [m.__dict__ for m in _FAKES.values()]
+        for md in spaces:
+            ids.add(_id(md))
+            for v in _list(md.values()):
+                if _type(v) in _PLAIN:
+                    continue
+                ids.add(_id(v))
+                if _isinstance(v, _type):
+                    for w in _list(proxy(v).values()):
+                        if _type(w) not in _PLAIN:
+                            ids.add(_id(w))
+        ids.update(_id(v) for v in _list(logging.root.manager.loggerDict.values()))
+        ids.update(_id(m) for m in self.modules.values())
+        return frozenset(ids)
+
+    def _store_check(self, taint):
+        """The function a tame job's every attribute or item store and delete goes
+        through (see _guard_stores): it marks a store into anything shared (a
+        module, a class the code did not define, an object of ids) and hands back
+        the object, so the code runs on as it would alone."""
+        ids, ModuleType = self.ids, _type(sys)
+        module_of = _type.__dict__["__module__"].__get__
+        name_of = _type.__dict__["__name__"].__get__
+
+        def what(x):
+            if _isinstance(x, ModuleType):
+                return "module " + report._safe(ModuleType.__dict__["__dict__"].__get__(x).get("__name__"))[:80]
+            if _isinstance(x, _type):
+                return "class " + name_of(x, _type)
+            return "a shared " + name_of(_type(x), _type)
+
+        def check(x, _id=_id, _isinstance=_isinstance, _type=_type, _ids=ids, _taint=taint):
+            if _id(x) in _ids or _isinstance(x, ModuleType):
+                _taint.append("stores into " + what(x))
+            elif _isinstance(x, _type):
+                try:
+                    m = module_of(x, _type)
+                except _BaseException:
+                    m = None
+                if m != _CODE_MODULE:
+                    _taint.append("stores into " + what(x) + ", which it did not define")
+            return x
+
+        return check
+
+    @staticmethod
+    def _objects(spaces):
+        """The attribute dicts of the objects at the top level of the namespaces
+        spaces that the standard library's own functions may change: neither
+        classes (see _ids), nor the import system's specs and loaders, enum
+        members or typing's forms, which no function a tame job can call
+        changes."""
+        seen, out = set(), []
         ModuleType, FunctionType = _type(sys), _type(_fresh_stderr)
-        dicts = self.stdlib + [m.__dict__ for m in harness] + [m.__dict__ for m in _FAKES.values()]
-        for md in dicts:
+        import enum
+        Enum = enum.Enum
+        for md in spaces:
             for v in _list(md.values()):
                 t = _type(v)
-                if _id(v) in seen or t is ModuleType or t is FunctionType or t in _PLAIN:
+                if _id(v) in seen or t is ModuleType or t is FunctionType or t in _PLAIN or _isinstance(v, _type) \
+                        or _isinstance(v, Enum) or _type.__dict__["__module__"].__get__(t, _type) in _FIXED:
                     continue
                 seen.add(_id(v))
-                if _isinstance(v, _type):
-                    if v.__flags__ & _IMMUTABLE:
-                        continue  # a static or immutable type: nothing to set
-                    d = proxy(v)
-                else:
-                    try:
-                        d = object.__getattribute__(v, "__dict__")
-                    except _BaseException:
-                        continue
-                    if _type(d) is not _dict:
-                        continue
-                out.append(d)
+                try:
+                    d = object.__getattribute__(v, "__dict__")
+                except _BaseException:
+                    continue
+                if _type(d) is _dict:
+                    out.append(d)
         return out
 
     def before(self):
@@ -516,6 +581,69 @@ class _Shared:
 
 
 _MISSING = object()
+
+# The name in a tame job's globals of the store check (see _guard_stores): a
+# dunder, which tame code cannot name.
+_GUARD = "__sccg_store__"
+
+# Modules whose objects no function a tame job can call changes (the import
+# system's specs and loaders, typing's special forms).
+_FIXED = frozenset(("_frozen_importlib", "_frozen_importlib_external", "typing"))
+
+
+def _guard_stores(tree):
+    """Routes every attribute and item store or delete of the code in tree
+    through the store check: the target x.a (x[k]) becomes __sccg_store__(x).a,
+    evaluated where x was (after the value, as before), so a store into what the
+    next job shares is seen even through an alias, an argument or a container."""
+    Attribute, Subscript, Load = _ast.Attribute, _ast.Subscript, _ast.Load
+    Call, Name = _ast.Call, _ast.Name
+    for n in _walk(tree):
+        t = _type(n)
+        if (t is Attribute or t is Subscript) and _type(n.ctx) is not Load:
+            v = n.value
+            f = Name(id=_GUARD, ctx=Load())
+            c = Call(func=f, args=[v], keywords=[])
+            for node in (f, c):
+                node.lineno, node.col_offset = v.lineno, v.col_offset
+                node.end_lineno, node.end_col_offset = v.end_lineno, v.end_col_offset
+            n.value = c
+
+
+# STORE_GLOBAL and DELETE_GLOBAL, as bytes of a code object's instructions.
+_GLOBAL_STORES = (bytes((_opmap["STORE_GLOBAL"],)), bytes((_opmap["DELETE_GLOBAL"],)))
+
+
+def _stores_global(co):
+    """Whether code object co (or one nested in it) stores or deletes a global."""
+    ops = co.co_code[::2]
+    if _GLOBAL_STORES[0] in ops or _GLOBAL_STORES[1] in ops:
+        return True
+    CodeType = _type(co)
+    return any(_type(c) is CodeType and _stores_global(c) for c in co.co_consts)
+
+
+def _rebinding(spaces):
+    """The namespaces of spaces that a function defined in them (at the top level,
+    in a class, or a property's) rebinds: the modules whose globals a call of the
+    standard library may change."""
+    proxy = _type.__dict__["__dict__"].__get__
+    FunctionType = _type(_fresh_stderr)
+    out = []
+    for d in spaces:
+        fns = []
+        for v in _list(d.values()):
+            if _isinstance(v, _type):
+                for w in _list(proxy(v).values()):
+                    if _isinstance(w, property):
+                        fns += [w.fget, w.fset, w.fdel]
+                    else:
+                        fns.append(_getattr(w, "__func__", w) if _isinstance(w, (staticmethod, classmethod)) else w)
+            else:
+                fns.append(v)
+        if any(_type(f) is FunctionType and f.__globals__ is d and _stores_global(f.__code__) for f in fns):
+            out.append(d)
+    return out
 
 # Py_TPFLAGS_IMMUTABLETYPE: a type whose attributes cannot be set.
 _IMMUTABLE = 1 << 8

@@ -10,7 +10,7 @@ import _ast
 
 from .facts import _walk
 
-_type, _len, _isinstance, _getattr = type, len, isinstance, getattr
+_type, _len, _isinstance, _getattr, _id = type, len, isinstance, getattr, id
 _str = str
 
 # Standard modules tame code may import: what generated request code uses, none of
@@ -44,6 +44,11 @@ _NO_CALL = frozenset(("exec", "eval", "compile", "__import__", "globals", "local
 
 # getattr and hasattr are tame with a constant name that is not a dunder.
 _CONST_NAME = frozenset(("getattr", "hasattr"))
+
+# Builtins tame code may only call, never hold: held, they are called where the
+# check cannot see it (`s = setattr`, `map(setattr, ...)`, `partial(getattr, m)`).
+_NO_VALUE = frozenset(("exec", "eval", "compile", "globals", "locals", "vars", "breakpoint", "setattr",
+                       "delattr", "getattr"))
 
 # Dunder names tame code may read.
 _DUNDER_OK = frozenset(("__name__", "__file__", "__doc__"))
@@ -102,6 +107,7 @@ def _wild(tree, code):
                 if t is ImportFrom and n.module == "os" and a.name not in _OS_ATTRS:
                     return "imports os." + a.name
     os_names = os_attrs = 0
+    callees = {_id(n.func) for n in nodes if _type(n) is Call}
     for n in nodes:
         t = _type(n)
         if t is Attribute:
@@ -117,6 +123,8 @@ def _wild(tree, code):
                 return "name " + n.id
             if n.id in unused:
                 return unused[n.id]
+            if n.id in _NO_VALUE and _id(n) not in callees:
+                return "uses %s as a value" % n.id
             if n.id == "os":
                 if _type(n.ctx) is not _ast.Load:
                     return "rebinds os"
