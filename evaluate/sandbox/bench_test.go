@@ -182,17 +182,28 @@ posix.write(out, b"%f\n" % (time.process_time() - c0))
 // failed and ran again on their own.
 func BenchmarkBatched(b *testing.B) {
 	jobs := distinctJobs(b, 5)
-	var batchedCPU, inprocCPU, evaluatorCPU time.Duration
-	var n int
+	var batchedCPU, inprocCPU, evaluatorCPU, inBatchCPU, ownCPU time.Duration
+	var n, servers int
 	var st BatchStats
 	for range b.N {
-		self0, ch0 := rusage(syscall.RUSAGE_SELF), rusage(syscall.RUSAGE_CHILDREN)
+		// Not counted: finding the interpreter and writing the harness, once per
+		// evaluation (the in-process run's start-up is not counted either). Every
+		// fork server, batch child and child of its own is.
 		r, err := New(context.Background(), Options{ScratchDir: b.TempDir()})
 		if err != nil {
 			b.Skipf("no sandbox: %v", err)
 		}
+		self0, ch0 := rusage(syscall.RUSAGE_SELF), rusage(syscall.RUSAGE_CHILDREN)
+		var mu sync.Mutex
 		if err := workpool.ForEach(context.Background(), 2, len(jobs), func(i int) error {
-			_, err := r.Run(context.Background(), jobs[i].code, jobs[i].function)
+			res, err := r.Run(context.Background(), jobs[i].code, jobs[i].function)
+			mu.Lock()
+			if res.Placement == PlacedBatch {
+				inBatchCPU += res.CPU.Total
+			} else {
+				ownCPU += res.CPU.Total
+			}
+			mu.Unlock()
 			return err
 		}); err != nil {
 			b.Fatal(err)
@@ -203,24 +214,38 @@ func BenchmarkBatched(b *testing.B) {
 		if len(st.Culprits) == 0 {
 			st.Culprits = s.Culprits
 		}
+		r.pool.mu.Lock()
+		servers += len(r.pool.all)
+		r.pool.mu.Unlock()
+		r.Close() // reaps the fork servers: their CPU and their children's is counted from here
 		evaluatorCPU += rusage(syscall.RUSAGE_SELF) - self0
-		inprocCPU += inProcess(b, r, jobs)
-		r.Close()
 		batchedCPU += rusage(syscall.RUSAGE_SELF) - self0 + rusage(syscall.RUSAGE_CHILDREN) - ch0
 		n += len(jobs)
+		ip, err := New(context.Background(), Options{ScratchDir: b.TempDir(), NoBatch: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		inprocCPU += inProcess(b, ip, jobs)
+		ip.Close()
 	}
-	batchedCPU -= inprocCPU // the in-process run is a child too
 	per := func(d time.Duration) float64 { return d.Seconds() * 1000 / float64(n) }
 	b.ReportMetric(2000/per(batchedCPU), "isolated-batched-runs/s-2cores")
 	b.ReportMetric(2000/per(inprocCPU), "in-process-runs/s-2cores")
 	b.ReportMetric(per(inprocCPU)/per(batchedCPU), "ratio")
 	b.ReportMetric(per(evaluatorCPU), "evaluator-ms/run")
 	b.ReportMetric(per(batchedCPU-evaluatorCPU), "children-ms/run")
+	// where the children's CPU goes: the batched jobs themselves, the children of
+	// their own (code that is not tame), and the rest (fork servers and batch
+	// children starting and ending)
+	b.ReportMetric(inBatchCPU.Seconds()*1000/float64(max(st.Batched, 1)), "batched-job-ms")
+	b.ReportMetric(ownCPU.Seconds()*1000/float64(max(st.Own, 1)), "own-child-ms")
+	b.ReportMetric(per(batchedCPU-evaluatorCPU-inBatchCPU-ownCPU), "servers-and-batches-ms/run")
 	b.ReportMetric(float64(st.Batched)/float64(st.Batched+st.Own), "batched-share")
 	b.ReportMetric(1-float64(st.NotTame)/float64(st.Batched+st.Own), "tame-share")
 	b.ReportMetric(float64(st.Ended), "batches-ended-by-verification")
 	b.ReportMetric(float64(st.Failed), "batched-runs-failed")
 	b.ReportMetric(float64(st.Children), "batch-children")
+	b.ReportMetric(float64(servers)/float64(b.N), "fork-servers")
 	if len(st.Culprits) > 0 {
 		b.Logf("batches ended: %q", st.Culprits)
 	}

@@ -292,7 +292,6 @@ class _Shared:
         self.atexits = atexit._ncallbacks()
         self.fakes = self._fakes()
         self.fake_dicts = [(m.__dict__, _dict(m.__dict__)) for m in _FAKES.values()]
-        self.stdlib = self._stdlib(harness)
         # What the code's own stores could reach (an alias of a module, a class or
         # an object of the standard library, or of the harness) the store check
         # sees as they happen (see _guard_stores); what the standard library's own
@@ -300,10 +299,9 @@ class _Shared:
         # job: the namespaces of the modules whose functions rebind their globals,
         # and the attributes of the objects at the top level of a module (an
         # assignment to a class attribute raises no audit event).
-        self.ids = self._ids(harness, logging)
+        self.ids, watched = _static(self.modules, harness)
         self.extra = {_GUARD: self._store_check(taint)}
-        self.spaces = [(d, _len(d), _list(d), _list(d.values()))
-                       for d in _rebinding(self.stdlib) + self._objects(self.stdlib)]
+        self.spaces = [(d, _len(d), _list(d), _list(d.values())) for d in watched]
         self.patched = [(sys.modules[m], a) for m, a in _PATCHED if m in sys.modules]
         root = logging.getLogger()
         self.log = (root, _list(root.handlers), root.level, root.disabled, root.propagate, _list(root.filters),
@@ -358,35 +356,6 @@ class _Shared:
                     out.append((vd, self._attrs(vd)))
         return out
 
-    def _stdlib(self, harness):
-        """Every loaded module's namespace but the harness's own (which
-        _HarnessState puts back before every job)."""
-        own = {_id(m) for m in harness}
-        return [m.__dict__ for m in self.modules.values()
-                if _id(m) not in own and _type(getattr(m, "__dict__", None)) is _dict]
-
-    def _ids(self, harness, logging):
-        """The identities of what every job shares and no store of a job's code
-        may change: the loaded modules and their namespaces, the harness's and the
-        fakes', what is at their top level and in its classes, and the loggers."""
-        ids = set()
-        proxy = _type.__dict__["__dict__"].__get__
-        spaces = [m.__dict__ for m in self.modules.values() if _type(getattr(m, "__dict__", None)) is _dict]
-        spaces += [m.__dict__ for m in harness] + [m.__dict__ for m in _FAKES.values()]
-        for md in spaces:
-            ids.add(_id(md))
-            for v in _list(md.values()):
-                if _type(v) in _PLAIN:
-                    continue
-                ids.add(_id(v))
-                if _isinstance(v, _type):
-                    for w in _list(proxy(v).values()):
-                        if _type(w) not in _PLAIN:
-                            ids.add(_id(w))
-        ids.update(_id(v) for v in _list(logging.root.manager.loggerDict.values()))
-        ids.update(_id(m) for m in self.modules.values())
-        return frozenset(ids)
-
     def _store_check(self, taint):
         """The function a tame job's every attribute or item store and delete goes
         through (see _guard_stores): it marks a store into anything shared (a
@@ -416,32 +385,6 @@ class _Shared:
             return x
 
         return check
-
-    @staticmethod
-    def _objects(spaces):
-        """The attribute dicts of the objects at the top level of the namespaces
-        spaces that the standard library's own functions may change: neither
-        classes (see _ids), nor the import system's specs and loaders, enum
-        members or typing's forms, which no function a tame job can call
-        changes."""
-        seen, out = set(), []
-        ModuleType, FunctionType = _type(sys), _type(_fresh_stderr)
-        import enum
-        Enum = enum.Enum
-        for md in spaces:
-            for v in _list(md.values()):
-                t = _type(v)
-                if _id(v) in seen or t is ModuleType or t is FunctionType or t in _PLAIN or _isinstance(v, _type) \
-                        or _isinstance(v, Enum) or _type.__dict__["__module__"].__get__(t, _type) in _FIXED:
-                    continue
-                seen.add(_id(v))
-                try:
-                    d = object.__getattribute__(v, "__dict__")
-                except _BaseException:
-                    continue
-                if _type(d) is _dict:
-                    out.append(d)
-        return out
 
     def before(self):
         """The harness's patch points as they are before a job."""
@@ -608,6 +551,86 @@ def _guard_stores(tree):
                 node.lineno, node.col_offset = v.lineno, v.col_offset
                 node.end_lineno, node.end_col_offset = v.end_lineno, v.end_col_offset
             n.value = c
+
+
+def _static(modules, harness):
+    """What a batch child's checks need of the modules loaded (modules, a copy of
+    sys.modules) and the harness's: the identities no store of a job may reach
+    (see _Shared._store_check) and the namespaces to compare after each job.
+    Worked out once in the fork server (see _prepare) when the child has loaded
+    nothing since."""
+    key = frozenset((k, _id(m)) for k, m in modules.items())
+    if _PREPARED and _PREPARED[0] == key:
+        return _PREPARED[1], _PREPARED[2]
+    own = {_id(m) for m in harness}
+    stdlib = [m.__dict__ for m in modules.values()
+              if _id(m) not in own and _type(getattr(m, "__dict__", None)) is _dict]
+    return _ids(modules, harness), _rebinding(stdlib) + _objects(stdlib)
+
+
+def _prepare(harness):
+    """Works out _static for the modules the fork server has loaded, so that every
+    batch child it forks finds it done."""
+    own = {_id(m) for m in harness}
+    # a batch child's sys.modules holds no harness module (see job.setup)
+    modules = {k: m for k, m in sys.modules.items() if _id(m) not in own}
+    ids, watched = _static(modules, harness)
+    _PREPARED[:] = [frozenset((k, _id(m)) for k, m in modules.items()), ids, watched]
+
+
+# The fork server's _static: the modules it was worked out for, and its result.
+_PREPARED = []
+
+
+def _ids(modules, harness):
+    """The identities of what every job shares and no store of a job's code may
+    change: the loaded modules and their namespaces, the harness's and the fakes',
+    what is at their top level and in its classes, and the loggers."""
+    ids = set()
+    proxy = _type.__dict__["__dict__"].__get__
+    spaces = [m.__dict__ for m in modules.values() if _type(getattr(m, "__dict__", None)) is _dict]
+    spaces += [m.__dict__ for m in harness] + [m.__dict__ for m in _FAKES.values()]
+    for md in spaces:
+        ids.add(_id(md))
+        for v in _list(md.values()):
+            if _type(v) in _PLAIN:
+                continue
+            ids.add(_id(v))
+            if _isinstance(v, _type):
+                for w in _list(proxy(v).values()):
+                    if _type(w) not in _PLAIN:
+                        ids.add(_id(w))
+    logging = modules.get("logging")
+    if logging is not None:
+        ids.update(_id(v) for v in _list(logging.root.manager.loggerDict.values()))
+    ids.update(_id(m) for m in modules.values())
+    return frozenset(ids)
+
+
+def _objects(spaces):
+    """The attribute dicts of the objects at the top level of the namespaces spaces
+    that the standard library's own functions may change: neither classes (see
+    _Shared._store_check), nor the import system's specs and loaders, enum members
+    or typing's forms, which no function a tame job can call changes."""
+    seen, out = set(), []
+    ModuleType, FunctionType = _type(sys), _type(_fresh_stderr)
+    module_of = _type.__dict__["__module__"].__get__
+    import enum
+    Enum = enum.Enum
+    for md in spaces:
+        for v in _list(md.values()):
+            t = _type(v)
+            if _id(v) in seen or t is ModuleType or t is FunctionType or t in _PLAIN or _isinstance(v, _type) \
+                    or _isinstance(v, Enum) or module_of(t, _type) in _FIXED:
+                continue
+            seen.add(_id(v))
+            try:
+                d = object.__getattribute__(v, "__dict__")
+            except _BaseException:
+                continue
+            if _type(d) is _dict:
+                out.append(d)
+    return out
 
 
 # STORE_GLOBAL and DELETE_GLOBAL, as bytes of a code object's instructions.

@@ -13,10 +13,10 @@ import sys
 import posix
 
 from . import job
-from .batch import _empty, _PRELOAD as batch_preload, _serve as batch_serve
+from .batch import _empty, _PRELOAD as batch_preload, _prepare as batch_prepare, _serve as batch_serve
 from .run import _run
 
-_len = len
+_len, _list = len, list
 _exit = posix._exit
 _BaseException = BaseException
 
@@ -47,6 +47,9 @@ def _serve(ctrl, scratch, batches=False):
     sock = socket.socket(fileno=ctrl)
     # What the server holds now stays put: a child's collections never walk (and
     # so never copy) the server's own objects.
+    if batches:
+        pkg = __name__.rpartition(".")[0]
+        batch_prepare([m for n, m in _list(sys.modules.items()) if n == pkg or n.startswith(pkg + ".")])
     gc.freeze()
     sock.send(b"ready")
     while True:
