@@ -53,7 +53,8 @@ _PRELOAD = ("__future__", "json", "json.decoder", "json.encoder", "datetime", "_
             "contextlib", "warnings", "argparse", "calendar", "binascii", "zlib", "gzip", "pprint", "numbers",
             "xml", "xml.etree", "xml.etree.ElementTree", "xml.dom", "xml.dom.minidom", "shlex", "ast", "bisect",
             "heapq", "configparser", "struct", "difflib", "unicodedata", "urllib.error", "zoneinfo", "atexit",
-            "encodings.idna", "encodings.ascii", "encodings.latin_1", "encodings.unicode_escape", "ssl", "glob", "fnmatch")
+            "encodings.idna", "encodings.ascii", "encodings.latin_1", "encodings.unicode_escape", "ssl", "glob", "fnmatch",
+            "decimal", "shutil")
 
 # The harness's own per-job changes around the code: (module name, attribute).
 _PATCHED = (("builtins", "input"), ("builtins", "open"), ("io", "open"), ("time", "sleep"), ("os", "environ"),
@@ -310,6 +311,16 @@ class _Shared:
                     logging.getLoggerClass(), logging.getLogRecordFactory())
         self.warn = (_list(warnings.filters), warnings.defaultaction, warnings.showwarning)
         self.encoder_default = json.JSONEncoder.__dict__.get("default")
+        # decimal's contexts: the thread's own, put back after each job, and the
+        # templates every new context copies, compared
+        import decimal
+        self.decimal = decimal
+        self.dec_context = decimal.getcontext().copy()
+        self.dec_templates = self._dec_templates()
+
+    def _dec_templates(self):
+        d = self.decimal
+        return [repr(c) for c in (d.DefaultContext, d.BasicContext, d.ExtendedContext)]
 
     @staticmethod
     def _lists():
@@ -417,6 +428,7 @@ class _Shared:
                                                  for f in sys.meta_path):
             sys.meta_path[:] = meta
         self._reset_logging()
+        self.decimal.setcontext(self.dec_context.copy())
         filters, action, show = self.warn
         w = self.warnings
         if w.filters != filters or w.defaultaction != action:
@@ -494,6 +506,8 @@ class _Shared:
             return "atexit callbacks registered"
         if self.json.JSONEncoder.__dict__.get("default") is not self.encoder_default:
             return "json.JSONEncoder changed"
+        if self._dec_templates() != self.dec_templates:
+            return "decimal's default contexts changed"
         for d, attrs in self.fakes:
             if self._attrs(d) != attrs:
                 return "a recorder module changed"
