@@ -80,11 +80,12 @@ _IMPORT_ATTRS = frozenset(("__spec__", "__loader__", "__package__", "__path__", 
 _KEEP = "input.txt"
 
 
-def _serve(rfd, jfd, scratch, limits):
+def _serve(rfd, jfd, scratch, limits, job_cpu=0):
     """Runs the batch: the jobs that arrive on socket jfd, reported on rfd, in
-    directory scratch under limits (as the fork server got them). Never returns."""
+    directory scratch under limits (as the fork server got them), each job with
+    job_cpu seconds of CPU time (0: no limit but the batch's). Never returns."""
     try:
-        _batch(rfd, jfd, scratch, limits)
+        _batch(rfd, jfd, scratch, limits, job_cpu)
     except _BaseException as e:
         try:
             report._send("verify", {"clean": False, "why": "harness: " + _type(e).__name__ + ": " + report._safe(e)})
@@ -93,7 +94,7 @@ def _serve(rfd, jfd, scratch, limits):
     _exit(0)
 
 
-def _batch(rfd, jfd, scratch, limits):
+def _batch(rfd, jfd, scratch, limits, job_cpu):
     job.setup(rfd, scratch, limits, "")
     for m in _PRELOAD:
         try:
@@ -130,7 +131,13 @@ def _batch(rfd, jfd, scratch, limits):
         _fresh_stderr()
         cpu0 = time.process_time()
         _armed_cpu[0] = cpu0
+        # A job's own CPU limit: SIGPROF, whose default ends the batch child (the
+        # Go side runs the job again in a child of its own, under its rlimit).
+        if job_cpu > 0:
+            _signal.setitimer(_signal.ITIMER_PROF, job_cpu)
         out = _one(shared, taint, active)
+        if job_cpu > 0:
+            _signal.setitimer(_signal.ITIMER_PROF, 0)
         why = out or shared.verify(taint)
         ru = _rusage()
         report._send("verify", {"clean": not why, "why": why, "cpu_us": int((time.process_time() - cpu0) * 1e6),
