@@ -23,8 +23,8 @@ const (
 // one that did not), and its CPU time, age and memory, past which it runs no
 // further job.
 const (
-	batchFirst  = 8
-	batchMost   = 256
+	batchFirst  = 64
+	batchMost   = 1024
 	batchCPU    = 10 * time.Second
 	batchAge    = 2 * time.Minute
 	batchRSSKiB = 256 << 10

@@ -48,26 +48,31 @@ func benchJobs(b testing.TB) []benchJob {
 // functions) and its exit (tearing its address space down); in the fork server,
 // the fork and the loop around it; in the evaluator, the supervision of the run.
 // "no-code" runs an empty completion: what isolation and the harness cost before
-// any code; "no-namespaces" the same runs without the pool's namespaces.
+// any code; "unbatched" runs every completion in a child of its own (as code that
+// is not tame does; compare its no-code run with BenchmarkForkFloor);
+// "no-namespaces" the same runs without the pool's namespaces.
 func BenchmarkRunSplit(b *testing.B) {
 	jobs := benchJobs(b)
 	for _, tc := range []struct {
-		name       string
-		exec, noNS bool
-		empty      bool
-		runs       int
+		name                string
+		exec, noNS, noBatch bool
+		empty               bool
+		runs                int
 	}{
-		{"fork-server", false, false, false, 1000},
-		{"fork-server/no-code", false, false, true, 1000},
-		{"fork-server/no-namespaces", false, true, false, 1000},
-		{"exec", true, false, false, 200},
+		{"fork-server", false, false, false, false, 1000},
+		{"fork-server/no-code", false, false, false, true, 1000},
+		{"fork-server/unbatched", false, false, true, false, 300},
+		{"fork-server/unbatched/no-code", false, false, true, true, 300},
+		{"fork-server/no-namespaces", false, true, false, false, 1000},
+		{"exec", true, false, false, false, 200},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			var setup, code, exit, total, server, evaluator time.Duration
 			var n int
 			for range b.N {
 				self0, ch0 := rusage(syscall.RUSAGE_SELF), rusage(syscall.RUSAGE_CHILDREN)
-				r, err := New(context.Background(), Options{Exec: tc.exec, NoNamespaces: tc.noNS, ScratchDir: b.TempDir()})
+				r, err := New(context.Background(), Options{Exec: tc.exec, NoNamespaces: tc.noNS, NoBatch: tc.noBatch,
+					ScratchDir: b.TempDir()})
 				if err != nil {
 					b.Skipf("no sandbox: %v", err)
 				}
