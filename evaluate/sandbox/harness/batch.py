@@ -7,17 +7,22 @@ The Go side sends one job at a time on the job socket, and the next only once th
 child has reported the last one verified: a job's nonce is nowhere in the process
 before the jobs before it are over. A job that is not tame (tame._wild) does not
 run; the child reports it "wild" and the Go side runs it in a child of its own.
-After each job the child puts back what the harness itself changed around the
-code (the fakes in sys.modules and the standard modules, the environment, the
-logging and warnings set-up, the random state) and compares everything shared
-with how it was before the first job: sys.modules (keys and identities), builtins,
-sys's attributes, import machinery and limits, the fake modules' and the standard
-modules' attributes, os.environ, the working directory, the scratch directory's
-contents, the open descriptors, the threads, signal handlers and timers, atexit.
-A job that set an attribute of a class it did not define, or asked for a
-descriptor or /proc (which only batching forbids), is marked by an audit hook.
-Any difference ends the batch: the child reports it and exits, and the Go side
-runs the job again in a child of its own, and the rest in a fresh batch."""
+A tame job's every attribute and item store goes through a check as it runs
+(_guard_stores): a store into a module, a class the code did not define or an
+object every job shares marks the job, however the code reached it. After each
+job the child puts back what the harness itself changed around the code (the
+fakes in sys.modules and the standard modules, the environment, the logging and
+warnings set-up, the random state, decimal's context) and compares with how it was
+before the first job what the standard library changes when the code calls it and
+the rest of what is shared: sys.modules (keys and identities), builtins, sys's
+attributes, import machinery and limits, the namespaces of modules whose functions
+rebind their globals, the attributes of the objects at modules' top level, the fake
+modules, os.environ, the working directory, the scratch directory's contents, the
+open descriptors, the threads, signal handlers and timers, atexit. A job that set
+an attribute of a class it did not define, or asked for a descriptor or /proc
+(which only batching forbids), is marked by an audit hook too. A mark or a
+difference ends the batch: the child reports it and exits, and the Go side runs the
+job again in a child of its own, and the rest in a fresh batch."""
 import sys
 import posix
 import builtins

@@ -3,8 +3,8 @@ sandboxed child, because by its syntax tree alone it cannot reach what the next
 completion finds. A batch child checks every job with _wild before any of it
 runs; a job that is not tame goes back to the Go side, which runs it in a child
 of its own. What the check cannot see (an alias of a module whose attribute is
-then set, a lazy import inside the standard library) the batch child's
-verification after each job catches instead (see batch)."""
+then set, a lazy import inside the standard library) the batch child's store
+check and its verification after each job catch instead (see batch)."""
 import sys as _sys
 import _ast
 
