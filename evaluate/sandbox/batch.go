@@ -23,8 +23,8 @@ const (
 // one that did not), and its CPU time, age and memory, past which it runs no
 // further job.
 const (
-	batchFirst  = 8
-	batchMost   = 256
+	batchFirst  = 64
+	batchMost   = 1024
 	batchCPU    = 10 * time.Second
 	batchAge    = 2 * time.Minute
 	batchRSSKiB = 256 << 10
@@ -215,6 +215,9 @@ func (r *Runner) runInBatch(ctx context.Context, b *batchChild, code, function s
 			}
 		case ex := <-b.waited:
 			b.exited = &ex
+			if ex.ws.Signaled() && ex.ws.Signal() == syscall.SIGPROF {
+				return res, "batch failed: CPU-time limit"
+			}
 			return res, "batch failed: the batch child exited"
 		case <-timer.C:
 			b.ch.kill()
@@ -348,10 +351,11 @@ func (r *Runner) startBatch(size int) (_ *batchChild, err error) {
 	theirs := os.NewFile(uintptr(fds[1]), "batch-jobs")
 	defer theirs.Close()
 	l := r.limits
-	// The CPU limit covers the whole batch; each job's own wall-clock limit still
-	// holds, and a job that reaches it runs again in a child of its own.
+	// The CPU limit covers the whole batch; each job's own CPU (a timer in the
+	// child) and wall-clock limits still hold, and a job that reaches one runs
+	// again in a child of its own.
 	cpu := l.CPUSeconds + int(batchCPU/time.Second) + 1
-	msg := strings.Join([]string{"batch", strconv.Itoa(cpu), strconv.Itoa(l.MemoryMB << 20),
+	msg := strings.Join([]string{"batch", strconv.Itoa(l.CPUSeconds), strconv.Itoa(cpu), strconv.Itoa(l.MemoryMB << 20),
 		strconv.Itoa(l.FileSizeMB << 20), strconv.Itoa(l.OpenFiles), strconv.Itoa(l.Processes)}, "\t")
 	ch, err := r.startWarm(msg, pw, theirs, mem)
 	if err != nil {

@@ -10,8 +10,8 @@ import (
 
 // interControl is the completion that runs after each interfering one: it uses
 // what they try to change (the recorders, json, print, open, the environment,
-// logging, the working directory, the scratch directory).
-const interControl = `import json, os, logging, requests
+// logging, decimal's context, the working directory, the scratch directory).
+const interControl = `import json, os, logging, requests, decimal
 log = logging.getLogger(__name__)
 def control(city):
     host = os.environ.get("RAPIDAPI_HOST", "weather.p.rapidapi.com")
@@ -21,6 +21,7 @@ def control(city):
     with open("input.txt") as fh:
         params["cols"] = fh.readline().strip()
     params["cwd"] = os.getcwd().rsplit("/", 1)[-1][:7]
+    params["seventh"] = str(decimal.Decimal(1) / decimal.Decimal(7))
     r = requests.get("https://" + host + "/forecast/" + city, params=params,
                      headers={"X-RapidAPI-Host": host})
     r.raise_for_status()
@@ -37,6 +38,10 @@ var interferers = []struct {
 	{"patch requests.get", "import requests\nrequests.get = lambda *a, **k: None\n", false},
 	{"patch requests.get through an alias", "import requests\nr = requests\nr.get = lambda *a, **k: None\n", true},
 	{"patch json.loads through an alias", "import json\nj = json\nj.loads = lambda s, **k: {}\n", true},
+	{"patch json.loads through an argument", "import json\ndef patch(m):\n    m.loads = lambda s, **k: {}\npatch(json)\n", true},
+	{"patch requests.get through a container", "import requests\nbox = {'r': requests}\nbox['r'].get = None\n", true},
+	{"patch json.loads with setattr held as a value", "import json\ns = setattr\ns(json, 'loads', None)\n", false},
+	{"rebind a module's globals through the standard library", "import logging\nlogging.setLoggerClass(type('L', (logging.Logger,), {'info': lambda *a, **k: 1 / 0}))\n", true},
 	{"patch print", "import builtins\nbuiltins.print = None\n", false},
 	{"patch print in its own globals", "print = None\nopen = None\n", true},
 	{"patch open through io", "import io\nm = io\nm.open = None\n", true},
@@ -55,6 +60,10 @@ var interferers = []struct {
 	{"install a signal handler", "import signal\nsignal.signal(signal.SIGALRM, print)\nsignal.alarm(1)\n", false},
 	{"mutate a harness default", "import requests\nrequests.get.__kwdefaults__ = {}\n", false},
 	{"configure logging", "import logging\nlogging.basicConfig(level=logging.DEBUG)\nlogging.getLogger('sccg_user.main').disabled = True\n", true},
+	{"change the decimal context", "import decimal\ndecimal.getcontext().prec = 3\n", true},
+	{"change decimal's default context through an alias", "import decimal\nd = decimal.DefaultContext\nd.prec = 3\n", true},
+	{"change decimal's default context by a method", "import decimal\nd = decimal.BasicContext\nd.clear_traps()\n", true},
+	{"register an archive format", "import shutil\nshutil.register_archive_format('evil', print)\n", false},
 	{"seed random and filter warnings", "import random, warnings\nrandom.seed(1)\nwarnings.simplefilter('error')\n", true},
 	{"open the job socket", "import os\nfor n in range(3, 1000):\n    try:\n        open(n).read()\n    except Exception:\n        pass\n", true},
 }

@@ -24,7 +24,7 @@ type benchJob struct{ code, function string }
 
 // benchJobs are the conformance samples' gold codes when SCCG_CONFORMANCE names
 // them, else the suite's own good code.
-func benchJobs(b *testing.B) []benchJob {
+func benchJobs(b testing.TB) []benchJob {
 	path := os.Getenv("SCCG_CONFORMANCE")
 	if path == "" {
 		return []benchJob{{goodCode, "get_weather"}}
@@ -48,26 +48,31 @@ func benchJobs(b *testing.B) []benchJob {
 // functions) and its exit (tearing its address space down); in the fork server,
 // the fork and the loop around it; in the evaluator, the supervision of the run.
 // "no-code" runs an empty completion: what isolation and the harness cost before
-// any code; "no-namespaces" the same runs without the pool's namespaces.
+// any code; "unbatched" runs every completion in a child of its own (as code that
+// is not tame does; compare its no-code run with BenchmarkForkFloor);
+// "no-namespaces" the same runs without the pool's namespaces.
 func BenchmarkRunSplit(b *testing.B) {
 	jobs := benchJobs(b)
 	for _, tc := range []struct {
-		name       string
-		exec, noNS bool
-		empty      bool
-		runs       int
+		name                string
+		exec, noNS, noBatch bool
+		empty               bool
+		runs                int
 	}{
-		{"fork-server", false, false, false, 1000},
-		{"fork-server/no-code", false, false, true, 1000},
-		{"fork-server/no-namespaces", false, true, false, 1000},
-		{"exec", true, false, false, 200},
+		{"fork-server", false, false, false, false, 1000},
+		{"fork-server/no-code", false, false, false, true, 1000},
+		{"fork-server/unbatched", false, false, true, false, 300},
+		{"fork-server/unbatched/no-code", false, false, true, true, 300},
+		{"fork-server/no-namespaces", false, true, false, false, 1000},
+		{"exec", true, false, false, false, 200},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			var setup, code, exit, total, server, evaluator time.Duration
 			var n int
 			for range b.N {
 				self0, ch0 := rusage(syscall.RUSAGE_SELF), rusage(syscall.RUSAGE_CHILDREN)
-				r, err := New(context.Background(), Options{Exec: tc.exec, NoNamespaces: tc.noNS, ScratchDir: b.TempDir()})
+				r, err := New(context.Background(), Options{Exec: tc.exec, NoNamespaces: tc.noNS, NoBatch: tc.noBatch,
+					ScratchDir: b.TempDir()})
 				if err != nil {
 					b.Skipf("no sandbox: %v", err)
 				}
@@ -128,7 +133,7 @@ func rusage(who int) time.Duration {
 
 // distinctJobs are the benchmark's jobs made distinct: each copies times with a
 // trailing comment, so nothing can tell two runs of one code apart.
-func distinctJobs(b *testing.B, copies int) []benchJob {
+func distinctJobs(b testing.TB, copies int) []benchJob {
 	var out []benchJob
 	for c := range copies {
 		for _, j := range benchJobs(b) {
@@ -164,7 +169,7 @@ import os, logging, warnings, random, atexit
 jobs = [json.loads(l) for l in sys.stdin]
 harness = [m for n, m in list(sys.modules.items()) if n == entry.PACKAGE or n.startswith(entry.PACKAGE + ".")]
 state = b._HarnessState(harness)
-shared = b._Shared(scratch, os, logging, warnings, random, atexit, json, harness)
+shared = b._Shared(scratch, os, logging, warnings, random, atexit, json, harness, [])
 c0 = time.process_time()
 for code, fn in jobs:
     state.reset()
@@ -182,17 +187,28 @@ posix.write(out, b"%f\n" % (time.process_time() - c0))
 // failed and ran again on their own.
 func BenchmarkBatched(b *testing.B) {
 	jobs := distinctJobs(b, 5)
-	var batchedCPU, inprocCPU time.Duration
-	var n int
+	var batchedCPU, inprocCPU, evaluatorCPU, inBatchCPU, ownCPU time.Duration
+	var n, servers int
 	var st BatchStats
 	for range b.N {
-		self0, ch0 := rusage(syscall.RUSAGE_SELF), rusage(syscall.RUSAGE_CHILDREN)
+		// Not counted: finding the interpreter and writing the harness, once per
+		// evaluation (the in-process run's start-up is not counted either). Every
+		// fork server, batch child and child of its own is.
 		r, err := New(context.Background(), Options{ScratchDir: b.TempDir()})
 		if err != nil {
 			b.Skipf("no sandbox: %v", err)
 		}
+		self0, ch0 := rusage(syscall.RUSAGE_SELF), rusage(syscall.RUSAGE_CHILDREN)
+		var mu sync.Mutex
 		if err := workpool.ForEach(context.Background(), 2, len(jobs), func(i int) error {
-			_, err := r.Run(context.Background(), jobs[i].code, jobs[i].function)
+			res, err := r.Run(context.Background(), jobs[i].code, jobs[i].function)
+			mu.Lock()
+			if res.Placement == PlacedBatch {
+				inBatchCPU += res.CPU.Total
+			} else {
+				ownCPU += res.CPU.Total
+			}
+			mu.Unlock()
 			return err
 		}); err != nil {
 			b.Fatal(err)
@@ -203,21 +219,38 @@ func BenchmarkBatched(b *testing.B) {
 		if len(st.Culprits) == 0 {
 			st.Culprits = s.Culprits
 		}
-		inprocCPU += inProcess(b, r, jobs)
-		r.Close()
+		r.pool.mu.Lock()
+		servers += len(r.pool.all)
+		r.pool.mu.Unlock()
+		r.Close() // reaps the fork servers: their CPU and their children's is counted from here
+		evaluatorCPU += rusage(syscall.RUSAGE_SELF) - self0
 		batchedCPU += rusage(syscall.RUSAGE_SELF) - self0 + rusage(syscall.RUSAGE_CHILDREN) - ch0
 		n += len(jobs)
+		ip, err := New(context.Background(), Options{ScratchDir: b.TempDir(), NoBatch: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		inprocCPU += inProcess(b, ip, jobs)
+		ip.Close()
 	}
-	batchedCPU -= inprocCPU // the in-process run is a child too
 	per := func(d time.Duration) float64 { return d.Seconds() * 1000 / float64(n) }
 	b.ReportMetric(2000/per(batchedCPU), "isolated-batched-runs/s-2cores")
 	b.ReportMetric(2000/per(inprocCPU), "in-process-runs/s-2cores")
 	b.ReportMetric(per(inprocCPU)/per(batchedCPU), "ratio")
+	b.ReportMetric(per(evaluatorCPU), "evaluator-ms/run")
+	b.ReportMetric(per(batchedCPU-evaluatorCPU), "children-ms/run")
+	// where the children's CPU goes: the batched jobs themselves, the children of
+	// their own (code that is not tame), and the rest (fork servers and batch
+	// children starting and ending)
+	b.ReportMetric(inBatchCPU.Seconds()*1000/float64(max(st.Batched, 1)), "batched-job-ms")
+	b.ReportMetric(ownCPU.Seconds()*1000/float64(max(st.Own, 1)), "own-child-ms")
+	b.ReportMetric(per(batchedCPU-evaluatorCPU-inBatchCPU-ownCPU), "servers-and-batches-ms/run")
 	b.ReportMetric(float64(st.Batched)/float64(st.Batched+st.Own), "batched-share")
 	b.ReportMetric(1-float64(st.NotTame)/float64(st.Batched+st.Own), "tame-share")
 	b.ReportMetric(float64(st.Ended), "batches-ended-by-verification")
 	b.ReportMetric(float64(st.Failed), "batched-runs-failed")
 	b.ReportMetric(float64(st.Children), "batch-children")
+	b.ReportMetric(float64(servers)/float64(b.N), "fork-servers")
 	if len(st.Culprits) > 0 {
 		b.Logf("batches ended: %q", st.Culprits)
 	}

@@ -422,3 +422,27 @@ func testRunRobustness(t *testing.T, warm bool) {
 		})
 	}
 }
+
+// TestCPULimitIsATimeout runs a busy loop whose CPU-time limit comes long before
+// its wall-clock one: it ends as a timeout at the CPU limit, not as a run killed
+// by SIGKILL, in a child of its own and (run again there) after a batch.
+func TestCPULimitIsATimeout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("burns a second of CPU per mode")
+	}
+	for _, noBatch := range []bool{true, false} {
+		r, err := New(context.Background(), Options{Limits: Limits{Timeout: 30 * time.Second, CPUSeconds: 1},
+			ScratchDir: t.TempDir(), NoBatch: noBatch})
+		if err != nil {
+			t.Skipf("no python sandbox here: %v", err)
+		}
+		res, err := r.Run(context.Background(), "while True:\n    pass\n", "")
+		r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != StatusTimeout || res.Reason != "CPU-time limit" {
+			t.Errorf("batching %v: %s (%s), want timeout (CPU-time limit)", !noBatch, res.Status, res.Reason)
+		}
+	}
+}

@@ -7,22 +7,29 @@ The Go side sends one job at a time on the job socket, and the next only once th
 child has reported the last one verified: a job's nonce is nowhere in the process
 before the jobs before it are over. A job that is not tame (tame._wild) does not
 run; the child reports it "wild" and the Go side runs it in a child of its own.
-After each job the child puts back what the harness itself changed around the
-code (the fakes in sys.modules and the standard modules, the environment, the
-logging and warnings set-up, the random state) and compares everything shared
-with how it was before the first job: sys.modules (keys and identities), builtins,
-sys's attributes, import machinery and limits, the fake modules' and the standard
-modules' attributes, os.environ, the working directory, the scratch directory's
-contents, the open descriptors, the threads, signal handlers and timers, atexit.
-A job that set an attribute of a class it did not define, or asked for a
-descriptor or /proc (which only batching forbids), is marked by an audit hook.
-Any difference ends the batch: the child reports it and exits, and the Go side
-runs the job again in a child of its own, and the rest in a fresh batch."""
+A tame job's every attribute and item store goes through a check as it runs
+(_guard_stores): a store into a module, a class the code did not define or an
+object every job shares marks the job, however the code reached it. After each
+job the child puts back what the harness itself changed around the code (the
+fakes in sys.modules and the standard modules, the environment, the logging and
+warnings set-up, the random state, decimal's context) and compares with how it was
+before the first job what the standard library changes when the code calls it and
+the rest of what is shared: sys.modules (keys and identities), builtins, sys's
+attributes, import machinery and limits, the namespaces of modules whose functions
+rebind their globals, the attributes of the objects at modules' top level, the fake
+modules, os.environ, the working directory, the scratch directory's contents, the
+open descriptors, the threads, signal handlers and timers, atexit. A job that set
+an attribute of a class it did not define, or asked for a descriptor or /proc
+(which only batching forbids), is marked by an audit hook too. A mark or a
+difference ends the batch: the child reports it and exits, and the Go side runs the
+job again in a child of its own, and the rest in a fresh batch."""
 import sys
 import posix
 import builtins
 import _signal
 import time
+import _ast
+from opcode import opmap as _opmap
 from operator import is_ as _is
 
 from . import job
@@ -31,11 +38,11 @@ from . import run
 from . import stubs
 from . import tame
 from . import values
-from .facts import _facts
+from .facts import _facts, _walk
 from .guard import _abspath, _apply_limits, _arm, _armed_cpu, _refuse_dir_fd_open
 from .recorders import _FAKES
 
-_type, _len, _id, _isinstance, _all = type, len, id, isinstance, all
+_type, _len, _id, _isinstance, _all, _getattr = type, len, id, isinstance, all, getattr
 _tuple, _list, _dict, _set, _str = tuple, list, dict, set, str
 _BaseException = BaseException
 _exit = posix._exit
@@ -51,7 +58,8 @@ _PRELOAD = ("__future__", "json", "json.decoder", "json.encoder", "datetime", "_
             "contextlib", "warnings", "argparse", "calendar", "binascii", "zlib", "gzip", "pprint", "numbers",
             "xml", "xml.etree", "xml.etree.ElementTree", "xml.dom", "xml.dom.minidom", "shlex", "ast", "bisect",
             "heapq", "configparser", "struct", "difflib", "unicodedata", "urllib.error", "zoneinfo", "atexit",
-            "encodings.idna", "encodings.ascii", "encodings.latin_1", "encodings.unicode_escape", "ssl", "glob", "fnmatch")
+            "encodings.idna", "encodings.ascii", "encodings.latin_1", "encodings.unicode_escape", "ssl", "glob", "fnmatch",
+            "decimal", "shutil")
 
 # The harness's own per-job changes around the code: (module name, attribute).
 _PATCHED = (("builtins", "input"), ("builtins", "open"), ("io", "open"), ("time", "sleep"), ("os", "environ"),
@@ -77,11 +85,12 @@ _IMPORT_ATTRS = frozenset(("__spec__", "__loader__", "__package__", "__path__", 
 _KEEP = "input.txt"
 
 
-def _serve(rfd, jfd, scratch, limits):
+def _serve(rfd, jfd, scratch, limits, job_cpu=0):
     """Runs the batch: the jobs that arrive on socket jfd, reported on rfd, in
-    directory scratch under limits (as the fork server got them). Never returns."""
+    directory scratch under limits (as the fork server got them), each job with
+    job_cpu seconds of CPU time (0: no limit but the batch's). Never returns."""
     try:
-        _batch(rfd, jfd, scratch, limits)
+        _batch(rfd, jfd, scratch, limits, job_cpu)
     except _BaseException as e:
         try:
             report._send("verify", {"clean": False, "why": "harness: " + _type(e).__name__ + ": " + report._safe(e)})
@@ -90,7 +99,7 @@ def _serve(rfd, jfd, scratch, limits):
     _exit(0)
 
 
-def _batch(rfd, jfd, scratch, limits):
+def _batch(rfd, jfd, scratch, limits, job_cpu):
     job.setup(rfd, scratch, limits, "")
     for m in _PRELOAD:
         try:
@@ -112,7 +121,7 @@ def _batch(rfd, jfd, scratch, limits):
     sys.addaudithook(_make_taint(taint, active, jfd))
     _arm()
     state = _HarnessState(harness)
-    shared = _Shared(scratch, os, logging, warnings, random, atexit, json, harness)
+    shared = _Shared(scratch, os, logging, warnings, random, atexit, json, harness, taint)
     report._send("ready", {})  # before any job: the first job's time limit covers the job alone
     while True:
         try:
@@ -127,7 +136,13 @@ def _batch(rfd, jfd, scratch, limits):
         _fresh_stderr()
         cpu0 = time.process_time()
         _armed_cpu[0] = cpu0
+        # A job's own CPU limit: SIGPROF, whose default ends the batch child (the
+        # Go side runs the job again in a child of its own, under its rlimit).
+        if job_cpu > 0:
+            _signal.setitimer(_signal.ITIMER_PROF, job_cpu)
         out = _one(shared, taint, active)
+        if job_cpu > 0:
+            _signal.setitimer(_signal.ITIMER_PROF, 0)
         why = out or shared.verify(taint)
         ru = _rusage()
         report._send("verify", {"clean": not why, "why": why, "cpu_us": int((time.process_time() - cpu0) * 1e6),
@@ -148,6 +163,8 @@ def _one(shared, taint, active, check=True):
         return ""
     facts = _facts(tree)
     report._send("facts", facts)
+    if check:
+        _guard_stores(tree)
     saved = shared.before()
     try:
         stubs._fake_environment()
@@ -156,7 +173,7 @@ def _one(shared, taint, active, check=True):
         del taint[:]
         active[0] = True
         try:
-            out = run._execute(tree, facts)
+            out = run._execute(tree, facts, shared.extra if check else None)
         finally:
             active[0] = False
         report._send("end", out)
@@ -268,9 +285,9 @@ class _HarnessState:
 
 class _Shared:
     """What every job of a batch shares, as it was before the first job, and the
-    checks that it still is."""
+    checks that it still is; what a job's store check finds goes to taint."""
 
-    def __init__(self, scratch, os, logging, warnings, random, atexit, json, harness):
+    def __init__(self, scratch, os, logging, warnings, random, atexit, json, harness, taint):
         self.scratch, self.os, self.logging, self.warnings = scratch, os, logging, warnings
         self.random, self.atexit, self.json = random, atexit, json
         self.rstate = random.getstate()
@@ -288,11 +305,16 @@ class _Shared:
         self.atexits = atexit._ncallbacks()
         self.fakes = self._fakes()
         self.fake_dicts = [(m.__dict__, _dict(m.__dict__)) for m in _FAKES.values()]
-        self.stdlib = self._stdlib()
-        # the namespaces of the loaded modules, and the attributes of every class
-        # and instance at their top level: what an alias of one lets code change
-        # (an assignment to a class attribute raises no audit event)
-        self.spaces = [(d, _len(d), _list(d), _list(d.values())) for d in self.stdlib + self._objects(harness)]
+        # What the code's own stores could reach (an alias of a module, a class or
+        # an object of the standard library, or of the harness) the store check
+        # sees as they happen (see _guard_stores); what the standard library's own
+        # functions change when the code calls them, the comparison after each
+        # job: the namespaces of the modules whose functions rebind their globals,
+        # and the attributes of the objects at the top level of a module (an
+        # assignment to a class attribute raises no audit event).
+        self.ids, watched = _static(self.modules, harness)
+        self.extra = {_GUARD: self._store_check(taint)}
+        self.spaces = [(d, _len(d), _list(d), _list(d.values())) for d in watched]
         self.patched = [(sys.modules[m], a) for m, a in _PATCHED if m in sys.modules]
         root = logging.getLogger()
         self.log = (root, _list(root.handlers), root.level, root.disabled, root.propagate, _list(root.filters),
@@ -301,6 +323,16 @@ class _Shared:
                     logging.getLoggerClass(), logging.getLogRecordFactory())
         self.warn = (_list(warnings.filters), warnings.defaultaction, warnings.showwarning)
         self.encoder_default = json.JSONEncoder.__dict__.get("default")
+        # decimal's contexts: the thread's own, put back after each job, and the
+        # templates every new context copies, compared
+        import decimal
+        self.decimal = decimal
+        self.dec_context = decimal.getcontext().copy()
+        self.dec_templates = self._dec_templates()
+
+    def _dec_templates(self):
+        d = self.decimal
+        return [repr(c) for c in (d.DefaultContext, d.BasicContext, d.ExtendedContext)]
 
     @staticmethod
     def _lists():
@@ -347,36 +379,35 @@ class _Shared:
                     out.append((vd, self._attrs(vd)))
         return out
 
-    def _stdlib(self):
-        """Every loaded module's namespace (not the harness's own)."""
-        return [m.__dict__ for m in self.modules.values() if _type(getattr(m, "__dict__", None)) is _dict]
+    def _store_check(self, taint):
+        """The function a tame job's every attribute or item store and delete goes
+        through (see _guard_stores): it marks a store into anything shared (a
+        module, a class the code did not define, an object of ids) and hands back
+        the object, so the code runs on as it would alone."""
+        ids, ModuleType = self.ids, _type(sys)
+        module_of = _type.__dict__["__module__"].__get__
+        name_of = _type.__dict__["__name__"].__get__
 
-    def _objects(self, harness):
-        """The attribute dicts of every class and instance at the top level of a
-        loaded module, a harness module or a fake."""
-        seen, out = set(), []
-        proxy = _type.__dict__["__dict__"].__get__
-        ModuleType, FunctionType = _type(sys), _type(_fresh_stderr)
-        dicts = self.stdlib + [m.__dict__ for m in harness] + [m.__dict__ for m in _FAKES.values()]
-        for md in dicts:
-            for v in _list(md.values()):
-                t = _type(v)
-                if _id(v) in seen or t is ModuleType or t is FunctionType or t in _PLAIN:
-                    continue
-                seen.add(_id(v))
-                if _isinstance(v, _type):
-                    if v.__flags__ & _IMMUTABLE:
-                        continue  # a static or immutable type: nothing to set
-                    d = proxy(v)
-                else:
-                    try:
-                        d = object.__getattribute__(v, "__dict__")
-                    except _BaseException:
-                        continue
-                    if _type(d) is not _dict:
-                        continue
-                out.append(d)
-        return out
+        def what(x):
+            if _isinstance(x, ModuleType):
+                return "module " + report._safe(ModuleType.__dict__["__dict__"].__get__(x).get("__name__"))[:80]
+            if _isinstance(x, _type):
+                return "class " + name_of(x, _type)
+            return "a shared " + name_of(_type(x), _type)
+
+        def check(x, _id=_id, _isinstance=_isinstance, _type=_type, _ids=ids, _taint=taint):
+            if _id(x) in _ids or _isinstance(x, ModuleType):
+                _taint.append("stores into " + what(x))
+            elif _isinstance(x, _type):
+                try:
+                    m = module_of(x, _type)
+                except _BaseException:
+                    m = None
+                if m != _CODE_MODULE:
+                    _taint.append("stores into " + what(x) + ", which it did not define")
+            return x
+
+        return check
 
     def before(self):
         """The harness's patch points as they are before a job."""
@@ -409,6 +440,7 @@ class _Shared:
                                                  for f in sys.meta_path):
             sys.meta_path[:] = meta
         self._reset_logging()
+        self.decimal.setcontext(self.dec_context.copy())
         filters, action, show = self.warn
         w = self.warnings
         if w.filters != filters or w.defaultaction != action:
@@ -486,6 +518,8 @@ class _Shared:
             return "atexit callbacks registered"
         if self.json.JSONEncoder.__dict__.get("default") is not self.encoder_default:
             return "json.JSONEncoder changed"
+        if self._dec_templates() != self.dec_templates:
+            return "decimal's default contexts changed"
         for d, attrs in self.fakes:
             if self._attrs(d) != attrs:
                 return "a recorder module changed"
@@ -516,6 +550,149 @@ class _Shared:
 
 
 _MISSING = object()
+
+# The name in a tame job's globals of the store check (see _guard_stores): a
+# dunder, which tame code cannot name.
+_GUARD = "__sccg_store__"
+
+# Modules whose objects no function a tame job can call changes (the import
+# system's specs and loaders, typing's special forms).
+_FIXED = frozenset(("_frozen_importlib", "_frozen_importlib_external", "typing"))
+
+
+def _guard_stores(tree):
+    """Routes every attribute and item store or delete of the code in tree
+    through the store check: the target x.a (x[k]) becomes __sccg_store__(x).a,
+    evaluated where x was (after the value, as before), so a store into what the
+    next job shares is seen even through an alias, an argument or a container."""
+    Attribute, Subscript, Load = _ast.Attribute, _ast.Subscript, _ast.Load
+    Call, Name = _ast.Call, _ast.Name
+    for n in _walk(tree):
+        t = _type(n)
+        if (t is Attribute or t is Subscript) and _type(n.ctx) is not Load:
+            v = n.value
+            f = Name(id=_GUARD, ctx=Load())
+            c = Call(func=f, args=[v], keywords=[])
+            for node in (f, c):
+                node.lineno, node.col_offset = v.lineno, v.col_offset
+                node.end_lineno, node.end_col_offset = v.end_lineno, v.end_col_offset
+            n.value = c
+
+
+def _static(modules, harness):
+    """What a batch child's checks need of the modules loaded (modules, a copy of
+    sys.modules) and the harness's: the identities no store of a job may reach
+    (see _Shared._store_check) and the namespaces to compare after each job.
+    Worked out once in the fork server (see _prepare) when the child has loaded
+    nothing since."""
+    key = frozenset((k, _id(m)) for k, m in modules.items())
+    if _PREPARED and _PREPARED[0] == key:
+        return _PREPARED[1], _PREPARED[2]
+    own = {_id(m) for m in harness}
+    stdlib = [m.__dict__ for m in modules.values()
+              if _id(m) not in own and _type(getattr(m, "__dict__", None)) is _dict]
+    return _ids(modules, harness), _rebinding(stdlib) + _objects(stdlib)
+
+
+def _prepare(harness):
+    """Works out _static for the modules the fork server has loaded, so that every
+    batch child it forks finds it done."""
+    own = {_id(m) for m in harness}
+    # a batch child's sys.modules holds no harness module (see job.setup)
+    modules = {k: m for k, m in sys.modules.items() if _id(m) not in own}
+    ids, watched = _static(modules, harness)
+    _PREPARED[:] = [frozenset((k, _id(m)) for k, m in modules.items()), ids, watched]
+
+
+# The fork server's _static: the modules it was worked out for, and its result.
+_PREPARED = []
+
+
+def _ids(modules, harness):
+    """The identities of what every job shares and no store of a job's code may
+    change: the loaded modules and their namespaces, the harness's and the fakes',
+    what is at their top level and in its classes, and the loggers."""
+    ids = set()
+    proxy = _type.__dict__["__dict__"].__get__
+    spaces = [m.__dict__ for m in modules.values() if _type(getattr(m, "__dict__", None)) is _dict]
+    spaces += [m.__dict__ for m in harness] + [m.__dict__ for m in _FAKES.values()]
+    for md in spaces:
+        ids.add(_id(md))
+        for v in _list(md.values()):
+            if _type(v) in _PLAIN:
+                continue
+            ids.add(_id(v))
+            if _isinstance(v, _type):
+                for w in _list(proxy(v).values()):
+                    if _type(w) not in _PLAIN:
+                        ids.add(_id(w))
+    logging = modules.get("logging")
+    if logging is not None:
+        ids.update(_id(v) for v in _list(logging.root.manager.loggerDict.values()))
+    ids.update(_id(m) for m in modules.values())
+    return frozenset(ids)
+
+
+def _objects(spaces):
+    """The attribute dicts of the objects at the top level of the namespaces spaces
+    that the standard library's own functions may change: neither classes (see
+    _Shared._store_check), nor the import system's specs and loaders, enum members
+    or typing's forms, which no function a tame job can call changes."""
+    seen, out = set(), []
+    ModuleType, FunctionType = _type(sys), _type(_fresh_stderr)
+    module_of = _type.__dict__["__module__"].__get__
+    import enum
+    Enum = enum.Enum
+    for md in spaces:
+        for v in _list(md.values()):
+            t = _type(v)
+            if _id(v) in seen or t is ModuleType or t is FunctionType or t in _PLAIN or _isinstance(v, _type) \
+                    or _isinstance(v, Enum) or module_of(t, _type) in _FIXED:
+                continue
+            seen.add(_id(v))
+            try:
+                d = object.__getattribute__(v, "__dict__")
+            except _BaseException:
+                continue
+            if _type(d) is _dict:
+                out.append(d)
+    return out
+
+
+# STORE_GLOBAL and DELETE_GLOBAL, as bytes of a code object's instructions.
+_GLOBAL_STORES = (bytes((_opmap["STORE_GLOBAL"],)), bytes((_opmap["DELETE_GLOBAL"],)))
+
+
+def _stores_global(co):
+    """Whether code object co (or one nested in it) stores or deletes a global."""
+    ops = co.co_code[::2]
+    if _GLOBAL_STORES[0] in ops or _GLOBAL_STORES[1] in ops:
+        return True
+    CodeType = _type(co)
+    return any(_type(c) is CodeType and _stores_global(c) for c in co.co_consts)
+
+
+def _rebinding(spaces):
+    """The namespaces of spaces that a function defined in them (at the top level,
+    in a class, or a property's) rebinds: the modules whose globals a call of the
+    standard library may change."""
+    proxy = _type.__dict__["__dict__"].__get__
+    FunctionType = _type(_fresh_stderr)
+    out = []
+    for d in spaces:
+        fns = []
+        for v in _list(d.values()):
+            if _isinstance(v, _type):
+                for w in _list(proxy(v).values()):
+                    if _isinstance(w, property):
+                        fns += [w.fget, w.fset, w.fdel]
+                    else:
+                        fns.append(_getattr(w, "__func__", w) if _isinstance(w, (staticmethod, classmethod)) else w)
+            else:
+                fns.append(v)
+        if any(_type(f) is FunctionType and f.__globals__ is d and _stores_global(f.__code__) for f in fns):
+            out.append(d)
+    return out
 
 # Py_TPFLAGS_IMMUTABLETYPE: a type whose attributes cannot be set.
 _IMMUTABLE = 1 << 8

@@ -34,15 +34,16 @@ def _confine_to(scratch):
     _SCR = _abspath(scratch)
 
 
-def _limit(which, v):
-    """Sets soft and hard limit to v; a v of 0 or less keeps the limit as it is."""
+def _limit(which, v, hard=0):
+    """Sets the soft limit to v and the hard one to v plus hard; a v of 0 or less
+    keeps the limit as it is."""
     if v > 0:
-        _setrlimit(which, v)
+        _setrlimit(which, v, v + hard)
 
 
-def _setrlimit(which, v):
+def _setrlimit(which, v, hard=None):
     try:
-        resource.setrlimit(which, (v, v))
+        resource.setrlimit(which, (v, v if hard is None else hard))
     except (ValueError, OSError):
         pass
 
@@ -50,7 +51,10 @@ def _setrlimit(which, v):
 def _apply_limits(cpu_seconds, address_space, file_size, open_files, processes):
     """Sets the job's resource limits (a limit of 0 stays as it is) and no core
     files, hard limit included, so nothing can raise it again."""
-    _limit(resource.RLIMIT_CPU, cpu_seconds)
+    # At the soft CPU limit the kernel sends SIGXCPU, which ends the run as a
+    # timeout; at the hard one SIGKILL, for a run that blocked SIGXCPU. Were they
+    # equal, SIGKILL would come first and the run would read as killed.
+    _limit(resource.RLIMIT_CPU, cpu_seconds, 1)
     _limit(resource.RLIMIT_AS, address_space)
     _limit(resource.RLIMIT_FSIZE, file_size)
     _limit(resource.RLIMIT_NOFILE, open_files)

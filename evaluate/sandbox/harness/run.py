@@ -110,11 +110,14 @@ def _parse():
         return None
 
 
-def _execute(tree, facts):
-    """Runs the code of tree (with its facts) in fresh globals, fakes and guard in
-    place, and returns the end report."""
+def _execute(tree, facts, extra=None):
+    """Runs the code of tree (with its facts) in fresh globals (and the names of
+    extra, which the code cannot name), fakes and guard in place, and returns the
+    end report."""
     g = _Globals({"__name__": "sccg_user.main", "__package__": "sccg_user", "__builtins__": builtins,
                   "__file__": job.scratch + "/main.py"})
+    if extra:
+        g.update(extra)
     errors = []
 
     def note(where, e):

@@ -13,10 +13,10 @@ import sys
 import posix
 
 from . import job
-from .batch import _empty, _PRELOAD as batch_preload, _serve as batch_serve
+from .batch import _empty, _PRELOAD as batch_preload, _prepare as batch_prepare, _serve as batch_serve
 from .run import _run
 
-_len = len
+_len, _list = len, list
 _exit = posix._exit
 _BaseException = BaseException
 
@@ -47,6 +47,9 @@ def _serve(ctrl, scratch, batches=False):
     sock = socket.socket(fileno=ctrl)
     # What the server holds now stays put: a child's collections never walk (and
     # so never copy) the server's own objects.
+    if batches:
+        pkg = __name__.rpartition(".")[0]
+        batch_prepare([m for n, m in _list(sys.modules.items()) if n == pkg or n.startswith(pkg + ".")])
     gc.freeze()
     sock.send(b"ready")
     while True:
@@ -57,10 +60,13 @@ def _serve(ctrl, scratch, batches=False):
         if not msg:
             _exit(0)
         limits = msg.decode("utf-8", "replace").split("\t")
-        # a batch: "batch" and the limits, with the job socket between the two files
+        # a batch: "batch", a job's CPU seconds and the batch's limits, with the job
+        # socket between the two files
         batch = limits[0] == "batch"
+        job_cpu = 0
         if batch:
-            limits = limits[1:]
+            job_cpu = int(limits[1]) if _len(limits) > 1 and limits[1].isdigit() else 0
+            limits = limits[2:]
         want = 3 if batch else 2
         if _len(limits) != 5 or _len(fds) < want:
             for f in fds:
@@ -80,7 +86,7 @@ def _serve(ctrl, scratch, batches=False):
                     rfd, sfd, mfd = fds
                     posix.dup2(mfd, 2)  # the memory file holds the batch's stderr
                     posix.close(mfd)
-                    batch_serve(rfd, sfd, scratch, limits)
+                    batch_serve(rfd, sfd, scratch, limits, job_cpu)
                 rfd, jfd = fds
                 text = job.read_job(jfd)
                 posix.dup2(jfd, 2)  # the job's memory file holds its stderr now

@@ -3,14 +3,14 @@ sandboxed child, because by its syntax tree alone it cannot reach what the next
 completion finds. A batch child checks every job with _wild before any of it
 runs; a job that is not tame goes back to the Go side, which runs it in a child
 of its own. What the check cannot see (an alias of a module whose attribute is
-then set, a lazy import inside the standard library) the batch child's
-verification after each job catches instead (see batch)."""
+then set, a lazy import inside the standard library) the batch child's store
+check and its verification after each job catch instead (see batch)."""
 import sys as _sys
 import _ast
 
 from .facts import _walk
 
-_type, _len, _isinstance, _getattr = type, len, isinstance, getattr
+_type, _len, _isinstance, _getattr, _id = type, len, isinstance, getattr, id
 _str = str
 
 # Standard modules tame code may import: what generated request code uses, none of
@@ -25,8 +25,13 @@ _ALLOW = frozenset((
     "secrets", "statistics", "fractions", "abc", "contextlib", "warnings", "argparse", "calendar",
     "binascii", "zlib", "gzip", "pprint", "numbers", "xml", "shlex", "ast", "bisect", "heapq",
     "configparser", "struct", "difflib", "unicodedata", "glob", "fnmatch", "urllib3", "requests",
-    "httpx", "aiohttp", "__future__",
+    "httpx", "aiohttp", "__future__", "decimal", "shutil",
 ))
+
+# Functions of allowed modules that change a registry the module keeps (which a
+# batch neither compares nor puts back): code that names one is not tame.
+_REGISTRIES = frozenset(("register_archive_format", "unregister_archive_format", "register_unpack_format",
+                         "unregister_unpack_format"))
 
 # Imports within an allowed package that are not tame themselves.
 _DENY_SUB = frozenset(("logging.config", "http.server", "xml.etree.cElementTree"))
@@ -44,6 +49,11 @@ _NO_CALL = frozenset(("exec", "eval", "compile", "__import__", "globals", "local
 
 # getattr and hasattr are tame with a constant name that is not a dunder.
 _CONST_NAME = frozenset(("getattr", "hasattr"))
+
+# Builtins tame code may only call, never hold: held, they are called where the
+# check cannot see it (`s = setattr`, `map(setattr, ...)`, `partial(getattr, m)`).
+_NO_VALUE = frozenset(("exec", "eval", "compile", "globals", "locals", "vars", "breakpoint", "setattr",
+                       "delattr", "getattr"))
 
 # Dunder names tame code may read.
 _DUNDER_OK = frozenset(("__name__", "__file__", "__doc__"))
@@ -101,7 +111,10 @@ def _wild(tree, code):
                     unused[bound] = wild
                 if t is ImportFrom and n.module == "os" and a.name not in _OS_ATTRS:
                     return "imports os." + a.name
+                if a.name in _REGISTRIES:
+                    return "imports " + a.name
     os_names = os_attrs = 0
+    callees = {_id(n.func) for n in nodes if _type(n) is Call}
     for n in nodes:
         t = _type(n)
         if t is Attribute:
@@ -112,11 +125,15 @@ def _wild(tree, code):
                 return "attribute " + a
             if _type(n.value) is Name and n.value.id == "os" and a not in _OS_ATTRS:
                 return "os." + a
+            if a in _REGISTRIES:
+                return "uses " + a
         elif t is Name:
             if _dunder(n.id) and n.id not in _DUNDER_OK:
                 return "name " + n.id
             if n.id in unused:
                 return unused[n.id]
+            if n.id in _NO_VALUE and _id(n) not in callees:
+                return "uses %s as a value" % n.id
             if n.id == "os":
                 if _type(n.ctx) is not _ast.Load:
                     return "rebinds os"
@@ -128,7 +145,8 @@ def _wild(tree, code):
                     return "calls " + f.id
                 if f.id in _CONST_NAME:
                     if _len(n.args) < 2 or _type(n.args[1]) is not Constant or _type(n.args[1].value) is not _str \
-                            or _dunder(n.args[1].value) or n.args[1].value.startswith(_INTERNAL):
+                            or _dunder(n.args[1].value) or n.args[1].value.startswith(_INTERNAL) \
+                            or n.args[1].value in _REGISTRIES:
                         return f.id + " with a name that is not a constant"
         elif t is Global:
             for x in n.names:
