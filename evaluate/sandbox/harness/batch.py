@@ -29,7 +29,6 @@ import builtins
 import _signal
 import time
 import _ast
-from opcode import opmap as _opmap
 from operator import is_ as _is
 
 from . import job
@@ -38,11 +37,11 @@ from . import run
 from . import stubs
 from . import tame
 from . import values
-from .facts import _facts, _walk
+from .facts import _GUARD, _facts, _walk
 from .guard import _abspath, _apply_limits, _arm, _armed_cpu, _refuse_dir_fd_open
 from .recorders import _FAKES
 
-_type, _len, _id, _isinstance, _all, _getattr = type, len, id, isinstance, all, getattr
+_type, _len, _id, _isinstance, _all, _getattr, _issubclass = type, len, id, isinstance, all, getattr, issubclass
 _tuple, _list, _dict, _set, _str = tuple, list, dict, set, str
 _BaseException = BaseException
 _exit = posix._exit
@@ -119,6 +118,7 @@ def _batch(rfd, jfd, scratch, limits, job_cpu):
     taint, active = [], [False]
     sock = _socket(jfd)  # before the guard, which refuses sockets
     sys.addaudithook(_make_taint(taint, active, jfd))
+    stubs._auto_import[0] = tame._ALLOW
     _arm()
     state = _HarnessState(harness)
     shared = _Shared(scratch, os, logging, warnings, random, atexit, json, harness, taint)
@@ -177,6 +177,8 @@ def _one(shared, taint, active, check=True):
         finally:
             active[0] = False
         report._send("end", out)
+        if stubs._refused:
+            report._send("wild", {"why": "uses %s without importing it" % stubs._refused[0]})
     except MemoryError:
         report._send("end", {"status": "oom", "error": "MemoryError"})
         return "out of memory"
@@ -388,17 +390,21 @@ class _Shared:
         module_of = _type.__dict__["__module__"].__get__
         name_of = _type.__dict__["__name__"].__get__
 
+        # by the object's type alone: nothing of the code's (its __class__, its
+        # __getattribute__) runs in the check
         def what(x):
-            if _isinstance(x, ModuleType):
+            t = _type(x)
+            if _issubclass(t, ModuleType):
                 return "module " + report._safe(ModuleType.__dict__["__dict__"].__get__(x).get("__name__"))[:80]
-            if _isinstance(x, _type):
+            if _issubclass(t, _type):
                 return "class " + name_of(x, _type)
-            return "a shared " + name_of(_type(x), _type)
+            return "a shared " + name_of(t, _type)
 
-        def check(x, _id=_id, _isinstance=_isinstance, _type=_type, _ids=ids, _taint=taint):
-            if _id(x) in _ids or _isinstance(x, ModuleType):
+        def check(x, _id=_id, _issubclass=_issubclass, _type=_type, _ids=ids, _taint=taint):
+            t = _type(x)
+            if _id(x) in _ids or _issubclass(t, ModuleType):
                 _taint.append("stores into " + what(x))
-            elif _isinstance(x, _type):
+            elif _issubclass(t, _type):
                 try:
                     m = module_of(x, _type)
                 except _BaseException:
@@ -443,6 +449,7 @@ class _Shared:
         self.decimal.setcontext(self.dec_context.copy())
         filters, action, show = self.warn
         w = self.warnings
+        w.onceregistry.clear()
         if w.filters != filters or w.defaultaction != action:
             w.filters[:] = filters
             w.defaultaction = action
@@ -551,9 +558,6 @@ class _Shared:
 
 _MISSING = object()
 
-# The name in a tame job's globals of the store check (see _guard_stores): a
-# dunder, which tame code cannot name.
-_GUARD = "__sccg_store__"
 
 # Modules whose objects no function a tame job can call changes (the import
 # system's specs and loaders, typing's special forms).
@@ -591,14 +595,15 @@ def _static(modules, harness):
     own = {_id(m) for m in harness}
     stdlib = [m.__dict__ for m in modules.values()
               if _id(m) not in own and _type(getattr(m, "__dict__", None)) is _dict]
-    return _ids(modules, harness), _rebinding(stdlib) + _objects(stdlib)
+    spaces = stdlib + [m.__dict__ for m in harness] + [m.__dict__ for m in _FAKES.values()]
+    return _ids(modules, harness), stdlib + _objects(spaces)
 
 
 def _prepare(harness):
     """Works out _static for the modules the fork server has loaded, so that every
     batch child it forks finds it done."""
     own = {_id(m) for m in harness}
-    # a batch child's sys.modules holds no harness module (see job.setup)
+    # a batch child's sys.modules holds no harness module (guard._arm takes them out)
     modules = {k: m for k, m in sys.modules.items() if _id(m) not in own}
     ids, watched = _static(modules, harness)
     _PREPARED[:] = [frozenset((k, _id(m)) for k, m in modules.items()), ids, watched]
@@ -634,22 +639,29 @@ def _ids(modules, harness):
 
 
 def _objects(spaces):
-    """The attribute dicts of the objects at the top level of the namespaces spaces
-    that the standard library's own functions may change: neither classes (see
-    _Shared._store_check), nor the import system's specs and loaders, enum members
-    or typing's forms, which no function a tame job can call changes."""
+    """The attribute dicts of the classes and objects at the top level of the
+    namespaces spaces, but the import system's specs and loaders, enum members and
+    typing's forms, which no function a tame job can call changes (a store of the
+    code's own into one is marked as it happens)."""
     seen, out = set(), []
     ModuleType, FunctionType = _type(sys), _type(_fresh_stderr)
     module_of = _type.__dict__["__module__"].__get__
+    proxy = _type.__dict__["__dict__"].__get__
     import enum
     Enum = enum.Enum
     for md in spaces:
         for v in _list(md.values()):
             t = _type(v)
-            if _id(v) in seen or t is ModuleType or t is FunctionType or t in _PLAIN or _isinstance(v, _type) \
-                    or _isinstance(v, Enum) or module_of(t, _type) in _FIXED:
+            if _id(v) in seen or t is ModuleType or t is FunctionType or t in _PLAIN:
                 continue
             seen.add(_id(v))
+            if _isinstance(v, _type):
+                if v.__flags__ & _IMMUTABLE:
+                    continue  # a static or immutable type: nothing to set
+                out.append(proxy(v))
+                continue
+            if _isinstance(v, Enum) or module_of(t, _type) in _FIXED:
+                continue
             try:
                 d = object.__getattribute__(v, "__dict__")
             except _BaseException:
@@ -659,40 +671,6 @@ def _objects(spaces):
     return out
 
 
-# STORE_GLOBAL and DELETE_GLOBAL, as bytes of a code object's instructions.
-_GLOBAL_STORES = (bytes((_opmap["STORE_GLOBAL"],)), bytes((_opmap["DELETE_GLOBAL"],)))
-
-
-def _stores_global(co):
-    """Whether code object co (or one nested in it) stores or deletes a global."""
-    ops = co.co_code[::2]
-    if _GLOBAL_STORES[0] in ops or _GLOBAL_STORES[1] in ops:
-        return True
-    CodeType = _type(co)
-    return any(_type(c) is CodeType and _stores_global(c) for c in co.co_consts)
-
-
-def _rebinding(spaces):
-    """The namespaces of spaces that a function defined in them (at the top level,
-    in a class, or a property's) rebinds: the modules whose globals a call of the
-    standard library may change."""
-    proxy = _type.__dict__["__dict__"].__get__
-    FunctionType = _type(_fresh_stderr)
-    out = []
-    for d in spaces:
-        fns = []
-        for v in _list(d.values()):
-            if _isinstance(v, _type):
-                for w in _list(proxy(v).values()):
-                    if _isinstance(w, property):
-                        fns += [w.fget, w.fset, w.fdel]
-                    else:
-                        fns.append(_getattr(w, "__func__", w) if _isinstance(w, (staticmethod, classmethod)) else w)
-            else:
-                fns.append(v)
-        if any(_type(f) is FunctionType and f.__globals__ is d and _stores_global(f.__code__) for f in fns):
-            out.append(d)
-    return out
 
 # Py_TPFLAGS_IMMUTABLETYPE: a type whose attributes cannot be set.
 _IMMUTABLE = 1 << 8

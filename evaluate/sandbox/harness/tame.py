@@ -25,13 +25,31 @@ _ALLOW = frozenset((
     "secrets", "statistics", "fractions", "abc", "contextlib", "warnings", "argparse", "calendar",
     "binascii", "zlib", "gzip", "pprint", "numbers", "xml", "shlex", "ast", "bisect", "heapq",
     "configparser", "struct", "difflib", "unicodedata", "glob", "fnmatch", "urllib3", "requests",
-    "httpx", "aiohttp", "__future__", "decimal", "shutil",
+    "httpx", "aiohttp", "__future__", "decimal", "shutil", "ssl",
 ))
 
 # Functions of allowed modules that change a registry the module keeps (which a
 # batch neither compares nor puts back): code that names one is not tame.
-_REGISTRIES = frozenset(("register_archive_format", "unregister_archive_format", "register_unpack_format",
-                         "unregister_unpack_format"))
+_REGISTRIES = frozenset((
+    "register_archive_format", "unregister_archive_format", "register_unpack_format", "unregister_unpack_format",
+    "register_dialect", "unregister_dialect", "field_size_limit", "register_namespace", "add_charset", "add_alias",
+    "add_codec", "register", "addLevelName", "setLoggerClass", "setLogRecordFactory", "addFilter",
+    "removeFilter", "update_wrapper", "global_enum", "total_ordering", "update_abstractmethods",
+    "runtime_checkable", "no_type_check", "final", "uses_netloc", "uses_relative", "uses_params",
+    "uses_query", "uses_fragment", "non_hierarchical", "scheme_chars", "tzset", "putenv", "unsetenv",
+    "add_type",
+))
+
+# Dunder methods a class of the code's may define: none of them changes how a name
+# is looked up or how the code's objects answer the harness.
+_DUNDER_DEF = frozenset((
+    "__init__", "__repr__", "__str__", "__enter__", "__exit__", "__aenter__", "__aexit__", "__call__", "__eq__",
+    "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__", "__iter__", "__next__", "__aiter__",
+    "__anext__", "__len__", "__getitem__", "__setitem__", "__delitem__", "__contains__", "__post_init__",
+    "__bool__", "__new__", "__format__", "__add__", "__sub__", "__mul__", "__truediv__", "__await__",
+    "__getattr__", "__setattr__", "__init_subclass__", "__class_getitem__", "__missing__",
+    "__reversed__", "__radd__", "__iadd__", "__neg__", "__abs__", "__int__", "__float__", "__index__",
+))
 
 # Imports within an allowed package that are not tame themselves.
 _DENY_SUB = frozenset(("logging.config", "http.server", "xml.etree.cElementTree"))
@@ -82,6 +100,9 @@ def _wild(tree, code):
     imported = set()
     unused = {}  # names bound by an import that is tame only while they are never used
     nodes = _walk(tree)
+    bound, why = _bindings(nodes)
+    if why:
+        return why
     for n in nodes:
         t = _type(n)
         if t is Import or t is ImportFrom:
@@ -127,13 +148,18 @@ def _wild(tree, code):
                 return "os." + a
             if a in _REGISTRIES:
                 return "uses " + a
+            if a[:1] == "_" and not _dunder(a) and _type(n.value) is Name and n.value.id in imported:
+                return "uses %s.%s" % (n.value.id, a)
         elif t is Name:
             if _dunder(n.id) and n.id not in _DUNDER_OK:
                 return "name " + n.id
             if n.id in unused:
                 return unused[n.id]
-            if n.id in _NO_VALUE and _id(n) not in callees:
+            if n.id in _NO_VALUE and _id(n) not in callees and n.id not in bound:
                 return "uses %s as a value" % n.id
+            if n.id in _STDLIB and n.id not in _ALLOW and n.id not in bound:
+                # the harness would import it for the code (stubs._Globals)
+                return "uses %s without importing it" % n.id
             if n.id == "os":
                 if _type(n.ctx) is not _ast.Load:
                     return "rebinds os"
@@ -141,7 +167,7 @@ def _wild(tree, code):
         elif t is Call:
             f = n.func
             if _type(f) is Name:
-                if f.id in _NO_CALL:
+                if f.id in _NO_CALL and f.id not in bound:
                     return "calls " + f.id
                 if f.id in _CONST_NAME:
                     if _len(n.args) < 2 or _type(n.args[1]) is not Constant or _type(n.args[1].value) is not _str \
@@ -161,6 +187,46 @@ def _wild(tree, code):
     if os_names != os_attrs:  # bare os (passed around, aliased) escapes the attribute check
         return "os used as a value"
     return ""
+
+
+def _bindings(nodes):
+    """The names the code binds anywhere (assigned, defined, imported, a parameter,
+    caught, captured, declared), and why a binding is not tame: one that could
+    hide the batch's store check (a name of the harness's, a class namespace of
+    the code's own through a metaclass) or a dunder method outside _DUNDER_DEF."""
+    out = set()
+    for n in nodes:
+        t = _type(n)
+        names = ()
+        if t is _ast.Name:
+            if _type(n.ctx) is not _ast.Load:
+                names = (n.id,)
+        elif t is _ast.FunctionDef or t is _ast.AsyncFunctionDef:
+            if _dunder(n.name) and n.name not in _DUNDER_DEF:
+                return out, "defines " + n.name
+            names = (n.name,)
+        elif t is _ast.ClassDef:
+            names = (n.name,)
+            for k in n.keywords:
+                if k.arg == "metaclass":
+                    return out, "a class with a metaclass"
+        elif t is _ast.arg:
+            names = (n.arg,)
+        elif t is _ast.alias:
+            names = ((n.asname or n.name).split(".", 1)[0],)
+        elif t is _ast.ExceptHandler or t is _ast.MatchAs or t is _ast.MatchStar:
+            names = (n.name,) if n.name else ()
+        elif t is _ast.MatchMapping:
+            names = (n.rest,) if n.rest else ()
+        elif t is _ast.Global or t is _ast.Nonlocal:
+            names = n.names
+        elif t is _ast.keyword:
+            names = (n.arg,) if n.arg else ()
+        for x in names:
+            if x[:6] == "__sccg":
+                return out, "binds " + x
+            out.add(x)
+    return out, ""
 
 
 def _shared_target(tg, imported):

@@ -7,7 +7,8 @@ import json
 import types
 import unittest
 
-from ..batch import _GUARD, _guard_stores, _rebinding
+from ..batch import _guard_stores
+from ..facts import _GUARD
 
 
 def run_guarded(code, check):
@@ -68,25 +69,87 @@ class GuardStoresTest(unittest.TestCase):
                 self.assertIn(json, seen)
                 self.assertTrue(callable(json.loads))
 
-    def test_the_check_cannot_be_named(self):
-        # a dunder: tame code names none (see tame)
-        self.assertTrue(_GUARD.startswith("__") and _GUARD.endswith("__"))
+    def test_the_check_cannot_be_named_or_bound(self):
+        from ..tame import _wild
+        for code in [
+            "def __sccg_store__(x):\n    return x\n",
+            "def f(m, __sccg_store__=None):\n    m.a = 1\n",
+            "import json as __sccg_store__\n",
+            "try:\n    pass\nexcept Exception as __sccg_store__:\n    pass\n",
+            "match 1:\n    case __sccg_store__:\n        pass\n",
+            "class M(type):\n    pass\nclass A(metaclass=M):\n    x = 1\n",
+            "class M(type):\n    @classmethod\n    def __prepare__(c, n, b):\n        return {}\n",
+            "x = " + _GUARD + "\n",
+        ]:
+            with self.subTest(code=code):
+                self.assertNotEqual(_wild(ast.parse(code), code), "")
 
 
-class RebindingTest(unittest.TestCase):
-    def test_modules_whose_functions_rebind_globals(self):
-        def space(code):
-            d = {"__name__": "m", "__builtins__": builtins}
-            exec(code, d)
-            return d
+class GuardedTreeTest(unittest.TestCase):
+    def test_uses_read_through_the_check(self):
+        # the harness reads the tree after the rewrite (the kinds of a
+        # function's parameters, when it calls it): a store says what they hold
+        from ..uses import _kinds
+        tree = ast.parse("def handler(limit, box):\n    limit['seen'] = True\n    box.items = 1\n")
+        before = _kinds(tree, None)
+        _guard_stores(tree)
+        self.assertEqual(_kinds(tree, None), before)
+        self.assertIn("limit", before)
 
-        rebinds = space("x = 1\ndef f():\n    global x\n    x = 2\n")
-        nested = space("x = 1\nclass C:\n    def m(self):\n        def g():\n            global x\n            del x\n        g()\n")
-        prop = space("x = 1\nclass C:\n    @property\n    def p(self):\n        global x\n        x = 3\n")
-        still = space("x = []\ndef f():\n    x.append(1)\n    return x\n")
-        got = _rebinding([rebinds, nested, prop, still])
-        self.assertEqual([d is rebinds or d is nested or d is prop for d in got], [True, True, True])
-        self.assertNotIn(still, got)
+
+class StoreCheckTest(unittest.TestCase):
+    """The check itself: what it marks, and that nothing of the code's runs in it."""
+
+    @classmethod
+    def setUpClass(cls):
+        import atexit
+        import logging
+        import os
+        import random
+        import sys
+        import tempfile
+        import warnings
+        from .. import batch
+        pkg = batch.__name__.rpartition(".")[0]
+        harness = [m for n, m in list(sys.modules.items()) if n == pkg or n.startswith(pkg + ".")]
+        cls.taint = []
+        cls.scratch = tempfile.mkdtemp(prefix="sccg-batch-test-")
+        shared = batch._Shared(cls.scratch, os, logging, warnings, random, atexit, json, harness, cls.taint)
+        cls.check = staticmethod(shared.extra[_GUARD])
+
+    @classmethod
+    def tearDownClass(cls):
+        import shutil
+        shutil.rmtree(cls.scratch, True)
+
+    def marks(self, x):
+        del self.taint[:]
+        self.assertIs(self.check(x), x)
+        return list(self.taint)
+
+    def test_what_it_marks(self):
+        import logging
+        import string
+        ns = {"__name__": "sccg_user.main"}
+        exec("class Own:\n    pass\nown = Own()\n", ns)
+        for x, want in [
+            (json, "stores into module json"),
+            (json.JSONDecoder, "stores into class JSONDecoder"),
+            (string.Formatter, "stores into class Formatter"),
+            (logging.root, "stores into a shared RootLogger"),
+            (json.decoder.__dict__, "stores into a shared dict"),
+        ]:
+            with self.subTest(x=x):
+                self.assertEqual(self.marks(x), [want])
+        for x in (ns["Own"], ns["own"], {}, [], types.SimpleNamespace()):
+            with self.subTest(x=x):
+                self.assertEqual(self.marks(x), [])
+
+    def test_nothing_of_the_code_runs(self):
+        ns = {"__name__": "sccg_user.main"}
+        exec("class Nosy:\n    def __getattribute__(self, n):\n        raise RuntimeError(n)\n"
+             "    @property\n    def __class__(self):\n        raise RuntimeError('class')\n", ns)
+        self.assertEqual(self.marks(ns["Nosy"]()), [])
 
 
 if __name__ == "__main__":
