@@ -29,7 +29,8 @@ import builtins
 import _signal
 import time
 import _ast
-from operator import is_ as _is
+from itertools import chain as _chains
+from operator import is_ as _is, methodcaller as _methodcaller
 
 from . import job
 from . import report
@@ -43,6 +44,7 @@ from .recorders import _FAKES
 
 _type, _len, _id, _isinstance, _all, _getattr, _issubclass = type, len, id, isinstance, all, getattr, issubclass
 _tuple, _list, _dict, _set, _str = tuple, list, dict, set, str
+_chain, _values = _chains.from_iterable, _methodcaller("values")
 _BaseException = BaseException
 _exit = posix._exit
 
@@ -317,6 +319,7 @@ class _Shared:
         self.ids, watched = _static(self.modules, harness)
         self.extra = {_GUARD: self._store_check(taint)}
         self.spaces = [(d, _len(d), _list(d), _list(d.values())) for d in watched]
+        self.flat = None  # the same, flat (see _flat)
         self.patched = [(sys.modules[m], a) for m, a in _PATCHED if m in sys.modules]
         root = logging.getLogger()
         self.log = (root, _list(root.handlers), root.level, root.disabled, root.propagate, _list(root.filters),
@@ -530,11 +533,24 @@ class _Shared:
         for d, attrs in self.fakes:
             if self._attrs(d) != attrs:
                 return "a recorder module changed"
+        # identities compared in C (no __eq__ of a value the code put there runs),
+        # every namespace in one pass; which one changed is looked for only then
+        dicts, lens, keys, vals = self.flat or self._flat()
+        if _list(map(_len, dicts)) == lens and _all(map(_is, _chain(map(_values, dicts)), vals)) and \
+                _all(map(_is, _chain(dicts), keys)):
+            return ""
         for d, n, keys, vals in self.spaces:
-            # identities compared in C (no __eq__ of a value the code put there runs)
             if _len(d) != n or not _all(map(_is, d.values(), vals)) or not _all(map(_is, d, keys)):
                 return "attributes of %s changed" % report._safe(d.get("__name__", "an object"))[:80]
-        return ""
+        return "attributes of a module or class changed"
+
+    def _flat(self):
+        """The namespaces compared after each job, their sizes, keys and values,
+        each in one list: what verify compares in one pass."""
+        sp = self.spaces
+        self.flat = ([d for d, _, _, _ in sp], [n for _, n, _, _ in sp], [k for _, _, ks, _ in sp for k in ks],
+                     [v for _, _, _, vs in sp for v in vs])
+        return self.flat
 
     @staticmethod
     def _changed(cur, saved):
