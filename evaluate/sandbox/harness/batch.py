@@ -15,9 +15,8 @@ fakes in sys.modules and the standard modules, the environment, the logging and
 warnings set-up, the random state, decimal's context) and compares with how it was
 before the first job what the standard library changes when the code calls it and
 the rest of what is shared: sys.modules (keys and identities), builtins, sys's
-attributes, import machinery and limits, the namespaces of modules whose functions
-rebind their globals, the attributes of the objects at modules' top level, the fake
-modules, os.environ, the working directory, the scratch directory's contents, the
+attributes, import machinery and limits, the namespace of every loaded module and
+the attributes of the classes and objects at their top level, the fake modules, os.environ, the working directory, the scratch directory's contents, the
 open descriptors, the threads, signal handlers and timers, atexit. A job that set
 an attribute of a class it did not define, or asked for a descriptor or /proc
 (which only batching forbids), is marked by an audit hook too. A mark or a
@@ -313,9 +312,10 @@ class _Shared:
         # an object of the standard library, or of the harness) the store check
         # sees as they happen (see _guard_stores); what the standard library's own
         # functions change when the code calls them, the comparison after each
-        # job: the namespaces of the modules whose functions rebind their globals,
-        # and the attributes of the objects at the top level of a module (an
-        # assignment to a class attribute raises no audit event).
+        # job: every module's namespace and the attributes of the classes and
+        # objects at their top level (an assignment to a class attribute raises no
+        # audit event). The check sees a shared container changed by item, which
+        # the comparison does not.
         self.ids, watched = _static(self.modules, harness)
         self.extra = {_GUARD: self._store_check(taint)}
         self.spaces = [(d, _len(d), _list(d), _list(d.values())) for d in watched]
