@@ -44,6 +44,7 @@ from .recorders import _FAKES
 _type, _len, _id, _isinstance, _all, _getattr, _issubclass = type, len, id, isinstance, all, getattr, issubclass
 _tuple, _list, _dict, _set, _str = tuple, list, dict, set, str
 _chain, _values = _chains.from_iterable, _methodcaller("values")
+from gc import collect as _gc_collect
 _BaseException = BaseException
 _exit = posix._exit
 
@@ -302,6 +303,7 @@ class _Shared:
         self.lists = self._lists()
         self.limits = self._limits()
         self.cwd = posix.getcwd()
+        self.process = self._process()
         self.fds = self._fds()
         self.tasks = _len(posix.listdir("/proc/self/task"))
         self.signals = self._signals()
@@ -425,7 +427,10 @@ class _Shared:
 
     def after(self, saved):
         """Puts back what the harness changed around the last job: its patches, the
-        fakes and stubs it put in sys.modules, the import hooks, logging and warnings."""
+        fakes and stubs it put in sys.modules, the import hooks, logging and warnings.
+        First the job's garbage goes, so its finalizers (a __del__, a generator's
+        finally) run now, not in the next job."""
+        _gc_collect()
         for o, a, v in saved:
             if v is _MISSING:
                 if a in o.__dict__:
@@ -464,7 +469,9 @@ class _Shared:
         root, handlers, level, disabled, propagate, filters, manager, loggers, disable, hlist, hs, l2n, n2l, \
             lcls, factory = self.log
         if lg.root is root and root.handlers == handlers and root.level == level and \
-                _len(manager.loggerDict) == _len(loggers) and manager.disable == disable:
+                root.filters == filters and _len(manager.loggerDict) == _len(loggers) and \
+                manager.disable == disable and lg._levelToName == l2n and lg._nameToLevel == n2l and \
+                lg.getLoggerClass() is lcls and lg.getLogRecordFactory() is factory:
             return
         for h in root.handlers:
             if h not in handlers:
@@ -513,6 +520,8 @@ class _Shared:
             return "interpreter limits or hooks changed"
         if self.os.environ is not self.environ or self.environ._data != self.env_data:
             return "os.environ changed"
+        if self._process() != self.process:
+            return "the umask, the signal mask or a standard stream changed"
         if posix.getcwd() != self.cwd:
             return "working directory changed"
         why = self._scratch()
@@ -541,8 +550,18 @@ class _Shared:
             return ""
         for d, n, keys, vals in self.spaces:
             if _len(d) != n or not _all(map(_is, d.values(), vals)) or not _all(map(_is, d, keys)):
-                return "attributes of %s changed" % report._safe(d.get("__name__", "an object"))[:80]
+                name = _dict(zip(keys, vals)).get("__name__", "an object")  # as it was: the job may have renamed it
+                return "attributes of %s changed" % report._safe(name)[:80]
         return "attributes of a module or class changed"
+
+    @staticmethod
+    def _process():
+        """The umask, the blocked signals and how the standard streams write."""
+        m = posix.umask(0o77)
+        posix.umask(m)
+        streams = [(f, _getattr(f, "encoding", None), _getattr(f, "errors", None), _getattr(f, "closed", None))
+                   for f in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)]
+        return m, _signal.pthread_sigmask(_signal.SIG_BLOCK, []), streams
 
     def _flat(self):
         """The namespaces compared after each job, their sizes, keys and values,
@@ -575,28 +594,41 @@ class _Shared:
 _MISSING = object()
 
 
+# Methods that change their object in place: a call of one goes through the store
+# check like a store (a shared list, dict or set changed by a method; a class's
+# registry; a shared stream closed).
+_MUTATORS = frozenset(("append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "update",
+                       "setdefault", "popitem", "add", "discard", "difference_update", "intersection_update",
+                       "symmetric_difference_update", "appendleft", "extendleft", "popleft", "rotate", "register",
+                       "addFilter", "removeFilter", "close", "move_to_end"))
+
 # Modules whose objects no function a tame job can call changes (the import
 # system's specs and loaders, typing's special forms).
 _FIXED = frozenset(("_frozen_importlib", "_frozen_importlib_external", "typing"))
 
 
 def _guard_stores(tree):
-    """Routes every attribute and item store or delete of the code in tree
-    through the store check: the target x.a (x[k]) becomes __sccg_store__(x).a,
-    evaluated where x was (after the value, as before), so a store into what the
-    next job shares is seen even through an alias, an argument or a container."""
+    """Routes every attribute and item store or delete of the code in tree, and
+    every call of a method that changes its object in place (_MUTATORS), through
+    the store check: the target x.a (x[k]) becomes __sccg_store__(x).a, and
+    x.append(v) __sccg_store__(x).append(v), evaluated where x was (after the
+    value of a store, as before), so a change of what the next job shares is seen
+    even through an alias, an argument or a container."""
     Attribute, Subscript, Load = _ast.Attribute, _ast.Subscript, _ast.Load
     Call, Name = _ast.Call, _ast.Name
     for n in _walk(tree):
         t = _type(n)
-        if (t is Attribute or t is Subscript) and _type(n.ctx) is not Load:
-            v = n.value
-            f = Name(id=_GUARD, ctx=Load())
-            c = Call(func=f, args=[v], keywords=[])
-            for node in (f, c):
-                node.lineno, node.col_offset = v.lineno, v.col_offset
-                node.end_lineno, node.end_col_offset = v.end_lineno, v.end_col_offset
-            n.value = c
+        if t is Call and _type(n.func) is Attribute and n.func.attr in _MUTATORS:
+            n = n.func
+        elif not ((t is Attribute or t is Subscript) and _type(n.ctx) is not Load):
+            continue
+        v = n.value
+        f = Name(id=_GUARD, ctx=Load())
+        c = Call(func=f, args=[v], keywords=[])
+        for node in (f, c):
+            node.lineno, node.col_offset = v.lineno, v.col_offset
+            node.end_lineno, node.end_col_offset = v.end_lineno, v.end_col_offset
+        n.value = c
 
 
 def _static(modules, harness):
@@ -618,6 +650,7 @@ def _static(modules, harness):
 def _prepare(harness):
     """Works out _static for the modules the fork server has loaded, so that every
     batch child it forks finds it done."""
+    _warm_up()
     own = {_id(m) for m in harness}
     # a batch child's sys.modules holds no harness module (guard._arm takes them out)
     modules = {k: m for k, m in sys.modules.items() if _id(m) not in own}
@@ -625,8 +658,28 @@ def _prepare(harness):
     _PREPARED[:] = [frozenset((k, _id(m)) for k, m in modules.items()), ids, watched]
 
 
+def _warm_up():
+    """Uses once what the standard library sets up lazily, on first use, in its
+    modules' globals (mimetypes' tables, urllib.parse's patterns, _strptime's
+    cache), so that a job's first use changes nothing the comparison sees. Only
+    the harness's own calls: no generated code runs here."""
+    steps = (("mimetypes", lambda m: m.guess_type("a.json")), ("urllib.parse", lambda m: m.urlparse("http://a/b?c")),
+             ("urllib.parse", lambda m: m.unquote("a%20b")), ("_strptime", lambda m: m._strptime_time("2020", "%Y")),
+             ("urllib.request", lambda m: m.parse_http_list("a, b")))
+    for name, step in steps:
+        m = sys.modules.get(name)
+        if m is not None:
+            try:
+                step(m)
+            except _BaseException:
+                pass
+
+
 # The fork server's _static: the modules it was worked out for, and its result.
 _PREPARED = []
+
+
+_ModuleType = _type(sys)
 
 
 def _ids(modules, harness):
@@ -637,16 +690,37 @@ def _ids(modules, harness):
     proxy = _type.__dict__["__dict__"].__get__
     spaces = [m.__dict__ for m in modules.values() if _type(getattr(m, "__dict__", None)) is _dict]
     spaces += [m.__dict__ for m in harness] + [m.__dict__ for m in _FAKES.values()]
+    def inner(v):
+        # what a shared container holds, and a shared object's attributes
+        t = _type(v)
+        if t is _dict:
+            items = _list(v.values())
+        elif t is _list or t is _set or t is _tuple:
+            items = _list(v)
+        else:
+            try:
+                d = object.__getattribute__(v, "__dict__")
+            except _BaseException:
+                return
+            if _type(d) is not _dict:
+                return
+            items = _list(d.values())
+        ids.update(_id(w) for w in items if _type(w) not in _PLAIN)
+
     for md in spaces:
         ids.add(_id(md))
         for v in _list(md.values()):
-            if _type(v) in _PLAIN:
+            if _type(v) in _PLAIN or _type(v) is _ModuleType:
                 continue
             ids.add(_id(v))
             if _isinstance(v, _type):
                 for w in _list(proxy(v).values()):
                     if _type(w) not in _PLAIN:
                         ids.add(_id(w))
+                        if _type(w) in (_dict, _list, _set):
+                            inner(w)
+            else:
+                inner(v)
     logging = modules.get("logging")
     if logging is not None:
         ids.update(_id(v) for v in _list(logging.root.manager.loggerDict.values()))
@@ -656,34 +730,46 @@ def _ids(modules, harness):
 
 def _objects(spaces):
     """The attribute dicts of the classes and objects at the top level of the
-    namespaces spaces, but the import system's specs and loaders, enum members and
-    typing's forms, which no function a tame job can call changes (a store of the
-    code's own into one is marked as it happens)."""
+    namespaces spaces, and of the objects their classes hold (an enum's members, a
+    class's shared instance such as logging.Logger.manager): what the standard
+    library may change for the code (argparse parsing into any object,
+    functools.update_wrapper onto one). Not the import system's specs and loaders
+    or typing's forms, which no function a tame job can call changes."""
     seen, out = set(), []
     ModuleType, FunctionType = _type(sys), _type(_fresh_stderr)
     module_of = _type.__dict__["__module__"].__get__
     proxy = _type.__dict__["__dict__"].__get__
-    import enum
-    Enum = enum.Enum
+
+    def add(v, depth):
+        t = _type(v)
+        if _id(v) in seen or t is ModuleType or t is FunctionType or t in _PLAIN:
+            return
+        seen.add(_id(v))
+        if _isinstance(v, _type):
+            if v.__flags__ & _IMMUTABLE:
+                return  # a static or immutable type: nothing to set
+            d = proxy(v)
+            out.append(d)
+            if depth == 0:
+                for w in _list(d.values()):
+                    add(w, 1)
+                members = d.get("_member_map_")
+                if _type(members) is _dict:
+                    for w in _list(members.values()):
+                        add(w, 1)
+            return
+        if module_of(t, _type) in _FIXED:
+            return
+        try:
+            d = object.__getattribute__(v, "__dict__")
+        except _BaseException:
+            return
+        if _type(d) is _dict:
+            out.append(d)
+
     for md in spaces:
         for v in _list(md.values()):
-            t = _type(v)
-            if _id(v) in seen or t is ModuleType or t is FunctionType or t in _PLAIN:
-                continue
-            seen.add(_id(v))
-            if _isinstance(v, _type):
-                if v.__flags__ & _IMMUTABLE:
-                    continue  # a static or immutable type: nothing to set
-                out.append(proxy(v))
-                continue
-            if _isinstance(v, Enum) or module_of(t, _type) in _FIXED:
-                continue
-            try:
-                d = object.__getattribute__(v, "__dict__")
-            except _BaseException:
-                continue
-            if _type(d) is _dict:
-                out.append(d)
+            add(v, 0)
     return out
 
 
