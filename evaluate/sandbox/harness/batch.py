@@ -37,7 +37,7 @@ from . import run
 from . import stubs
 from . import tame
 from . import values
-from .facts import _GUARD, _facts, _walk
+from .facts import _GUARD, _GUARD_CALL, _facts, _walk
 from .guard import _abspath, _apply_limits, _arm, _armed_cpu, _refuse_dir_fd_open
 from .recorders import _FAKES
 
@@ -319,7 +319,7 @@ class _Shared:
         # audit event). The check sees a shared container changed by item, which
         # the comparison does not.
         self.ids, watched = _static(self.modules, harness)
-        self.extra = {_GUARD: self._store_check(taint)}
+        self.extra = {_GUARD: self._store_check(taint), _GUARD_CALL: self._call_check(taint)}
         self.spaces = [(d, _len(d), _list(d), _list(d.values())) for d in watched]
         self.flat = None  # the same, flat (see _flat)
         self.patched = [(sys.modules[m], a) for m, a in _PATCHED if m in sys.modules]
@@ -385,6 +385,21 @@ class _Shared:
                 if _type(vd) is _dict:
                     out.append((vd, self._attrs(vd)))
         return out
+
+    def _call_check(self, taint):
+        """The function the object of a tame job's call of a method that changes
+        it in place goes through (see _guard_stores): it marks a call on anything
+        shared but a module, whose functions (os.remove, os.close) change no
+        module of theirs that the comparison after the job does not see."""
+        ids, ModuleType = self.ids, _type(sys)
+        name_of = _type.__dict__["__name__"].__get__
+
+        def check(x, _id=_id, _issubclass=_issubclass, _type=_type, _ids=ids, _taint=taint):
+            if _id(x) in _ids and not _issubclass(_type(x), ModuleType):
+                _taint.append("changes a shared " + name_of(_type(x), _type))
+            return x
+
+        return check
 
     def _store_check(self, taint):
         """The function a tame job's every attribute or item store and delete goes
@@ -618,12 +633,13 @@ def _guard_stores(tree):
     Call, Name = _ast.Call, _ast.Name
     for n in _walk(tree):
         t = _type(n)
+        name = _GUARD
         if t is Call and _type(n.func) is Attribute and n.func.attr in _MUTATORS:
-            n = n.func
+            n, name = n.func, _GUARD_CALL
         elif not ((t is Attribute or t is Subscript) and _type(n.ctx) is not Load):
             continue
         v = n.value
-        f = Name(id=_GUARD, ctx=Load())
+        f = Name(id=name, ctx=Load())
         c = Call(func=f, args=[v], keywords=[])
         for node in (f, c):
             node.lineno, node.col_offset = v.lineno, v.col_offset
