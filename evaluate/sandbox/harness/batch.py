@@ -44,7 +44,7 @@ from .recorders import _FAKES
 _type, _len, _id, _isinstance, _all, _getattr, _issubclass = type, len, id, isinstance, all, getattr, issubclass
 _tuple, _list, _dict, _set, _str = tuple, list, dict, set, str
 _chain, _values = _chains.from_iterable, _methodcaller("values")
-from gc import collect as _gc_collect
+from gc import collect as _gc_collect, freeze as _gc_freeze
 _BaseException = BaseException
 _exit = posix._exit
 
@@ -444,8 +444,11 @@ class _Shared:
         """Puts back what the harness changed around the last job: its patches, the
         fakes and stubs it put in sys.modules, the import hooks, logging and warnings.
         First the job's garbage goes, so its finalizers (a __del__, a generator's
-        finally) run now, not in the next job."""
+        finally) run now, not in the next job; what is left is frozen, so the next
+        job's collection walks only what that job made (the batch child's life
+        bounds what frozen garbage could hold)."""
         _gc_collect()
+        _gc_freeze()
         for o, a, v in saved:
             if v is _MISSING:
                 if a in o.__dict__:
