@@ -193,10 +193,10 @@ func (r *Runner) runInBatch(ctx context.Context, b *batchChild, code, function s
 					b.max = b.jobs // full: no further job
 				}
 				switch {
-				case wild != "":
-					return res, "not tame: " + wild
 				case !v.Clean:
 					return res, "batch ended: " + v.Why
+				case wild != "":
+					return res, "not tame: " + wild
 				case !rep.facts || !rep.ended:
 					return res, "batch failed: no facts or end report"
 				}

@@ -22,6 +22,8 @@ def control(city):
         params["cols"] = fh.readline().strip()
     params["cwd"] = os.getcwd().rsplit("/", 1)[-1][:7]
     params["seventh"] = str(decimal.Decimal(1) / decimal.Decimal(7))
+    fresh = decimal.Context()  # a new context copies decimal.DefaultContext
+    params["context"] = "%d-%s" % (fresh.prec, fresh.traps[decimal.DivisionByZero])
     r = requests.get("https://" + host + "/forecast/" + city, params=params,
                      headers={"X-RapidAPI-Host": host})
     r.raise_for_status()
@@ -41,7 +43,8 @@ var interferers = []struct {
 	{"patch json.loads through an argument", "import json\ndef patch(m):\n    m.loads = lambda s, **k: {}\npatch(json)\n", true},
 	{"patch requests.get through a container", "import requests\nbox = {'r': requests}\nbox['r'].get = None\n", true},
 	{"patch json.loads with setattr held as a value", "import json\ns = setattr\ns(json, 'loads', None)\n", false},
-	{"rebind a module's globals through the standard library", "import logging\nlogging.setLoggerClass(type('L', (logging.Logger,), {'info': lambda *a, **k: 1 / 0}))\n", true},
+	{"set logging's logger class", "import logging\nlogging.setLoggerClass(type('L', (logging.Logger,), {'info': lambda *a, **k: 1 / 0}))\n", false},
+	{"rebind a module's globals through the standard library", "import mimetypes\nmimetypes.init()\n", true},
 	{"patch print", "import builtins\nbuiltins.print = None\n", false},
 	{"patch print in its own globals", "print = None\nopen = None\n", true},
 	{"patch open through io", "import io\nm = io\nm.open = None\n", true},
@@ -62,7 +65,16 @@ var interferers = []struct {
 	{"configure logging", "import logging\nlogging.basicConfig(level=logging.DEBUG)\nlogging.getLogger('sccg_user.main').disabled = True\n", true},
 	{"change the decimal context", "import decimal\ndecimal.getcontext().prec = 3\n", true},
 	{"change decimal's default context through an alias", "import decimal\nd = decimal.DefaultContext\nd.prec = 3\n", true},
-	{"change decimal's default context by a method", "import decimal\nd = decimal.BasicContext\nd.clear_traps()\n", true},
+	{"change decimal's default context by a method", "import decimal\nd = decimal.DefaultContext\nd.clear_traps()\n", true},
+	{"patch json.loads through the standard library", "import functools, json\ndef f():\n    pass\nf.loads = len\nfunctools.update_wrapper(json, f)\n", true},
+	{"unhook the store check", "import json\ndef __sccg_store__(x):\n    return x\nm = json\nm.loads = len\n", false},
+	{"reach the harness through frames", "for f in inspect.stack():\n    f.frame.f_locals.get('taint', []).clear()\n", false},
+	{"patch json.loads with the builtins module", "import json\nbuiltins.setattr(json, 'loads', len)\n", false},
+	{"change a shared container by a method", "import copy, datetime\nt = copy.dispatch_table\nt.update({datetime.datetime: lambda d: (str, ('x',))})\n", true},
+	{"filter the root logger", "import logging\nlogging.getLogger().filters.append(lambda r: False)\n", true},
+	{"reach sys through a module", "import logging\nlogging.sys.modules['json'] = None\n", false},
+	{"reach the builtins through a format field", "import string\nb = string.Formatter().get_field('0.__builtins__', [len], {})\n", false},
+	{"patch json.loads through argparse", "import argparse, json\np = argparse.ArgumentParser()\np.add_argument('--x', dest='loads', action='store_const', const=len)\np.parse_args(['--x'], namespace=json)\n", false},
 	{"register an archive format", "import shutil\nshutil.register_archive_format('evil', print)\n", false},
 	{"seed random and filter warnings", "import random, warnings\nrandom.seed(1)\nwarnings.simplefilter('error')\n", true},
 	{"open the job socket", "import os\nfor n in range(3, 1000):\n    try:\n        open(n).read()\n    except Exception:\n        pass\n", true},
@@ -108,6 +120,9 @@ func TestInterferenceSuite(t *testing.T) {
 				}
 				if batched && !it.tame && !strings.HasPrefix(res.Placement, PlacedOwn+": not tame") {
 					t.Errorf("%s: placed %q, want a child of its own (not tame)", it.name, res.Placement)
+				}
+				if batched && it.tame && strings.HasPrefix(res.Placement, PlacedOwn+": not tame") {
+					t.Errorf("%s: placed %q, want a batch (tame)", it.name, res.Placement)
 				}
 				got, err := r.Run(ctx, interControl, "control")
 				if err != nil {

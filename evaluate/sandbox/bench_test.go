@@ -168,6 +168,8 @@ for m in b._PRELOAD:
 import os, logging, warnings, random, atexit
 jobs = [json.loads(l) for l in sys.stdin]
 harness = [m for n, m in list(sys.modules.items()) if n == entry.PACKAGE or n.startswith(entry.PACKAGE + ".")]
+import gc
+gc.freeze()  # as a fork server does: collections walk only what the jobs made
 state = b._HarnessState(harness)
 shared = b._Shared(scratch, os, logging, warnings, random, atexit, json, harness, [])
 c0 = time.process_time()

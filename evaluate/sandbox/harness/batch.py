@@ -15,9 +15,8 @@ fakes in sys.modules and the standard modules, the environment, the logging and
 warnings set-up, the random state, decimal's context) and compares with how it was
 before the first job what the standard library changes when the code calls it and
 the rest of what is shared: sys.modules (keys and identities), builtins, sys's
-attributes, import machinery and limits, the namespaces of modules whose functions
-rebind their globals, the attributes of the objects at modules' top level, the fake
-modules, os.environ, the working directory, the scratch directory's contents, the
+attributes, import machinery and limits, the namespace of every loaded module and
+the attributes of the classes and objects at their top level, the fake modules, os.environ, the working directory, the scratch directory's contents, the
 open descriptors, the threads, signal handlers and timers, atexit. A job that set
 an attribute of a class it did not define, or asked for a descriptor or /proc
 (which only batching forbids), is marked by an audit hook too. A mark or a
@@ -29,8 +28,8 @@ import builtins
 import _signal
 import time
 import _ast
-from opcode import opmap as _opmap
-from operator import is_ as _is
+from itertools import chain as _chains
+from operator import is_ as _is, methodcaller as _methodcaller
 
 from . import job
 from . import report
@@ -38,12 +37,14 @@ from . import run
 from . import stubs
 from . import tame
 from . import values
-from .facts import _facts, _walk
+from .facts import _GUARD, _GUARD_CALL, _facts, _walk
 from .guard import _abspath, _apply_limits, _arm, _armed_cpu, _refuse_dir_fd_open
 from .recorders import _FAKES
 
-_type, _len, _id, _isinstance, _all, _getattr = type, len, id, isinstance, all, getattr
+_type, _len, _id, _isinstance, _all, _getattr, _issubclass = type, len, id, isinstance, all, getattr, issubclass
 _tuple, _list, _dict, _set, _str = tuple, list, dict, set, str
+_chain, _values = _chains.from_iterable, _methodcaller("values")
+from gc import collect as _gc_collect, freeze as _gc_freeze
 _BaseException = BaseException
 _exit = posix._exit
 
@@ -119,6 +120,7 @@ def _batch(rfd, jfd, scratch, limits, job_cpu):
     taint, active = [], [False]
     sock = _socket(jfd)  # before the guard, which refuses sockets
     sys.addaudithook(_make_taint(taint, active, jfd))
+    stubs._auto_import[0] = tame._ALLOW
     _arm()
     state = _HarnessState(harness)
     shared = _Shared(scratch, os, logging, warnings, random, atexit, json, harness, taint)
@@ -177,6 +179,8 @@ def _one(shared, taint, active, check=True):
         finally:
             active[0] = False
         report._send("end", out)
+        if stubs._refused:
+            report._send("wild", {"why": "uses %s without importing it" % stubs._refused[0]})
     except MemoryError:
         report._send("end", {"status": "oom", "error": "MemoryError"})
         return "out of memory"
@@ -299,6 +303,7 @@ class _Shared:
         self.lists = self._lists()
         self.limits = self._limits()
         self.cwd = posix.getcwd()
+        self.process = self._process()
         self.fds = self._fds()
         self.tasks = _len(posix.listdir("/proc/self/task"))
         self.signals = self._signals()
@@ -309,12 +314,14 @@ class _Shared:
         # an object of the standard library, or of the harness) the store check
         # sees as they happen (see _guard_stores); what the standard library's own
         # functions change when the code calls them, the comparison after each
-        # job: the namespaces of the modules whose functions rebind their globals,
-        # and the attributes of the objects at the top level of a module (an
-        # assignment to a class attribute raises no audit event).
+        # job: every module's namespace and the attributes of the classes and
+        # objects at their top level (an assignment to a class attribute raises no
+        # audit event). The check sees a shared container changed by item, which
+        # the comparison does not.
         self.ids, watched = _static(self.modules, harness)
-        self.extra = {_GUARD: self._store_check(taint)}
+        self.extra = {_GUARD: self._store_check(taint), _GUARD_CALL: self._call_check(taint)}
         self.spaces = [(d, _len(d), _list(d), _list(d.values())) for d in watched]
+        self.flat = None  # the same, flat (see _flat)
         self.patched = [(sys.modules[m], a) for m, a in _PATCHED if m in sys.modules]
         root = logging.getLogger()
         self.log = (root, _list(root.handlers), root.level, root.disabled, root.propagate, _list(root.filters),
@@ -379,6 +386,21 @@ class _Shared:
                     out.append((vd, self._attrs(vd)))
         return out
 
+    def _call_check(self, taint):
+        """The function the object of a tame job's call of a method that changes
+        it in place goes through (see _guard_stores): it marks a call on anything
+        shared but a module, whose functions (os.remove, os.close) change no
+        module of theirs that the comparison after the job does not see."""
+        ids, ModuleType = self.ids, _type(sys)
+        name_of = _type.__dict__["__name__"].__get__
+
+        def check(x, _id=_id, _issubclass=_issubclass, _type=_type, _ids=ids, _taint=taint):
+            if _id(x) in _ids and not _issubclass(_type(x), ModuleType):
+                _taint.append("changes a shared " + name_of(_type(x), _type))
+            return x
+
+        return check
+
     def _store_check(self, taint):
         """The function a tame job's every attribute or item store and delete goes
         through (see _guard_stores): it marks a store into anything shared (a
@@ -388,17 +410,21 @@ class _Shared:
         module_of = _type.__dict__["__module__"].__get__
         name_of = _type.__dict__["__name__"].__get__
 
+        # by the object's type alone: nothing of the code's (its __class__, its
+        # __getattribute__) runs in the check
         def what(x):
-            if _isinstance(x, ModuleType):
+            t = _type(x)
+            if _issubclass(t, ModuleType):
                 return "module " + report._safe(ModuleType.__dict__["__dict__"].__get__(x).get("__name__"))[:80]
-            if _isinstance(x, _type):
+            if _issubclass(t, _type):
                 return "class " + name_of(x, _type)
-            return "a shared " + name_of(_type(x), _type)
+            return "a shared " + name_of(t, _type)
 
-        def check(x, _id=_id, _isinstance=_isinstance, _type=_type, _ids=ids, _taint=taint):
-            if _id(x) in _ids or _isinstance(x, ModuleType):
+        def check(x, _id=_id, _issubclass=_issubclass, _type=_type, _ids=ids, _taint=taint):
+            t = _type(x)
+            if _id(x) in _ids or _issubclass(t, ModuleType):
                 _taint.append("stores into " + what(x))
-            elif _isinstance(x, _type):
+            elif _issubclass(t, _type):
                 try:
                     m = module_of(x, _type)
                 except _BaseException:
@@ -416,7 +442,13 @@ class _Shared:
 
     def after(self, saved):
         """Puts back what the harness changed around the last job: its patches, the
-        fakes and stubs it put in sys.modules, the import hooks, logging and warnings."""
+        fakes and stubs it put in sys.modules, the import hooks, logging and warnings.
+        First the job's garbage goes, so its finalizers (a __del__, a generator's
+        finally) run now, not in the next job; what is left is frozen, so the next
+        job's collection walks only what that job made (the batch child's life
+        bounds what frozen garbage could hold)."""
+        _gc_collect()
+        _gc_freeze()
         for o, a, v in saved:
             if v is _MISSING:
                 if a in o.__dict__:
@@ -443,6 +475,7 @@ class _Shared:
         self.decimal.setcontext(self.dec_context.copy())
         filters, action, show = self.warn
         w = self.warnings
+        w.onceregistry.clear()
         if w.filters != filters or w.defaultaction != action:
             w.filters[:] = filters
             w.defaultaction = action
@@ -454,7 +487,9 @@ class _Shared:
         root, handlers, level, disabled, propagate, filters, manager, loggers, disable, hlist, hs, l2n, n2l, \
             lcls, factory = self.log
         if lg.root is root and root.handlers == handlers and root.level == level and \
-                _len(manager.loggerDict) == _len(loggers) and manager.disable == disable:
+                root.filters == filters and _len(manager.loggerDict) == _len(loggers) and \
+                manager.disable == disable and lg._levelToName == l2n and lg._nameToLevel == n2l and \
+                lg.getLoggerClass() is lcls and lg.getLogRecordFactory() is factory:
             return
         for h in root.handlers:
             if h not in handlers:
@@ -503,6 +538,8 @@ class _Shared:
             return "interpreter limits or hooks changed"
         if self.os.environ is not self.environ or self.environ._data != self.env_data:
             return "os.environ changed"
+        if self._process() != self.process:
+            return "the umask, the signal mask or a standard stream changed"
         if posix.getcwd() != self.cwd:
             return "working directory changed"
         why = self._scratch()
@@ -523,11 +560,34 @@ class _Shared:
         for d, attrs in self.fakes:
             if self._attrs(d) != attrs:
                 return "a recorder module changed"
+        # identities compared in C (no __eq__ of a value the code put there runs),
+        # every namespace in one pass; which one changed is looked for only then
+        dicts, lens, keys, vals = self.flat or self._flat()
+        if _list(map(_len, dicts)) == lens and _all(map(_is, _chain(map(_values, dicts)), vals)) and \
+                _all(map(_is, _chain(dicts), keys)):
+            return ""
         for d, n, keys, vals in self.spaces:
-            # identities compared in C (no __eq__ of a value the code put there runs)
             if _len(d) != n or not _all(map(_is, d.values(), vals)) or not _all(map(_is, d, keys)):
-                return "attributes of %s changed" % report._safe(d.get("__name__", "an object"))[:80]
-        return ""
+                name = _dict(zip(keys, vals)).get("__name__", "an object")  # as it was: the job may have renamed it
+                return "attributes of %s changed" % report._safe(name)[:80]
+        return "attributes of a module or class changed"
+
+    @staticmethod
+    def _process():
+        """The umask, the blocked signals and how the standard streams write."""
+        m = posix.umask(0o77)
+        posix.umask(m)
+        streams = [(f, _getattr(f, "encoding", None), _getattr(f, "errors", None), _getattr(f, "closed", None))
+                   for f in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)]
+        return m, _signal.pthread_sigmask(_signal.SIG_BLOCK, []), streams
+
+    def _flat(self):
+        """The namespaces compared after each job, their sizes, keys and values,
+        each in one list: what verify compares in one pass."""
+        sp = self.spaces
+        self.flat = ([d for d, _, _, _ in sp], [n for _, n, _, _ in sp], [k for _, _, ks, _ in sp for k in ks],
+                     [v for _, _, _, vs in sp for v in vs])
+        return self.flat
 
     @staticmethod
     def _changed(cur, saved):
@@ -551,9 +611,14 @@ class _Shared:
 
 _MISSING = object()
 
-# The name in a tame job's globals of the store check (see _guard_stores): a
-# dunder, which tame code cannot name.
-_GUARD = "__sccg_store__"
+
+# Methods that change their object in place: a call of one goes through the store
+# check like a store (a shared list, dict or set changed by a method; a class's
+# registry; a shared stream closed).
+_MUTATORS = frozenset(("append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "update",
+                       "setdefault", "popitem", "add", "discard", "difference_update", "intersection_update",
+                       "symmetric_difference_update", "appendleft", "extendleft", "popleft", "rotate", "register",
+                       "addFilter", "removeFilter", "close", "move_to_end"))
 
 # Modules whose objects no function a tame job can call changes (the import
 # system's specs and loaders, typing's special forms).
@@ -561,22 +626,28 @@ _FIXED = frozenset(("_frozen_importlib", "_frozen_importlib_external", "typing")
 
 
 def _guard_stores(tree):
-    """Routes every attribute and item store or delete of the code in tree
-    through the store check: the target x.a (x[k]) becomes __sccg_store__(x).a,
-    evaluated where x was (after the value, as before), so a store into what the
-    next job shares is seen even through an alias, an argument or a container."""
+    """Routes every attribute and item store or delete of the code in tree, and
+    every call of a method that changes its object in place (_MUTATORS), through
+    the store check: the target x.a (x[k]) becomes __sccg_store__(x).a, and
+    x.append(v) __sccg_store__(x).append(v), evaluated where x was (after the
+    value of a store, as before), so a change of what the next job shares is seen
+    even through an alias, an argument or a container."""
     Attribute, Subscript, Load = _ast.Attribute, _ast.Subscript, _ast.Load
     Call, Name = _ast.Call, _ast.Name
     for n in _walk(tree):
         t = _type(n)
-        if (t is Attribute or t is Subscript) and _type(n.ctx) is not Load:
-            v = n.value
-            f = Name(id=_GUARD, ctx=Load())
-            c = Call(func=f, args=[v], keywords=[])
-            for node in (f, c):
-                node.lineno, node.col_offset = v.lineno, v.col_offset
-                node.end_lineno, node.end_col_offset = v.end_lineno, v.end_col_offset
-            n.value = c
+        name = _GUARD
+        if t is Call and _type(n.func) is Attribute and n.func.attr in _MUTATORS:
+            n, name = n.func, _GUARD_CALL
+        elif not ((t is Attribute or t is Subscript) and _type(n.ctx) is not Load):
+            continue
+        v = n.value
+        f = Name(id=name, ctx=Load())
+        c = Call(func=f, args=[v], keywords=[])
+        for node in (f, c):
+            node.lineno, node.col_offset = v.lineno, v.col_offset
+            node.end_lineno, node.end_col_offset = v.end_lineno, v.end_col_offset
+        n.value = c
 
 
 def _static(modules, harness):
@@ -591,21 +662,43 @@ def _static(modules, harness):
     own = {_id(m) for m in harness}
     stdlib = [m.__dict__ for m in modules.values()
               if _id(m) not in own and _type(getattr(m, "__dict__", None)) is _dict]
-    return _ids(modules, harness), _rebinding(stdlib) + _objects(stdlib)
+    spaces = stdlib + [m.__dict__ for m in harness] + [m.__dict__ for m in _FAKES.values()]
+    return _ids(modules, harness), stdlib + _objects(spaces)
 
 
 def _prepare(harness):
     """Works out _static for the modules the fork server has loaded, so that every
     batch child it forks finds it done."""
+    _warm_up()
     own = {_id(m) for m in harness}
-    # a batch child's sys.modules holds no harness module (see job.setup)
+    # a batch child's sys.modules holds no harness module (guard._arm takes them out)
     modules = {k: m for k, m in sys.modules.items() if _id(m) not in own}
     ids, watched = _static(modules, harness)
     _PREPARED[:] = [frozenset((k, _id(m)) for k, m in modules.items()), ids, watched]
 
 
+def _warm_up():
+    """Uses once what the standard library sets up lazily, on first use, in its
+    modules' globals (mimetypes' tables, urllib.parse's patterns, _strptime's
+    cache), so that a job's first use changes nothing the comparison sees. Only
+    the harness's own calls: no generated code runs here."""
+    steps = (("mimetypes", lambda m: m.guess_type("a.json")), ("urllib.parse", lambda m: m.urlparse("http://a/b?c")),
+             ("urllib.parse", lambda m: m.unquote("a%20b")), ("_strptime", lambda m: m._strptime_time("2020", "%Y")),
+             ("urllib.request", lambda m: m.parse_http_list("a, b")))
+    for name, step in steps:
+        m = sys.modules.get(name)
+        if m is not None:
+            try:
+                step(m)
+            except _BaseException:
+                pass
+
+
 # The fork server's _static: the modules it was worked out for, and its result.
 _PREPARED = []
+
+
+_ModuleType = _type(sys)
 
 
 def _ids(modules, harness):
@@ -616,16 +709,37 @@ def _ids(modules, harness):
     proxy = _type.__dict__["__dict__"].__get__
     spaces = [m.__dict__ for m in modules.values() if _type(getattr(m, "__dict__", None)) is _dict]
     spaces += [m.__dict__ for m in harness] + [m.__dict__ for m in _FAKES.values()]
+    def inner(v):
+        # what a shared container holds, and a shared object's attributes
+        t = _type(v)
+        if t is _dict:
+            items = _list(v.values())
+        elif t is _list or t is _set or t is _tuple:
+            items = _list(v)
+        else:
+            try:
+                d = object.__getattribute__(v, "__dict__")
+            except _BaseException:
+                return
+            if _type(d) is not _dict:
+                return
+            items = _list(d.values())
+        ids.update(_id(w) for w in items if _type(w) not in _PLAIN)
+
     for md in spaces:
         ids.add(_id(md))
         for v in _list(md.values()):
-            if _type(v) in _PLAIN:
+            if _type(v) in _PLAIN or _type(v) is _ModuleType:
                 continue
             ids.add(_id(v))
             if _isinstance(v, _type):
                 for w in _list(proxy(v).values()):
                     if _type(w) not in _PLAIN:
                         ids.add(_id(w))
+                        if _type(w) in (_dict, _list, _set):
+                            inner(w)
+            else:
+                inner(v)
     logging = modules.get("logging")
     if logging is not None:
         ids.update(_id(v) for v in _list(logging.root.manager.loggerDict.values()))
@@ -634,65 +748,50 @@ def _ids(modules, harness):
 
 
 def _objects(spaces):
-    """The attribute dicts of the objects at the top level of the namespaces spaces
-    that the standard library's own functions may change: neither classes (see
-    _Shared._store_check), nor the import system's specs and loaders, enum members
+    """The attribute dicts of the classes and objects at the top level of the
+    namespaces spaces, and of the objects their classes hold (an enum's members, a
+    class's shared instance such as logging.Logger.manager): what the standard
+    library may change for the code (argparse parsing into any object,
+    functools.update_wrapper onto one). Not the import system's specs and loaders
     or typing's forms, which no function a tame job can call changes."""
     seen, out = set(), []
     ModuleType, FunctionType = _type(sys), _type(_fresh_stderr)
     module_of = _type.__dict__["__module__"].__get__
-    import enum
-    Enum = enum.Enum
+    proxy = _type.__dict__["__dict__"].__get__
+
+    def add(v, depth):
+        t = _type(v)
+        if _id(v) in seen or t is ModuleType or t is FunctionType or t in _PLAIN:
+            return
+        seen.add(_id(v))
+        if _isinstance(v, _type):
+            if v.__flags__ & _IMMUTABLE:
+                return  # a static or immutable type: nothing to set
+            d = proxy(v)
+            out.append(d)
+            if depth == 0:
+                for w in _list(d.values()):
+                    add(w, 1)
+                members = d.get("_member_map_")
+                if _type(members) is _dict:
+                    for w in _list(members.values()):
+                        add(w, 1)
+            return
+        if module_of(t, _type) in _FIXED:
+            return
+        try:
+            d = object.__getattribute__(v, "__dict__")
+        except _BaseException:
+            return
+        if _type(d) is _dict:
+            out.append(d)
+
     for md in spaces:
         for v in _list(md.values()):
-            t = _type(v)
-            if _id(v) in seen or t is ModuleType or t is FunctionType or t in _PLAIN or _isinstance(v, _type) \
-                    or _isinstance(v, Enum) or module_of(t, _type) in _FIXED:
-                continue
-            seen.add(_id(v))
-            try:
-                d = object.__getattribute__(v, "__dict__")
-            except _BaseException:
-                continue
-            if _type(d) is _dict:
-                out.append(d)
+            add(v, 0)
     return out
 
 
-# STORE_GLOBAL and DELETE_GLOBAL, as bytes of a code object's instructions.
-_GLOBAL_STORES = (bytes((_opmap["STORE_GLOBAL"],)), bytes((_opmap["DELETE_GLOBAL"],)))
-
-
-def _stores_global(co):
-    """Whether code object co (or one nested in it) stores or deletes a global."""
-    ops = co.co_code[::2]
-    if _GLOBAL_STORES[0] in ops or _GLOBAL_STORES[1] in ops:
-        return True
-    CodeType = _type(co)
-    return any(_type(c) is CodeType and _stores_global(c) for c in co.co_consts)
-
-
-def _rebinding(spaces):
-    """The namespaces of spaces that a function defined in them (at the top level,
-    in a class, or a property's) rebinds: the modules whose globals a call of the
-    standard library may change."""
-    proxy = _type.__dict__["__dict__"].__get__
-    FunctionType = _type(_fresh_stderr)
-    out = []
-    for d in spaces:
-        fns = []
-        for v in _list(d.values()):
-            if _isinstance(v, _type):
-                for w in _list(proxy(v).values()):
-                    if _isinstance(w, property):
-                        fns += [w.fget, w.fset, w.fdel]
-                    else:
-                        fns.append(_getattr(w, "__func__", w) if _isinstance(w, (staticmethod, classmethod)) else w)
-            else:
-                fns.append(v)
-        if any(_type(f) is FunctionType and f.__globals__ is d and _stores_global(f.__code__) for f in fns):
-            out.append(d)
-    return out
 
 # Py_TPFLAGS_IMMUTABLETYPE: a type whose attributes cannot be set.
 _IMMUTABLE = 1 << 8

@@ -334,6 +334,21 @@ def _kids(n):
     return out
 
 
+# The name a batch gives the store check every store of a tame job goes through
+# (batch._guard_stores): a dunder, which tame code can neither name nor bind.
+_GUARD = "__sccg_store__"
+# ... and the one the object of a method call that changes it goes through.
+_GUARD_CALL = "__sccg_call__"
+
+
+def _unguarded(e):
+    """Expression e as the code wrote it: a store target's (or a changing method
+    call's) object a batch wrapped in its check, unwrapped."""
+    if _type(e) is _ast.Call and _type(e.func) is _ast.Name and e.func.id in (_GUARD, _GUARD_CALL) and e.args:
+        return e.args[0]
+    return e
+
+
 def _walk(root):
     """Every node under root, in source order."""
     out, stack = [], [root]

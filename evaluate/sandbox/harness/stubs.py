@@ -94,6 +94,13 @@ class _Globals(dict):
         if k in _FAKES:
             return _FAKES[k]
         if k in _STDLIB and k[:1] != "_" and k not in _NO_AUTO_IMPORT:
+            allowed = _auto_import[0]
+            if allowed is not None and k not in allowed:
+                # a batch: the module is not one tame code may use; the job runs
+                # again in a child of its own, where it is imported (see batch)
+                if k not in _refused:
+                    _refused.append(k)
+                raise NameError("name %r is not defined" % k, name=k)
             try:
                 __import__(k)
                 return sys.modules[k]
@@ -123,7 +130,10 @@ class _Globals(dict):
         body, eval); False when k is bound already."""
         if dict.__contains__(self, k):
             return False
-        v = self.__missing__(k)
+        try:
+            v = self.__missing__(k)
+        except (NameError, KeyError):  # a name no lookup finds (a dunder; in a batch, see __missing__)
+            return False
         if not dict.__contains__(self, k):
             self[k] = v
         return True
@@ -131,6 +141,11 @@ class _Globals(dict):
 
 # names the code used without defining or importing them
 _undefined = []
+
+# In a batch child, the standard modules an undefined name may stand for (tame's
+# allow-list; None elsewhere: any), and the names refused this job.
+_auto_import = [None]
+_refused = []
 # names of the typing module that annotations use without importing them
 _TYPING = frozenset(("List", "Dict", "Optional", "Union", "Tuple", "Set", "FrozenSet", "Any", "Callable", "Iterable",
                      "Iterator", "Generator", "Sequence", "Mapping", "MutableMapping", "Type", "TypedDict", "Literal",

@@ -25,13 +25,36 @@ _ALLOW = frozenset((
     "secrets", "statistics", "fractions", "abc", "contextlib", "warnings", "argparse", "calendar",
     "binascii", "zlib", "gzip", "pprint", "numbers", "xml", "shlex", "ast", "bisect", "heapq",
     "configparser", "struct", "difflib", "unicodedata", "glob", "fnmatch", "urllib3", "requests",
-    "httpx", "aiohttp", "__future__", "decimal", "shutil",
+    "httpx", "aiohttp", "__future__", "decimal", "shutil", "ssl", "posixpath", "genericpath",
 ))
 
 # Functions of allowed modules that change a registry the module keeps (which a
 # batch neither compares nor puts back): code that names one is not tame.
-_REGISTRIES = frozenset(("register_archive_format", "unregister_archive_format", "register_unpack_format",
-                         "unregister_unpack_format"))
+_REGISTRIES = frozenset((
+    "register_archive_format", "unregister_archive_format", "register_unpack_format", "unregister_unpack_format",
+    "register_dialect", "unregister_dialect", "field_size_limit", "register_namespace", "add_charset", "add_alias",
+    "add_codec", "addLevelName", "setLoggerClass", "setLogRecordFactory", "global_enum", "uses_netloc",
+    "uses_relative", "uses_params", "uses_query", "uses_fragment", "non_hierarchical", "scheme_chars", "tzset",
+    "putenv", "unsetenv", "add_type", "umask", "pthread_sigmask", "reconfigure", "detach",
+))
+
+# argparse's parsers, which set the attributes of any namespace object given.
+_PARSE_INTO = frozenset(("parse_args", "parse_known_args", "parse_intermixed_args", "parse_known_intermixed_args"))
+
+# Dunder methods a class of the code's may define: none of them changes how a name
+# is looked up or how the code's objects answer the harness.
+_DUNDER_DEF = frozenset((
+    "__init__", "__repr__", "__str__", "__enter__", "__exit__", "__aenter__", "__aexit__", "__call__", "__eq__",
+    "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__", "__iter__", "__next__", "__aiter__",
+    "__anext__", "__len__", "__getitem__", "__setitem__", "__delitem__", "__contains__", "__post_init__",
+    "__bool__", "__new__", "__format__", "__add__", "__sub__", "__mul__", "__truediv__", "__await__",
+    "__getattr__", "__setattr__", "__init_subclass__", "__class_getitem__", "__missing__",
+    "__reversed__", "__radd__", "__iadd__", "__neg__", "__abs__", "__int__", "__float__", "__index__",
+    "__del__", "__copy__", "__deepcopy__", "__or__", "__and__", "__xor__", "__ror__", "__rand__", "__mod__",
+    "__floordiv__", "__pow__", "__rsub__", "__rmul__", "__rtruediv__", "__isub__", "__imul__", "__ior__",
+    "__getstate__", "__setstate__", "__reduce__", "__set_name__", "__get__", "__set__", "__delete__",
+    "__dir__", "__round__", "__complex__", "__bytes__", "__invert__", "__pos__", "__matmul__",
+))
 
 # Imports within an allowed package that are not tame themselves.
 _DENY_SUB = frozenset(("logging.config", "http.server", "xml.etree.cElementTree"))
@@ -82,6 +105,9 @@ def _wild(tree, code):
     imported = set()
     unused = {}  # names bound by an import that is tame only while they are never used
     nodes = _walk(tree)
+    binds, why = _bindings(nodes)
+    if why:
+        return why
     for n in nodes:
         t = _type(n)
         if t is Import or t is ImportFrom:
@@ -127,6 +153,9 @@ def _wild(tree, code):
                 return "os." + a
             if a in _REGISTRIES:
                 return "uses " + a
+            why = _chain(n, imported, binds)
+            if why:
+                return why
         elif t is Name:
             if _dunder(n.id) and n.id not in _DUNDER_OK:
                 return "name " + n.id
@@ -134,12 +163,18 @@ def _wild(tree, code):
                 return unused[n.id]
             if n.id in _NO_VALUE and _id(n) not in callees:
                 return "uses %s as a value" % n.id
+            if n.id in _STDLIB and n.id not in _ALLOW and n.id not in binds:
+                # the harness would import it for the code (stubs._Globals)
+                return "uses %s without importing it" % n.id
             if n.id == "os":
                 if _type(n.ctx) is not _ast.Load:
                     return "rebinds os"
                 os_names += 1
         elif t is Call:
             f = n.func
+            if _type(f) is Attribute and f.attr in _PARSE_INTO and \
+                    (_len(n.args) > 1 or any(k.arg == "namespace" for k in n.keywords)):
+                return "parses arguments into an object of its choosing"
             if _type(f) is Name:
                 if f.id in _NO_CALL:
                     return "calls " + f.id
@@ -148,6 +183,10 @@ def _wild(tree, code):
                             or _dunder(n.args[1].value) or n.args[1].value.startswith(_INTERNAL) \
                             or n.args[1].value in _REGISTRIES:
                         return f.id + " with a name that is not a constant"
+        elif t is Constant and _type(n.value) is _str and ("__" in n.value or "_" in n.value):
+            why = _named_internals(n.value)
+            if why:
+                return why
         elif t is Global:
             for x in n.names:
                 if x in imported:
@@ -161,6 +200,94 @@ def _wild(tree, code):
     if os_names != os_attrs:  # bare os (passed around, aliased) escapes the attribute check
         return "os used as a value"
     return ""
+
+
+def _chain(n, imported, binds):
+    """Why attribute n, read from a module (imported, or a standard one the harness
+    would import for the code), is not tame: a private attribute of the module or
+    of anything under it, or a module outside the allow-list reached through the
+    module's attributes (logging.sys, dataclasses.inspect), or os reached so with
+    an attribute outside _OS_ATTRS."""
+    names = [n.attr]
+    root = n.value
+    while _type(root) is _ast.Attribute:
+        names.append(root.attr)
+        root = root.value
+    if _type(root) is not _ast.Name:
+        return ""
+    r = root.id
+    if r not in imported and not (r in _STDLIB and r not in binds):
+        return ""
+    names.reverse()
+    if any(a[:1] == "_" and not _dunder(a) for a in names):
+        return "uses a private attribute under " + r
+    mod = _sys.modules.get(r) if r not in imported or r in _sys.modules else None
+    for i, a in enumerate(names):
+        if mod is None or _type(mod) is not _ModuleType:
+            return ""
+        v = mod.__dict__.get(a)
+        if _type(v) is not _ModuleType:
+            return ""
+        top = _getattr(v, "__name__", "").split(".", 1)[0]
+        if top not in _ALLOW:
+            return "reaches %s through %s" % (top, r)
+        if top == "os" and i + 1 < _len(names) and names[i + 1] not in _OS_ATTRS:
+            return "reaches os.%s through %s" % (names[i + 1], r)
+        mod = v
+    return ""
+
+
+def _named_internals(text):
+    """Why string constant text is not tame: it names a dunder or a frame's,
+    traceback's or code object's attribute, which Formatter.get_field,
+    operator.attrgetter and their kin would look up ("0.__globals__")."""
+    for part in text.replace("[", ".").replace("]", ".").replace("{", ".").replace("}", ".").split("."):
+        p = part.strip()
+        if _dunder(p) and p not in _DUNDER_OK and p != "__main__":
+            return "a string that names " + p
+        if p.startswith(_INTERNAL) and _len(p) > 3 and p.replace("_", "").isalnum() and p in _FRAME_ATTRS:
+            return "a string that names " + p
+    return ""
+
+
+# Attributes of frames, tracebacks and code objects, by name.
+_FRAME_ATTRS = frozenset(("f_back", "f_globals", "f_locals", "f_builtins", "f_code", "tb_frame", "tb_next",
+                          "gi_frame", "cr_frame", "ag_frame", "gi_code", "co_consts", "co_code"))
+
+
+def _bindings(nodes):
+    """The names the code binds anywhere (assigned, defined, imported, a parameter,
+    caught, captured, declared), and why a binding is not tame: one that could
+    hide the batch's store check (a name of the harness's; a dunder method outside
+    _DUNDER_DEF, such as a metaclass's __prepare__)."""
+    out = set()
+    for n in nodes:
+        t = _type(n)
+        names = ()
+        if t is _ast.Name:
+            if _type(n.ctx) is not _ast.Load:
+                names = (n.id,)
+        elif t is _ast.FunctionDef or t is _ast.AsyncFunctionDef:
+            if _dunder(n.name) and n.name not in _DUNDER_DEF:
+                return out, "defines " + n.name
+            names = (n.name,)
+        elif t is _ast.ClassDef:
+            names = (n.name,)
+        elif t is _ast.arg:
+            names = (n.arg,)
+        elif t is _ast.alias:
+            names = ((n.asname or n.name).split(".", 1)[0],)
+        elif t is _ast.ExceptHandler or t is _ast.MatchAs or t is _ast.MatchStar:
+            names = (n.name,) if n.name else ()
+        elif t is _ast.MatchMapping:
+            names = (n.rest,) if n.rest else ()
+        elif t is _ast.Global or t is _ast.Nonlocal:
+            names = n.names
+        for x in names:
+            if x[:6] == "__sccg":
+                return out, "binds " + x
+            out.add(x)
+    return out, ""
 
 
 def _shared_target(tg, imported):
@@ -189,3 +316,4 @@ def _shared_target(tg, imported):
 
 
 _STDLIB = _getattr(_sys, "stdlib_module_names", frozenset())
+_ModuleType = _type(_sys)

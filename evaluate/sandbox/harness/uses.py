@@ -10,7 +10,7 @@ use the permissive stub serves. Read from the code only, so every completion is
 called the same way."""
 import _ast
 
-from .facts import _def_nodes, _tree, _walk
+from .facts import _def_nodes, _tree, _unguarded, _walk
 from .values import _ADict, _Any, _Lenient, _PStr
 
 _str, _type, _len, _isinstance, _getattr = str, type, len, isinstance, getattr
@@ -68,6 +68,7 @@ def _kinds(root, names):
     Name, Constant, Call, Attribute = _ast.Name, _ast.Constant, _ast.Call, _ast.Attribute
 
     def name_of(e):
+        e = _unguarded(e)
         if _type(e) is Name and (names is None or e.id in names):
             return e.id
         return None

@@ -7,14 +7,16 @@ import json
 import types
 import unittest
 
-from ..batch import _GUARD, _guard_stores, _rebinding
+from ..batch import _guard_stores
+from ..facts import _GUARD, _GUARD_CALL
 
 
-def run_guarded(code, check):
-    """Runs code with its stores guarded by check; its globals."""
+def run_guarded(code, check, call=None):
+    """Runs code with its stores guarded by check (and its calls of methods that
+    change their object by call, else check too); its globals."""
     tree = ast.parse(code)
     _guard_stores(tree)
-    g = {"__builtins__": builtins, _GUARD: check}
+    g = {"__builtins__": builtins, _GUARD: check, _GUARD_CALL: call or check}
     exec(compile(tree, "<generation>", "exec"), g)
     return g
 
@@ -45,7 +47,8 @@ class GuardStoresTest(unittest.TestCase):
         self.assertEqual(g["order"], ["value", "target"])  # the value first, as without the check
         self.assertEqual((g["a"].x, g["a"].z, g["d"]), (3, 1, {"k": 4}))
         self.assertFalse(hasattr(g["a"], "y"))
-        self.assertEqual(seen, ["A", "A", "dict", "dict", "A", "dict", "A", "A", "dict", "A"])
+        # the two appends to order (a method that changes its list) come first
+        self.assertEqual(seen, ["list", "list", "A", "A", "dict", "dict", "A", "dict", "A", "A", "dict", "A"])
 
     def test_every_alias_reaches_the_check(self):
         # the ways to a module that the static check cannot follow
@@ -68,25 +71,104 @@ class GuardStoresTest(unittest.TestCase):
                 self.assertIn(json, seen)
                 self.assertTrue(callable(json.loads))
 
-    def test_the_check_cannot_be_named(self):
-        # a dunder: tame code names none (see tame)
-        self.assertTrue(_GUARD.startswith("__") and _GUARD.endswith("__"))
+    def test_the_check_cannot_be_named_or_bound(self):
+        from ..tame import _wild
+        for code in [
+            "def __sccg_store__(x):\n    return x\n",
+            "def f(m, __sccg_store__=None):\n    m.a = 1\n",
+            "import json as __sccg_store__\n",
+            "try:\n    pass\nexcept Exception as __sccg_store__:\n    pass\n",
+            "match 1:\n    case __sccg_store__:\n        pass\n",
+            "class M(type):\n    @classmethod\n    def __prepare__(c, n, b):\n        return {}\n",
+            "x = " + _GUARD + "\n",
+        ]:
+            with self.subTest(code=code):
+                self.assertNotEqual(_wild(ast.parse(code), code), "")
 
 
-class RebindingTest(unittest.TestCase):
-    def test_modules_whose_functions_rebind_globals(self):
-        def space(code):
-            d = {"__name__": "m", "__builtins__": builtins}
-            exec(code, d)
-            return d
+class GuardedTreeTest(unittest.TestCase):
+    def test_uses_read_through_the_check(self):
+        # the harness reads the tree after the rewrite (the kinds of a
+        # function's parameters, when it calls it): a store says what they hold
+        from ..uses import _kinds
+        tree = ast.parse("def handler(limit, box):\n    limit['seen'] = True\n    box.items = 1\n")
+        before = _kinds(tree, None)
+        _guard_stores(tree)
+        self.assertEqual(_kinds(tree, None), before)
+        self.assertIn("limit", before)
 
-        rebinds = space("x = 1\ndef f():\n    global x\n    x = 2\n")
-        nested = space("x = 1\nclass C:\n    def m(self):\n        def g():\n            global x\n            del x\n        g()\n")
-        prop = space("x = 1\nclass C:\n    @property\n    def p(self):\n        global x\n        x = 3\n")
-        still = space("x = []\ndef f():\n    x.append(1)\n    return x\n")
-        got = _rebinding([rebinds, nested, prop, still])
-        self.assertEqual([d is rebinds or d is nested or d is prop for d in got], [True, True, True])
-        self.assertNotIn(still, got)
+
+class StoreCheckTest(unittest.TestCase):
+    """The check itself: what it marks, and that nothing of the code's runs in it."""
+
+    @classmethod
+    def setUpClass(cls):
+        import html.entities  # noqa: F401 (loaded before the batch's snapshot, as a server preloads it)
+        import atexit
+        import logging
+        import os
+        import random
+        import sys
+        import tempfile
+        import warnings
+        from .. import batch
+        pkg = batch.__name__.rpartition(".")[0]
+        harness = [m for n, m in list(sys.modules.items()) if n == pkg or n.startswith(pkg + ".")]
+        cls.taint = []
+        cls.scratch = tempfile.mkdtemp(prefix="sccg-batch-test-")
+        shared = batch._Shared(cls.scratch, os, logging, warnings, random, atexit, json, harness, cls.taint)
+        cls.check = staticmethod(shared.extra[_GUARD])
+        cls.call = staticmethod(shared.extra[_GUARD_CALL])
+
+    @classmethod
+    def tearDownClass(cls):
+        import shutil
+        shutil.rmtree(cls.scratch, True)
+
+    def marks(self, x):
+        del self.taint[:]
+        self.assertIs(self.check(x), x)
+        return list(self.taint)
+
+    def test_what_it_marks(self):
+        import logging
+        import string
+        ns = {"__name__": "sccg_user.main"}
+        exec("class Own:\n    pass\nown = Own()\n", ns)
+        for x, want in [
+            (json, "stores into module json"),
+            (json.JSONDecoder, "stores into class JSONDecoder"),
+            (string.Formatter, "stores into class Formatter"),
+            (logging.root, "stores into a shared RootLogger"),
+            (json.decoder.__dict__, "stores into a shared dict"),
+        ]:
+            with self.subTest(x=x):
+                self.assertEqual(self.marks(x), [want])
+        for x in (ns["Own"], ns["own"], {}, [], types.SimpleNamespace()):
+            with self.subTest(x=x):
+                self.assertEqual(self.marks(x), [])
+
+    def test_a_method_that_changes_a_shared_container(self):
+        import html.entities
+        del self.taint[:]
+        code = ("import html.entities\ntable = html.entities.html5\ntable.update({'amp;': '&'})\n"
+                "mine = []\nmine.append(1)\n")
+        run_guarded(code, self.check, self.call)
+        self.assertEqual(self.taint, ["changes a shared dict"])
+        self.assertEqual(html.entities.html5["amp;"], "&")
+
+    def test_a_module_function_of_a_changing_name(self):
+        # os.remove, os.close: a module's function, not a change of the module
+        del self.taint[:]
+        run_guarded("import os\ntry:\n    os.remove('/nonexistent-sccg-file')\nexcept OSError:\n    pass\n",
+                    self.check, self.call)
+        self.assertEqual(self.taint, [])
+
+    def test_nothing_of_the_code_runs(self):
+        ns = {"__name__": "sccg_user.main"}
+        exec("class Nosy:\n    def __getattribute__(self, n):\n        raise RuntimeError(n)\n"
+             "    @property\n    def __class__(self):\n        raise RuntimeError('class')\n", ns)
+        self.assertEqual(self.marks(ns["Nosy"]()), [])
 
 
 if __name__ == "__main__":
