@@ -157,6 +157,24 @@ class StoreCheckTest(unittest.TestCase):
         self.assertEqual(self.taint, ["changes a shared dict"])
         self.assertEqual(html.entities.html5["amp;"], "&")
 
+    def test_a_shared_list_augmented_or_given_to_heapq(self):
+        import logging
+        before = list(logging.root.filters)
+        for code in ("import logging\nf = logging.root.filters\nf += []\n",
+                     "import heapq, logging\nheapq.heapify(logging.root.filters)\n"):
+            with self.subTest(code=code):
+                del self.taint[:]
+                run_guarded(code, self.check, self.call)
+                self.assertEqual(self.taint, ["changes a shared list"])
+        self.assertEqual(logging.root.filters, before)
+
+    def test_augmented_names_run_as_before(self):
+        del self.taint[:]
+        g = run_guarded("n = 1\nn += 2\nxs = [1]\nxs += [2]\ns = 'a'\ns *= 3\nimport heapq\nh = [3, 1]\n"
+                        "heapq.heapify(h)\n", self.check, self.call)
+        self.assertEqual((g["n"], g["xs"], g["s"], g["h"]), (3, [1, 2], "aaa", [1, 3]))
+        self.assertEqual(self.taint, [])
+
     def test_a_module_function_of_a_changing_name(self):
         # os.remove, os.close: a module's function, not a change of the module
         del self.taint[:]
