@@ -60,7 +60,10 @@ _PRELOAD = ("__future__", "json", "json.decoder", "json.encoder", "datetime", "_
             "xml", "xml.etree", "xml.etree.ElementTree", "xml.dom", "xml.dom.minidom", "shlex", "ast", "bisect",
             "heapq", "configparser", "struct", "difflib", "unicodedata", "urllib.error", "zoneinfo", "atexit",
             "encodings.idna", "encodings.ascii", "encodings.latin_1", "encodings.unicode_escape", "ssl", "glob", "fnmatch",
-            "decimal", "shutil")
+            "decimal", "shutil", "email.parser", "email.feedparser", "email.mime", "email.mime.text",
+            "email.mime.multipart", "email.mime.base", "email.headerregistry", "email._header_value_parser",
+            "http.cookies", "http.cookiejar", "xml.parsers", "xml.parsers.expat", "encodings.cp1252",
+            "encodings.utf_16", "encodings.utf_8_sig")
 
 # The harness's own per-job changes around the code: (module name, attribute).
 _PATCHED = (("builtins", "input"), ("builtins", "open"), ("io", "open"), ("time", "sleep"), ("os", "environ"),
@@ -614,13 +617,10 @@ class _Shared:
 _MISSING = object()
 
 
-# Methods that change their object in place: a call of one goes through the store
-# check like a store (a shared list, dict or set changed by a method; a class's
-# registry; a shared stream closed).
-_MUTATORS = frozenset(("append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "update",
-                       "setdefault", "popitem", "add", "discard", "difference_update", "intersection_update",
-                       "symmetric_difference_update", "appendleft", "extendleft", "popleft", "rotate", "register",
-                       "addFilter", "removeFilter", "close", "move_to_end"))
+# Methods that change their object in place: a call of one goes through the call
+# check (a shared list, dict or set changed by a method; a class's registry; a
+# shared stream closed). tame refuses holding one.
+_MUTATORS = tame._MUTATORS
 
 # Functions that change the object given first (a shared list turned into a heap).
 _ARG_MUTATORS = frozenset(("heappush", "heappop", "heapify", "heapreplace", "heappushpop", "insort",
@@ -699,6 +699,8 @@ def _warm_up():
     cache), so that a job's first use changes nothing the comparison sees. Only
     the harness's own calls: no generated code runs here."""
     steps = (("mimetypes", lambda m: m.guess_type("a.json")), ("urllib.parse", lambda m: m.urlparse("http://a/b?c")),
+             ("base64", lambda m: (m.b85encode(b""), m.a85encode(b""), m.b85decode(b""), m.a85decode(b""))),
+             ("xml.dom.minidom", lambda m: m.parseString("<a/>")),
              ("urllib.parse", lambda m: m.unquote("a%20b")), ("_strptime", lambda m: m._strptime_time("2020", "%Y")),
              ("urllib.request", lambda m: m.parse_http_list("a, b")))
     for name, step in steps:
@@ -759,6 +761,9 @@ def _ids(modules, harness):
     logging = modules.get("logging")
     if logging is not None:
         ids.update(_id(v) for v in _list(logging.root.manager.loggerDict.values()))
+        # the root logger's handlers and filters: put back after every job
+        ids.discard(_id(logging.root.handlers))
+        ids.discard(_id(logging.root.filters))
     ids.update(_id(m) for m in modules.values())
     return frozenset(ids)
 

@@ -104,6 +104,11 @@ class StoreCheckTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         import html.entities  # noqa: F401 (loaded before the batch's snapshot, as a server preloads it)
+        shared_mod = types.ModuleType("sccg_test_shared")
+        shared_mod.items = []
+        sys_modules = __import__("sys").modules
+        sys_modules["sccg_test_shared"] = shared_mod
+        cls.addClassCleanup(sys_modules.pop, "sccg_test_shared", None)
         import atexit
         import logging
         import os
@@ -158,15 +163,15 @@ class StoreCheckTest(unittest.TestCase):
         self.assertEqual(html.entities.html5["amp;"], "&")
 
     def test_a_shared_list_augmented_or_given_to_heapq(self):
-        import logging
-        before = list(logging.root.filters)
-        for code in ("import logging\nf = logging.root.filters\nf += []\n",
-                     "import heapq, logging\nheapq.heapify(logging.root.filters)\n"):
+        import sys
+        shared = sys.modules["sccg_test_shared"]
+        for code in ("import sccg_test_shared\nf = sccg_test_shared.items\nf += []\n",
+                     "import heapq, sccg_test_shared\nheapq.heapify(sccg_test_shared.items)\n"):
             with self.subTest(code=code):
                 del self.taint[:]
                 run_guarded(code, self.check, self.call)
                 self.assertEqual(self.taint, ["changes a shared list"])
-        self.assertEqual(logging.root.filters, before)
+        self.assertEqual(shared.items, [])
 
     def test_augmented_names_run_as_before(self):
         del self.taint[:]
