@@ -62,7 +62,7 @@ _PRELOAD = ("__future__", "json", "json.decoder", "json.encoder", "datetime", "_
             "encodings.idna", "encodings.ascii", "encodings.latin_1", "encodings.unicode_escape", "ssl", "glob", "fnmatch",
             "decimal", "shutil", "email.parser", "email.feedparser", "email.mime", "email.mime.text",
             "email.mime.multipart", "email.mime.base", "email.headerregistry", "email._header_value_parser",
-            "http.cookies", "http.cookiejar", "xml.parsers", "xml.parsers.expat", "encodings.cp1252",
+            "http.cookies", "xml.parsers", "xml.parsers.expat", "encodings.cp1252",
             "encodings.utf_16", "encodings.utf_8_sig")
 
 # The harness's own per-job changes around the code: (module name, attribute).
