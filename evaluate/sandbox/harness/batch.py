@@ -60,7 +60,10 @@ _PRELOAD = ("__future__", "json", "json.decoder", "json.encoder", "datetime", "_
             "xml", "xml.etree", "xml.etree.ElementTree", "xml.dom", "xml.dom.minidom", "shlex", "ast", "bisect",
             "heapq", "configparser", "struct", "difflib", "unicodedata", "urllib.error", "zoneinfo", "atexit",
             "encodings.idna", "encodings.ascii", "encodings.latin_1", "encodings.unicode_escape", "ssl", "glob", "fnmatch",
-            "decimal", "shutil")
+            "decimal", "shutil", "email.parser", "email.feedparser", "email.mime", "email.mime.text",
+            "email.mime.multipart", "email.mime.base", "email.headerregistry", "email._header_value_parser",
+            "http.cookies", "xml.parsers", "xml.parsers.expat", "encodings.cp1252",
+            "encodings.utf_16", "encodings.utf_8_sig")
 
 # The harness's own per-job changes around the code: (module name, attribute).
 _PATCHED = (("builtins", "input"), ("builtins", "open"), ("io", "open"), ("time", "sleep"), ("os", "environ"),
@@ -394,9 +397,11 @@ class _Shared:
         ids, ModuleType = self.ids, _type(sys)
         name_of = _type.__dict__["__name__"].__get__
 
-        def check(x, _id=_id, _issubclass=_issubclass, _type=_type, _ids=ids, _taint=taint):
-            if _id(x) in _ids and not _issubclass(_type(x), ModuleType):
-                _taint.append("changes a shared " + name_of(_type(x), _type))
+        def check(x, *of, _id=_id, _issubclass=_issubclass, _type=_type, _ids=ids, _taint=taint):
+            # check(v, x): x augmented in place by v; the value v goes on
+            o = of[0] if of else x
+            if _id(o) in _ids and not _issubclass(_type(o), ModuleType):
+                _taint.append("changes a shared " + name_of(_type(o), _type))
             return x
 
         return check
@@ -612,13 +617,14 @@ class _Shared:
 _MISSING = object()
 
 
-# Methods that change their object in place: a call of one goes through the store
-# check like a store (a shared list, dict or set changed by a method; a class's
-# registry; a shared stream closed).
-_MUTATORS = frozenset(("append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "update",
-                       "setdefault", "popitem", "add", "discard", "difference_update", "intersection_update",
-                       "symmetric_difference_update", "appendleft", "extendleft", "popleft", "rotate", "register",
-                       "addFilter", "removeFilter", "close", "move_to_end"))
+# Methods that change their object in place: a call of one goes through the call
+# check (a shared list, dict or set changed by a method; a class's registry; a
+# shared stream closed). tame refuses holding one.
+_MUTATORS = tame._MUTATORS
+
+# Functions that change the object given first (a shared list turned into a heap).
+_ARG_MUTATORS = frozenset(("heappush", "heappop", "heapify", "heapreplace", "heappushpop", "insort",
+                           "insort_left", "insort_right", "shuffle"))
 
 # Modules whose objects no function a tame job can call changes (the import
 # system's specs and loaders, typing's special forms).
@@ -633,21 +639,31 @@ def _guard_stores(tree):
     value of a store, as before), so a change of what the next job shares is seen
     even through an alias, an argument or a container."""
     Attribute, Subscript, Load = _ast.Attribute, _ast.Subscript, _ast.Load
-    Call, Name = _ast.Call, _ast.Name
-    for n in _walk(tree):
-        t = _type(n)
-        name = _GUARD
-        if t is Call and _type(n.func) is Attribute and n.func.attr in _MUTATORS:
-            n, name = n.func, _GUARD_CALL
-        elif not ((t is Attribute or t is Subscript) and _type(n.ctx) is not Load):
-            continue
-        v = n.value
+    Call, Name, AugAssign = _ast.Call, _ast.Name, _ast.AugAssign
+
+    def wrap(v, name, extra=()):
         f = Name(id=name, ctx=Load())
-        c = Call(func=f, args=[v], keywords=[])
-        for node in (f, c):
+        c = Call(func=f, args=[v] + _list(extra), keywords=[])
+        for node in (f, c) + _tuple(extra):
             node.lineno, node.col_offset = v.lineno, v.col_offset
             node.end_lineno, node.end_col_offset = v.end_lineno, v.end_col_offset
-        n.value = c
+        return c
+
+    for n in _walk(tree):
+        t = _type(n)
+        if t is Call:
+            f = n.func
+            fname = f.attr if _type(f) is Attribute else f.id if _type(f) is Name else ""
+            if fname in _ARG_MUTATORS and n.args:  # heapq.heappush(x, v): x changes
+                n.args[0] = wrap(n.args[0], _GUARD_CALL)
+            if _type(f) is Attribute and fname in _MUTATORS:
+                f.value = wrap(f.value, _GUARD_CALL)
+        elif t is AugAssign and _type(n.target) is Name:
+            # x += v changes x's object in place when it can (a list, a set):
+            # x += __sccg_call__(v, x), the value first, then a second read of x
+            n.value = wrap(n.value, _GUARD_CALL, (Name(id=n.target.id, ctx=Load()),))
+        elif (t is Attribute or t is Subscript) and _type(n.ctx) is not Load:
+            n.value = wrap(n.value, _GUARD)
 
 
 def _static(modules, harness):
@@ -683,6 +699,8 @@ def _warm_up():
     cache), so that a job's first use changes nothing the comparison sees. Only
     the harness's own calls: no generated code runs here."""
     steps = (("mimetypes", lambda m: m.guess_type("a.json")), ("urllib.parse", lambda m: m.urlparse("http://a/b?c")),
+             ("base64", lambda m: (m.b85encode(b""), m.a85encode(b""), m.b85decode(b""), m.a85decode(b""))),
+             ("xml.dom.minidom", lambda m: m.parseString("<a/>")),
              ("urllib.parse", lambda m: m.unquote("a%20b")), ("_strptime", lambda m: m._strptime_time("2020", "%Y")),
              ("urllib.request", lambda m: m.parse_http_list("a, b")))
     for name, step in steps:
@@ -743,6 +761,9 @@ def _ids(modules, harness):
     logging = modules.get("logging")
     if logging is not None:
         ids.update(_id(v) for v in _list(logging.root.manager.loggerDict.values()))
+        # the root logger's handlers and filters: put back after every job
+        ids.discard(_id(logging.root.handlers))
+        ids.discard(_id(logging.root.filters))
     ids.update(_id(m) for m in modules.values())
     return frozenset(ids)
 

@@ -337,7 +337,8 @@ def _kids(n):
 # The name a batch gives the store check every store of a tame job goes through
 # (batch._guard_stores): a dunder, which tame code can neither name nor bind.
 _GUARD = "__sccg_store__"
-# ... and the one the object of a method call that changes it goes through.
+# ... and the one the object of a method call that changes it goes through (and
+# the name augmented in place: x += v becomes x += __sccg_call__(v, x)).
 _GUARD_CALL = "__sccg_call__"
 
 

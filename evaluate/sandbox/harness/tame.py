@@ -38,6 +38,19 @@ _REGISTRIES = frozenset((
     "putenv", "unsetenv", "add_type", "umask", "pthread_sigmask", "reconfigure", "detach",
 ))
 
+# What hands out frames (and through them the harness's own state) or reads
+# attributes by a name built at run time, and a mapping whose stores land in
+# another: names tame code may not use.
+_FRAMES = frozenset(("walk_stack", "walk_tb", "currentframe", "get_field", "attrgetter", "methodcaller",
+                     "setitem", "delitem", "ChainMap", "settrace", "setprofile"))
+
+# Methods that change their object in place: tame code only calls them (the
+# batch checks the object of each call), never holds one (f = x.append).
+_MUTATORS = frozenset(("append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "update",
+                       "setdefault", "popitem", "add", "discard", "difference_update", "intersection_update",
+                       "symmetric_difference_update", "appendleft", "extendleft", "popleft", "rotate", "register",
+                       "addFilter", "removeFilter", "close", "move_to_end"))
+
 # argparse's parsers, which set the attributes of any namespace object given.
 _PARSE_INTO = frozenset(("parse_args", "parse_known_args", "parse_intermixed_args", "parse_known_intermixed_args"))
 
@@ -137,14 +150,26 @@ def _wild(tree, code):
                     unused[bound] = wild
                 if t is ImportFrom and n.module == "os" and a.name not in _OS_ATTRS:
                     return "imports os." + a.name
-                if a.name in _REGISTRIES:
+                if a.name in _REGISTRIES or a.name in _FRAMES:
                     return "imports " + a.name
+                if t is ImportFrom and n.module:
+                    # from typing import operator: a module the allow-list keeps out
+                    m = _sys.modules.get(n.module)
+                    v = m.__dict__.get(a.name) if _type(m) is _ModuleType else None
+                    if _type(v) is _ModuleType and _getattr(v, "__name__", "").split(".", 1)[0] not in _ALLOW:
+                        return "imports %s from %s" % (a.name, n.module)
     os_names = os_attrs = 0
     callees = {_id(n.func) for n in nodes if _type(n) is Call}
     for n in nodes:
         t = _type(n)
         if t is Attribute:
             a = n.attr
+            if a in _FRAMES:
+                return "uses " + a
+            if a in _MUTATORS and _id(n) not in callees:
+                return "holds %s, a method that changes its object" % a
+            if a[:1] == "_" and not _dunder(a) and _type(n.ctx) is not _ast.Load and not _on_self(n):
+                return "sets the private attribute " + a
             if _type(n.value) is Name and n.value.id == "os":
                 os_attrs += 1
             if (_dunder(a) and not (a in _DUNDER_OK and _type(n.ctx) is _ast.Load)) or a.startswith(_INTERNAL):
@@ -157,6 +182,8 @@ def _wild(tree, code):
             if why:
                 return why
         elif t is Name:
+            if n.id in _FRAMES:
+                return "uses " + n.id
             if _dunder(n.id) and n.id not in _DUNDER_OK:
                 return "name " + n.id
             if n.id in unused:
@@ -235,6 +262,13 @@ def _chain(n, imported, binds):
             return "reaches os.%s through %s" % (names[i + 1], r)
         mod = v
     return ""
+
+
+def _on_self(n):
+    """Whether attribute n belongs to the first parameter of a method (self, cls),
+    whose private attributes are the code's own."""
+    v = n.value
+    return _type(v) is _ast.Name and v.id in ("self", "cls")
 
 
 def _named_internals(text):

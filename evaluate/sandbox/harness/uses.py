@@ -113,7 +113,7 @@ def _kinds(root, names):
                         add(x, _STR)
                     elif _isinstance(n.op, _ast.Mult):
                         add(x, _INT)
-        elif t is _ast.AugAssign and _isinstance(n.op, _NUM_OPS) and number(n.value):
+        elif t is _ast.AugAssign and _isinstance(n.op, _NUM_OPS) and number(_unguarded(n.value)):
             add(n.target, _INT)
         elif t is _ast.Compare:
             left = n.left

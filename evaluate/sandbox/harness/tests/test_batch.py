@@ -104,6 +104,11 @@ class StoreCheckTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         import html.entities  # noqa: F401 (loaded before the batch's snapshot, as a server preloads it)
+        shared_mod = types.ModuleType("sccg_test_shared")
+        shared_mod.items = []
+        sys_modules = __import__("sys").modules
+        sys_modules["sccg_test_shared"] = shared_mod
+        cls.addClassCleanup(sys_modules.pop, "sccg_test_shared", None)
         import atexit
         import logging
         import os
@@ -156,6 +161,24 @@ class StoreCheckTest(unittest.TestCase):
         run_guarded(code, self.check, self.call)
         self.assertEqual(self.taint, ["changes a shared dict"])
         self.assertEqual(html.entities.html5["amp;"], "&")
+
+    def test_a_shared_list_augmented_or_given_to_heapq(self):
+        import sys
+        shared = sys.modules["sccg_test_shared"]
+        for code in ("import sccg_test_shared\nf = sccg_test_shared.items\nf += []\n",
+                     "import heapq, sccg_test_shared\nheapq.heapify(sccg_test_shared.items)\n"):
+            with self.subTest(code=code):
+                del self.taint[:]
+                run_guarded(code, self.check, self.call)
+                self.assertEqual(self.taint, ["changes a shared list"])
+        self.assertEqual(shared.items, [])
+
+    def test_augmented_names_run_as_before(self):
+        del self.taint[:]
+        g = run_guarded("n = 1\nn += 2\nxs = [1]\nxs += [2]\ns = 'a'\ns *= 3\nimport heapq\nh = [3, 1]\n"
+                        "heapq.heapify(h)\n", self.check, self.call)
+        self.assertEqual((g["n"], g["xs"], g["s"], g["h"]), (3, [1, 2], "aaa", [1, 3]))
+        self.assertEqual(self.taint, [])
 
     def test_a_module_function_of_a_changing_name(self):
         # os.remove, os.close: a module's function, not a change of the module
