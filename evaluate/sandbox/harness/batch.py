@@ -478,6 +478,7 @@ class _Shared:
             sys.meta_path[:] = meta
         self._reset_logging()
         self.decimal.setcontext(self.dec_context.copy())
+        _clear_caches()
         filters, action, show = self.warn
         w = self.warnings
         w.onceregistry.clear()
@@ -658,12 +659,31 @@ def _guard_stores(tree):
                 n.args[0] = wrap(n.args[0], _GUARD_CALL)
             if _type(f) is Attribute and fname in _MUTATORS:
                 f.value = wrap(f.value, _GUARD_CALL)
-        elif t is AugAssign and _type(n.target) is Name:
+        elif t is AugAssign:
             # x += v changes x's object in place when it can (a list, a set):
-            # x += __sccg_call__(v, x), the value first, then a second read of x
-            n.value = wrap(n.value, _GUARD_CALL, (Name(id=n.target.id, ctx=Load()),))
+            # x += __sccg_call__(v, x), the value first, then a second read of
+            # the target (names, attributes and subscripts alone: see tame)
+            n.value = wrap(n.value, _GUARD_CALL, (_loaded(n.target),))
         elif (t is Attribute or t is Subscript) and _type(n.ctx) is not Load:
             n.value = wrap(n.value, _GUARD)
+
+
+def _loaded(e):
+    """A copy of target expression e that loads it."""
+    T = _type(e)
+    if T is _ast.Name:
+        c = _ast.Name(id=e.id, ctx=_ast.Load())
+    elif T is _ast.Attribute:
+        c = _ast.Attribute(value=_loaded(e.value), attr=e.attr, ctx=_ast.Load())
+    elif T is _ast.Subscript:
+        c = _ast.Subscript(value=_loaded(e.value), slice=_loaded(e.slice), ctx=_ast.Load())
+    elif T is _ast.Constant:
+        c = _ast.Constant(value=e.value)
+    else:
+        return e
+    c.lineno, c.col_offset = e.lineno, e.col_offset
+    c.end_lineno, c.end_col_offset = e.end_lineno, e.end_col_offset
+    return c
 
 
 def _static(modules, harness):
@@ -691,6 +711,32 @@ def _prepare(harness):
     modules = {k: m for k, m in sys.modules.items() if _id(m) not in own}
     ids, watched = _static(modules, harness)
     _PREPARED[:] = [frozenset((k, _id(m)) for k, m in modules.items()), ids, watched]
+
+
+def _clear_caches():
+    """Empties the standard library's caches a job fills with keys of its own
+    making (a key whose __hash__ and __eq__ pose as another's would hand the next
+    job its entry: re, struct, _strptime, ElementPath, typing's aliases and
+    forward references, typing.overload's registry)."""
+    m = sys.modules
+    for name, clear in _CACHES:
+        mod = m.get(name)
+        if mod is not None:
+            try:
+                clear(mod)
+            except _BaseException:
+                pass
+
+
+def _clear_typing(t):
+    for f in _list(t._cleanups):
+        f()
+    t._overload_registry.clear()
+
+
+_CACHES = (("re", lambda m: m.purge()), ("struct", lambda m: m._clearcache()),
+           ("_strptime", lambda m: m._regex_cache.clear()), ("xml.etree.ElementPath", lambda m: m._cache.clear()),
+           ("typing", _clear_typing), ("fnmatch", lambda m: m._compile_pattern.cache_clear()))
 
 
 def _warm_up():
@@ -727,8 +773,9 @@ def _ids(modules, harness):
     proxy = _type.__dict__["__dict__"].__get__
     spaces = [m.__dict__ for m in modules.values() if _type(getattr(m, "__dict__", None)) is _dict]
     spaces += [m.__dict__ for m in harness] + [m.__dict__ for m in _FAKES.values()]
-    def inner(v):
-        # what a shared container holds, and a shared object's attributes
+    def inner(v, depth=0):
+        # what a shared container holds, and a shared object's attributes (and
+        # theirs: email.policy.default.header_factory.registry)
         t = _type(v)
         if t is _dict:
             items = _list(v.values())
@@ -742,7 +789,11 @@ def _ids(modules, harness):
             if _type(d) is not _dict:
                 return
             items = _list(d.values())
-        ids.update(_id(w) for w in items if _type(w) not in _PLAIN)
+        for w in items:
+            if _type(w) not in _PLAIN and _id(w) not in ids:
+                ids.add(_id(w))
+                if depth == 0 and _type(w) is not _ModuleType and not _isinstance(w, _type):
+                    inner(w, 1)
 
     for md in spaces:
         ids.add(_id(md))
@@ -835,6 +886,7 @@ def _empty(d):
             p = d + "/" + n
             st = posix.lstat(p)
             if n == _KEEP and (st.st_mode & 0o170000) == 0o100000 and st.st_nlink == 1:
+                posix.chmod(p, 0o600)  # as the harness creates it: a job may have changed its mode
                 continue
             if (st.st_mode & 0o170000) == 0o040000:
                 _rmtree(p)

@@ -31,6 +31,7 @@ _ALLOW = frozenset((
 # Functions of allowed modules that change a registry the module keeps (which a
 # batch neither compares nor puts back): code that names one is not tame.
 _REGISTRIES = frozenset((
+    "registerDOMImplementation", "map_to_type", "register",
     "register_archive_format", "unregister_archive_format", "register_unpack_format", "unregister_unpack_format",
     "register_dialect", "unregister_dialect", "field_size_limit", "register_namespace", "add_charset", "add_alias",
     "add_codec", "addLevelName", "setLoggerClass", "setLogRecordFactory", "global_enum", "uses_netloc",
@@ -130,16 +131,18 @@ def _wild(tree, code):
                 names = [n.module or ""]
             else:
                 names = [a.name for a in n.names]
-            wild = ""
+            why_of = {}
             for full in names:
                 top = full.split(".", 1)[0]
                 if (top in _STDLIB and top not in _ALLOW) or full in _DENY_SUB or top == "":
-                    wild = "imports " + full
+                    why_of[full] = "imports " + full
                     # importing a module already loaded only binds a name: tame
                     # while the code never uses it
                     if full not in _sys.modules:
-                        return wild
+                        return why_of[full]
             for a in n.names:
+                # the reason of the module this name comes from (import os, sys: os is tame)
+                wild = why_of.get(n.module or "" if t is ImportFrom else a.name, "")
                 if a.name == "*":
                     if wild:
                         return wild
@@ -218,6 +221,8 @@ def _wild(tree, code):
             for x in n.names:
                 if x in imported:
                     return "global " + x
+        elif t is AugAssign and _type(n.target) is not Name and not _plain_target(n.target):
+            return "augments a computed target"
         elif t is Assign or t is AugAssign or t is AnnAssign or t is Delete:
             targets = n.targets if t is Assign or t is Delete else [n.target]
             for tg in targets:
@@ -262,6 +267,19 @@ def _chain(n, imported, binds):
             return "reaches os.%s through %s" % (names[i + 1], r)
         mod = v
     return ""
+
+
+def _plain_target(e):
+    """Whether target e is made of names, constants, attributes and subscripts
+    alone: loading it again (see batch._guard_stores) runs nothing of the code's."""
+    T = _type(e)
+    if T is _ast.Name or T is _ast.Constant:
+        return True
+    if T is _ast.Attribute:
+        return _plain_target(e.value)
+    if T is _ast.Subscript:
+        return _plain_target(e.value) and _plain_target(e.slice)
+    return False
 
 
 def _on_self(n):

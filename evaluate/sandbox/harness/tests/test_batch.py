@@ -25,8 +25,8 @@ class GuardStoresTest(unittest.TestCase):
     def test_code_runs_as_before(self):
         seen = []
 
-        def check(x):
-            seen.append(type(x).__name__)
+        def check(x, *of):
+            seen.append(type(of[0] if of else x).__name__)
             return x
 
         code = ("class A:\n    pass\n"
@@ -47,8 +47,10 @@ class GuardStoresTest(unittest.TestCase):
         self.assertEqual(g["order"], ["value", "target"])  # the value first, as without the check
         self.assertEqual((g["a"].x, g["a"].z, g["d"]), (3, 1, {"k": 4}))
         self.assertFalse(hasattr(g["a"], "y"))
-        # the two appends to order (a method that changes its list) come first
-        self.assertEqual(seen, ["list", "list", "A", "A", "dict", "dict", "A", "dict", "A", "A", "dict", "A"])
+        # the two appends to order (a method that changes its list) come first;
+        # an augmented store checks its object, then the value it loads (an int)
+        self.assertEqual(seen, ["list", "list", "A", "A", "int", "dict", "dict", "int", "A", "dict", "A", "A",
+                                "dict", "A"])
 
     def test_every_alias_reaches_the_check(self):
         # the ways to a module that the static check cannot follow
