@@ -481,7 +481,6 @@ class _Shared:
         _clear_caches()
         filters, action, show = self.warn
         w = self.warnings
-        w.onceregistry.clear()
         if w.filters != filters or w.defaultaction != action:
             w.filters[:] = filters
             w.defaultaction = action
@@ -619,8 +618,8 @@ _MISSING = object()
 
 
 # Methods that change their object in place: a call of one goes through the call
-# check (a shared list, dict or set changed by a method; a class's registry; a
-# shared stream closed). tame refuses holding one.
+# check (a shared list, dict or set changed by a method; a shared stream
+# closed). tame refuses holding one, and register outright.
 _MUTATORS = tame._MUTATORS
 
 # Functions that change the object given first (a shared list turned into a heap).
@@ -717,7 +716,8 @@ def _clear_caches():
     """Empties the standard library's caches a job fills with keys of its own
     making (a key whose __hash__ and __eq__ pose as another's would hand the next
     job its entry: re, struct, _strptime, ElementPath, typing's aliases and
-    forward references, typing.overload's registry)."""
+    forward references, typing.overload's registry) or with what it did once
+    (warnings' once registry)."""
     m = sys.modules
     for name, clear in _CACHES:
         mod = m.get(name)
@@ -735,6 +735,7 @@ def _clear_typing(t):
 
 
 _CACHES = (("re", lambda m: m.purge()), ("struct", lambda m: m._clearcache()),
+           ("warnings", lambda m: m.onceregistry.clear()),
            ("_strptime", lambda m: m._regex_cache.clear()), ("xml.etree.ElementPath", lambda m: m._cache.clear()),
            ("typing", _clear_typing), ("fnmatch", lambda m: m._compile_pattern.cache_clear()))
 

@@ -42,14 +42,14 @@ _REGISTRIES = frozenset((
 # What hands out frames (and through them the harness's own state) or reads
 # attributes by a name built at run time, and a mapping whose stores land in
 # another: names tame code may not use.
-_FRAMES = frozenset(("walk_stack", "walk_tb", "currentframe", "get_field", "attrgetter", "methodcaller",
+_ACCESSORS = frozenset(("walk_stack", "walk_tb", "currentframe", "get_field", "attrgetter", "methodcaller",
                      "setitem", "delitem", "ChainMap", "settrace", "setprofile"))
 
 # Methods that change their object in place: tame code only calls them (the
 # batch checks the object of each call), never holds one (f = x.append).
 _MUTATORS = frozenset(("append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "update",
                        "setdefault", "popitem", "add", "discard", "difference_update", "intersection_update",
-                       "symmetric_difference_update", "appendleft", "extendleft", "popleft", "rotate", "register",
+                       "symmetric_difference_update", "appendleft", "extendleft", "popleft", "rotate",
                        "addFilter", "removeFilter", "close", "move_to_end"))
 
 # argparse's parsers, which set the attributes of any namespace object given.
@@ -153,7 +153,7 @@ def _wild(tree, code):
                     unused[bound] = wild
                 if t is ImportFrom and n.module == "os" and a.name not in _OS_ATTRS:
                     return "imports os." + a.name
-                if a.name in _REGISTRIES or a.name in _FRAMES:
+                if a.name in _REGISTRIES or a.name in _ACCESSORS:
                     return "imports " + a.name
                 if t is ImportFrom and n.module:
                     # from typing import operator: a module the allow-list keeps out
@@ -167,7 +167,7 @@ def _wild(tree, code):
         t = _type(n)
         if t is Attribute:
             a = n.attr
-            if a in _FRAMES:
+            if a in _ACCESSORS:
                 return "uses " + a
             if a in _MUTATORS and _id(n) not in callees:
                 return "holds %s, a method that changes its object" % a
@@ -185,7 +185,7 @@ def _wild(tree, code):
             if why:
                 return why
         elif t is Name:
-            if n.id in _FRAMES:
+            if n.id in _ACCESSORS:
                 return "uses " + n.id
             if _dunder(n.id) and n.id not in _DUNDER_OK:
                 return "name " + n.id
@@ -213,7 +213,7 @@ def _wild(tree, code):
                             or _dunder(n.args[1].value) or n.args[1].value.startswith(_INTERNAL) \
                             or n.args[1].value in _REGISTRIES:
                         return f.id + " with a name that is not a constant"
-        elif t is Constant and _type(n.value) is _str and ("__" in n.value or "_" in n.value):
+        elif t is Constant and _type(n.value) is _str and "_" in n.value:
             why = _named_internals(n.value)
             if why:
                 return why
@@ -297,7 +297,7 @@ def _named_internals(text):
         p = part.strip()
         if _dunder(p) and p not in _DUNDER_OK and p != "__main__":
             return "a string that names " + p
-        if p.startswith(_INTERNAL) and _len(p) > 3 and p.replace("_", "").isalnum() and p in _FRAME_ATTRS:
+        if p in _FRAME_ATTRS:
             return "a string that names " + p
     return ""
 
