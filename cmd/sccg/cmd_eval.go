@@ -1,9 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -235,6 +238,9 @@ func printEvalSummary(e *env, sum evaluate.Summary, runs *evaluate.RunCounts) {
 	if r := runs; r != nil {
 		fmt.Fprintf(e.stdout, "runs: %d (%d completions reused the run of an identical one); in batches %d, in a child of their own %d (%d not tame); batches ended by verification %d, batched runs that failed and ran again %d\n",
 			r.Runs, r.Reused, r.Batched, r.Own, r.NotTame, r.Ended, r.Failed)
+		if len(r.OwnWhy) > 0 {
+			fmt.Fprintf(e.stdout, "  in a child of its own: %s\n", countsLine(r.OwnWhy, 8))
+		}
 		for _, c := range r.Culprits {
 			fmt.Fprintf(e.stdout, "  batch ended: %s\n", c)
 		}
@@ -256,4 +262,24 @@ func printEvalSummary(e *env, sum evaluate.Summary, runs *evaluate.RunCounts) {
 			fmt.Fprintf(e.stdout, "%s/%s without endpoint: n=%d host=%.3f method=%.3f\n", g.Setting, g.Model, g.NoEndpoint.N, g.NoEndpoint.HostAcc, g.NoEndpoint.MethodAcc)
 		}
 	}
+}
+
+// countsLine is counts as "reason N, reason N, …", the largest first (ties by
+// reason), at most most of them and how many more there are.
+func countsLine(counts map[string]int64, most int) string {
+	keys := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
+		if c := cmp.Compare(counts[b], counts[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, 0, min(len(keys), most)+1)
+	for i, k := range keys {
+		if i == most {
+			parts = append(parts, fmt.Sprintf("and %d more reasons", len(keys)-most))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", k, counts[k]))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"strconv"
 	"strings"
@@ -44,6 +45,10 @@ type BatchStats struct {
 	Culprits []string `json:"culprits,omitempty"`
 	// Failures are why the first batched runs that failed did (at most 20).
 	Failures []string `json:"failures,omitempty"`
+	// OwnWhy counts the runs in a child of their own by why they did not stay in
+	// a batch: what made the code not tame ("imports pickle"), "batch ended",
+	// "batch failed", "too large for a batch", "no batch child".
+	OwnWhy map[string]int64 `json:"own_why,omitempty"`
 }
 
 // batchPool holds the idle batch children and the counts.
@@ -79,6 +84,7 @@ func (r *Runner) BatchStats() BatchStats {
 	s := r.batches.stats
 	s.Culprits = append([]string(nil), s.Culprits...)
 	s.Failures = append([]string(nil), s.Failures...)
+	s.OwnWhy = maps.Clone(s.OwnWhy)
 	return s
 }
 
@@ -131,9 +137,26 @@ func (r *Runner) runBatched(ctx context.Context, code, function string) (Result,
 	return r.own(ctx, code, function, verdict)
 }
 
+// ownKey is the reason a run left its batch, as OwnWhy counts it: what made the
+// code not tame, else the kind of verdict without its details (Culprits and
+// Failures keep those).
+func ownKey(why string) string {
+	if r, ok := strings.CutPrefix(why, "not tame: "); ok {
+		return r
+	}
+	k, _, _ := strings.Cut(why, ":")
+	return k
+}
+
 // own runs code in a child of its own, saying why it did not run in a batch.
 func (r *Runner) own(ctx context.Context, code, function, why string) (Result, error) {
-	r.count(func(s *BatchStats) { s.Own++ })
+	r.count(func(s *BatchStats) {
+		s.Own++
+		if s.OwnWhy == nil {
+			s.OwnWhy = map[string]int64{}
+		}
+		s.OwnWhy[ownKey(why)]++
+	})
 	res, err := r.runOwn(ctx, code, function)
 	res.Placement = PlacedOwn + ": " + why
 	return res, err

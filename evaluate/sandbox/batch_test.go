@@ -140,6 +140,13 @@ func TestInterferenceSuite(t *testing.T) {
 			if batched && (st.Ended == 0 || st.NotTame == 0 || st.Batched == 0) {
 				t.Errorf("batch stats %+v: want batches, verification failures and code that is not tame", st)
 			}
+			var why int64
+			for _, n := range st.OwnWhy {
+				why += n
+			}
+			if batched && (why != st.Own || st.OwnWhy["assigns to an attribute of requests"] == 0 || st.OwnWhy["batch ended"] != st.Ended) {
+				t.Errorf("own runs by why %v: want them all (%d), named as the static check or the batch said", st.OwnWhy, st.Own)
+			}
 			if !batched && st.Batched+st.Own != 0 {
 				t.Errorf("unbatched runner batched: %+v", st)
 			}
