@@ -49,6 +49,11 @@ type BatchStats struct {
 	// a batch: what made the code not tame ("imports pickle"), "batch ended",
 	// "batch failed", "too large for a batch", "no batch child".
 	OwnWhy map[string]int64 `json:"own_why,omitempty"`
+	// FullCompare counts the batch children that compared every shared
+	// namespace after each job, by why they could not read dict version tags
+	// (which let a child compare only the namespaces a job changed): slower, as
+	// sound.
+	FullCompare map[string]int64 `json:"full_compare,omitempty"`
 }
 
 // batchPool holds the idle batch children and the counts.
@@ -85,6 +90,7 @@ func (r *Runner) BatchStats() BatchStats {
 	s.Culprits = append([]string(nil), s.Culprits...)
 	s.Failures = append([]string(nil), s.Failures...)
 	s.OwnWhy = maps.Clone(s.OwnWhy)
+	s.FullCompare = maps.Clone(s.FullCompare)
 	return s
 }
 
@@ -152,10 +158,7 @@ func ownKey(why string) string {
 func (r *Runner) own(ctx context.Context, code, function, why string) (Result, error) {
 	r.count(func(s *BatchStats) {
 		s.Own++
-		if s.OwnWhy == nil {
-			s.OwnWhy = map[string]int64{}
-		}
-		s.OwnWhy[ownKey(why)]++
+		s.OwnWhy = mapInc(s.OwnWhy, ownKey(why))
 	})
 	res, err := r.runOwn(ctx, code, function)
 	res.Placement = PlacedOwn + ": " + why
@@ -396,7 +399,8 @@ func (r *Runner) startBatch(size int) (_ *batchChild, err error) {
 	}()
 	// Loading the modules a batch shares can take a while on a busy machine; wait
 	// for it here (no code has run yet) so a job's own deadline only covers the job.
-	if err := b.ready(); err != nil {
+	full, err := b.ready()
+	if err != nil {
 		r.batches.mu.Lock()
 		r.batches.all = mapWith(r.batches.all, b)
 		r.batches.mu.Unlock()
@@ -406,6 +410,9 @@ func (r *Runner) startBatch(size int) (_ *batchChild, err error) {
 	r.batches.mu.Lock()
 	r.batches.all = mapWith(r.batches.all, b)
 	r.batches.stats.Children++
+	if full != "" {
+		r.batches.stats.FullCompare = mapInc(r.batches.stats.FullCompare, full)
+	}
 	r.batches.mu.Unlock()
 	return b, nil
 }
@@ -418,20 +425,37 @@ func mapWith(m map[*batchChild]bool, b *batchChild) map[*batchChild]bool {
 	return m
 }
 
-// ready waits for the batch child's first line, which says it is ready.
-func (b *batchChild) ready() error {
+// ready waits for the batch child's first line, which says it is ready and, when
+// it compares every shared namespace after each job, why (full).
+func (b *batchChild) ready() (full string, err error) {
 	timer := time.NewTimer(2 * time.Minute)
 	defer timer.Stop()
 	select {
 	case line, ok := <-b.lines:
-		if kind, _, lok := parseLine(line, ""); ok && lok && kind == "ready" {
-			return nil
+		kind, body, lok := parseLine(line, "")
+		if !ok || !lok || kind != "ready" {
+			return "", fmt.Errorf("sandbox: batch child did not start: %q", line)
 		}
-		return fmt.Errorf("sandbox: batch child did not start: %q", line)
+		var r struct {
+			Full string `json:"full_compare"`
+		}
+		if err := json.Unmarshal(body, &r); err != nil {
+			return "", fmt.Errorf("sandbox: batch child's ready line: %w", err)
+		}
+		return r.Full, nil
 	case ex := <-b.waited:
 		b.exited = &ex
-		return fmt.Errorf("sandbox: batch child exited before it was ready")
+		return "", fmt.Errorf("sandbox: batch child exited before it was ready")
 	case <-timer.C:
-		return fmt.Errorf("sandbox: batch child not ready after 2 minutes")
+		return "", fmt.Errorf("sandbox: batch child not ready after 2 minutes")
 	}
+}
+
+// mapInc is m with m[k] one more, m made when nil.
+func mapInc(m map[string]int64, k string) map[string]int64 {
+	if m == nil {
+		m = map[string]int64{}
+	}
+	m[k]++
+	return m
 }

@@ -196,5 +196,95 @@ class StoreCheckTest(unittest.TestCase):
         self.assertEqual(self.marks(ns["Nosy"]()), [])
 
 
+class NamespacesTest(unittest.TestCase):
+    """The comparison after each job: by version tags, only the namespaces a job
+    changed are compared, and it finds what comparing them all finds."""
+
+    @classmethod
+    def setUpClass(cls):
+        import atexit
+        import logging
+        import os
+        import random
+        import string
+        import tempfile
+        import warnings
+        from .. import batch
+        cls.batch = batch
+        batch._memory()
+        cls.scratch = tempfile.mkdtemp(prefix="sccg-batch-test-")
+        cls.string, cls.dumps = string, [json.dumps]
+        cls.modules = (os, logging, warnings, random, atexit, json)
+
+    def setUp(self):
+        # a snapshot of its own for each test: unittest changes its classes as it runs
+        import sys
+        pkg = self.batch.__name__.rpartition(".")[0]
+        harness = [m for n, m in list(sys.modules.items()) if n == pkg or n.startswith(pkg + ".")]
+        self.shared = self.batch._Shared(self.scratch, *self.modules, harness, [])
+
+    @classmethod
+    def tearDownClass(cls):
+        import shutil
+        shutil.rmtree(cls.scratch, True)
+
+    def both(self):
+        """What the comparison finds with tags, and comparing every namespace."""
+        sh = self.shared
+        tagged = sh._namespaces()
+        tags, sh.tags = sh.tags, None
+        try:
+            full = sh._namespaces()
+        finally:
+            sh.tags = tags
+        return tagged, full
+
+    def test_tags_are_read_here(self):
+        self.assertEqual(self.batch._MEMORY[1], "")
+        self.assertIsNotNone(self.shared.tags)
+        self.assertEqual(self.both(), ("", ""))
+
+    def test_what_a_change_leaves_is_found_both_ways(self):
+        sh = self.shared
+        f = self.string.Formatter
+        cases = [
+            ("a module's attribute", lambda: setattr(json, "sccg_probe", 1), lambda: delattr(json, "sccg_probe"),
+             "attributes of json changed"),
+            ("a module's function replaced", lambda: setattr(json, "dumps", len), lambda: setattr(json, "dumps", self.dumps[0]),
+             "attributes of json changed"),
+            ("a class's attribute", lambda: setattr(f, "sccg_probe", 1), lambda: delattr(f, "sccg_probe"),
+             "attributes of an object changed"),
+        ]
+        for name, change, undo, want in cases:
+            with self.subTest(name):
+                change()
+                try:
+                    self.assertEqual(self.both(), (want, want))
+                finally:
+                    undo()
+                # put back as it was: the tag moved, the identities did not
+                self.assertEqual(self.both(), ("", ""))
+                self.assertEqual(sh._namespaces(), "")
+
+    def test_a_wrong_layout_is_refused(self):
+        b = self.batch
+        offset = b._TAG_OFFSET
+        try:
+            b._TAG_OFFSET = offset - 8  # ma_used: it does not move when a value changes
+            b._memory()
+            self.assertIsNone(b._MEMORY[0])
+            self.assertIn("version tags", b._MEMORY[1])
+            self.assertIsNone(b._tag_reader([{}, {}]))
+        finally:
+            b._TAG_OFFSET = offset
+            b._memory()
+        self.assertIsNotNone(b._MEMORY[0])
+
+    def test_ctypes_leaves_sys_modules(self):
+        import sys
+        self.assertNotIn("ctypes", sys.modules)
+        self.assertNotIn("_ctypes", sys.modules)
+
+
 if __name__ == "__main__":
     unittest.main()
