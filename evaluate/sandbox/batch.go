@@ -173,6 +173,10 @@ func (r *Runner) runInBatch(ctx context.Context, b *batchChild, code, function s
 	res = Result{Requests: []Request{}}
 	nonce := newNonce()
 	function = strings.NewReplacer("\n", " ", "\r", " ").Replace(function)
+	// The job's stderr starts empty: the child, armed, may not cut a descriptor.
+	if err := b.mem.Truncate(0); err != nil {
+		return res, "batch failed: empty stderr: " + err.Error()
+	}
 	if err := b.sock.SetWriteDeadline(time.Now().Add(5 * time.Second)); err != nil {
 		return res, "batch failed: " + err.Error()
 	}

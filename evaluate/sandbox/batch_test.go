@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -151,5 +152,37 @@ func TestInterferenceSuite(t *testing.T) {
 				t.Errorf("unbatched runner batched: %+v", st)
 			}
 		})
+	}
+}
+
+// TestBatchedStderrIsItsOwn runs a job that logs a long line to stderr and then
+// one that logs a short one, in one batch: the second's stderr holds its own
+// line and nothing of the first's.
+func TestBatchedStderrIsItsOwn(t *testing.T) {
+	r, err := New(context.Background(), Options{Limits: Limits{Timeout: 10 * time.Second}, ScratchDir: t.TempDir()})
+	if err != nil {
+		t.Skipf("no python sandbox here: %v", err)
+	}
+	defer r.Close()
+	logs := func(s string) string {
+		return "import logging\n\ndef f():\n    logging.warning(" + strconv.Quote(s) + ")\n"
+	}
+	ctx := context.Background()
+	long, err := r.Run(ctx, logs(strings.Repeat("first ", 400)), "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, err := r.Run(ctx, logs("second"), "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if long.Placement != PlacedBatch || short.Placement != PlacedBatch {
+		t.Fatalf("placed %q and %q, want both in a batch", long.Placement, short.Placement)
+	}
+	if !strings.Contains(long.Stderr, "first first") {
+		t.Errorf("first job's stderr %q: want its log line", long.Stderr)
+	}
+	if !strings.Contains(short.Stderr, "second") || strings.Contains(short.Stderr, "first") {
+		t.Errorf("second job's stderr %q: want its own log line alone", short.Stderr)
 	}
 }

@@ -102,6 +102,7 @@ def _serve(rfd, jfd, scratch, limits, job_cpu=0):
     except _BaseException as e:
         try:
             report._send("verify", {"clean": False, "why": "harness: " + _type(e).__name__ + ": " + report._safe(e)})
+            report._flush()
         except _BaseException:
             pass
     _exit(0)
@@ -130,11 +131,13 @@ def _batch(rfd, jfd, scratch, limits, job_cpu):
     stubs._auto_import[0] = tame._ALLOW
     _memory()
     _arm()
+    report._holding[0] = True  # each job's lines in one write, with its verification
     state = _HarnessState(harness)
     shared = _Shared(scratch, os, logging, warnings, random, atexit, json, harness, taint)
     # Before any job, so that the first job's time limit covers the job alone; with
     # why the namespaces are all compared after each job, when they are.
     report._send("ready", {"full_compare": "" if shared.tags is not None else _MEMORY[1] or "no namespaces to tag"})
+    report._flush()
     while True:
         try:
             msg = sock.recv(1 << 22)
@@ -156,9 +159,11 @@ def _batch(rfd, jfd, scratch, limits, job_cpu):
         if job_cpu > 0:
             _signal.setitimer(_signal.ITIMER_PROF, 0)
         why = out or shared.verify(taint)
+        _flush_streams()
         ru = _rusage()
         report._send("verify", {"clean": not why, "why": why, "cpu_us": int((time.process_time() - cpu0) * 1e6),
                                 "rss_kb": ru.ru_maxrss})
+        report._flush()
         if why:
             _exit(0)
 
@@ -202,15 +207,21 @@ def _one(shared, taint, active, check=True):
     return ""
 
 
-def _fresh_stderr():
-    """Empties the job's stderr (the memory file the batch shares) for the next job."""
+def _flush_streams():
+    """Writes out what the job left in the standard streams' buffers: its stderr
+    is read when the job is reported."""
     for f in (sys.__stdout__, sys.__stderr__):
         try:
             f.flush()
         except _BaseException:
             pass
+
+
+def _fresh_stderr():
+    """Writes the next job's stderr from the start of the memory file the batch
+    shares, which the Go side empties before it sends the job (an armed child may
+    not cut a descriptor)."""
     try:
-        posix.ftruncate(2, 0)
         posix.lseek(2, 0, 0)
     except OSError:
         pass
