@@ -19,12 +19,15 @@ const (
 	PlacedOwn   = "own"   // in a child of its own
 )
 
-// Bounds of a batch child: how many jobs it runs (adaptive, from the first to the
-// last bound: doubled after each batch that ended clean at its size, halved after
-// one that did not), and its CPU time, age and memory, past which it runs no
-// further job.
+// Bounds of a batch child: how many jobs it runs (adaptive: the first size, then
+// doubled after each batch that ended clean at its size, up to the most, and
+// halved after one that did not, down to the least), and its CPU time, age and
+// memory, past which it runs no further job. A batch child's start costs about
+// as much as 30 batched jobs (most of it pages copied after the fork), so the
+// first batches are not small.
 const (
-	batchFirst  = 64
+	batchFirst  = 256
+	batchLeast  = 64
 	batchMost   = 1024
 	batchCPU    = 10 * time.Second
 	batchAge    = 2 * time.Minute
@@ -300,14 +303,14 @@ func (r *Runner) putBatch(b *batchChild, clean bool) {
 }
 
 // retireBatch ends batch child b and adapts the size of the next: doubled when
-// b ended clean at its size, back to the first when it did not end clean.
+// b ended clean at its size, halved when it did not end clean.
 func (r *Runner) retireBatch(b *batchChild, clean bool) {
 	p := &r.batches
 	p.mu.Lock()
 	delete(p.all, b)
 	switch {
 	case !clean:
-		p.size = max(batchFirst, b.max/2)
+		p.size = max(batchLeast, b.max/2)
 	case b.jobs >= b.max && b.max*2 <= batchMost:
 		p.size = b.max * 2
 	}
