@@ -164,8 +164,11 @@ def _wild(tree, code):
                         return "imports %s from %s" % (a.name, n.module)
     os_names = os_attrs = 0
     callees = {_id(n.func) for n in nodes if _type(n) is Call}
+    dynamic = _constant_imports(nodes)
     for n in nodes:
         t = _type(n)
+        if _id(n) in dynamic:
+            continue
         if t is Attribute:
             a = n.attr
             if a in _ACCESSORS:
@@ -233,6 +236,27 @@ def _wild(tree, code):
     if os_names != os_attrs:  # bare os (passed around, aliased) escapes the attribute check
         return "os used as a value"
     return ""
+
+
+def _constant_imports(nodes):
+    """The identities of the calls __import__("m") among nodes (and of their
+    __import__ names) that import as `import m` would and are read one attribute
+    at once, as tame as m.attr: m a module of the allow-list, not a package's
+    module, the attribute not private (and of os, one tame code may touch)."""
+    out = set()
+    Call, Name, Constant = _ast.Call, _ast.Name, _ast.Constant
+    for n in nodes:
+        if _type(n) is not _ast.Attribute or _type(n.ctx) is not _ast.Load:
+            continue
+        c = n.value
+        if _type(c) is not Call or _type(c.func) is not Name or c.func.id != "__import__" or c.keywords or \
+                _len(c.args) != 1 or _type(c.args[0]) is not Constant or _type(c.args[0].value) is not _str:
+            continue
+        m = c.args[0].value
+        if m in _ALLOW and m not in _DENY_SUB and n.attr[:1] != "_" and (m != "os" or n.attr in _OS_ATTRS):
+            out.add(_id(c))
+            out.add(_id(c.func))
+    return out
 
 
 def _chain(n, imported, binds):

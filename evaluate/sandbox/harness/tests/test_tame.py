@@ -84,6 +84,18 @@ class WildTest(unittest.TestCase):
             ("import json\njson.JSONDecoder.decode = None\n", "assigns to an attribute of json"),
             ("import requests as r\ndel r.get\n", "assigns to an attribute of r"),
             ("import json\ndef f():\n    global json\n", "global json"),
+            # __import__ of a constant allowed name, read one attribute at once: as import m; m.attr
+            ("k = __import__('os').environ.get('KEY', '')\n", ""),
+            ("d = __import__('json').loads('{}')\n", ""),
+            ("__import__('os').system('x')\n", "calls __import__"),
+            ("__import__('pickle').loads(b'')\n", "calls __import__"),
+            ("m = __import__('json')\n", "calls __import__"),
+            ("__import__('json')._default_decoder\n", "calls __import__"),
+            ("__import__('os.path').join\n", "calls __import__"),
+            ("__import__(name).environ\n", "calls __import__"),
+            ("__import__('json', fromlist=['x']).loads\n", "calls __import__"),
+            ("__import__('json').loads = None\n", "calls __import__"),
+            ("f = __import__\n", "name __import__"),
         ]
         for code, want in cases:
             with self.subTest(code=code):
