@@ -787,6 +787,8 @@ def _tag_reader(spaces):
         a = id(d)
         if _type(d) is _PROXY:
             a = mem[(a + _PROXIED) >> 3]
+        elif _type(d) is not _dict:
+            return None  # a mapping of another kind: no tag where a dict has one
         at.append((a + _TAG_OFFSET) >> 3)
     return itemgetter(*at)
 

@@ -280,6 +280,11 @@ class NamespacesTest(unittest.TestCase):
             b._memory()
         self.assertIsNotNone(b._MEMORY[0])
 
+    def test_only_dicts_and_class_proxies_are_read(self):
+        import collections
+        self.assertIsNotNone(self.batch._tag_reader([{}, type(self).__dict__]))
+        self.assertIsNone(self.batch._tag_reader([{}, collections.OrderedDict()]))
+
     def test_ctypes_leaves_sys_modules(self):
         import sys
         self.assertNotIn("ctypes", sys.modules)
