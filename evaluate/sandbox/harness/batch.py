@@ -248,7 +248,7 @@ def _make_taint(taint, active, jfd):
 
     def hook(event, args, _taint=taint, _active=active, _type=_type, _int=int, _str=_str, _bytes=bytes,
              _module_of=module_of, _code=_CODE_MODULE, _abspath=_abspath, _err=PermissionError,
-             _isinstance=_isinstance, _len=_len, _naming=_NAMING):
+             _isinstance=_isinstance, _len=_len, _naming=_NAMING, _swaps=frozenset(("__code__", "__class__"))):
         if not _active[0]:
             return
         if event == "object.__setattr__":
@@ -259,6 +259,11 @@ def _make_taint(taint, active, jfd):
                     m = None
                 if m != _code and args[1] not in _naming:
                     _taint.append("sets %s of a class it did not define" % (args[1],))
+            elif _len(args) > 1 and args[1] in _swaps:
+                # a function's code swapped, an object's class changed: what the
+                # store check and the comparison cannot see (the namespaces hold
+                # the same objects)
+                _taint.append("sets %s of a %s" % (args[1], _type(args[0]).__name__))
             return
         if event == "open":
             p = args[0] if args else None
@@ -736,6 +741,9 @@ def _loaded(e):
 # carry a version tag where _memory found it; and why not, else.
 _MEMORY = [None, ""]
 
+# Where the view of memory starts: the second page, as no object lives in the first.
+_BASE = 4096
+
 # Where a dict keeps its version tag (CPython 3.11 to 3.13: after the object
 # header and ma_used), in bytes; _memory checks it before anything relies on it.
 _TAG_OFFSET = 24
@@ -752,10 +760,14 @@ def _memory():
     before = _set(sys.modules)
     try:
         import ctypes
-        words = (ctypes.c_uint64 * (1 << 44)).from_address(0)
-        mem = memoryview(words).toreadonly().cast("B").cast("Q")
-        at = lambda d: mem[(id(d) + _TAG_OFFSET) >> 3]
-        used = lambda d: mem[(id(d) + _TAG_OFFSET - 8) >> 3]
+        # A view with no exporter (mem.obj is None), read-only in C: nothing
+        # reached through it writes memory. From the second page (not from NULL)
+        # to the top of the address space.
+        view = ctypes.pythonapi.PyMemoryView_FromMemory
+        view.restype, view.argtypes = ctypes.py_object, (ctypes.c_void_p, ctypes.c_ssize_t, ctypes.c_int)
+        mem = view(_BASE, (1 << 47) - _BASE, 0x100).cast("Q")  # 0x100: PyBUF_READ
+        at = lambda d: mem[(id(d) + _TAG_OFFSET - _BASE) >> 3]
+        used = lambda d: mem[(id(d) + _TAG_OFFSET - 8 - _BASE) >> 3]
         a, b = {"k": 1}, {"k": 1}
         p = _PROXY(b)
         t, u = at(a), at(b)
@@ -764,7 +776,7 @@ def _memory():
         a["x"] = 0
         del a["x"]
         if _len(a) != used(a) or used({}) != 0 or t2 == t or at(a) == t2 or at(b) != u or at(a) == at(b) or \
-                mem[(id(p) + _PROXIED) >> 3] != id(b):
+                mem[(id(p) + _PROXIED - _BASE) >> 3] != id(b):
             _MEMORY[:] = [None, "dict version tags not where CPython 3.11 keeps them"]
         else:
             _MEMORY[:] = [mem, ""]
@@ -786,10 +798,13 @@ def _tag_reader(spaces):
     for d in spaces:
         a = id(d)
         if _type(d) is _PROXY:
-            a = mem[(a + _PROXIED) >> 3]
+            a = mem[(a + _PROXIED - _BASE) >> 3]
         elif _type(d) is not _dict:
             return None  # a mapping of another kind: no tag where a dict has one
-        at.append((a + _TAG_OFFSET) >> 3)
+        i = (a + _TAG_OFFSET - _BASE) >> 3
+        if not 0 <= i < _len(mem):
+            return None  # beyond the view (an address space larger than 47 bits)
+        at.append(i)
     return itemgetter(*at)
 
 

@@ -196,6 +196,29 @@ class StoreCheckTest(unittest.TestCase):
         self.assertEqual(self.marks(ns["Nosy"]()), [])
 
 
+class TaintTest(unittest.TestCase):
+    """The audit hook that marks a job for what only events show."""
+
+    def test_code_and_class_swaps_are_marked(self):
+        from .. import batch
+        taint, active = [], [True]
+        hook = batch._make_taint(taint, active, -1)
+
+        def f():
+            pass
+
+        class A:
+            pass
+
+        hook("object.__setattr__", (f, "__code__", (lambda: 1).__code__))
+        hook("object.__setattr__", (A(), "__class__", A))
+        hook("object.__setattr__", (f, "__defaults__", ()))  # namedtuple's defaults: honest
+        self.assertEqual(taint, ["sets __code__ of a function", "sets __class__ of a A"])
+        active[0] = False
+        hook("object.__setattr__", (f, "__code__", f.__code__))
+        self.assertEqual(len(taint), 2)
+
+
 class NamespacesTest(unittest.TestCase):
     """The comparison after each job: by version tags, only the namespaces a job
     changed are compared, and it finds what comparing them all finds."""
@@ -284,6 +307,14 @@ class NamespacesTest(unittest.TestCase):
         import collections
         self.assertIsNotNone(self.batch._tag_reader([{}, type(self).__dict__]))
         self.assertIsNone(self.batch._tag_reader([{}, collections.OrderedDict()]))
+
+    def test_the_view_writes_nothing(self):
+        mem = self.batch._MEMORY[0]
+        self.assertIsNone(mem.obj)  # no exporter to write through
+        self.assertTrue(mem.readonly)
+        i = (id(json.__dict__) + self.batch._TAG_OFFSET - self.batch._BASE) >> 3
+        with self.assertRaises(TypeError):
+            mem[i] = mem[i]
 
     def test_ctypes_leaves_sys_modules(self):
         import sys
