@@ -241,6 +241,9 @@ func printEvalSummary(e *env, sum evaluate.Summary, runs *evaluate.RunCounts) {
 		if len(r.OwnWhy) > 0 {
 			fmt.Fprintf(e.stdout, "  in a child of its own: %s\n", countsLine(r.OwnWhy, 8))
 		}
+		if len(r.FullCompare) > 0 {
+			fmt.Fprintf(e.stdout, "  batch children comparing every namespace after each job (slower): %s\n", countsLine(r.FullCompare, 4))
+		}
 		for _, c := range r.Culprits {
 			fmt.Fprintf(e.stdout, "  batch ended: %s\n", c)
 		}

@@ -1,6 +1,12 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"sccg/evaluate"
+	"sccg/evaluate/sandbox"
+)
 
 func TestCountsLine(t *testing.T) {
 	for _, tc := range []struct {
@@ -15,6 +21,24 @@ func TestCountsLine(t *testing.T) {
 	} {
 		if got := countsLine(tc.counts, tc.most); got != tc.want {
 			t.Errorf("countsLine(%v, %d) = %q, want %q", tc.counts, tc.most, got, tc.want)
+		}
+	}
+}
+
+// TestRunsLinesNameFallbacks: the runs in a child of their own and the batch
+// children that compared every namespace are printed with their reasons.
+func TestRunsLinesNameFallbacks(t *testing.T) {
+	e, out, _ := newTestEnv(t)
+	runs := &evaluate.RunCounts{Runs: 10, BatchStats: sandbox.BatchStats{Batched: 7, Own: 3, NotTame: 2,
+		OwnWhy:      map[string]int64{"imports pickle": 2, "batch ended": 1},
+		FullCompare: map[string]int64{"dict version tags not where CPython 3.11 keeps them": 2}}}
+	printEvalSummary(e, evaluate.Summary{Isolation: "test"}, runs)
+	for _, want := range []string{
+		"  in a child of its own: imports pickle 2, batch ended 1\n",
+		"  batch children comparing every namespace after each job (slower): dict version tags not where CPython 3.11 keeps them 2\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, out.String())
 		}
 	}
 }

@@ -19,12 +19,15 @@ const (
 	PlacedOwn   = "own"   // in a child of its own
 )
 
-// Bounds of a batch child: how many jobs it runs (adaptive, from the first to the
-// last bound: doubled after each batch that ended clean at its size, halved after
-// one that did not), and its CPU time, age and memory, past which it runs no
-// further job.
+// Bounds of a batch child: how many jobs it runs (adaptive: the first size, then
+// doubled after each batch that ended clean at its size, up to the most, and
+// halved after one that did not, down to the least), and its CPU time, age and
+// memory, past which it runs no further job. A batch child's start costs about
+// as much as 30 batched jobs (most of it pages copied after the fork), so the
+// first batches are not small.
 const (
-	batchFirst  = 64
+	batchFirst  = 256
+	batchLeast  = 64
 	batchMost   = 1024
 	batchCPU    = 10 * time.Second
 	batchAge    = 2 * time.Minute
@@ -49,6 +52,11 @@ type BatchStats struct {
 	// a batch: what made the code not tame ("imports pickle"), "batch ended",
 	// "batch failed", "too large for a batch", "no batch child".
 	OwnWhy map[string]int64 `json:"own_why,omitempty"`
+	// FullCompare counts the batch children that compared every shared
+	// namespace after each job, by why they could not read dict version tags
+	// (which let a child compare only the namespaces a job changed): slower, as
+	// sound.
+	FullCompare map[string]int64 `json:"full_compare,omitempty"`
 }
 
 // batchPool holds the idle batch children and the counts.
@@ -85,6 +93,7 @@ func (r *Runner) BatchStats() BatchStats {
 	s.Culprits = append([]string(nil), s.Culprits...)
 	s.Failures = append([]string(nil), s.Failures...)
 	s.OwnWhy = maps.Clone(s.OwnWhy)
+	s.FullCompare = maps.Clone(s.FullCompare)
 	return s
 }
 
@@ -152,10 +161,7 @@ func ownKey(why string) string {
 func (r *Runner) own(ctx context.Context, code, function, why string) (Result, error) {
 	r.count(func(s *BatchStats) {
 		s.Own++
-		if s.OwnWhy == nil {
-			s.OwnWhy = map[string]int64{}
-		}
-		s.OwnWhy[ownKey(why)]++
+		s.OwnWhy = mapInc(s.OwnWhy, ownKey(why))
 	})
 	res, err := r.runOwn(ctx, code, function)
 	res.Placement = PlacedOwn + ": " + why
@@ -170,6 +176,10 @@ func (r *Runner) runInBatch(ctx context.Context, b *batchChild, code, function s
 	res = Result{Requests: []Request{}}
 	nonce := newNonce()
 	function = strings.NewReplacer("\n", " ", "\r", " ").Replace(function)
+	// The job's stderr starts empty: the child, armed, may not cut a descriptor.
+	if err := b.mem.Truncate(0); err != nil {
+		return res, "batch failed: empty stderr: " + err.Error()
+	}
 	if err := b.sock.SetWriteDeadline(time.Now().Add(5 * time.Second)); err != nil {
 		return res, "batch failed: " + err.Error()
 	}
@@ -293,14 +303,14 @@ func (r *Runner) putBatch(b *batchChild, clean bool) {
 }
 
 // retireBatch ends batch child b and adapts the size of the next: doubled when
-// b ended clean at its size, back to the first when it did not end clean.
+// b ended clean at its size, halved when it did not end clean.
 func (r *Runner) retireBatch(b *batchChild, clean bool) {
 	p := &r.batches
 	p.mu.Lock()
 	delete(p.all, b)
 	switch {
 	case !clean:
-		p.size = max(batchFirst, b.max/2)
+		p.size = max(batchLeast, b.max/2)
 	case b.jobs >= b.max && b.max*2 <= batchMost:
 		p.size = b.max * 2
 	}
@@ -396,7 +406,8 @@ func (r *Runner) startBatch(size int) (_ *batchChild, err error) {
 	}()
 	// Loading the modules a batch shares can take a while on a busy machine; wait
 	// for it here (no code has run yet) so a job's own deadline only covers the job.
-	if err := b.ready(); err != nil {
+	full, err := b.ready()
+	if err != nil {
 		r.batches.mu.Lock()
 		r.batches.all = mapWith(r.batches.all, b)
 		r.batches.mu.Unlock()
@@ -406,6 +417,9 @@ func (r *Runner) startBatch(size int) (_ *batchChild, err error) {
 	r.batches.mu.Lock()
 	r.batches.all = mapWith(r.batches.all, b)
 	r.batches.stats.Children++
+	if full != "" {
+		r.batches.stats.FullCompare = mapInc(r.batches.stats.FullCompare, full)
+	}
 	r.batches.mu.Unlock()
 	return b, nil
 }
@@ -418,20 +432,37 @@ func mapWith(m map[*batchChild]bool, b *batchChild) map[*batchChild]bool {
 	return m
 }
 
-// ready waits for the batch child's first line, which says it is ready.
-func (b *batchChild) ready() error {
+// ready waits for the batch child's first line, which says it is ready and, when
+// it compares every shared namespace after each job, why (full).
+func (b *batchChild) ready() (full string, err error) {
 	timer := time.NewTimer(2 * time.Minute)
 	defer timer.Stop()
 	select {
 	case line, ok := <-b.lines:
-		if kind, _, lok := parseLine(line, ""); ok && lok && kind == "ready" {
-			return nil
+		kind, body, lok := parseLine(line, "")
+		if !ok || !lok || kind != "ready" {
+			return "", fmt.Errorf("sandbox: batch child did not start: %q", line)
 		}
-		return fmt.Errorf("sandbox: batch child did not start: %q", line)
+		var r struct {
+			Full string `json:"full_compare"`
+		}
+		if err := json.Unmarshal(body, &r); err != nil {
+			return "", fmt.Errorf("sandbox: batch child's ready line: %w", err)
+		}
+		return r.Full, nil
 	case ex := <-b.waited:
 		b.exited = &ex
-		return fmt.Errorf("sandbox: batch child exited before it was ready")
+		return "", fmt.Errorf("sandbox: batch child exited before it was ready")
 	case <-timer.C:
-		return fmt.Errorf("sandbox: batch child not ready after 2 minutes")
+		return "", fmt.Errorf("sandbox: batch child not ready after 2 minutes")
 	}
+}
+
+// mapInc is m with m[k] one more, m made when nil.
+func mapInc(m map[string]int64, k string) map[string]int64 {
+	if m == nil {
+		m = map[string]int64{}
+	}
+	m[k]++
+	return m
 }

@@ -2,7 +2,9 @@ package sandbox
 
 import (
 	"context"
+	"os/exec"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -77,6 +79,11 @@ var interferers = []struct {
 	{"patch json.loads through argparse", "import argparse, json\np = argparse.ArgumentParser()\np.add_argument('--x', dest='loads', action='store_const', const=len)\np.parse_args(['--x'], namespace=json)\n", false},
 	{"register an archive format", "import shutil\nshutil.register_archive_format('evil', print)\n", false},
 	{"seed random and filter warnings", "import random, warnings\nrandom.seed(1)\nwarnings.simplefilter('error')\n", true},
+	{"swap json.loads's code through an alias of logging", "import json, logging\nl = logging\nb = l.sys.modules.get('builtins')\n" +
+		"b.setattr(json.loads, '__co' + 'de__', b.getattr(lambda s, *a, **k: {'forged': 1}, '__co' + 'de__'))\n", false},
+	{"swap json.loads's code through __import__", "import json\nb = __import__('logging').sys.modules.get('builtins')\n" +
+		"b.setattr(json.loads, '__co' + 'de__', b.getattr(lambda s, *a, **k: {'forged': 1}, '__co' + 'de__'))\n", false},
+	{"read os.environ through __import__", "k = __import__('os').environ.get('RAPIDAPI_KEY', '')\n", true},
 	{"open the job socket", "import os\nfor n in range(3, 1000):\n    try:\n        open(n).read()\n    except Exception:\n        pass\n", true},
 }
 
@@ -147,9 +154,56 @@ func TestInterferenceSuite(t *testing.T) {
 			if batched && (why != st.Own || st.OwnWhy["assigns to an attribute of requests"] == 0 || st.OwnWhy["batch ended"] != st.Ended) {
 				t.Errorf("own runs by why %v: want them all (%d), named as the static check or the batch said", st.OwnWhy, st.Own)
 			}
+			if batched && len(st.FullCompare) > 0 && versionTags(t, r) {
+				t.Errorf("batch children compared every namespace on an interpreter with version tags: %v", st.FullCompare)
+			}
 			if !batched && st.Batched+st.Own != 0 {
 				t.Errorf("unbatched runner batched: %+v", st)
 			}
 		})
 	}
+}
+
+// TestBatchedStderrIsItsOwn runs a job that logs a long line to stderr and then
+// one that logs a short one, in one batch: the second's stderr holds its own
+// line and nothing of the first's.
+func TestBatchedStderrIsItsOwn(t *testing.T) {
+	r, err := New(context.Background(), Options{Limits: Limits{Timeout: 10 * time.Second}, ScratchDir: t.TempDir()})
+	if err != nil {
+		t.Skipf("no python sandbox here: %v", err)
+	}
+	defer r.Close()
+	logs := func(s string) string {
+		return "import logging\n\ndef f():\n    logging.warning(" + strconv.Quote(s) + ")\n"
+	}
+	ctx := context.Background()
+	long, err := r.Run(ctx, logs(strings.Repeat("first ", 400)), "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, err := r.Run(ctx, logs("second"), "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if long.Placement != PlacedBatch || short.Placement != PlacedBatch {
+		t.Fatalf("placed %q and %q, want both in a batch", long.Placement, short.Placement)
+	}
+	if !strings.Contains(long.Stderr, "first first") {
+		t.Errorf("first job's stderr %q: want its log line", long.Stderr)
+	}
+	if !strings.Contains(short.Stderr, "second") || strings.Contains(short.Stderr, "first") {
+		t.Errorf("second job's stderr %q: want its own log line alone", short.Stderr)
+	}
+}
+
+// versionTags is whether r's interpreter keeps dict version tags where a batch
+// child reads them (CPython 3.11 to 3.13).
+func versionTags(t *testing.T, r *Runner) bool {
+	out, err := exec.Command(r.python, "-I", "-S", "-c",
+		"import sys; print(sys.implementation.name, *sys.version_info[:2])").Output()
+	if err != nil {
+		t.Fatalf("interpreter version: %v", err)
+	}
+	f := strings.Fields(string(out))
+	return len(f) == 3 && f[0] == "cpython" && f[1] == "3" && (f[2] == "11" || f[2] == "12" || f[2] == "13")
 }

@@ -191,6 +191,7 @@ func BenchmarkBatched(b *testing.B) {
 	jobs := distinctJobs(b, 5)
 	var batchedCPU, inprocCPU, evaluatorCPU, inBatchCPU, ownCPU time.Duration
 	var n, servers int
+	var full int64
 	var st BatchStats
 	for range b.N {
 		// Not counted: finding the interpreter and writing the harness, once per
@@ -220,6 +221,10 @@ func BenchmarkBatched(b *testing.B) {
 			st.NotTame+s.NotTame, st.Ended+s.Ended, st.Failed+s.Failed, st.Children+s.Children
 		if len(st.Culprits) == 0 {
 			st.Culprits = s.Culprits
+		}
+		for why, n := range s.FullCompare {
+			full += n
+			b.Logf("batch children comparing every namespace: %d (%s)", n, why)
 		}
 		r.pool.mu.Lock()
 		servers += len(r.pool.all)
@@ -252,6 +257,7 @@ func BenchmarkBatched(b *testing.B) {
 	b.ReportMetric(float64(st.Ended), "batches-ended-by-verification")
 	b.ReportMetric(float64(st.Failed), "batched-runs-failed")
 	b.ReportMetric(float64(st.Children), "batch-children")
+	b.ReportMetric(float64(full), "full-compare-children")
 	b.ReportMetric(float64(servers)/float64(b.N), "fork-servers")
 	if len(st.Culprits) > 0 {
 		b.Logf("batches ended: %q", st.Culprits)

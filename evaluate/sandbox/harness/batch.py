@@ -41,7 +41,11 @@ from .facts import _GUARD, _GUARD_CALL, _facts, _walk
 from .guard import _abspath, _apply_limits, _arm, _armed_cpu, _refuse_dir_fd_open
 from .recorders import _FAKES
 
-_type, _len, _id, _isinstance, _all, _getattr, _issubclass = type, len, id, isinstance, all, getattr, issubclass
+_type, _len, _isinstance, _all, _getattr, _issubclass = type, len, isinstance, all, getattr, issubclass
+# An object's identity, as id() tells it apart (its address, rotated), without
+# the audit event id() raises: in a batch child every event runs two hooks,
+# about a microsecond, and the checks ask hundreds of times a job.
+_id = object.__hash__
 _tuple, _list, _dict, _set, _str = tuple, list, dict, set, str
 _chain, _values = _chains.from_iterable, _methodcaller("values")
 from gc import collect as _gc_collect, freeze as _gc_freeze
@@ -63,7 +67,9 @@ _PRELOAD = ("__future__", "json", "json.decoder", "json.encoder", "datetime", "_
             "decimal", "shutil", "email.parser", "email.feedparser", "email.mime", "email.mime.text",
             "email.mime.multipart", "email.mime.base", "email.headerregistry", "email._header_value_parser",
             "http.cookies", "xml.parsers", "xml.parsers.expat", "encodings.cp1252",
-            "encodings.utf_16", "encodings.utf_8_sig")
+            "encodings.utf_16", "encodings.utf_8_sig",
+            # not tame to use, but an unused import of a loaded module binds a name only
+            "pickle")
 
 # The harness's own per-job changes around the code: (module name, attribute).
 _PATCHED = (("builtins", "input"), ("builtins", "open"), ("io", "open"), ("time", "sleep"), ("os", "environ"),
@@ -98,6 +104,7 @@ def _serve(rfd, jfd, scratch, limits, job_cpu=0):
     except _BaseException as e:
         try:
             report._send("verify", {"clean": False, "why": "harness: " + _type(e).__name__ + ": " + report._safe(e)})
+            report._flush()
         except _BaseException:
             pass
     _exit(0)
@@ -124,10 +131,15 @@ def _batch(rfd, jfd, scratch, limits, job_cpu):
     sock = _socket(jfd)  # before the guard, which refuses sockets
     sys.addaudithook(_make_taint(taint, active, jfd))
     stubs._auto_import[0] = tame._ALLOW
+    _memory()
     _arm()
+    report._holding[0] = True  # each job's lines in one write, with its verification
     state = _HarnessState(harness)
     shared = _Shared(scratch, os, logging, warnings, random, atexit, json, harness, taint)
-    report._send("ready", {})  # before any job: the first job's time limit covers the job alone
+    # Before any job, so that the first job's time limit covers the job alone; with
+    # why the namespaces are all compared after each job, when they are.
+    report._send("ready", {"full_compare": "" if shared.tags is not None else _MEMORY[1] or "no namespaces to tag"})
+    report._flush()
     while True:
         try:
             msg = sock.recv(1 << 22)
@@ -149,9 +161,11 @@ def _batch(rfd, jfd, scratch, limits, job_cpu):
         if job_cpu > 0:
             _signal.setitimer(_signal.ITIMER_PROF, 0)
         why = out or shared.verify(taint)
+        _flush_streams()
         ru = _rusage()
         report._send("verify", {"clean": not why, "why": why, "cpu_us": int((time.process_time() - cpu0) * 1e6),
                                 "rss_kb": ru.ru_maxrss})
+        report._flush()
         if why:
             _exit(0)
 
@@ -195,15 +209,21 @@ def _one(shared, taint, active, check=True):
     return ""
 
 
-def _fresh_stderr():
-    """Empties the job's stderr (the memory file the batch shares) for the next job."""
+def _flush_streams():
+    """Writes out what the job left in the standard streams' buffers: its stderr
+    is read when the job is reported."""
     for f in (sys.__stdout__, sys.__stderr__):
         try:
             f.flush()
         except _BaseException:
             pass
+
+
+def _fresh_stderr():
+    """Writes the next job's stderr from the start of the memory file the batch
+    shares, which the Go side empties before it sends the job (an armed child may
+    not cut a descriptor)."""
     try:
-        posix.ftruncate(2, 0)
         posix.lseek(2, 0, 0)
     except OSError:
         pass
@@ -228,7 +248,7 @@ def _make_taint(taint, active, jfd):
 
     def hook(event, args, _taint=taint, _active=active, _type=_type, _int=int, _str=_str, _bytes=bytes,
              _module_of=module_of, _code=_CODE_MODULE, _abspath=_abspath, _err=PermissionError,
-             _isinstance=_isinstance, _len=_len, _naming=_NAMING):
+             _isinstance=_isinstance, _len=_len, _naming=_NAMING, _swaps=frozenset(("__code__", "__class__"))):
         if not _active[0]:
             return
         if event == "object.__setattr__":
@@ -239,6 +259,11 @@ def _make_taint(taint, active, jfd):
                     m = None
                 if m != _code and args[1] not in _naming:
                     _taint.append("sets %s of a class it did not define" % (args[1],))
+            elif _len(args) > 1 and args[1] in _swaps:
+                # a function's code swapped, an object's class changed: what the
+                # store check and the comparison cannot see (the namespaces hold
+                # the same objects)
+                _taint.append("sets %s of a %s" % (args[1], _type(args[0]).__name__))
             return
         if event == "open":
             p = args[0] if args else None
@@ -325,6 +350,9 @@ class _Shared:
         self.extra = {_GUARD: self._store_check(taint), _GUARD_CALL: self._call_check(taint)}
         self.spaces = [(d, _len(d), _list(d), _list(d.values())) for d in watched]
         self.flat = None  # the same, flat (see _flat)
+        # their version tags, read in one call (see _memory); None: compare all
+        self.tags = _tag_reader(watched)
+        self.tagged = self.tags(_MEMORY[0]) if self.tags is not None else None
         self.patched = [(sys.modules[m], a) for m, a in _PATCHED if m in sys.modules]
         root = logging.getLogger()
         self.log = (root, _list(root.handlers), root.level, root.disabled, root.propagate, _list(root.filters),
@@ -565,17 +593,41 @@ class _Shared:
         for d, attrs in self.fakes:
             if self._attrs(d) != attrs:
                 return "a recorder module changed"
-        # identities compared in C (no __eq__ of a value the code put there runs),
-        # every namespace in one pass; which one changed is looked for only then
+        return self._namespaces()
+
+    def _namespaces(self):
+        """Why the namespaces compared after each job are not as they were: those
+        whose version tag moved (every dict the job changed, and those the harness
+        changed and put back), or all of them without tags, compared by identity
+        in C (no __eq__ of a value the code put there runs)."""
+        sp = self.spaces
+        if self.tags is not None:
+            now = self.tags(_MEMORY[0])
+            if now == self.tagged:
+                return ""
+            moved = [i for i, (a, b) in enumerate(zip(now, self.tagged)) if a != b]
+            for i in moved:
+                why = self._space(*sp[i])
+                if why:
+                    return why
+            self.tagged = now
+            return ""
         dicts, lens, keys, vals = self.flat or self._flat()
         if _list(map(_len, dicts)) == lens and _all(map(_is, _chain(map(_values, dicts)), vals)) and \
                 _all(map(_is, _chain(dicts), keys)):
             return ""
-        for d, n, keys, vals in self.spaces:
-            if _len(d) != n or not _all(map(_is, d.values(), vals)) or not _all(map(_is, d, keys)):
-                name = _dict(zip(keys, vals)).get("__name__", "an object")  # as it was: the job may have renamed it
-                return "attributes of %s changed" % report._safe(name)[:80]
+        for space in sp:
+            why = self._space(*space)
+            if why:
+                return why
         return "attributes of a module or class changed"
+
+    @staticmethod
+    def _space(d, n, keys, vals):
+        if _len(d) != n or not _all(map(_is, d.values(), vals)) or not _all(map(_is, d, keys)):
+            name = _dict(zip(keys, vals)).get("__name__", "an object")  # as it was: the job may have renamed it
+            return "attributes of %s changed" % report._safe(name)[:80]
+        return ""
 
     @staticmethod
     def _process():
@@ -683,6 +735,84 @@ def _loaded(e):
     c.lineno, c.col_offset = e.lineno, e.col_offset
     c.end_lineno, c.end_col_offset = e.end_lineno, e.end_col_offset
     return c
+
+
+# The process's memory as 8-byte words, read-only, when this interpreter's dicts
+# carry a version tag where _memory found it; and why not, else.
+_MEMORY = [None, ""]
+
+# Where the view of memory starts: the second page, as no object lives in the first.
+_BASE = 4096
+
+# Where a dict keeps its version tag (CPython 3.11 to 3.13: after the object
+# header and ma_used), in bytes; _memory checks it before anything relies on it.
+_TAG_OFFSET = 24
+
+
+def _memory():
+    """Sets _MEMORY: a read-only view of this process's memory as 8-byte words,
+    through which _tag_reader reads the version tag of many dicts in one call. A
+    dict's tag takes a new value, unique in the process, whenever the dict
+    changes, so an unchanged tag proves an unchanged dict. The layout is checked
+    on dicts of its own first: a changed value, a key added and removed, and a
+    dict left alone must move, move and keep the tag. Needs ctypes, so a batch
+    child calls it before the guard is armed; ctypes leaves sys.modules again."""
+    before = _set(sys.modules)
+    try:
+        import ctypes
+        # A view with no exporter (mem.obj is None), read-only in C: nothing
+        # reached through it writes memory. From the second page (not from NULL)
+        # to the top of the address space.
+        view = ctypes.pythonapi.PyMemoryView_FromMemory
+        view.restype, view.argtypes = ctypes.py_object, (ctypes.c_void_p, ctypes.c_ssize_t, ctypes.c_int)
+        mem = view(_BASE, (1 << 47) - _BASE, 0x100).cast("Q")  # 0x100: PyBUF_READ
+        at = lambda d: mem[(id(d) + _TAG_OFFSET - _BASE) >> 3]
+        used = lambda d: mem[(id(d) + _TAG_OFFSET - 8 - _BASE) >> 3]
+        a, b = {"k": 1}, {"k": 1}
+        p = _PROXY(b)
+        t, u = at(a), at(b)
+        a["k"] = 2
+        t2 = at(a)
+        a["x"] = 0
+        del a["x"]
+        if _len(a) != used(a) or used({}) != 0 or t2 == t or at(a) == t2 or at(b) != u or at(a) == at(b) or \
+                mem[(id(p) + _PROXIED - _BASE) >> 3] != id(b):
+            _MEMORY[:] = [None, "dict version tags not where CPython 3.11 keeps them"]
+        else:
+            _MEMORY[:] = [mem, ""]
+    except _BaseException as e:
+        _MEMORY[:] = [None, "no dict version tags: " + _type(e).__name__]
+    for k in [k for k in sys.modules if k not in before]:
+        del sys.modules[k]
+
+
+def _tag_reader(spaces):
+    """A function of _MEMORY[0] that gives the version tags of spaces (two or
+    more dicts, or a class's mapping proxy, standing for its dict), as a tuple;
+    None without _MEMORY."""
+    mem = _MEMORY[0]
+    if mem is None or _len(spaces) < 2:
+        return None
+    from operator import itemgetter
+    at = []
+    for d in spaces:
+        a = id(d)
+        if _type(d) is _PROXY:
+            a = mem[(a + _PROXIED - _BASE) >> 3]
+        elif _type(d) is not _dict:
+            return None  # a mapping of another kind: no tag where a dict has one
+        i = (a + _TAG_OFFSET - _BASE) >> 3
+        if not 0 <= i < _len(mem):
+            return None  # beyond the view (an address space larger than 47 bits)
+        at.append(i)
+    return itemgetter(*at)
+
+
+_PROXY = _type(_type.__dict__)
+
+# Where a mapping proxy keeps its mapping, in bytes (after the object header);
+# _memory checks it too.
+_PROXIED = 16
 
 
 def _static(modules, harness):

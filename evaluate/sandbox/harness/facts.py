@@ -11,6 +11,7 @@ import builtins
 
 _str, _type, _len, _isinstance, _getattr = str, type, len, isinstance, getattr
 _list = list
+_id = object.__hash__  # id() without its audit event (see batch._id)
 
 # names of the calls by which a definition reaches a request (an HTTP verb, client
 # or connection)
@@ -388,7 +389,7 @@ def _answers():
     parent_if = {}
     for n in nodes:
         if _type(n) in (_ast.If, _ast.While):
-            parent_if[id(n.test)] = n
+            parent_if[_id(n.test)] = n
     NotEq, NotIn = _ast.NotEq, _ast.NotIn
     for n in nodes:
         t = _type(n)
@@ -404,7 +405,7 @@ def _answers():
                     lits.append(c.pattern.value.value)
         if not lits:
             continue
-        branch = parent_if.get(id(n))
+        branch = parent_if.get(_id(n))
         if branch is None:
             dest = stays
         elif _type(branch) is _ast.If:

@@ -14,7 +14,7 @@ from .dummies import _call_with_dummies, _NoMode
 from .facts import _facts, _setup_hooks
 from .guard import _apply_limits, _arm, _refuse_dir_fd_open
 from .recorders import _FAKES
-from .report import _safe, _send
+from .report import _flush, _safe, _send
 from .stubs import _fake_environment, _Globals, _prepare_stdlib, _stubbed, _undefined
 from .values import _Any, _MISS, _shape
 
@@ -123,6 +123,7 @@ def _execute(tree, facts, extra=None):
     def note(where, e):
         if _isinstance(e, MemoryError):
             _send("end", {"status": "oom", "error": where + ": MemoryError"})
+            _flush()
             _exit(0)
         if _len(errors) < 20:
             errors.append(where + ": " + _type(e).__name__ + ": " + _safe(e)[:300])

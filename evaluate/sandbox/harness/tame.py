@@ -10,7 +10,8 @@ import _ast
 
 from .facts import _walk
 
-_type, _len, _isinstance, _getattr, _id = type, len, isinstance, getattr, id
+_type, _len, _isinstance, _getattr = type, len, isinstance, getattr
+_id = object.__hash__  # id() without its audit event (see batch._id)
 _str = str
 
 # Standard modules tame code may import: what generated request code uses, none of
@@ -71,6 +72,17 @@ _DUNDER_DEF = frozenset((
 ))
 
 # Imports within an allowed package that are not tame themselves.
+# Attribute names under which a module of the allow-list holds one outside it
+# that would hand out frames, builtins, arbitrary calls or process state
+# (logging.sys, dataclasses.inspect, copy.weakref): refused on anything but a
+# module named as such, whose chain _chain follows, since an alias of the module
+# (l = logging; l.sys) escapes that check. Modules that hand out nothing of the kind (stat, errno, keyword,
+# pyexpat's errors and model) are left out: their names are common words.
+_OFF_LIST = frozenset(("sys", "_sys", "builtins", "bltns", "inspect", "operator", "posix", "_posix", "os", "_os",
+                       "_thread", "threading", "pickle", "weakref", "types", "_types", "copyreg", "socket",
+                       "_socket", "gc", "importlib", "ctypes", "subprocess", "signal", "atexit", "linecache",
+                       "codecs", "tempfile", "_imp", "marshal", "runpy", "pdb"))
+
 _DENY_SUB = frozenset(("logging.config", "http.server", "xml.etree.cElementTree"))
 
 # What of os tame code may touch: reads of the environment, path helpers and the
@@ -116,7 +128,7 @@ def _wild(tree, code):
     Import, ImportFrom, Attribute, Name, Call = _ast.Import, _ast.ImportFrom, _ast.Attribute, _ast.Name, _ast.Call
     Global, Constant, Subscript = _ast.Global, _ast.Constant, _ast.Subscript
     Assign, AugAssign, AnnAssign, Delete = _ast.Assign, _ast.AugAssign, _ast.AnnAssign, _ast.Delete
-    imported = set()
+    imported, aliased = set(), set()
     unused = {}  # names bound by an import that is tame only while they are never used
     nodes = _walk(tree)
     binds, why = _bindings(nodes)
@@ -149,6 +161,8 @@ def _wild(tree, code):
                     continue
                 bound = (a.asname or a.name).split(".", 1)[0]
                 imported.add(bound)
+                if a.asname or t is ImportFrom:
+                    aliased.add(bound)  # not the module's own name: _chain cannot follow it
                 if wild:
                     unused[bound] = wild
                 if t is ImportFrom and n.module == "os" and a.name not in _OS_ATTRS:
@@ -163,8 +177,11 @@ def _wild(tree, code):
                         return "imports %s from %s" % (a.name, n.module)
     os_names = os_attrs = 0
     callees = {_id(n.func) for n in nodes if _type(n) is Call}
+    dynamic = _constant_imports(nodes)
     for n in nodes:
         t = _type(n)
+        if _id(n) in dynamic:
+            continue
         if t is Attribute:
             a = n.attr
             if a in _ACCESSORS:
@@ -181,7 +198,9 @@ def _wild(tree, code):
                 return "os." + a
             if a in _REGISTRIES:
                 return "uses " + a
-            why = _chain(n, imported, binds)
+            if a in _OFF_LIST and not _module_rooted(n, imported - aliased, binds, dynamic):
+                return "reads %s, which names a module outside the allow-list" % a
+            why = _chain(n, imported, binds, dynamic)
             if why:
                 return why
         elif t is Name:
@@ -234,7 +253,39 @@ def _wild(tree, code):
     return ""
 
 
-def _chain(n, imported, binds):
+def _constant_imports(nodes):
+    """The identities of the calls __import__("m") among nodes (and of their
+    __import__ names) that import as `import m` would and are read one attribute
+    at once, as tame as m.attr: m a module of the allow-list, not a package's
+    module, the attribute not private (and of os, one tame code may touch)."""
+    out = set()
+    Call, Name, Constant = _ast.Call, _ast.Name, _ast.Constant
+    for n in nodes:
+        if _type(n) is not _ast.Attribute or _type(n.ctx) is not _ast.Load:
+            continue
+        c = n.value
+        if _type(c) is not Call or _type(c.func) is not Name or c.func.id != "__import__" or c.keywords or \
+                _len(c.args) != 1 or _type(c.args[0]) is not Constant or _type(c.args[0].value) is not _str:
+            continue
+        m = c.args[0].value
+        if m in _ALLOW and m not in _DENY_SUB and n.attr[:1] != "_" and (m != "os" or n.attr in _OS_ATTRS):
+            out.add(_id(c))
+            out.add(_id(c.func))
+    return out
+
+
+def _module_rooted(n, imported, binds, dynamic):
+    """Whether attribute n is read from a module by its name (or __import__):
+    _chain then knows what each attribute holds."""
+    root = n.value
+    while _type(root) is _ast.Attribute:
+        root = root.value
+    if _type(root) is _ast.Call:
+        return _id(root) in dynamic
+    return _type(root) is _ast.Name and (root.id in imported or root.id in _STDLIB and root.id not in binds)
+
+
+def _chain(n, imported, binds, dynamic=()):
     """Why attribute n, read from a module (imported, or a standard one the harness
     would import for the code), is not tame: a private attribute of the module or
     of anything under it, or a module outside the allow-list reached through the
@@ -245,15 +296,18 @@ def _chain(n, imported, binds):
     while _type(root) is _ast.Attribute:
         names.append(root.attr)
         root = root.value
-    if _type(root) is not _ast.Name:
+    if _type(root) is _ast.Call and _id(root) in dynamic:
+        r = root.args[0].value  # __import__("m"): as `import m` binds m
+    elif _type(root) is not _ast.Name:
         return ""
-    r = root.id
-    if r not in imported and not (r in _STDLIB and r not in binds):
-        return ""
+    else:
+        r = root.id
+        if r not in imported and not (r in _STDLIB and r not in binds):
+            return ""
     names.reverse()
     if any(a[:1] == "_" and not _dunder(a) for a in names):
         return "uses a private attribute under " + r
-    mod = _sys.modules.get(r) if r not in imported or r in _sys.modules else None
+    mod = _sys.modules.get(r) if r not in imported or r in _sys.modules or _type(root) is _ast.Call else None
     for i, a in enumerate(names):
         if mod is None or _type(mod) is not _ModuleType:
             return ""
@@ -359,6 +413,8 @@ def _shared_target(tg, imported):
     root = tg
     while _type(root) in (_ast.Attribute, _ast.Subscript):
         root = root.value
+    if _type(root) is _ast.Call and _type(root.func) is _ast.Name and root.func.id == "__import__":
+        return "assigns to an attribute of __import__(...)"
     if _type(root) is not _ast.Name or root.id not in imported:
         return ""
     if T is _ast.Subscript and _type(tg.value) is _ast.Attribute and tg.value.attr == "environ" \

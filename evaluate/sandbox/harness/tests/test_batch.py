@@ -196,5 +196,131 @@ class StoreCheckTest(unittest.TestCase):
         self.assertEqual(self.marks(ns["Nosy"]()), [])
 
 
+class TaintTest(unittest.TestCase):
+    """The audit hook that marks a job for what only events show."""
+
+    def test_code_and_class_swaps_are_marked(self):
+        from .. import batch
+        taint, active = [], [True]
+        hook = batch._make_taint(taint, active, -1)
+
+        def f():
+            pass
+
+        class A:
+            pass
+
+        hook("object.__setattr__", (f, "__code__", (lambda: 1).__code__))
+        hook("object.__setattr__", (A(), "__class__", A))
+        hook("object.__setattr__", (f, "__defaults__", ()))  # namedtuple's defaults: honest
+        self.assertEqual(taint, ["sets __code__ of a function", "sets __class__ of a A"])
+        active[0] = False
+        hook("object.__setattr__", (f, "__code__", f.__code__))
+        self.assertEqual(len(taint), 2)
+
+
+class NamespacesTest(unittest.TestCase):
+    """The comparison after each job: by version tags, only the namespaces a job
+    changed are compared, and it finds what comparing them all finds."""
+
+    @classmethod
+    def setUpClass(cls):
+        import atexit
+        import logging
+        import os
+        import random
+        import string
+        import tempfile
+        import warnings
+        from .. import batch
+        cls.batch = batch
+        batch._memory()
+        cls.scratch = tempfile.mkdtemp(prefix="sccg-batch-test-")
+        cls.string, cls.dumps = string, [json.dumps]
+        cls.modules = (os, logging, warnings, random, atexit, json)
+
+    def setUp(self):
+        # a snapshot of its own for each test: unittest changes its classes as it runs
+        import sys
+        pkg = self.batch.__name__.rpartition(".")[0]
+        harness = [m for n, m in list(sys.modules.items()) if n == pkg or n.startswith(pkg + ".")]
+        self.shared = self.batch._Shared(self.scratch, *self.modules, harness, [])
+
+    @classmethod
+    def tearDownClass(cls):
+        import shutil
+        shutil.rmtree(cls.scratch, True)
+
+    def both(self):
+        """What the comparison finds with tags, and comparing every namespace."""
+        sh = self.shared
+        tagged = sh._namespaces()
+        tags, sh.tags = sh.tags, None
+        try:
+            full = sh._namespaces()
+        finally:
+            sh.tags = tags
+        return tagged, full
+
+    def test_tags_are_read_here(self):
+        self.assertEqual(self.batch._MEMORY[1], "")
+        self.assertIsNotNone(self.shared.tags)
+        self.assertEqual(self.both(), ("", ""))
+
+    def test_what_a_change_leaves_is_found_both_ways(self):
+        sh = self.shared
+        f = self.string.Formatter
+        cases = [
+            ("a module's attribute", lambda: setattr(json, "sccg_probe", 1), lambda: delattr(json, "sccg_probe"),
+             "attributes of json changed"),
+            ("a module's function replaced", lambda: setattr(json, "dumps", len), lambda: setattr(json, "dumps", self.dumps[0]),
+             "attributes of json changed"),
+            ("a class's attribute", lambda: setattr(f, "sccg_probe", 1), lambda: delattr(f, "sccg_probe"),
+             "attributes of an object changed"),
+        ]
+        for name, change, undo, want in cases:
+            with self.subTest(name):
+                change()
+                try:
+                    self.assertEqual(self.both(), (want, want))
+                finally:
+                    undo()
+                # put back as it was: the tag moved, the identities did not
+                self.assertEqual(self.both(), ("", ""))
+                self.assertEqual(sh._namespaces(), "")
+
+    def test_a_wrong_layout_is_refused(self):
+        b = self.batch
+        offset = b._TAG_OFFSET
+        try:
+            b._TAG_OFFSET = offset - 8  # ma_used: it does not move when a value changes
+            b._memory()
+            self.assertIsNone(b._MEMORY[0])
+            self.assertIn("version tags", b._MEMORY[1])
+            self.assertIsNone(b._tag_reader([{}, {}]))
+        finally:
+            b._TAG_OFFSET = offset
+            b._memory()
+        self.assertIsNotNone(b._MEMORY[0])
+
+    def test_only_dicts_and_class_proxies_are_read(self):
+        import collections
+        self.assertIsNotNone(self.batch._tag_reader([{}, type(self).__dict__]))
+        self.assertIsNone(self.batch._tag_reader([{}, collections.OrderedDict()]))
+
+    def test_the_view_writes_nothing(self):
+        mem = self.batch._MEMORY[0]
+        self.assertIsNone(mem.obj)  # no exporter to write through
+        self.assertTrue(mem.readonly)
+        i = (id(json.__dict__) + self.batch._TAG_OFFSET - self.batch._BASE) >> 3
+        with self.assertRaises(TypeError):
+            mem[i] = mem[i]
+
+    def test_ctypes_leaves_sys_modules(self):
+        import sys
+        self.assertNotIn("ctypes", sys.modules)
+        self.assertNotIn("_ctypes", sys.modules)
+
+
 if __name__ == "__main__":
     unittest.main()

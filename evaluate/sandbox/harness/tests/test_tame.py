@@ -84,6 +84,32 @@ class WildTest(unittest.TestCase):
             ("import json\njson.JSONDecoder.decode = None\n", "assigns to an attribute of json"),
             ("import requests as r\ndel r.get\n", "assigns to an attribute of r"),
             ("import json\ndef f():\n    global json\n", "global json"),
+            # __import__ of a constant allowed name, read one attribute at once: as import m; m.attr
+            ("k = __import__('os').environ.get('KEY', '')\n", ""),
+            ("d = __import__('json').loads('{}')\n", ""),
+            ("__import__('os').system('x')\n", "calls __import__"),
+            ("__import__('pickle').loads(b'')\n", "calls __import__"),
+            ("m = __import__('json')\n", "calls __import__"),
+            ("__import__('json')._default_decoder\n", "calls __import__"),
+            ("__import__('os.path').join\n", "calls __import__"),
+            ("__import__(name).environ\n", "calls __import__"),
+            ("__import__('json', fromlist=['x']).loads\n", "calls __import__"),
+            ("__import__('json').loads = None\n", "assigns to an attribute of __import__(...)"),
+            ("f = __import__\n", "name __import__"),
+            # deeper chains through __import__: as through the module's name
+            ("__import__('urllib').parse.quote('a b')\n", ""),
+            ("__import__('logging').sys.modules\n", "reaches sys through logging"),
+            ("__import__('json').decoder._x\n", "uses a private attribute under json"),
+            ("__import__('json').JSONDecoder.decode = None\n", "assigns to an attribute of __import__(...)"),
+            ("__import__('json').loads.x = 1\n", "assigns to an attribute of __import__(...)"),
+            # an alias of a module escapes the module chains: the names that lead
+            # off the allow-list are refused on anything
+            ("import logging\nl = logging\nm = l.sys.modules\n", "reads sys, which names a module outside the allow-list"),
+            ("import logging\ndef f(l=logging):\n    return l.os.system\n", "reads os, which names a module outside the allow-list"),
+            ("import copy\nw = [copy][0].weakref\n", "reads weakref, which names a module outside the allow-list"),
+            ("import dataclasses as d\nx = d.inspect\n", "reads inspect, which names a module outside the allow-list"),
+            ("import traceback\nt = traceback\nb = t._sys\n", "reads _sys, which names a module outside the allow-list"),
+            ("def f(e):\n    return e.code, e.errors, e.model, e.stat\n", ""),
         ]
         for code, want in cases:
             with self.subTest(code=code):
