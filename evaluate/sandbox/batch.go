@@ -1,9 +1,12 @@
 package sandbox
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"strconv"
@@ -61,20 +64,24 @@ type batchPool struct {
 }
 
 // batchChild is a running batch: a child forked by a fork server, taking one job
-// at a time on its socket and reporting on its pipe.
+// at a time on its socket and reporting on its pipe. The goroutine that runs a job
+// reads the job's report itself: no goroutine, channel or timer stands between a
+// report line and the run that waits for it.
 type batchChild struct {
-	ch       child
-	sock     *os.File // our end of the job socket (SOCK_SEQPACKET), on Go's poller
-	pr       *os.File // the report pipe
-	mem      *os.File // its stderr, emptied by the child before each job
-	lines    <-chan []byte
-	readDone <-chan struct{}
-	waited   chan exit
-	exited   *exit // set once waited has delivered
-	max      int
-	jobs     int
-	cpu      time.Duration
-	born     time.Time
+	ch     child
+	sock   *os.File      // our end of the job socket (SOCK_SEQPACKET), on Go's poller
+	pr     *os.File      // the report pipe, on Go's poller
+	br     *bufio.Reader // reads pr, at most what a batch of its size may report
+	mem    *os.File      // its stderr, emptied by the child before each job
+	waited chan exit
+	exited *exit // set once waited has delivered
+	max    int
+	jobs   int
+	cpu    time.Duration
+	born   time.Time
+	// stale: a cancellation came as its last job ended and may yet cut the
+	// next job's reading short; it takes no further job.
+	stale bool
 }
 
 // BatchStats are the runner's batching counts so far.
@@ -169,87 +176,127 @@ func (r *Runner) runInBatch(ctx context.Context, b *batchChild, code, function s
 	start := time.Now()
 	res = Result{Requests: []Request{}}
 	nonce := newNonce()
-	function = strings.NewReplacer("\n", " ", "\r", " ").Replace(function)
-	if err := b.sock.SetWriteDeadline(time.Now().Add(5 * time.Second)); err != nil {
+	function = oneLine.Replace(function)
+	if err := b.sock.SetWriteDeadline(start.Add(5 * time.Second)); err != nil {
 		return res, "batch failed: " + err.Error()
 	}
 	if _, err := b.sock.Write([]byte(nonce + "\n" + function + "\n" + code)); err != nil {
 		return res, "batch failed: send job: " + err.Error()
 	}
 	b.jobs++
+	// The wall-clock limit and a cancellation both end the reading: the first as
+	// its deadline, the second by moving the deadline to the past.
+	if err := b.pr.SetReadDeadline(start.Add(r.limits.Timeout)); err != nil {
+		b.ch.kill()
+		return res, "batch failed: " + err.Error()
+	}
+	stop := context.AfterFunc(ctx, func() { b.pr.SetReadDeadline(time.Unix(1, 0)) })
+	defer func() {
+		if !stop() {
+			b.stale = true
+		}
+	}()
 	rep := &report{nonce: nonce, res: &res}
-	timer := time.NewTimer(r.limits.Timeout)
-	defer timer.Stop()
 	var wild string
 	for {
-		select {
-		case line, ok := <-b.lines:
-			if !ok {
-				return res, "batch failed: the batch child closed its report channel"
-			}
-			kind, body, ok := parseLine(line, nonce)
-			if !ok {
-				// The harness writes the lines of one job before it takes the next;
-				// a line of another job now is no line of the harness's.
-				return res, "batch ended: a report line out of turn"
-			}
-			switch kind {
-			case "wild":
-				var w struct {
-					Why string `json:"why"`
-				}
-				json.Unmarshal(body, &w)
-				wild = w.Why
-			case "verify":
-				var v struct {
-					Clean bool   `json:"clean"`
-					Why   string `json:"why"`
-					CPUUS int64  `json:"cpu_us"`
-					RSSKB int64  `json:"rss_kb"`
-				}
-				if err := json.Unmarshal(body, &v); err != nil {
-					return res, "batch failed: unreadable verification"
-				}
-				cpu := time.Duration(v.CPUUS) * time.Microsecond
-				b.cpu += cpu
-				if v.RSSKB > batchRSSKiB {
-					b.max = b.jobs // full: no further job
-				}
-				switch {
-				case !v.Clean:
-					return res, "batch ended: " + v.Why
-				case wild != "":
-					return res, "not tame: " + wild
-				case !rep.facts || !rep.ended:
-					return res, "batch failed: no facts or end report"
-				}
-				res.Status, res.Reason = classify("", rep, exit{})
-				if res.Status != StatusOK && res.Status != StatusError {
-					return res, "batch failed: " + string(res.Status)
-				}
-				res.Duration = time.Since(start)
-				// a batch child has no start-up of its own: the job's setup is all
-				// of it but the code
-				res.CPU.Total, res.CPU.Setup = cpu, max(0, cpu-res.CPU.Code)
-				res.Stderr = stderrOf(b.mem)
-				return res, ""
-			default:
-				rep.add(line)
-			}
-		case ex := <-b.waited:
-			b.exited = &ex
-			if ex.ws.Signaled() && ex.ws.Signal() == syscall.SIGPROF {
-				return res, "batch failed: CPU-time limit"
-			}
-			return res, "batch failed: the batch child exited"
-		case <-timer.C:
-			b.ch.kill()
-			return res, "batch failed: timeout"
-		case <-ctx.Done():
-			b.ch.kill()
-			res.Status, res.Reason = StatusKilled, "run cancelled"
-			return res, "cancelled"
+		line, err := b.line()
+		if err != nil {
+			return res, b.lost(ctx, err, &res)
 		}
+		kind, body, ok := parseLine(line, nonce)
+		if !ok {
+			// The harness writes the lines of one job before it takes the next;
+			// a line of another job now is no line of the harness's.
+			return res, "batch ended: a report line out of turn"
+		}
+		switch kind {
+		case "wild":
+			var w struct {
+				Why string `json:"why"`
+			}
+			json.Unmarshal(body, &w)
+			wild = w.Why
+		case "verify":
+			var v struct {
+				Clean bool   `json:"clean"`
+				Why   string `json:"why"`
+				CPUUS int64  `json:"cpu_us"`
+				RSSKB int64  `json:"rss_kb"`
+			}
+			if err := json.Unmarshal(body, &v); err != nil {
+				return res, "batch failed: unreadable verification"
+			}
+			cpu := time.Duration(v.CPUUS) * time.Microsecond
+			b.cpu += cpu
+			if v.RSSKB > batchRSSKiB {
+				b.max = b.jobs // full: no further job
+			}
+			switch {
+			case !v.Clean:
+				return res, "batch ended: " + v.Why
+			case wild != "":
+				return res, "not tame: " + wild
+			case !rep.facts || !rep.ended:
+				return res, "batch failed: no facts or end report"
+			}
+			res.Status, res.Reason = classify("", rep, exit{})
+			if res.Status != StatusOK && res.Status != StatusError {
+				return res, "batch failed: " + string(res.Status)
+			}
+			res.Duration = time.Since(start)
+			// a batch child has no start-up of its own: the job's setup is all
+			// of it but the code
+			res.CPU.Total, res.CPU.Setup = cpu, max(0, cpu-res.CPU.Code)
+			res.Stderr = stderrOf(b.mem)
+			return res, ""
+		default:
+			rep.add(line)
+		}
+	}
+}
+
+// line is batch child b's next report line, valid until the next read; a line
+// longer than the reader's buffer is skipped.
+func (b *batchChild) line() ([]byte, error) {
+	for {
+		line, err := b.br.ReadSlice('\n')
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
+		for err == bufio.ErrBufferFull {
+			_, err = b.br.ReadSlice('\n')
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// lost says why batch child b's report ended before its job did, from err, the
+// error that ended the reading: the run was cancelled, reached its wall-clock
+// limit, or the child exited (or closed its report pipe).
+func (b *batchChild) lost(ctx context.Context, err error, res *Result) string {
+	switch {
+	case ctx.Err() != nil:
+		b.ch.kill()
+		res.Status, res.Reason = StatusKilled, "run cancelled"
+		return "cancelled"
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		b.ch.kill()
+		return "batch failed: timeout"
+	}
+	timer := time.NewTimer(5 * time.Second)
+	defer timer.Stop()
+	select {
+	case ex := <-b.waited:
+		b.exited = &ex
+		if ex.ws.Signaled() && ex.ws.Signal() == syscall.SIGPROF {
+			return "batch failed: CPU-time limit"
+		}
+		return "batch failed: the batch child exited"
+	case <-timer.C:
+		b.ch.kill()
+		return "batch failed: the batch child closed its report channel"
 	}
 }
 
@@ -281,7 +328,7 @@ func (r *Runner) getBatch() (*batchChild, error) {
 // putBatch gives b back to the pool, or ends it once it is full, old or heavy;
 // clean says the last job left it as it was.
 func (r *Runner) putBatch(b *batchChild, clean bool) {
-	if b.jobs >= b.max || b.cpu >= batchCPU || time.Since(b.born) >= batchAge {
+	if b.stale || b.jobs >= b.max || b.cpu >= batchCPU || time.Since(b.born) >= batchAge {
 		r.retireBatch(b, clean)
 		return
 	}
@@ -322,9 +369,6 @@ func (b *batchChild) end() {
 	}
 	b.ch.kill()
 	b.pr.Close()
-	for range b.lines {
-	}
-	<-b.readDone
 	b.mem.Close()
 }
 
@@ -387,9 +431,8 @@ func (r *Runner) startBatch(size int) (_ *batchChild, err error) {
 		mem.Close()
 		return nil, err
 	}
-	lines, done := readLines(pr, int64(size+1)*maxReport)
-	b := &batchChild{ch: ch, sock: ours, pr: pr, mem: mem, lines: lines, readDone: done,
-		waited: make(chan exit, 1), max: size, born: time.Now()}
+	b := &batchChild{ch: ch, sock: ours, pr: pr, br: bufio.NewReaderSize(io.LimitReader(pr, int64(size+1)*maxReport), 64<<10),
+		mem: mem, waited: make(chan exit, 1), max: size, born: time.Now()}
 	go func() {
 		ws, cpu, err := ch.wait()
 		b.waited <- exit{ws, cpu, err}
@@ -420,18 +463,18 @@ func mapWith(m map[*batchChild]bool, b *batchChild) map[*batchChild]bool {
 
 // ready waits for the batch child's first line, which says it is ready.
 func (b *batchChild) ready() error {
-	timer := time.NewTimer(2 * time.Minute)
-	defer timer.Stop()
-	select {
-	case line, ok := <-b.lines:
-		if kind, _, lok := parseLine(line, ""); ok && lok && kind == "ready" {
-			return nil
-		}
-		return fmt.Errorf("sandbox: batch child did not start: %q", line)
-	case ex := <-b.waited:
-		b.exited = &ex
-		return fmt.Errorf("sandbox: batch child exited before it was ready")
-	case <-timer.C:
-		return fmt.Errorf("sandbox: batch child not ready after 2 minutes")
+	if err := b.pr.SetReadDeadline(time.Now().Add(2 * time.Minute)); err != nil {
+		return fmt.Errorf("sandbox: batch child: %w", err)
 	}
+	line, err := b.line()
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("sandbox: batch child not ready after 2 minutes")
+	case err != nil:
+		return fmt.Errorf("sandbox: batch child exited before it was ready")
+	}
+	if kind, _, ok := parseLine(line, ""); ok && kind == "ready" {
+		return nil
+	}
+	return fmt.Errorf("sandbox: batch child did not start: %q", line)
 }

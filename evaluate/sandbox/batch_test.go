@@ -153,3 +153,24 @@ func TestInterferenceSuite(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchedRunCancelled cancels a batched run mid-way: it ends as killed with
+// the context's error well before its wall-clock limit, and the next run of the
+// runner scores in a batch as usual.
+func TestBatchedRunCancelled(t *testing.T) {
+	r := newTestRunner(t, Limits{Timeout: time.Minute}, true)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel)
+	start := time.Now()
+	res, err := r.Run(ctx, "while True:\n    pass\n", "")
+	if err != context.Canceled || res.Status != StatusKilled {
+		t.Fatalf("cancelled run: %s (%s), %v; want killed, %v", res.Status, res.Reason, err, context.Canceled)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("cancelled run ended after %v, at its wall-clock limit rather than at the cancellation", d)
+	}
+	res, err = r.Run(context.Background(), goodCode, "get_weather")
+	if err != nil || res.Status != StatusOK || len(res.Requests) != 1 || res.Placement != PlacedBatch {
+		t.Fatalf("run after a cancelled one: %s %s %+v %q %v", res.Status, res.Reason, res.Requests, res.Placement, err)
+	}
+}

@@ -454,12 +454,15 @@ func (r *Runner) prepare(code, function string) (_ *job, err error) {
 	if j.mem, err = memfd("sccg-job"); err != nil {
 		return nil, fmt.Errorf("sandbox: job file: %w", err)
 	}
-	function = strings.NewReplacer("\n", " ", "\r", " ").Replace(function)
+	function = oneLine.Replace(function)
 	if _, err = j.mem.WriteAt([]byte(j.nonce+"\n"+function+"\n"+code), 0); err != nil {
 		return nil, fmt.Errorf("sandbox: write job: %w", err)
 	}
 	return j, nil
 }
+
+// oneLine puts a function name on one line of a job's header.
+var oneLine = strings.NewReplacer("\n", " ", "\r", " ")
 
 // newNonce is a fresh random nonce for one run's report lines.
 func newNonce() string {
