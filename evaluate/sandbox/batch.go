@@ -180,7 +180,7 @@ func (r *Runner) runInBatch(ctx context.Context, b *batchChild, code, function s
 	if err := b.sock.SetWriteDeadline(start.Add(5 * time.Second)); err != nil {
 		return res, "batch failed: " + err.Error()
 	}
-	if _, err := b.sock.Write([]byte(nonce + "\n" + function + "\n" + code)); err != nil {
+	if err := writeMessage(b.sock, []byte(nonce+"\n"+function+"\n"+code)); err != nil {
 		return res, "batch failed: send job: " + err.Error()
 	}
 	b.jobs++
@@ -303,7 +303,7 @@ func (b *batchChild) lost(ctx context.Context, err error, res *Result) string {
 // stderrOf is the start (8 KiB) of what a child wrote to memory file mem.
 func stderrOf(mem *os.File) string {
 	var eb [8 << 10]byte
-	n, _ := mem.ReadAt(eb[:], 0)
+	n := readAt(mem, eb[:], 0)
 	return strings.ToValidUTF8(string(eb[:n]), "?")
 }
 
@@ -396,6 +396,11 @@ func (r *Runner) startBatch(size int) (_ *batchChild, err error) {
 		return nil, fmt.Errorf("sandbox: batch report pipe: %w", err)
 	}
 	defer pw.Close()
+	rd, err := newPollReader(pr)
+	if err != nil {
+		pr.Close()
+		return nil, fmt.Errorf("sandbox: batch report pipe: %w", err)
+	}
 	mem, err := memfd("sccg-batch")
 	if err != nil {
 		pr.Close()
@@ -431,7 +436,7 @@ func (r *Runner) startBatch(size int) (_ *batchChild, err error) {
 		mem.Close()
 		return nil, err
 	}
-	b := &batchChild{ch: ch, sock: ours, pr: pr, br: bufio.NewReaderSize(io.LimitReader(pr, int64(size+1)*maxReport), 64<<10),
+	b := &batchChild{ch: ch, sock: ours, pr: pr, br: bufio.NewReaderSize(io.LimitReader(rd, int64(size+1)*maxReport), 64<<10),
 		mem: mem, waited: make(chan exit, 1), max: size, born: time.Now()}
 	go func() {
 		ws, cpu, err := ch.wait()
