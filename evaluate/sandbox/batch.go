@@ -352,7 +352,7 @@ func (r *Runner) retireBatch(b *batchChild, clean bool) {
 		p.size = b.max * 2
 	}
 	p.mu.Unlock()
-	go b.end()
+	r.endBatch(b)
 }
 
 // end closes the job socket (the child exits at its end), waits for the child
@@ -429,7 +429,7 @@ func (r *Runner) startBatch(size int) (_ *batchChild, err error) {
 	cpu := l.CPUSeconds + int(batchCPU/time.Second) + 1
 	msg := strings.Join([]string{"batch", strconv.Itoa(l.CPUSeconds), strconv.Itoa(cpu), strconv.Itoa(l.MemoryMB << 20),
 		strconv.Itoa(l.FileSizeMB << 20), strconv.Itoa(l.OpenFiles), strconv.Itoa(l.Processes)}, "\t")
-	ch, err := r.startWarm(msg, pw, theirs, mem)
+	ch, err := r.startWarm(true, msg, pw, theirs, mem)
 	if err != nil {
 		ours.Close()
 		pr.Close()

@@ -174,3 +174,38 @@ func TestBatchedRunCancelled(t *testing.T) {
 		t.Fatalf("run after a cancelled one: %s %s %+v %q %v", res.Status, res.Reason, res.Requests, res.Placement, err)
 	}
 }
+
+// TestForkServersByKind: with batching, a run in a child of its own is forked by a
+// server that does not load what batches share, and the batch child that follows
+// a full one takes the server the full one held instead of starting another.
+func TestForkServersByKind(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a batch to its end")
+	}
+	r := newTestRunner(t, Limits{}, true)
+	ctx := context.Background()
+	res, err := r.Run(ctx, "import subprocess\n", "")
+	if err != nil || !strings.HasPrefix(res.Placement, PlacedOwn+": not tame") {
+		t.Fatalf("code that is not tame: placed %q, %v", res.Placement, err)
+	}
+	for range batchFirst + 1 {
+		res, err := r.Run(ctx, goodCode, "get_weather")
+		if err != nil || res.Status != StatusOK || res.Placement != PlacedBatch {
+			t.Fatalf("tame code: %s %s placed %q, %v", res.Status, res.Reason, res.Placement, err)
+		}
+	}
+	var batch, plain int
+	r.pool.mu.Lock()
+	for z := range r.pool.all {
+		if z.batch {
+			batch++
+		} else {
+			plain++
+		}
+	}
+	r.pool.mu.Unlock()
+	if st := r.BatchStats(); st.Children != 2 || batch != 1 || plain != 1 {
+		t.Errorf("%d batch children, fork servers: %d of batches, %d of children of their own; want 2, 1 and 1",
+			st.Children, batch, plain)
+	}
+}

@@ -220,6 +220,7 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	}
 	r := &Runner{python: py, harness: h, dir: dir, limits: opts.Limits.withDefaults(), warm: !opts.Exec,
 		batching: !opts.Exec && !opts.NoBatch, stale: stale}
+	r.pool.back.L = &r.pool.mu
 	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET)
 	if r.warm {
 		flags |= syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
@@ -227,8 +228,9 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	r.attr, r.isolation = detectIsolation(ctx, py, dir, flags, opts.NoNamespaces)
 	if r.warm {
 		r.isolation = "fork-server+" + r.isolation
-		// Start the first fork server now: a harness that cannot serve fails New.
-		z, err := r.startZygote()
+		// Start the first fork server now (of batch children, when batching): a
+		// harness that cannot serve fails New.
+		z, err := r.startZygote(r.batching)
 		if err != nil {
 			r.Close()
 			return nil, err
@@ -505,7 +507,7 @@ func (r *Runner) start(j *job) (child, error) {
 	var ch child
 	var err error
 	if r.warm {
-		ch, err = r.startWarm(strings.Join(j.limits, "\t"), j.pw, j.mem)
+		ch, err = r.startWarm(false, strings.Join(j.limits, "\t"), j.pw, j.mem)
 	} else {
 		ch, err = r.startExec(j.scratch, j.limits, j.pw, j.mem)
 	}
