@@ -69,7 +69,7 @@ type batchPool struct {
 // report line and the run that waits for it.
 type batchChild struct {
 	ch     child
-	sock   *os.File      // our end of the job socket (SOCK_SEQPACKET), on Go's poller
+	sock   *os.File      // our end of the job socket (SOCK_SEQPACKET)
 	pr     *os.File      // the report pipe, on Go's poller
 	br     *bufio.Reader // reads pr, at most what a batch of its size may report
 	mem    *os.File      // its stderr, emptied by the child before each job
@@ -177,10 +177,7 @@ func (r *Runner) runInBatch(ctx context.Context, b *batchChild, code, function s
 	res = Result{Requests: []Request{}}
 	nonce := newNonce()
 	function = oneLine.Replace(function)
-	if err := b.sock.SetWriteDeadline(start.Add(5 * time.Second)); err != nil {
-		return res, "batch failed: " + err.Error()
-	}
-	if err := writeMessage(b.sock, []byte(nonce+"\n"+function+"\n"+code)); err != nil {
+	if err := sendJob(b.sock, []byte(nonce+"\n"+function+"\n"+code)); err != nil {
 		return res, "batch failed: send job: " + err.Error()
 	}
 	b.jobs++
@@ -406,14 +403,10 @@ func (r *Runner) startBatch(size int) (_ *batchChild, err error) {
 		pr.Close()
 		return nil, fmt.Errorf("sandbox: batch stderr: %w", err)
 	}
+	// Our end stays blocking, and so off Go's poller, where each job the child
+	// takes would wake the poller to say the socket is writable again; sending
+	// does not wait (sendJob).
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
-	if err == nil {
-		err = syscall.SetNonblock(fds[0], true)
-		if err != nil {
-			syscall.Close(fds[0])
-			syscall.Close(fds[1])
-		}
-	}
 	if err != nil {
 		pr.Close()
 		mem.Close()

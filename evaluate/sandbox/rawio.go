@@ -8,8 +8,9 @@ import (
 )
 
 // A batched run's report pipe, job socket and memory file are read and written
-// with raw system calls. None of them can block (the pipe and the socket are
-// non-blocking, and Go's poller does the waiting; the memory file is memory), so
+// with raw system calls. None of them can block (the pipe is non-blocking, and
+// Go's poller does the waiting; a job is sent without waiting; the memory file is
+// memory), so
 // what the runtime does around a call that may block buys nothing here, and costs
 // much: the first such call after the process was idle, as it is whenever a
 // child's report line wakes it, wakes the runtime's monitor thread, which then
@@ -45,9 +46,11 @@ func (p pollReader) Read(b []byte) (int, error) {
 	return n, nil
 }
 
-// writeMessage sends b whole as one message on non-blocking socket f (on Go's
-// poller; its write deadline holds).
-func writeMessage(f *os.File, b []byte) error {
+// sendJob sends job b whole as one message on batch job socket f, without
+// waiting: a batch child takes each job before it reports it, so at most one is
+// ever queued, and a socket with no room for one more (the child no longer
+// takes jobs) is an error.
+func sendJob(f *os.File, b []byte) error {
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return err
@@ -55,13 +58,13 @@ func writeMessage(f *os.File, b []byte) error {
 	var n int
 	var errno syscall.Errno
 	if err := rc.Write(func(fd uintptr) bool {
-		n, errno = rawIO(syscall.SYS_WRITE, fd, b, 0)
-		return errno != syscall.EAGAIN
+		n, errno = rawIO(syscall.SYS_SENDTO, fd, b, syscall.MSG_DONTWAIT|syscall.MSG_NOSIGNAL)
+		return true
 	}); err != nil {
 		return err
 	}
 	if errno != 0 {
-		return os.NewSyscallError("write", errno)
+		return os.NewSyscallError("send", errno)
 	}
 	if n != len(b) {
 		return io.ErrShortWrite
@@ -69,7 +72,7 @@ func writeMessage(f *os.File, b []byte) error {
 	return nil
 }
 
-// readAt reads memory file f from offset off into b.
+// readAt reads memory file f from offset off into b (the start of what it holds).
 func readAt(f *os.File, b []byte, off int64) int {
 	rc, err := f.SyscallConn()
 	if err != nil {
@@ -83,13 +86,14 @@ func readAt(f *os.File, b []byte, off int64) int {
 	return max(n, 0)
 }
 
-// rawIO is read, write or pread64 (trap) of b on fd, retried when interrupted.
-func rawIO(trap, fd uintptr, b []byte, off int64) (int, syscall.Errno) {
+// rawIO is read, pread64 (arg: the offset) or sendto (arg: the flags) (trap) of
+// b on fd, retried when interrupted.
+func rawIO(trap, fd uintptr, b []byte, arg int64) (int, syscall.Errno) {
 	if len(b) == 0 {
 		return 0, 0
 	}
 	for {
-		r, _, e := syscall.RawSyscall6(trap, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), uintptr(off), 0, 0)
+		r, _, e := syscall.RawSyscall6(trap, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), uintptr(arg), 0, 0)
 		if e != syscall.EINTR {
 			if e != 0 {
 				return -1, e
