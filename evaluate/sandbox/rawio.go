@@ -8,14 +8,16 @@ import (
 )
 
 // A batched run's report pipe, job socket and memory file are read and written
-// with raw system calls. None of them can block (the pipe is non-blocking, and
-// Go's poller does the waiting; a job is sent without waiting; the memory file is
-// memory), so
-// what the runtime does around a call that may block buys nothing here, and costs
-// much: the first such call after the process was idle, as it is whenever a
-// child's report line wakes it, wakes the runtime's monitor thread, which then
-// polls every 20 µs until the process is idle again. With raw calls the
-// evaluator's CPU per batched run fell by about a third (BenchmarkBatched).
+// with raw system calls, and so are a fork server's control socket and the report
+// pipe of a run in a child of its own. None of these calls can block (the pipes
+// and the control socket are non-blocking, and Go's poller does the waiting; a
+// job is sent without waiting; a memory file is memory), so what the runtime does
+// around a call that may block buys nothing here, and costs much: the first such
+// call after the process was idle, as it is whenever a child's report line wakes
+// it, wakes the runtime's monitor thread, which then polls every 20 µs until the
+// process is idle again. With raw calls the evaluator's CPU per batched run fell
+// by about a third (BenchmarkBatched), per run in a child of its own by a tenth
+// (BenchmarkRunSplit).
 
 // pollReader reads a non-blocking file on Go's poller; its deadlines hold.
 type pollReader struct{ rc syscall.RawConn }
@@ -84,6 +86,27 @@ func readAt(f *os.File, b []byte, off int64) int {
 		return true
 	})
 	return max(n, 0)
+}
+
+// rawSendmsg sends message b with control data oob on socket fd, whole or not
+// at all (a SOCK_SEQPACKET socket), retried when interrupted.
+func rawSendmsg(fd uintptr, b, oob []byte) syscall.Errno {
+	var iov syscall.Iovec
+	if len(b) > 0 {
+		iov.Base = &b[0]
+		iov.SetLen(len(b))
+	}
+	msg := syscall.Msghdr{Iov: &iov, Iovlen: 1}
+	if len(oob) > 0 {
+		msg.Control = &oob[0]
+		msg.SetControllen(len(oob))
+	}
+	for {
+		_, _, e := syscall.RawSyscall(syscall.SYS_SENDMSG, fd, uintptr(unsafe.Pointer(&msg)), syscall.MSG_NOSIGNAL)
+		if e != syscall.EINTR {
+			return e
+		}
+	}
 }
 
 // rawIO is read, pread64 (arg: the offset) or sendto (arg: the flags) (trap) of

@@ -527,7 +527,11 @@ type exit struct {
 // at the wall-clock limit or when ctx is done, waits for the child and drains what
 // is left of the report. killedBy says which of the two killed it, if one did.
 func (r *Runner) supervise(ctx context.Context, ch child, pr *os.File, rep *report) (killedBy Status, ex exit) {
-	lines, readDone := readLines(pr, maxReport)
+	var rd io.Reader = pr
+	if p, err := newPollReader(pr); err == nil {
+		rd = p
+	}
+	lines, readDone := readLines(rd, maxReport)
 	waited := make(chan exit, 1)
 	go func() {
 		ws, cpu, err := ch.wait()
@@ -562,6 +566,10 @@ func (r *Runner) supervise(ctx context.Context, ch child, pr *os.File, rep *repo
 	return killedBy, ex
 }
 
+// lineReaders are the buffered readers of readLines, kept between runs: a new
+// 64 KiB buffer for each run was fresh pages to fault in and clear.
+var lineReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
+
 // readLines reads the report channel line by line (max bytes at most; an
 // over-long line is skipped) until its end. lines is closed after the last line,
 // done once the reading is over.
@@ -571,7 +579,12 @@ func readLines(pr io.Reader, max int64) (lines <-chan []byte, done <-chan struct
 	go func() {
 		defer close(readDone)
 		defer close(out)
-		br := bufio.NewReaderSize(io.LimitReader(pr, max), 64<<10)
+		br := lineReaders.Get().(*bufio.Reader)
+		br.Reset(io.LimitReader(pr, max))
+		defer func() {
+			br.Reset(nil)
+			lineReaders.Put(br)
+		}()
 		for {
 			line, err := br.ReadSlice('\n')
 			if len(line) > 0 && err == nil {

@@ -178,8 +178,12 @@ func recvCtrl(f *os.File, d time.Duration) (string, error) {
 	if err := f.SetReadDeadline(time.Now().Add(d)); err != nil {
 		return "", err
 	}
+	rd, err := newPollReader(f)
+	if err != nil {
+		return "", err
+	}
 	var buf [256]byte
-	n, err := f.Read(buf[:])
+	n, err := rd.Read(buf[:])
 	if err != nil {
 		return "", err
 	}
@@ -192,14 +196,17 @@ func sendCtrl(f *os.File, msg string, fds ...int) error {
 	if err != nil {
 		return err
 	}
-	var serr error
+	var errno syscall.Errno
 	if err := rc.Write(func(fd uintptr) bool {
-		serr = syscall.Sendmsg(int(fd), []byte(msg), syscall.UnixRights(fds...), nil, 0)
-		return serr != syscall.EAGAIN
+		errno = rawSendmsg(fd, []byte(msg), syscall.UnixRights(fds...))
+		return errno != syscall.EAGAIN
 	}); err != nil {
 		return err
 	}
-	return serr
+	if errno != 0 {
+		return os.NewSyscallError("sendmsg", errno)
+	}
+	return nil
 }
 
 // startWarm has a fork server start the child of control message msg (a job's
