@@ -209,3 +209,22 @@ func TestForkServersByKind(t *testing.T) {
 			st.Children, batch, plain)
 	}
 }
+
+// TestBatchJobSizes: a job as large as a batch takes goes to a batch whole (it is
+// sent without waiting, as one message), and a larger one runs in a child of its
+// own; both score as the code alone does.
+func TestBatchJobSizes(t *testing.T) {
+	r := newTestRunner(t, Limits{}, true)
+	for _, tc := range []struct {
+		size      int
+		placement string
+	}{{batchJobMax, PlacedBatch}, {batchJobMax + 1, PlacedOwn + ": too large for a batch"}} {
+		pad := tc.size - len(goodCode) - len("get_weather") - len("\n# \n")
+		code := goodCode + "\n# " + strings.Repeat("x", pad) + "\n"
+		res, err := r.Run(context.Background(), code, "get_weather")
+		if err != nil || res.Status != StatusOK || len(res.Requests) != 1 || res.Placement != tc.placement {
+			t.Errorf("job of %d bytes: %s %s %d requests, placed %q, %v; want ok, 1, %q",
+				tc.size, res.Status, res.Reason, len(res.Requests), res.Placement, err, tc.placement)
+		}
+	}
+}
