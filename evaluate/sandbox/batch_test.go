@@ -228,3 +228,24 @@ func TestBatchJobSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleBatchChildLives: a batch child left idle for longer than a job may take
+// (its wall-clock limit and its server's grace) still takes the next job; the wait
+// for its end is not a job's.
+func TestIdleBatchChildLives(t *testing.T) {
+	defer func(g time.Duration) { serverGrace = g }(serverGrace)
+	serverGrace = time.Second
+	r := newTestRunner(t, Limits{Timeout: time.Second}, true)
+	for i := range 2 {
+		if i > 0 {
+			time.Sleep(3 * time.Second)
+		}
+		res, err := r.Run(context.Background(), goodCode, "get_weather")
+		if err != nil || res.Status != StatusOK || res.Placement != PlacedBatch {
+			t.Fatalf("run %d: %s %s placed %q, %v", i, res.Status, res.Reason, res.Placement, err)
+		}
+	}
+	if st := r.BatchStats(); st.Children != 1 || st.Failed != 0 {
+		t.Errorf("batch stats %+v: want one batch child, no failure", st)
+	}
+}

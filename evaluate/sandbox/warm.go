@@ -173,9 +173,18 @@ func (r *Runner) closeZygotes() {
 	}
 }
 
-// recvCtrl reads one control message, giving up after d.
+// serverGrace is how long past a job's wall-clock limit its fork server may take
+// to report the child's end (it empties the scratch directory first).
+var serverGrace = 30 * time.Second
+
+// recvCtrl reads one control message, giving up after d (0: waiting as long as
+// it takes).
 func recvCtrl(f *os.File, d time.Duration) (string, error) {
-	if err := f.SetReadDeadline(time.Now().Add(d)); err != nil {
+	var deadline time.Time
+	if d > 0 {
+		deadline = time.Now().Add(d)
+	}
+	if err := f.SetReadDeadline(deadline); err != nil {
 		return "", err
 	}
 	rd, err := newPollReader(f)
@@ -240,7 +249,13 @@ func (r *Runner) startWarm(batch bool, msg string, files ...*os.File) (child, er
 			last = err
 			continue
 		}
-		timeout := r.limits.Timeout + 30*time.Second
+		// A job's child ends by its wall-clock limit; a batch child lives as long
+		// as its batch, idle between jobs as long as no job comes, and ends when its
+		// job socket is closed (or it is killed).
+		timeout := r.limits.Timeout + serverGrace
+		if batch {
+			timeout = 0
+		}
 		return child{pid: pid, wait: func() (syscall.WaitStatus, time.Duration, error) {
 			reply, err := recvCtrl(z.ctrl, timeout)
 			// "status WAITSTATUS CPU_US"
