@@ -1,9 +1,12 @@
 package sandbox
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"strconv"
@@ -69,20 +72,24 @@ type batchPool struct {
 }
 
 // batchChild is a running batch: a child forked by a fork server, taking one job
-// at a time on its socket and reporting on its pipe.
+// at a time on its socket and reporting on its pipe. The goroutine that runs a job
+// reads the job's report itself: no goroutine, channel or timer stands between a
+// report line and the run that waits for it.
 type batchChild struct {
-	ch       child
-	sock     *os.File // our end of the job socket (SOCK_SEQPACKET), on Go's poller
-	pr       *os.File // the report pipe
-	mem      *os.File // its stderr, emptied by the child before each job
-	lines    <-chan []byte
-	readDone <-chan struct{}
-	waited   chan exit
-	exited   *exit // set once waited has delivered
-	max      int
-	jobs     int
-	cpu      time.Duration
-	born     time.Time
+	ch     child
+	sock   *os.File      // our end of the job socket (SOCK_SEQPACKET)
+	pr     *os.File      // the report pipe, on Go's poller
+	br     *bufio.Reader // reads pr, at most what a batch of its size may report
+	mem    *os.File      // its stderr, emptied by the child before each job
+	waited chan exit
+	exited *exit // set once waited has delivered
+	max    int
+	jobs   int
+	cpu    time.Duration
+	born   time.Time
+	// stale: a cancellation came as its last job ended and may yet cut the
+	// next job's reading short; it takes no further job.
+	stale bool
 }
 
 // BatchStats are the runner's batching counts so far.
@@ -175,98 +182,135 @@ func (r *Runner) runInBatch(ctx context.Context, b *batchChild, code, function s
 	start := time.Now()
 	res = Result{Requests: []Request{}}
 	nonce := newNonce()
-	function = strings.NewReplacer("\n", " ", "\r", " ").Replace(function)
+	function = oneLine.Replace(function)
 	// The job's stderr starts empty: the child, armed, may not cut a descriptor.
-	if err := b.mem.Truncate(0); err != nil {
+	if err := truncate(b.mem); err != nil {
 		return res, "batch failed: empty stderr: " + err.Error()
 	}
-	if err := b.sock.SetWriteDeadline(time.Now().Add(5 * time.Second)); err != nil {
-		return res, "batch failed: " + err.Error()
-	}
-	if _, err := b.sock.Write([]byte(nonce + "\n" + function + "\n" + code)); err != nil {
+	if err := sendJob(b.sock, []byte(nonce+"\n"+function+"\n"+code)); err != nil {
 		return res, "batch failed: send job: " + err.Error()
 	}
 	b.jobs++
+	// The wall-clock limit and a cancellation both end the reading: the first as
+	// its deadline, the second by moving the deadline to the past.
+	if err := b.pr.SetReadDeadline(start.Add(r.limits.Timeout)); err != nil {
+		b.ch.kill()
+		return res, "batch failed: " + err.Error()
+	}
+	stop := context.AfterFunc(ctx, func() { b.pr.SetReadDeadline(time.Unix(1, 0)) })
+	defer func() {
+		if !stop() {
+			b.stale = true
+		}
+	}()
 	rep := &report{nonce: nonce, res: &res}
-	timer := time.NewTimer(r.limits.Timeout)
-	defer timer.Stop()
 	var wild string
 	for {
-		select {
-		case line, ok := <-b.lines:
-			if !ok {
-				return res, "batch failed: the batch child closed its report channel"
-			}
-			kind, body, ok := parseLine(line, nonce)
-			if !ok {
-				// The harness writes the lines of one job before it takes the next;
-				// a line of another job now is no line of the harness's.
-				return res, "batch ended: a report line out of turn"
-			}
-			switch kind {
-			case "wild":
-				var w struct {
-					Why string `json:"why"`
-				}
-				json.Unmarshal(body, &w)
-				wild = w.Why
-			case "verify":
-				var v struct {
-					Clean bool   `json:"clean"`
-					Why   string `json:"why"`
-					CPUUS int64  `json:"cpu_us"`
-					RSSKB int64  `json:"rss_kb"`
-				}
-				if err := json.Unmarshal(body, &v); err != nil {
-					return res, "batch failed: unreadable verification"
-				}
-				cpu := time.Duration(v.CPUUS) * time.Microsecond
-				b.cpu += cpu
-				if v.RSSKB > batchRSSKiB {
-					b.max = b.jobs // full: no further job
-				}
-				switch {
-				case !v.Clean:
-					return res, "batch ended: " + v.Why
-				case wild != "":
-					return res, "not tame: " + wild
-				case !rep.facts || !rep.ended:
-					return res, "batch failed: no facts or end report"
-				}
-				res.Status, res.Reason = classify("", rep, exit{})
-				if res.Status != StatusOK && res.Status != StatusError {
-					return res, "batch failed: " + string(res.Status)
-				}
-				res.Duration = time.Since(start)
-				// a batch child has no start-up of its own: the job's setup is all
-				// of it but the code
-				res.CPU.Total, res.CPU.Setup = cpu, max(0, cpu-res.CPU.Code)
-				res.Stderr = stderrOf(b.mem)
-				return res, ""
-			default:
-				rep.add(line)
-			}
-		case ex := <-b.waited:
-			b.exited = &ex
-			if ex.ws.Signaled() && ex.ws.Signal() == syscall.SIGPROF {
-				return res, "batch failed: CPU-time limit"
-			}
-			return res, "batch failed: the batch child exited"
-		case <-timer.C:
-			b.ch.kill()
-			return res, "batch failed: timeout"
-		case <-ctx.Done():
-			b.ch.kill()
-			res.Status, res.Reason = StatusKilled, "run cancelled"
-			return res, "cancelled"
+		line, err := b.line()
+		if err != nil {
+			return res, b.lost(ctx, err, &res)
 		}
+		kind, body, ok := parseLine(line, nonce)
+		if !ok {
+			// The harness writes the lines of one job before it takes the next;
+			// a line of another job now is no line of the harness's.
+			return res, "batch ended: a report line out of turn"
+		}
+		switch kind {
+		case "wild":
+			var w struct {
+				Why string `json:"why"`
+			}
+			json.Unmarshal(body, &w)
+			wild = w.Why
+		case "verify":
+			var v struct {
+				Clean bool   `json:"clean"`
+				Why   string `json:"why"`
+				CPUUS int64  `json:"cpu_us"`
+				RSSKB int64  `json:"rss_kb"`
+			}
+			if err := json.Unmarshal(body, &v); err != nil {
+				return res, "batch failed: unreadable verification"
+			}
+			cpu := time.Duration(v.CPUUS) * time.Microsecond
+			b.cpu += cpu
+			if v.RSSKB > batchRSSKiB {
+				b.max = b.jobs // full: no further job
+			}
+			switch {
+			case !v.Clean:
+				return res, "batch ended: " + v.Why
+			case wild != "":
+				return res, "not tame: " + wild
+			case !rep.facts || !rep.ended:
+				return res, "batch failed: no facts or end report"
+			}
+			res.Status, res.Reason = classify("", rep, exit{})
+			if res.Status != StatusOK && res.Status != StatusError {
+				return res, "batch failed: " + string(res.Status)
+			}
+			res.Duration = time.Since(start)
+			// a batch child has no start-up of its own: the job's setup is all
+			// of it but the code
+			res.CPU.Total, res.CPU.Setup = cpu, max(0, cpu-res.CPU.Code)
+			res.Stderr = stderrOf(b.mem)
+			return res, ""
+		default:
+			rep.add(line)
+		}
+	}
+}
+
+// line is batch child b's next report line, valid until the next read; a line
+// longer than the reader's buffer is skipped.
+func (b *batchChild) line() ([]byte, error) {
+	for {
+		line, err := b.br.ReadSlice('\n')
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
+		for err == bufio.ErrBufferFull {
+			_, err = b.br.ReadSlice('\n')
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// lost says why batch child b's report ended before its job did, from err, the
+// error that ended the reading: the run was cancelled, reached its wall-clock
+// limit, or the child exited (or closed its report pipe).
+func (b *batchChild) lost(ctx context.Context, err error, res *Result) string {
+	switch {
+	case ctx.Err() != nil:
+		b.ch.kill()
+		res.Status, res.Reason = StatusKilled, "run cancelled"
+		return "cancelled"
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		b.ch.kill()
+		return "batch failed: timeout"
+	}
+	timer := time.NewTimer(5 * time.Second)
+	defer timer.Stop()
+	select {
+	case ex := <-b.waited:
+		b.exited = &ex
+		if ex.ws.Signaled() && ex.ws.Signal() == syscall.SIGPROF {
+			return "batch failed: CPU-time limit"
+		}
+		return "batch failed: the batch child exited"
+	case <-timer.C:
+		b.ch.kill()
+		return "batch failed: the batch child closed its report channel"
 	}
 }
 
 // stderrOf is the start (8 KiB) of what a child wrote to memory file mem.
 func stderrOf(mem *os.File) string {
 	var eb [8 << 10]byte
-	n, _ := mem.ReadAt(eb[:], 0)
+	n := readAt(mem, eb[:], 0)
 	return strings.ToValidUTF8(string(eb[:n]), "?")
 }
 
@@ -291,7 +335,7 @@ func (r *Runner) getBatch() (*batchChild, error) {
 // putBatch gives b back to the pool, or ends it once it is full, old or heavy;
 // clean says the last job left it as it was.
 func (r *Runner) putBatch(b *batchChild, clean bool) {
-	if b.jobs >= b.max || b.cpu >= batchCPU || time.Since(b.born) >= batchAge {
+	if b.stale || b.jobs >= b.max || b.cpu >= batchCPU || time.Since(b.born) >= batchAge {
 		r.retireBatch(b, clean)
 		return
 	}
@@ -315,7 +359,7 @@ func (r *Runner) retireBatch(b *batchChild, clean bool) {
 		p.size = b.max * 2
 	}
 	p.mu.Unlock()
-	go b.end()
+	r.endBatch(b)
 }
 
 // end closes the job socket (the child exits at its end), waits for the child
@@ -332,9 +376,6 @@ func (b *batchChild) end() {
 	}
 	b.ch.kill()
 	b.pr.Close()
-	for range b.lines {
-	}
-	<-b.readDone
 	b.mem.Close()
 }
 
@@ -362,19 +403,20 @@ func (r *Runner) startBatch(size int) (_ *batchChild, err error) {
 		return nil, fmt.Errorf("sandbox: batch report pipe: %w", err)
 	}
 	defer pw.Close()
+	rd, err := newPollReader(pr)
+	if err != nil {
+		pr.Close()
+		return nil, fmt.Errorf("sandbox: batch report pipe: %w", err)
+	}
 	mem, err := memfd("sccg-batch")
 	if err != nil {
 		pr.Close()
 		return nil, fmt.Errorf("sandbox: batch stderr: %w", err)
 	}
+	// Our end stays blocking, and so off Go's poller, where each job the child
+	// takes would wake the poller to say the socket is writable again; sending
+	// does not wait (sendJob).
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
-	if err == nil {
-		err = syscall.SetNonblock(fds[0], true)
-		if err != nil {
-			syscall.Close(fds[0])
-			syscall.Close(fds[1])
-		}
-	}
 	if err != nil {
 		pr.Close()
 		mem.Close()
@@ -390,16 +432,15 @@ func (r *Runner) startBatch(size int) (_ *batchChild, err error) {
 	cpu := l.CPUSeconds + int(batchCPU/time.Second) + 1
 	msg := strings.Join([]string{"batch", strconv.Itoa(l.CPUSeconds), strconv.Itoa(cpu), strconv.Itoa(l.MemoryMB << 20),
 		strconv.Itoa(l.FileSizeMB << 20), strconv.Itoa(l.OpenFiles), strconv.Itoa(l.Processes)}, "\t")
-	ch, err := r.startWarm(msg, pw, theirs, mem)
+	ch, err := r.startWarm(true, msg, pw, theirs, mem)
 	if err != nil {
 		ours.Close()
 		pr.Close()
 		mem.Close()
 		return nil, err
 	}
-	lines, done := readLines(pr, int64(size+1)*maxReport)
-	b := &batchChild{ch: ch, sock: ours, pr: pr, mem: mem, lines: lines, readDone: done,
-		waited: make(chan exit, 1), max: size, born: time.Now()}
+	b := &batchChild{ch: ch, sock: ours, pr: pr, br: bufio.NewReaderSize(io.LimitReader(rd, int64(size+1)*maxReport), 64<<10),
+		mem: mem, waited: make(chan exit, 1), max: size, born: time.Now()}
 	go func() {
 		ws, cpu, err := ch.wait()
 		b.waited <- exit{ws, cpu, err}
@@ -435,27 +476,27 @@ func mapWith(m map[*batchChild]bool, b *batchChild) map[*batchChild]bool {
 // ready waits for the batch child's first line, which says it is ready and, when
 // it compares every shared namespace after each job, why (full).
 func (b *batchChild) ready() (full string, err error) {
-	timer := time.NewTimer(2 * time.Minute)
-	defer timer.Stop()
-	select {
-	case line, ok := <-b.lines:
-		kind, body, lok := parseLine(line, "")
-		if !ok || !lok || kind != "ready" {
-			return "", fmt.Errorf("sandbox: batch child did not start: %q", line)
-		}
-		var r struct {
-			Full string `json:"full_compare"`
-		}
-		if err := json.Unmarshal(body, &r); err != nil {
-			return "", fmt.Errorf("sandbox: batch child's ready line: %w", err)
-		}
-		return r.Full, nil
-	case ex := <-b.waited:
-		b.exited = &ex
-		return "", fmt.Errorf("sandbox: batch child exited before it was ready")
-	case <-timer.C:
-		return "", fmt.Errorf("sandbox: batch child not ready after 2 minutes")
+	if err := b.pr.SetReadDeadline(time.Now().Add(2 * time.Minute)); err != nil {
+		return "", fmt.Errorf("sandbox: batch child: %w", err)
 	}
+	line, err := b.line()
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return "", fmt.Errorf("sandbox: batch child not ready after 2 minutes")
+	case err != nil:
+		return "", fmt.Errorf("sandbox: batch child exited before it was ready")
+	}
+	kind, body, ok := parseLine(line, "")
+	if !ok || kind != "ready" {
+		return "", fmt.Errorf("sandbox: batch child did not start: %q", line)
+	}
+	var r struct {
+		Full string `json:"full_compare"`
+	}
+	if err := json.Unmarshal(body, &r); err != nil {
+		return "", fmt.Errorf("sandbox: batch child's ready line: %w", err)
+	}
+	return r.Full, nil
 }
 
 // mapInc is m with m[k] one more, m made when nil.

@@ -207,3 +207,99 @@ func versionTags(t *testing.T, r *Runner) bool {
 	f := strings.Fields(string(out))
 	return len(f) == 3 && f[0] == "cpython" && f[1] == "3" && (f[2] == "11" || f[2] == "12" || f[2] == "13")
 }
+
+// TestBatchedRunCancelled cancels a batched run mid-way: it ends as killed with
+// the context's error well before its wall-clock limit, and the next run of the
+// runner scores in a batch as usual.
+func TestBatchedRunCancelled(t *testing.T) {
+	r := newTestRunner(t, Limits{Timeout: time.Minute}, true)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel)
+	start := time.Now()
+	res, err := r.Run(ctx, "while True:\n    pass\n", "")
+	if err != context.Canceled || res.Status != StatusKilled {
+		t.Fatalf("cancelled run: %s (%s), %v; want killed, %v", res.Status, res.Reason, err, context.Canceled)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("cancelled run ended after %v, at its wall-clock limit rather than at the cancellation", d)
+	}
+	res, err = r.Run(context.Background(), goodCode, "get_weather")
+	if err != nil || res.Status != StatusOK || len(res.Requests) != 1 || res.Placement != PlacedBatch {
+		t.Fatalf("run after a cancelled one: %s %s %+v %q %v", res.Status, res.Reason, res.Requests, res.Placement, err)
+	}
+}
+
+// TestForkServersByKind: with batching, a run in a child of its own is forked by a
+// server that does not load what batches share, and the batch child that follows
+// a full one takes the server the full one held instead of starting another.
+func TestForkServersByKind(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a batch to its end")
+	}
+	r := newTestRunner(t, Limits{}, true)
+	ctx := context.Background()
+	res, err := r.Run(ctx, "import subprocess\n", "")
+	if err != nil || !strings.HasPrefix(res.Placement, PlacedOwn+": not tame") {
+		t.Fatalf("code that is not tame: placed %q, %v", res.Placement, err)
+	}
+	for range batchFirst + 1 {
+		res, err := r.Run(ctx, goodCode, "get_weather")
+		if err != nil || res.Status != StatusOK || res.Placement != PlacedBatch {
+			t.Fatalf("tame code: %s %s placed %q, %v", res.Status, res.Reason, res.Placement, err)
+		}
+	}
+	var batch, plain int
+	r.pool.mu.Lock()
+	for z := range r.pool.all {
+		if z.batch {
+			batch++
+		} else {
+			plain++
+		}
+	}
+	r.pool.mu.Unlock()
+	if st := r.BatchStats(); st.Children != 2 || batch != 1 || plain != 1 {
+		t.Errorf("%d batch children, fork servers: %d of batches, %d of children of their own; want 2, 1 and 1",
+			st.Children, batch, plain)
+	}
+}
+
+// TestBatchJobSizes: a job as large as a batch takes goes to a batch whole (it is
+// sent without waiting, as one message), and a larger one runs in a child of its
+// own; both score as the code alone does.
+func TestBatchJobSizes(t *testing.T) {
+	r := newTestRunner(t, Limits{}, true)
+	for _, tc := range []struct {
+		size      int
+		placement string
+	}{{batchJobMax, PlacedBatch}, {batchJobMax + 1, PlacedOwn + ": too large for a batch"}} {
+		pad := tc.size - len(goodCode) - len("get_weather") - len("\n# \n")
+		code := goodCode + "\n# " + strings.Repeat("x", pad) + "\n"
+		res, err := r.Run(context.Background(), code, "get_weather")
+		if err != nil || res.Status != StatusOK || len(res.Requests) != 1 || res.Placement != tc.placement {
+			t.Errorf("job of %d bytes: %s %s %d requests, placed %q, %v; want ok, 1, %q",
+				tc.size, res.Status, res.Reason, len(res.Requests), res.Placement, err, tc.placement)
+		}
+	}
+}
+
+// TestIdleBatchChildLives: a batch child left idle for longer than a job may take
+// (its wall-clock limit and its server's grace) still takes the next job; the wait
+// for its end is not a job's.
+func TestIdleBatchChildLives(t *testing.T) {
+	defer func(g time.Duration) { serverGrace = g }(serverGrace)
+	serverGrace = time.Second
+	r := newTestRunner(t, Limits{Timeout: time.Second}, true)
+	for i := range 2 {
+		if i > 0 {
+			time.Sleep(3 * time.Second)
+		}
+		res, err := r.Run(context.Background(), goodCode, "get_weather")
+		if err != nil || res.Status != StatusOK || res.Placement != PlacedBatch {
+			t.Fatalf("run %d: %s %s placed %q, %v", i, res.Status, res.Reason, res.Placement, err)
+		}
+	}
+	if st := r.BatchStats(); st.Children != 1 || st.Failed != 0 {
+		t.Errorf("batch stats %+v: want one batch child, no failure", st)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -135,8 +136,9 @@ func rusage(who int) time.Duration {
 // trailing comment, so nothing can tell two runs of one code apart.
 func distinctJobs(b testing.TB, copies int) []benchJob {
 	var out []benchJob
+	jobs := benchJobs(b)
 	for c := range copies {
-		for _, j := range benchJobs(b) {
+		for _, j := range jobs {
 			out = append(out, benchJob{fmt.Sprintf("%s\n# copy %d\n", j.code, c), j.function})
 		}
 	}
@@ -185,12 +187,13 @@ posix.write(out, b"%f\n" % (time.process_time() - c0))
 // batched, two runs at a time, and the same jobs with the same harness in-process
 // without any isolation; it reports both rates (per CPU second, as two idle cores
 // would reach them: wall time on a shared machine says little), their ratio, the
-// share of tame runs, the batches a verification ended and the batched runs that
-// failed and ran again on their own.
+// share of tame runs, the batches a verification ended, the batched runs that
+// failed and ran again on their own, and the fork servers (of them, those of
+// batch children).
 func BenchmarkBatched(b *testing.B) {
 	jobs := distinctJobs(b, 5)
 	var batchedCPU, inprocCPU, evaluatorCPU, inBatchCPU, ownCPU time.Duration
-	var n, servers int
+	var n, servers, batchServers int
 	var full int64
 	var st BatchStats
 	for range b.N {
@@ -201,6 +204,9 @@ func BenchmarkBatched(b *testing.B) {
 		if err != nil {
 			b.Skipf("no sandbox: %v", err)
 		}
+		// Nor is collecting and handing back to the system what reading the jobs
+		// (and the last round's in-process run) left behind.
+		debug.FreeOSMemory()
 		self0, ch0 := rusage(syscall.RUSAGE_SELF), rusage(syscall.RUSAGE_CHILDREN)
 		var mu sync.Mutex
 		if err := workpool.ForEach(context.Background(), 2, len(jobs), func(i int) error {
@@ -228,6 +234,11 @@ func BenchmarkBatched(b *testing.B) {
 		}
 		r.pool.mu.Lock()
 		servers += len(r.pool.all)
+		for z := range r.pool.all {
+			if z.batch {
+				batchServers++
+			}
+		}
 		r.pool.mu.Unlock()
 		r.Close() // reaps the fork servers: their CPU and their children's is counted from here
 		evaluatorCPU += rusage(syscall.RUSAGE_SELF) - self0
@@ -259,6 +270,7 @@ func BenchmarkBatched(b *testing.B) {
 	b.ReportMetric(float64(st.Children), "batch-children")
 	b.ReportMetric(float64(full), "full-compare-children")
 	b.ReportMetric(float64(servers)/float64(b.N), "fork-servers")
+	b.ReportMetric(float64(batchServers)/float64(b.N), "fork-servers-of-batches")
 	if len(st.Culprits) > 0 {
 		b.Logf("batches ended: %q", st.Culprits)
 	}

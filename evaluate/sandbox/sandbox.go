@@ -220,6 +220,7 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	}
 	r := &Runner{python: py, harness: h, dir: dir, limits: opts.Limits.withDefaults(), warm: !opts.Exec,
 		batching: !opts.Exec && !opts.NoBatch, stale: stale}
+	r.pool.back.L = &r.pool.mu
 	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET)
 	if r.warm {
 		flags |= syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
@@ -227,8 +228,9 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	r.attr, r.isolation = detectIsolation(ctx, py, dir, flags, opts.NoNamespaces)
 	if r.warm {
 		r.isolation = "fork-server+" + r.isolation
-		// Start the first fork server now: a harness that cannot serve fails New.
-		z, err := r.startZygote()
+		// Start the first fork server now (of batch children, when batching): a
+		// harness that cannot serve fails New.
+		z, err := r.startZygote(r.batching)
 		if err != nil {
 			r.Close()
 			return nil, err
@@ -454,12 +456,15 @@ func (r *Runner) prepare(code, function string) (_ *job, err error) {
 	if j.mem, err = memfd("sccg-job"); err != nil {
 		return nil, fmt.Errorf("sandbox: job file: %w", err)
 	}
-	function = strings.NewReplacer("\n", " ", "\r", " ").Replace(function)
+	function = oneLine.Replace(function)
 	if _, err = j.mem.WriteAt([]byte(j.nonce+"\n"+function+"\n"+code), 0); err != nil {
 		return nil, fmt.Errorf("sandbox: write job: %w", err)
 	}
 	return j, nil
 }
+
+// oneLine puts a function name on one line of a job's header.
+var oneLine = strings.NewReplacer("\n", " ", "\r", " ")
 
 // newNonce is a fresh random nonce for one run's report lines.
 func newNonce() string {
@@ -502,7 +507,7 @@ func (r *Runner) start(j *job) (child, error) {
 	var ch child
 	var err error
 	if r.warm {
-		ch, err = r.startWarm(strings.Join(j.limits, "\t"), j.pw, j.mem)
+		ch, err = r.startWarm(false, strings.Join(j.limits, "\t"), j.pw, j.mem)
 	} else {
 		ch, err = r.startExec(j.scratch, j.limits, j.pw, j.mem)
 	}
@@ -522,7 +527,11 @@ type exit struct {
 // at the wall-clock limit or when ctx is done, waits for the child and drains what
 // is left of the report. killedBy says which of the two killed it, if one did.
 func (r *Runner) supervise(ctx context.Context, ch child, pr *os.File, rep *report) (killedBy Status, ex exit) {
-	lines, readDone := readLines(pr, maxReport)
+	var rd io.Reader = pr
+	if p, err := newPollReader(pr); err == nil {
+		rd = p
+	}
+	lines, readDone := readLines(rd, maxReport)
 	waited := make(chan exit, 1)
 	go func() {
 		ws, cpu, err := ch.wait()
@@ -557,6 +566,10 @@ func (r *Runner) supervise(ctx context.Context, ch child, pr *os.File, rep *repo
 	return killedBy, ex
 }
 
+// lineReaders are the buffered readers of readLines, kept between runs: a new
+// 64 KiB buffer for each run was fresh pages to fault in and clear.
+var lineReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
+
 // readLines reads the report channel line by line (max bytes at most; an
 // over-long line is skipped) until its end. lines is closed after the last line,
 // done once the reading is over.
@@ -566,7 +579,12 @@ func readLines(pr io.Reader, max int64) (lines <-chan []byte, done <-chan struct
 	go func() {
 		defer close(readDone)
 		defer close(out)
-		br := bufio.NewReaderSize(io.LimitReader(pr, max), 64<<10)
+		br := lineReaders.Get().(*bufio.Reader)
+		br.Reset(io.LimitReader(pr, max))
+		defer func() {
+			br.Reset(nil)
+			lineReaders.Put(br)
+		}()
 		for {
 			line, err := br.ReadSlice('\n')
 			if len(line) > 0 && err == nil {

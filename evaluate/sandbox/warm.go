@@ -16,12 +16,17 @@ import (
 // the common standard modules and never runs generated code itself. For each job it
 // forks a child that runs the job in the server's scratch directory, and reports
 // the child's pid and (once it has emptied the directory) its wait status and CPU
-// time.
+// time. A server serves one child at a time, and a batch child holds its server
+// for its whole life; so the servers of batch children (which load what a batch
+// shares too, about 300 ms of CPU more at start) are kept apart from the servers
+// of the runs in a child of their own, which then start as light as those of an
+// unbatched runner.
 type zygote struct {
 	cmd     *exec.Cmd
 	ctrl    *os.File      // our end of a SOCK_SEQPACKET socket pair, on Go's poller
 	scratch string        // the scratch directory of its children, one at a time
 	done    chan struct{} // closed once the server is reaped
+	batch   bool          // its children run batches
 }
 
 // zygotes is the runner's pool of idle fork servers.
@@ -29,9 +34,14 @@ type zygotes struct {
 	mu   sync.Mutex
 	idle []*zygote
 	all  map[*zygote]bool
+	// ending counts the batch children that are ending: their servers come back
+	// soon, and a new batch child waits for one (back) rather than start another.
+	ending int
+	back   sync.Cond
 }
 
-func (r *Runner) startZygote() (*zygote, error) {
+// startZygote starts a fork server, whose children run batches when batch is set.
+func (r *Runner) startZygote(batch bool) (*zygote, error) {
 	scratch, err := os.MkdirTemp(r.dir, "scratch-")
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: fork server scratch directory: %w", err)
@@ -52,7 +62,7 @@ func (r *Runner) startZygote() (*zygote, error) {
 	ours := os.NewFile(uintptr(fds[0]), "zygote-ctrl")
 	theirs := os.NewFile(uintptr(fds[1]), "zygote-ctrl")
 	args := []string{"-I", "-S", "-B", r.harness, "serve", "3", scratch}
-	if r.batching {
+	if batch {
 		args = append(args, "batch")
 	}
 	cmd := exec.Command(r.python, args...)
@@ -69,7 +79,7 @@ func (r *Runner) startZygote() (*zygote, error) {
 		return nil, fmt.Errorf("sandbox: start fork server: %w", err)
 	}
 	theirs.Close()
-	z := &zygote{cmd: cmd, ctrl: ours, scratch: scratch, done: make(chan struct{})}
+	z := &zygote{cmd: cmd, ctrl: ours, scratch: scratch, done: make(chan struct{}), batch: batch}
 	r.pool.mu.Lock()
 	if r.pool.all == nil {
 		r.pool.all = map[*zygote]bool{}
@@ -90,16 +100,40 @@ func (r *Runner) startZygote() (*zygote, error) {
 	return z, nil
 }
 
-func (r *Runner) getZygote() (*zygote, error) {
+// getZygote takes an idle fork server of the kind asked for (batch: its children
+// run batches), or starts one.
+func (r *Runner) getZygote(batch bool) (*zygote, error) {
 	r.pool.mu.Lock()
-	if n := len(r.pool.idle); n > 0 {
-		z := r.pool.idle[n-1]
-		r.pool.idle = r.pool.idle[:n-1]
-		r.pool.mu.Unlock()
-		return z, nil
+	for {
+		for i := len(r.pool.idle) - 1; i >= 0; i-- {
+			if z := r.pool.idle[i]; z.batch == batch {
+				r.pool.idle = append(r.pool.idle[:i], r.pool.idle[i+1:]...)
+				r.pool.mu.Unlock()
+				return z, nil
+			}
+		}
+		if !batch || r.pool.ending == 0 {
+			break
+		}
+		r.pool.back.Wait()
 	}
 	r.pool.mu.Unlock()
-	return r.startZygote()
+	return r.startZygote(batch)
+}
+
+// endBatch ends batch child b in the background, and tells those waiting for a
+// server of batch children once b's is back (or gone).
+func (r *Runner) endBatch(b *batchChild) {
+	r.pool.mu.Lock()
+	r.pool.ending++
+	r.pool.mu.Unlock()
+	go func() {
+		b.end()
+		r.pool.mu.Lock()
+		r.pool.ending--
+		r.pool.mu.Unlock()
+		r.pool.back.Broadcast()
+	}()
 }
 
 func (r *Runner) putZygote(z *zygote) {
@@ -139,13 +173,26 @@ func (r *Runner) closeZygotes() {
 	}
 }
 
-// recvCtrl reads one control message, giving up after d.
+// serverGrace is how long past a job's wall-clock limit its fork server may take
+// to report the child's end (it empties the scratch directory first).
+var serverGrace = 30 * time.Second
+
+// recvCtrl reads one control message, giving up after d (0: waiting as long as
+// it takes).
 func recvCtrl(f *os.File, d time.Duration) (string, error) {
-	if err := f.SetReadDeadline(time.Now().Add(d)); err != nil {
+	var deadline time.Time
+	if d > 0 {
+		deadline = time.Now().Add(d)
+	}
+	if err := f.SetReadDeadline(deadline); err != nil {
+		return "", err
+	}
+	rd, err := newPollReader(f)
+	if err != nil {
 		return "", err
 	}
 	var buf [256]byte
-	n, err := f.Read(buf[:])
+	n, err := rd.Read(buf[:])
 	if err != nil {
 		return "", err
 	}
@@ -158,27 +205,30 @@ func sendCtrl(f *os.File, msg string, fds ...int) error {
 	if err != nil {
 		return err
 	}
-	var serr error
+	var errno syscall.Errno
 	if err := rc.Write(func(fd uintptr) bool {
-		serr = syscall.Sendmsg(int(fd), []byte(msg), syscall.UnixRights(fds...), nil, 0)
-		return serr != syscall.EAGAIN
+		errno = rawSendmsg(fd, []byte(msg), syscall.UnixRights(fds...))
+		return errno != syscall.EAGAIN
 	}); err != nil {
 		return err
 	}
-	return serr
+	if errno != 0 {
+		return os.NewSyscallError("sendmsg", errno)
+	}
+	return nil
 }
 
 // startWarm has a fork server start the child of control message msg (a job's
-// limits, or a batch's); files (the report pipe's write end and the job's memory
-// file, or those of a batch) travel with it.
-func (r *Runner) startWarm(msg string, files ...*os.File) (child, error) {
+// limits, or a batch's: batch is set); files (the report pipe's write end and the
+// job's memory file, or those of a batch) travel with it.
+func (r *Runner) startWarm(batch bool, msg string, files ...*os.File) (child, error) {
 	fds := make([]int, len(files))
 	for i, f := range files {
 		fds[i] = int(f.Fd())
 	}
 	var last error
 	for attempt := 0; attempt < 2; attempt++ {
-		z, err := r.getZygote()
+		z, err := r.getZygote(batch)
 		if err != nil {
 			return child{}, err
 		}
@@ -199,7 +249,13 @@ func (r *Runner) startWarm(msg string, files ...*os.File) (child, error) {
 			last = err
 			continue
 		}
-		timeout := r.limits.Timeout + 30*time.Second
+		// A job's child ends by its wall-clock limit; a batch child lives as long
+		// as its batch, idle between jobs as long as no job comes, and ends when its
+		// job socket is closed (or it is killed).
+		timeout := r.limits.Timeout + serverGrace
+		if batch {
+			timeout = 0
+		}
 		return child{pid: pid, wait: func() (syscall.WaitStatus, time.Duration, error) {
 			reply, err := recvCtrl(z.ctrl, timeout)
 			// "status WAITSTATUS CPU_US"
