@@ -113,6 +113,9 @@ func (r *Runner) count(f func(s *BatchStats)) {
 // runBatched runs code in a batch child when the batch takes it and vouches for
 // it, else in a child of its own.
 func (r *Runner) runBatched(ctx context.Context, code, function string) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{Requests: []Request{}}, err // as runOwn: no child started for a cancelled run
+	}
 	if len(code)+len(function) > batchJobMax {
 		return r.own(ctx, code, function, "too large for a batch")
 	}
@@ -355,15 +358,17 @@ func (r *Runner) retireBatch(b *batchChild, clean bool) {
 	switch {
 	case !clean:
 		p.size = max(batchLeast, b.max/2)
-	case b.jobs >= b.max && b.max*2 <= batchMost:
-		p.size = b.max * 2
+	case b.jobs >= b.max:
+		// a child ended full by its memory may have run few jobs: not below the least
+		p.size = min(batchMost, max(batchLeast, b.max*2))
 	}
 	p.mu.Unlock()
 	r.endBatch(b)
 }
 
 // end closes the job socket (the child exits at its end), waits for the child
-// (killing it after a second) and closes the rest.
+// (killing it after a second, and dropping its fork server when the server
+// does not report the end within serverGrace) and closes the rest.
 func (b *batchChild) end() {
 	b.sock.Close()
 	if b.exited == nil {
@@ -371,7 +376,14 @@ func (b *batchChild) end() {
 		case <-b.waited:
 		case <-time.After(time.Second):
 			b.ch.kill()
-			<-b.waited
+			select {
+			case <-b.waited:
+			case <-time.After(serverGrace):
+				if b.ch.abandon != nil {
+					b.ch.abandon()
+				}
+				<-b.waited
+			}
 		}
 	}
 	b.ch.kill()

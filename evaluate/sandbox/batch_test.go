@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -301,5 +302,56 @@ func TestIdleBatchChildLives(t *testing.T) {
 	}
 	if st := r.BatchStats(); st.Children != 1 || st.Failed != 0 {
 		t.Errorf("batch stats %+v: want one batch child, no failure", st)
+	}
+}
+
+// TestStuckServerOfABatch: a batch child's fork server that never reports the
+// child's end is dropped after its grace, and the batched runs after it do not
+// wait on it.
+func TestStuckServerOfABatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out a job's limit and a server's grace")
+	}
+	defer func(g time.Duration) { serverGrace = g }(serverGrace)
+	serverGrace = time.Second
+	r := newTestRunner(t, Limits{Timeout: 2 * time.Second}, true)
+	ctx := context.Background()
+	if res, err := r.Run(ctx, goodCode, "get_weather"); err != nil || res.Placement != PlacedBatch {
+		t.Fatalf("first run: placed %q, %v", res.Placement, err)
+	}
+	var stopped []int
+	r.pool.mu.Lock()
+	for z := range r.pool.all {
+		if z.batch {
+			stopped = append(stopped, z.cmd.Process.Pid)
+			syscall.Kill(z.cmd.Process.Pid, syscall.SIGSTOP)
+		}
+	}
+	r.pool.mu.Unlock()
+	defer func() {
+		for _, pid := range stopped {
+			syscall.Kill(pid, syscall.SIGCONT)
+		}
+	}()
+	if len(stopped) == 0 {
+		t.Fatal("no fork server of batches to stop")
+	}
+	// The loop times out in its batch: the batch child is killed, and its server,
+	// stopped, reports nothing of its end.
+	if _, err := r.Run(ctx, "while True:\n    pass\n", ""); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan Result, 1)
+	go func() {
+		res, _ := r.Run(ctx, goodCode, "get_weather")
+		done <- res
+	}()
+	select {
+	case res := <-done:
+		if res.Status != StatusOK || len(res.Requests) != 1 {
+			t.Errorf("run after a stuck server: %s %s %+v", res.Status, res.Reason, res.Requests)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a batched run still waits on a stopped fork server after a minute")
 	}
 }

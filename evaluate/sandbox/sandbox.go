@@ -733,6 +733,9 @@ func classify(killedBy Status, rep *report, ex exit) (Status, string) {
 type child struct {
 	pid  int
 	wait func() (syscall.WaitStatus, time.Duration, error)
+	// abandon, when set, gives up on the child's report of its end: its fork
+	// server is dropped, which ends a wait that would otherwise last.
+	abandon func()
 }
 
 // kill ends the child and its process group.

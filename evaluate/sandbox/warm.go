@@ -256,7 +256,7 @@ func (r *Runner) startWarm(batch bool, msg string, files ...*os.File) (child, er
 		if batch {
 			timeout = 0
 		}
-		return child{pid: pid, wait: func() (syscall.WaitStatus, time.Duration, error) {
+		return child{pid: pid, abandon: func() { r.dropZygote(z) }, wait: func() (syscall.WaitStatus, time.Duration, error) {
 			reply, err := recvCtrl(z.ctrl, timeout)
 			// "status WAITSTATUS CPU_US"
 			f := strings.Fields(reply)
