@@ -321,11 +321,17 @@ func stderrOf(mem *os.File) string {
 func (r *Runner) getBatch() (*batchChild, error) {
 	p := &r.batches
 	p.mu.Lock()
-	if n := len(p.idle); n > 0 {
+	for n := len(p.idle); n > 0; n = len(p.idle) {
 		b := p.idle[n-1]
 		p.idle = p.idle[:n-1]
+		if time.Since(b.born) < batchAge {
+			p.mu.Unlock()
+			return b, nil
+		}
+		// grown old while idle: it takes no further job
 		p.mu.Unlock()
-		return b, nil
+		r.retireBatch(b, true)
+		p.mu.Lock()
 	}
 	size := p.size
 	if size == 0 {
