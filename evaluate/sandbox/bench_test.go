@@ -185,14 +185,16 @@ posix.write(out, b"%f\n" % (time.process_time() - c0))
 // BenchmarkBatched scores distinct gold codes (the conformance samples' when
 // SCCG_CONFORMANCE names them, five copies each made distinct) isolated and
 // batched, two runs at a time, and the same jobs with the same harness in-process
-// without any isolation; it reports both rates (per CPU second, as two idle cores
-// would reach them: wall time on a shared machine says little), their ratio, the
+// without any isolation, two drivers at a time (and one alone: two processes on
+// two cores each take more CPU for the same work); it reports the rates (per CPU
+// second, as two idle cores would reach them: wall time on a shared machine says
+// little), the ratio of the two at a time, the
 // share of tame runs, the batches a verification ended, the batched runs that
 // failed and ran again on their own, and the fork servers (of them, those of
 // batch children).
 func BenchmarkBatched(b *testing.B) {
 	jobs := distinctJobs(b, 5)
-	var batchedCPU, inprocCPU, evaluatorCPU, inBatchCPU, ownCPU time.Duration
+	var batchedCPU, inprocCPU, aloneCPU, evaluatorCPU, inBatchCPU, ownCPU time.Duration
 	var n, servers, batchServers int
 	var full int64
 	var st BatchStats
@@ -248,12 +250,14 @@ func BenchmarkBatched(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		inprocCPU += inProcess(b, ip, jobs)
+		inprocCPU += inProcess(b, ip, jobs, 2)
+		aloneCPU += inProcess(b, ip, jobs, 1)
 		ip.Close()
 	}
 	per := func(d time.Duration) float64 { return d.Seconds() * 1000 / float64(n) }
 	b.ReportMetric(2000/per(batchedCPU), "isolated-batched-runs/s-2cores")
 	b.ReportMetric(2000/per(inprocCPU), "in-process-runs/s-2cores")
+	b.ReportMetric(2000/per(aloneCPU), "in-process-alone-runs/s-2cores")
 	b.ReportMetric(per(inprocCPU)/per(batchedCPU), "ratio")
 	b.ReportMetric(per(evaluatorCPU), "evaluator-ms/run")
 	b.ReportMetric(per(batchedCPU-evaluatorCPU), "children-ms/run")
@@ -276,31 +280,48 @@ func BenchmarkBatched(b *testing.B) {
 	}
 }
 
-// inProcess runs jobs with inProcessDriver and returns its CPU time.
-func inProcess(b *testing.B, r *Runner, jobs []benchJob) time.Duration {
+// inProcess runs jobs with inProcessDriver, in parallel drivers at a time (each
+// every parallel-th job), and returns their CPU time.
+func inProcess(b *testing.B, r *Runner, jobs []benchJob, parallel int) time.Duration {
 	dir := filepath.Dir(r.harness)
 	driver := filepath.Join(b.TempDir(), "driver.py")
 	if err := os.WriteFile(driver, []byte(inProcessDriver), 0o600); err != nil {
 		b.Fatal(err)
 	}
-	var in bytes.Buffer
-	for _, j := range jobs {
-		line, _ := json.Marshal([]string{j.code, j.function})
-		in.Write(append(line, '\n'))
+	cpu := make([]time.Duration, parallel)
+	var wg sync.WaitGroup
+	for p := range parallel {
+		var in bytes.Buffer
+		for i := p; i < len(jobs); i += parallel {
+			line, _ := json.Marshal([]string{jobs[i].code, jobs[i].function})
+			in.Write(append(line, '\n'))
+		}
+		cmd := exec.Command(r.python, "-I", "-S", "-B", driver, dir, b.TempDir())
+		cmd.Stdin = &in
+		cmd.Env = baseEnv(b.TempDir())
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out, err := cmd.Output()
+			if err != nil {
+				b.Errorf("in-process driver: %v %s", err, out)
+				return
+			}
+			f := strings.Fields(string(out))
+			secs, err := strconv.ParseFloat(f[len(f)-1], 64)
+			if err != nil {
+				b.Errorf("in-process driver: %q", out)
+				return
+			}
+			cpu[p] = time.Duration(secs * float64(time.Second))
+		}()
 	}
-	cmd := exec.Command(r.python, "-I", "-S", "-B", driver, dir, b.TempDir())
-	cmd.Stdin = &in
-	cmd.Env = baseEnv(b.TempDir())
-	out, err := cmd.Output()
-	if err != nil {
-		b.Fatalf("in-process driver: %v %s", err, out)
+	wg.Wait()
+	var sum time.Duration
+	for _, c := range cpu {
+		sum += c
 	}
-	f := strings.Fields(string(out))
-	secs, err := strconv.ParseFloat(f[len(f)-1], 64)
-	if err != nil {
-		b.Fatalf("in-process driver: %q", out)
-	}
-	return time.Duration(secs * float64(time.Second))
+	return sum
 }
 
 // forkFloorDriver loads the harness and the warm modules as a fork server does,
