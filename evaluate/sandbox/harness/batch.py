@@ -14,7 +14,7 @@ job the child puts back what the harness itself changed around the code (the
 fakes in sys.modules and the standard modules, the environment, the logging and
 warnings set-up, the random state, decimal's context) and compares with how it was
 before the first job what the standard library changes when the code calls it and
-the rest of what is shared: sys.modules (keys and identities), builtins, sys's
+the rest of what is shared: sys.modules (keys and identities), sys's
 attributes, import machinery and limits, the namespace of every loaded module and
 the attributes of the classes and objects at their top level, the fake modules, os.environ, the working directory, the scratch directory's contents, the
 open descriptors, the threads, signal handlers and timers, atexit. A job that set
@@ -24,7 +24,6 @@ difference ends the batch: the child reports it and exits, and the Go side runs 
 job again in a child of its own, and the rest in a fresh batch."""
 import sys
 import posix
-import builtins
 import _signal
 import time
 import _ast
@@ -326,7 +325,6 @@ class _Shared:
         self.environ = os.environ
         self.env_data = _dict(os.environ._data)
         self.modules = _dict(sys.modules)
-        self.builtins = _dict(builtins.__dict__)
         self.sys = {k: v for k, v in sys.__dict__.items() if k not in _SYS_VOLATILE}
         self.lists = self._lists()
         self.limits = self._limits()
@@ -559,8 +557,6 @@ class _Shared:
         for k, v in self.modules.items():
             if mods.get(k) is not v:
                 return "sys.modules[%s] replaced" % k
-        if self._changed(builtins.__dict__, self.builtins):
-            return "builtins changed"
         cur = {k: v for k, v in sys.__dict__.items() if k not in _SYS_VOLATILE}
         if self._changed(cur, self.sys):
             return "sys changed"
@@ -766,8 +762,8 @@ def _memory():
         view = ctypes.pythonapi.PyMemoryView_FromMemory
         view.restype, view.argtypes = ctypes.py_object, (ctypes.c_void_p, ctypes.c_ssize_t, ctypes.c_int)
         mem = view(_BASE, (1 << 47) - _BASE, 0x100).cast("Q")  # 0x100: PyBUF_READ
-        at = lambda d: mem[(id(d) + _TAG_OFFSET - _BASE) >> 3]
-        used = lambda d: mem[(id(d) + _TAG_OFFSET - 8 - _BASE) >> 3]
+        at = lambda d: mem[_word(id(d) + _TAG_OFFSET)]
+        used = lambda d: mem[_word(id(d) + _TAG_OFFSET - 8)]
         a, b = {"k": 1}, {"k": 1}
         p = _PROXY(b)
         t, u = at(a), at(b)
@@ -776,7 +772,7 @@ def _memory():
         a["x"] = 0
         del a["x"]
         if _len(a) != used(a) or used({}) != 0 or t2 == t or at(a) == t2 or at(b) != u or at(a) == at(b) or \
-                mem[(id(p) + _PROXIED - _BASE) >> 3] != id(b):
+                mem[_word(id(p) + _PROXIED)] != id(b):
             _MEMORY[:] = [None, "dict version tags not where CPython 3.11 keeps them"]
         else:
             _MEMORY[:] = [mem, ""]
@@ -798,14 +794,19 @@ def _tag_reader(spaces):
     for d in spaces:
         a = id(d)
         if _type(d) is _PROXY:
-            a = mem[(a + _PROXIED - _BASE) >> 3]
+            a = mem[_word(a + _PROXIED)]
         elif _type(d) is not _dict:
             return None  # a mapping of another kind: no tag where a dict has one
-        i = (a + _TAG_OFFSET - _BASE) >> 3
+        i = _word(a + _TAG_OFFSET)
         if not 0 <= i < _len(mem):
             return None  # beyond the view (an address space larger than 47 bits)
         at.append(i)
     return itemgetter(*at)
+
+
+def _word(address):
+    """The index in _MEMORY's view of the 8-byte word at address."""
+    return (address - _BASE) >> 3
 
 
 _PROXY = _type(_type.__dict__)

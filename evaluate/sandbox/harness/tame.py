@@ -75,7 +75,7 @@ _DUNDER_DEF = frozenset((
 # Attribute names under which a module of the allow-list holds one outside it
 # that would hand out frames, builtins, arbitrary calls or process state
 # (logging.sys, dataclasses.inspect, copy.weakref): refused on anything but a
-# module named as such, whose chain _chain follows, since an alias of the module
+# module named as such (_module_root), whose chain _chain follows, since an alias of the module
 # (l = logging; l.sys) escapes that check. Modules that hand out nothing of the kind (stat, errno, keyword,
 # pyexpat's errors and model) are left out: their names are common words.
 _OFF_LIST = frozenset(("sys", "_sys", "builtins", "bltns", "inspect", "operator", "posix", "_posix", "os", "_os",
@@ -198,7 +198,7 @@ def _wild(tree, code):
                 return "os." + a
             if a in _REGISTRIES:
                 return "uses " + a
-            if a in _OFF_LIST and not _module_rooted(n, imported - aliased, binds, dynamic):
+            if a in _OFF_LIST and _module_root(n, imported - aliased, binds, dynamic) is None:
                 return "reads %s, which names a module outside the allow-list" % a
             why = _chain(n, imported, binds, dynamic)
             if why:
@@ -274,15 +274,25 @@ def _constant_imports(nodes):
     return out
 
 
-def _module_rooted(n, imported, binds, dynamic):
-    """Whether attribute n is read from a module by its name (or __import__):
-    _chain then knows what each attribute holds."""
+def _module_root(n, imported, binds, dynamic):
+    """Attribute chain n as read from a module by its name: the attributes read,
+    outermost first, the module's name and the chain's root node; None when the
+    chain starts elsewhere. The name is imported (as imported: those bound by
+    an import), a standard module the harness would import for the code, or
+    __import__("m") among dynamic."""
+    names = [n.attr]
     root = n.value
     while _type(root) is _ast.Attribute:
+        names.append(root.attr)
         root = root.value
-    if _type(root) is _ast.Call:
-        return _id(root) in dynamic
-    return _type(root) is _ast.Name and (root.id in imported or root.id in _STDLIB and root.id not in binds)
+    if _type(root) is _ast.Call and _id(root) in dynamic:
+        r = root.args[0].value  # __import__("m"): as `import m` binds m
+    elif _type(root) is _ast.Name and (root.id in imported or root.id in _STDLIB and root.id not in binds):
+        r = root.id
+    else:
+        return None
+    names.reverse()
+    return names, r, root
 
 
 def _chain(n, imported, binds, dynamic=()):
@@ -291,20 +301,10 @@ def _chain(n, imported, binds, dynamic=()):
     of anything under it, or a module outside the allow-list reached through the
     module's attributes (logging.sys, dataclasses.inspect), or os reached so with
     an attribute outside _OS_ATTRS."""
-    names = [n.attr]
-    root = n.value
-    while _type(root) is _ast.Attribute:
-        names.append(root.attr)
-        root = root.value
-    if _type(root) is _ast.Call and _id(root) in dynamic:
-        r = root.args[0].value  # __import__("m"): as `import m` binds m
-    elif _type(root) is not _ast.Name:
+    found = _module_root(n, imported, binds, dynamic)
+    if found is None:
         return ""
-    else:
-        r = root.id
-        if r not in imported and not (r in _STDLIB and r not in binds):
-            return ""
-    names.reverse()
+    names, r, root = found
     if any(a[:1] == "_" and not _dunder(a) for a in names):
         return "uses a private attribute under " + r
     mod = _sys.modules.get(r) if r not in imported or r in _sys.modules or _type(root) is _ast.Call else None
