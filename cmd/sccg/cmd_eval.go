@@ -241,6 +241,9 @@ func printEvalSummary(e *env, sum evaluate.Summary, runs *evaluate.RunCounts) {
 		if len(r.OwnWhy) > 0 {
 			fmt.Fprintf(e.stdout, "  in a child of its own: %s\n", countsLine(r.OwnWhy, 8))
 		}
+		if r.ServersDropped > 0 {
+			fmt.Fprintf(e.stdout, "  fork servers of batches dropped, a batch child's end unreported: %d\n", r.ServersDropped)
+		}
 		if len(r.FullCompare) > 0 {
 			fmt.Fprintf(e.stdout, "  batch children comparing every namespace after each job (slower): %s\n", countsLine(r.FullCompare, 4))
 		}

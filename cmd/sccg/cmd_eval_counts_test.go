@@ -30,12 +30,14 @@ func TestCountsLine(t *testing.T) {
 func TestRunsLinesNameFallbacks(t *testing.T) {
 	e, out, _ := newTestEnv(t)
 	runs := &evaluate.RunCounts{Runs: 10, BatchStats: sandbox.BatchStats{Batched: 7, Own: 3, NotTame: 2,
-		OwnWhy:      map[string]int64{"imports pickle": 2, "batch ended": 1},
-		FullCompare: map[string]int64{"dict version tags not where CPython 3.11 keeps them": 2}}}
+		OwnWhy:         map[string]int64{"imports pickle": 2, "batch ended": 1},
+		FullCompare:    map[string]int64{"dict version tags not where CPython 3.11 keeps them": 2},
+		ServersDropped: 1}}
 	printEvalSummary(e, evaluate.Summary{Isolation: "test"}, runs)
 	for _, want := range []string{
 		"  in a child of its own: imports pickle 2, batch ended 1\n",
 		"  batch children comparing every namespace after each job (slower): dict version tags not where CPython 3.11 keeps them 2\n",
+		"  fork servers of batches dropped, a batch child's end unreported: 1\n",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, out.String())

@@ -60,6 +60,9 @@ type BatchStats struct {
 	// (which let a child compare only the namespaces a job changed): slower, as
 	// sound.
 	FullCompare map[string]int64 `json:"full_compare,omitempty"`
+	// ServersDropped counts the fork servers of batches dropped because they did
+	// not report a batch child's end (stopped, or the child stuck in the kernel).
+	ServersDropped int64 `json:"servers_dropped,omitempty"`
 }
 
 // batchPool holds the idle batch children and the counts.
@@ -374,8 +377,9 @@ func (r *Runner) retireBatch(b *batchChild, clean bool) {
 
 // end closes the job socket (the child exits at its end), waits for the child
 // (killing it after a second, and dropping its fork server when the server
-// does not report the end within serverGrace) and closes the rest.
-func (b *batchChild) end() {
+// does not report the end within serverGrace) and closes the rest; dropped says
+// whether the server was dropped.
+func (b *batchChild) end() (dropped bool) {
 	b.sock.Close()
 	if b.exited == nil {
 		select {
@@ -387,6 +391,7 @@ func (b *batchChild) end() {
 			case <-time.After(serverGrace):
 				if b.ch.abandon != nil {
 					b.ch.abandon()
+					dropped = true
 				}
 				<-b.waited
 			}
@@ -395,6 +400,7 @@ func (b *batchChild) end() {
 	b.ch.kill()
 	b.pr.Close()
 	b.mem.Close()
+	return dropped
 }
 
 func (r *Runner) closeBatches() {

@@ -351,6 +351,9 @@ func TestStuckServerOfABatch(t *testing.T) {
 		if res.Status != StatusOK || len(res.Requests) != 1 {
 			t.Errorf("run after a stuck server: %s %s %+v", res.Status, res.Reason, res.Requests)
 		}
+		if st := r.BatchStats(); st.ServersDropped != 1 {
+			t.Errorf("batch stats %+v: want the stuck server counted as dropped", st)
+		}
 	case <-time.After(time.Minute):
 		t.Fatal("a batched run still waits on a stopped fork server after a minute")
 	}

@@ -128,7 +128,9 @@ func (r *Runner) endBatch(b *batchChild) {
 	r.pool.ending++
 	r.pool.mu.Unlock()
 	go func() {
-		b.end()
+		if b.end() {
+			r.count(func(s *BatchStats) { s.ServersDropped++ })
+		}
 		r.pool.mu.Lock()
 		r.pool.ending--
 		r.pool.mu.Unlock()
