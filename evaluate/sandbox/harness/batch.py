@@ -28,7 +28,8 @@ import _signal
 import time
 import _ast
 from itertools import chain as _chains
-from operator import is_ as _is, methodcaller as _methodcaller
+from itertools import compress as _compress
+from operator import is_ as _is, ne as _ne, methodcaller as _methodcaller
 
 from . import job
 from . import report
@@ -45,7 +46,7 @@ _type, _len, _isinstance, _all, _getattr, _issubclass = type, len, isinstance, a
 # the audit event id() raises: in a batch child every event runs two hooks,
 # about a microsecond, and the checks ask hundreds of times a job.
 _id = object.__hash__
-_tuple, _list, _dict, _set, _str = tuple, list, dict, set, str
+_tuple, _list, _dict, _set, _str, _map = tuple, list, dict, set, str, map
 _chain, _values = _chains.from_iterable, _methodcaller("values")
 from gc import collect as _gc_collect, freeze as _gc_freeze
 _BaseException = BaseException
@@ -175,14 +176,15 @@ def _one(shared, taint, active, check=True):
     tree = run._parse()
     if tree is None:
         return ""
-    why = tame._wild(tree, job.code) if check else ""
+    nodes = _walk(tree) if check else None  # before the store check changes the tree
+    why = tame._wild(tree, job.code, nodes) if check else ""
     if why:
         report._send("wild", {"why": why})
         return ""
     facts = _facts(tree)
     report._send("facts", facts)
     if check:
-        _guard_stores(tree)
+        _guard_stores(tree, nodes)
     saved = shared.before()
     try:
         stubs._fake_environment()
@@ -284,34 +286,45 @@ class _HarnessState:
     """The harness modules' globals as they were before the first job: bindings and
     the contents of the lists, dicts and sets among them (the recorders' counts,
     the facts' tables, the stubbed and undefined names, ...), put back before
-    every job."""
+    every job: the dicts where their version tag moved (all of them without
+    tags), the lists and sets always."""
 
     def __init__(self, modules):
-        self.saved = []
+        dicts, others = [], []
         for m in modules:
             d = m.__dict__
-            conts = []
+            dicts.append((d, _dict(d)))
             for v in d.values():
                 t = _type(v)
-                if t is _list:
-                    conts.append((v, _list(v)))
-                elif t is _dict:
-                    conts.append((v, _dict(v)))
+                if t is _dict:
+                    dicts.append((v, _dict(v)))
+                elif t is _list:
+                    others.append((v, _list(v)))
                 elif t is _set:
-                    conts.append((v, _set(v)))
-            self.saved.append((d, _dict(d), conts))
+                    others.append((v, _set(v)))
+        self.dicts, self.others = dicts, others
+        self.tags = _tag_reader([d for d, _ in dicts])
+        self.tagged = self.tags(_MEMORY[0]) if self.tags is not None else None
 
     def reset(self):
-        for d, binding, conts in self.saved:
-            if _len(d) != _len(binding) or any(d.get(k) is not v for k, v in binding.items()):
+        dicts = self.dicts
+        if self.tags is not None:
+            now = self.tags(_MEMORY[0])
+            if now != self.tagged:
+                for d, saved in _compress(dicts, _map(_ne, now, self.tagged)):
+                    d.clear()
+                    d.update(saved)
+                self.tagged = self.tags(_MEMORY[0])
+        else:
+            for d, saved in dicts:
                 d.clear()
-                d.update(binding)
-            for c, v in conts:
-                if _type(c) is _list:
-                    c[:] = v
-                else:
-                    c.clear()
-                    c.update(v)
+                d.update(saved)
+        for c, v in self.others:
+            if _type(c) is _list:
+                c[:] = v
+            else:
+                c.clear()
+                c.update(v)
 
 
 class _Shared:
@@ -329,12 +342,12 @@ class _Shared:
         self.lists = self._lists()
         self.limits = self._limits()
         self.cwd = posix.getcwd()
+        self.emptied = True  # what after says of the scratch directory
         self.process = self._process()
         self.fds = self._fds()
         self.tasks = _len(posix.listdir("/proc/self/task"))
         self.signals = self._signals()
         self.atexits = atexit._ncallbacks()
-        self.fakes = self._fakes()
         self.fake_dicts = [(m.__dict__, _dict(m.__dict__)) for m in _FAKES.values()]
         # What the code's own stores could reach (an alias of a module, a class or
         # an object of the standard library, or of the harness) the store check
@@ -347,6 +360,10 @@ class _Shared:
         self.ids, watched = _static(self.modules, harness)
         self.extra = {_GUARD: self._store_check(taint), _GUARD_CALL: self._call_check(taint)}
         self.spaces = [(d, _len(d), _list(d), _list(d.values())) for d in watched]
+        # the fakes' attributes and their stubs', where neither after (which puts
+        # the fake modules back) nor the comparison of the namespaces sees them
+        seen = {_id(d) for d in watched} | {_id(d) for d, _ in self.fake_dicts}
+        self.fakes = [(d, attrs) for d, attrs in self._fakes() if _id(d) not in seen]
         self.flat = None  # the same, flat (see _flat)
         # their version tags, read in one call (see _memory); None: compare all
         self.tags = _tag_reader(watched)
@@ -487,11 +504,11 @@ class _Shared:
             elif o.__dict__.get(a, _MISSING) is not v:
                 setattr(o, a, v)
         for d, saved in self.fake_dicts:  # fresh recorders: as they were before the first job
-            if _len(d) != _len(saved) or not _all(map(_is, d.values(), saved.values())) or \
-                    not _all(map(_is, d, saved)):
+            if _len(d) != _len(saved) or not _all(_map(_is, d.values(), saved.values())) or \
+                    not _all(_map(_is, d, saved)):
                 d.clear()
                 d.update(saved)
-        _empty(self.scratch)
+        self.emptied = _empty(self.scratch)
         mods = sys.modules
         for k in [k for k in mods if k not in self.modules]:
             v = mods[k]
@@ -571,9 +588,10 @@ class _Shared:
             return "the umask, the signal mask or a standard stream changed"
         if posix.getcwd() != self.cwd:
             return "working directory changed"
-        why = self._scratch()
-        if why:
-            return why
+        # what after found in the scratch directory it emptied: the dummy input
+        # file (a plain file) and nothing else, or what it could not remove
+        if not self.emptied:
+            return self._scratch() or "scratch directory: could not be emptied"
         if self._fds() != self.fds:
             return "open descriptors changed"
         if _len(posix.listdir("/proc/self/task")) != self.tasks:
@@ -601,9 +619,8 @@ class _Shared:
             now = self.tags(_MEMORY[0])
             if now == self.tagged:
                 return ""
-            moved = [i for i, (a, b) in enumerate(zip(now, self.tagged)) if a != b]
-            for i in moved:
-                why = self._space(*sp[i])
+            for space in _compress(sp, _map(_ne, now, self.tagged)):  # those whose tag moved
+                why = self._space(*space)
                 if why:
                     return why
             self.tagged = now
@@ -620,7 +637,7 @@ class _Shared:
 
     @staticmethod
     def _space(d, n, keys, vals):
-        if _len(d) != n or not _all(map(_is, d.values(), vals)) or not _all(map(_is, d, keys)):
+        if _len(d) != n or not _all(_map(_is, d.values(), vals)) or not _all(_map(_is, d, keys)):
             name = _dict(zip(keys, vals)).get("__name__", "an object")  # as it was: the job may have renamed it
             return "attributes of %s changed" % report._safe(name)[:80]
         return ""
@@ -679,13 +696,15 @@ _ARG_MUTATORS = frozenset(("heappush", "heappop", "heapify", "heapreplace", "hea
 _FIXED = frozenset(("_frozen_importlib", "_frozen_importlib_external", "typing"))
 
 
-def _guard_stores(tree):
+def _guard_stores(tree, nodes=None):
     """Routes every attribute and item store or delete of the code in tree, and
     every call of a method that changes its object in place (_MUTATORS), through
     the store check: the target x.a (x[k]) becomes __sccg_store__(x).a, and
     x.append(v) __sccg_store__(x).append(v), evaluated where x was (after the
     value of a store, as before), so a change of what the next job shares is seen
-    even through an alias, an argument or a container."""
+    even through an alias, an argument or a container. nodes: the tree's nodes
+    as facts._walk lists them (before this changes the tree), when the caller has
+    them."""
     Attribute, Subscript, Load = _ast.Attribute, _ast.Subscript, _ast.Load
     Call, Name, AugAssign = _ast.Call, _ast.Name, _ast.AugAssign
 
@@ -697,7 +716,7 @@ def _guard_stores(tree):
             node.end_lineno, node.end_col_offset = v.end_lineno, v.end_col_offset
         return c
 
-    for n in _walk(tree):
+    for n in _walk(tree) if nodes is None else nodes:
         t = _type(n)
         if t is Call:
             f = n.func
@@ -1009,16 +1028,19 @@ def _empty(d):
     back its mode; False when d is no longer a plain directory or something could
     not be removed."""
     try:
-        if (posix.lstat(d).st_mode & 0o170000) != 0o040000:
+        mode = posix.lstat(d).st_mode
+        if (mode & 0o170000) != 0o040000:
             return False
-        posix.chmod(d, 0o700)
+        if mode & 0o7777 != 0o700:
+            posix.chmod(d, 0o700)
         with posix.scandir(d) as it:
             names = [e.name for e in it]
         for n in names:
             p = d + "/" + n
             st = posix.lstat(p)
             if n == _KEEP and (st.st_mode & 0o170000) == 0o100000 and st.st_nlink == 1:
-                posix.chmod(p, 0o600)  # as the harness creates it: a job may have changed its mode
+                if st.st_mode & 0o7777 != 0o600:
+                    posix.chmod(p, 0o600)  # as the harness creates it: a job may have changed its mode
                 continue
             if (st.st_mode & 0o170000) == 0o040000:
                 _rmtree(p)

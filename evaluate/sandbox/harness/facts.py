@@ -352,12 +352,24 @@ def _unguarded(e):
 
 
 def _walk(root):
-    """Every node under root, in source order."""
+    """Every node under root, in source order (each node's children as _kids
+    finds them, inlined: a job walks its tree several times)."""
     out, stack = [], [root]
+    pop, push, extend = stack.pop, out.append, stack.extend
+    AST = _ast.AST
     while stack:
-        n = stack.pop()
-        out.append(n)
-        stack.extend(reversed(_kids(n)))
+        n = pop()
+        push(n)
+        kids = []
+        for fld in n._fields:
+            v = _getattr(n, fld, None)
+            if _type(v) is _list:
+                kids.extend([x for x in v if _isinstance(x, AST)])
+            elif _isinstance(v, AST):
+                kids.append(v)
+        if kids:
+            kids.reverse()
+            extend(kids)
     return out
 
 

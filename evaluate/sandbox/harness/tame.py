@@ -120,8 +120,9 @@ def _dunder(s):
     return _len(s) > 4 and s[:2] == "__" and s[-2:] == "__"
 
 
-def _wild(tree, code):
-    """Why the module tree (of source code) is not tame; "" when it is."""
+def _wild(tree, code, nodes=None):
+    """Why the module tree (of source code) is not tame; "" when it is. nodes:
+    the tree's nodes as facts._walk lists them, when the caller has them."""
     for m in _MENTIONS:
         if m in code:
             return "mentions " + m
@@ -130,7 +131,8 @@ def _wild(tree, code):
     Assign, AugAssign, AnnAssign, Delete = _ast.Assign, _ast.AugAssign, _ast.AnnAssign, _ast.Delete
     imported, aliased = set(), set()
     unused = {}  # names bound by an import that is tame only while they are never used
-    nodes = _walk(tree)
+    if nodes is None:
+        nodes = _walk(tree)
     binds, why = _bindings(nodes)
     if why:
         return why
