@@ -46,7 +46,7 @@ _type, _len, _isinstance, _all, _getattr, _issubclass = type, len, isinstance, a
 # the audit event id() raises: in a batch child every event runs two hooks,
 # about a microsecond, and the checks ask hundreds of times a job.
 _id = object.__hash__
-_tuple, _list, _dict, _set, _str, _map = tuple, list, dict, set, str, map
+_tuple, _list, _dict, _set, _str, _map, _range = tuple, list, dict, set, str, map, range
 _chain, _values = _chains.from_iterable, _methodcaller("values")
 from gc import collect as _gc_collect, freeze as _gc_freeze
 _BaseException = BaseException
@@ -112,11 +112,12 @@ def _serve(rfd, jfd, scratch, limits, job_cpu=0):
 
 def _batch(rfd, jfd, scratch, limits, job_cpu):
     job.setup(rfd, scratch, limits, "")
-    for m in _PRELOAD:
-        try:
-            __import__(m)
-        except _BaseException:
-            pass
+    if not _PREPARED:  # else the fork server imported them (and the child's pages stay its server's)
+        for m in _PRELOAD:
+            try:
+                __import__(m)
+            except _BaseException:
+                pass
     os = sys.modules["os"]
     import json
     import logging
@@ -131,7 +132,8 @@ def _batch(rfd, jfd, scratch, limits, job_cpu):
     sock = _socket(jfd)  # before the guard, which refuses sockets
     sys.addaudithook(_make_taint(taint, active, jfd))
     stubs._auto_import[0] = tame._ALLOW
-    _memory()
+    if _MEMORY[0] is None and not _MEMORY[1]:  # the fork server made it (_prepare), or tried
+        _memory()
     _arm()
     report._holding[0] = True  # each job's lines in one write, with its verification
     state = _HarnessState(harness)
@@ -359,15 +361,14 @@ class _Shared:
         # the comparison does not.
         self.ids, watched = _static(self.modules, harness)
         self.extra = {_GUARD: self._store_check(taint), _GUARD_CALL: self._call_check(taint)}
-        self.spaces = [(d, _len(d), _list(d), _list(d.values())) for d in watched]
+        # the namespaces as they are now, and their version tags, read in one
+        # call (see _memory; None: compare all)
+        self.spaces, self.tags, self.tagged, seen = _snapshot(watched)
         # the fakes' attributes and their stubs', where neither after (which puts
         # the fake modules back) nor the comparison of the namespaces sees them
-        seen = {_id(d) for d in watched} | {_id(d) for d, _ in self.fake_dicts}
+        seen = seen | {_id(d) for d, _ in self.fake_dicts}
         self.fakes = [(d, attrs) for d, attrs in self._fakes() if _id(d) not in seen]
         self.flat = None  # the same, flat (see _flat)
-        # their version tags, read in one call (see _memory); None: compare all
-        self.tags = _tag_reader(watched)
-        self.tagged = self.tags(_MEMORY[0]) if self.tags is not None else None
         self.patched = [(sys.modules[m], a) for m, a in _PATCHED if m in sys.modules]
         root = logging.getLogger()
         self.log = (root, _list(root.handlers), root.level, root.disabled, root.propagate, _list(root.filters),
@@ -770,8 +771,9 @@ def _memory():
     dict's tag takes a new value, unique in the process, whenever the dict
     changes, so an unchanged tag proves an unchanged dict. The layout is checked
     on dicts of its own first: a changed value, a key added and removed, and a
-    dict left alone must move, move and keep the tag. Needs ctypes, so a batch
-    child calls it before the guard is armed; ctypes leaves sys.modules again."""
+    dict left alone must move, move and keep the tag. Needs ctypes, so the fork
+    server of batches calls it (or else a batch child, before the guard is
+    armed); ctypes leaves sys.modules again."""
     before = _set(sys.modules)
     try:
         import ctypes
@@ -835,6 +837,27 @@ _PROXY = _type(_type.__dict__)
 _PROXIED = 16
 
 
+def _snapshot(watched):
+    """The namespaces watched as they are now (each dict with its size, keys and
+    values), their tag reader and tags (None, None without _MEMORY), and the set
+    of their identities. From the fork server's snapshot (_prepare) where it was
+    taken of these namespaces, with only those whose tag moved since taken
+    again: a batch child starts without touching (and so copying) the pages of
+    every value of every namespace."""
+    mem = _MEMORY[0]
+    if _len(_PREPARED) > 3 and _PREPARED[2] is watched and mem is not None and _PREPARED[4] is not None:
+        spaces, tags, tagged, seen = _PREPARED[3:]
+        spaces = _list(spaces)
+        now = tags(mem)
+        for i in _compress(_range(_len(now)), _map(_ne, now, tagged)):
+            d = spaces[i][0]
+            spaces[i] = (d, _len(d), _list(d), _list(d.values()))
+        return spaces, tags, now, seen
+    spaces = [(d, _len(d), _list(d), _list(d.values())) for d in watched]
+    tags = _tag_reader(watched)
+    return spaces, tags, tags(mem) if tags is not None else None, frozenset(_id(d) for d in watched)
+
+
 def _static(modules, harness):
     """What a batch child's checks need of the modules loaded (modules, a copy of
     sys.modules) and the harness's: the identities no store of a job may reach
@@ -852,14 +875,19 @@ def _static(modules, harness):
 
 
 def _prepare(harness):
-    """Works out _static for the modules the fork server has loaded, so that every
-    batch child it forks finds it done."""
+    """Works out _static for the modules the fork server has loaded, and the view
+    of memory (_memory) and snapshot of the namespaces (_snapshot), so that every
+    batch child it forks finds them done. A batch child loads _ctypes anyway, so
+    its server may (tame code names no type's __subclasses__); a server of
+    children of their own never does."""
+    _memory()
     _warm_up()
     own = {_id(m) for m in harness}
     # a batch child's sys.modules holds no harness module (guard._arm takes them out)
     modules = {k: m for k, m in sys.modules.items() if _id(m) not in own}
     ids, watched = _static(modules, harness)
     _PREPARED[:] = [frozenset((k, _id(m)) for k, m in modules.items()), ids, watched]
+    _PREPARED[3:] = _snapshot(watched)
 
 
 def _clear_caches():

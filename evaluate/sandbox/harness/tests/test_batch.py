@@ -289,6 +289,36 @@ class NamespacesTest(unittest.TestCase):
                 self.assertEqual(self.both(), ("", ""))
                 self.assertEqual(sh._namespaces(), "")
 
+    def test_a_snapshot_from_the_server_is_taken_again_where_it_moved(self):
+        # as a fork server's _prepare leaves it, then a batch child's start: the
+        # namespaces changed in between are snapshotted afresh, the rest reused
+        b = self.batch
+        f = self.string.Formatter
+        watched = [json.__dict__, f.__dict__, self.string.__dict__]
+        saved = b._PREPARED[:]
+        try:
+            b._PREPARED[:] = [frozenset(), frozenset(), watched]
+            b._PREPARED[3:] = b._snapshot(watched)
+            server = b._PREPARED[3]
+            json.sccg_probe = 1
+            try:
+                spaces, tags, tagged, seen = b._snapshot(watched)
+                self.assertIs(spaces[1], server[1])
+                self.assertIs(spaces[2], server[2])
+                self.assertIsNot(spaces[0], server[0])
+                self.assertIn("sccg_probe", spaces[0][2])
+                self.assertNotIn("sccg_probe", server[0][2])
+                self.assertEqual(tagged, tags(b._MEMORY[0]))
+                self.assertEqual(seen, {b._id(d) for d in watched})
+            finally:
+                del json.sccg_probe
+            # a list of namespaces other than the server's: taken whole
+            other = list(watched)
+            spaces, _, _, _ = b._snapshot(other)
+            self.assertTrue(all(a is not s for a, s in zip(spaces, server)))
+        finally:
+            b._PREPARED[:] = saved
+
     def test_a_wrong_layout_is_refused(self):
         b = self.batch
         offset = b._TAG_OFFSET
