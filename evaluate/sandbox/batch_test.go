@@ -86,6 +86,12 @@ var interferers = []struct {
 		"b.setattr(json.loads, '__co' + 'de__', b.getattr(lambda s, *a, **k: {'forged': 1}, '__co' + 'de__'))\n", false},
 	{"read os.environ through __import__", "k = __import__('os').environ.get('RAPIDAPI_KEY', '')\n", true},
 	{"open the job socket", "import os\nfor n in range(3, 1000):\n    try:\n        open(n).read()\n    except Exception:\n        pass\n", true},
+	{"leave through sys.exit", "import sys\nprint('bye', file=sys.stderr)\nsys.exit(3)\n", true},
+	{"leave through exit and quit", "def f():\n    exit(3)\nf()\nquit()\n", true},
+	{"close sys.stderr", "import sys\nsys.stderr.close()\n", true},
+	{"close stdout's buffer", "import sys\nsys.stdout.buffer.close()\n", true},
+	{"close stderr's file", "import sys\nsys.stderr.buffer.raw.close()\n", true},
+	{"redirect stderr through an alias of os", "import os as o\no.dup2(o.open('f.txt', o.O_WRONLY | o.O_CREAT), 2)\n", false},
 }
 
 // scoreOf is what a run scores by.

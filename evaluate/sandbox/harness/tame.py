@@ -92,9 +92,22 @@ _OS_ATTRS = frozenset(("environ", "getenv", "path", "sep", "linesep", "name", "g
                        "pathsep", "extsep", "PathLike", "makedirs", "mkdir", "remove", "unlink", "rmdir",
                        "listdir", "scandir", "walk", "stat", "rename", "replace", "fspath", "getpid"))
 
-# Builtins that reach code, namespaces or the interpreter.
+# What of sys tame code may touch: leaving (SystemExit, which the harness catches
+# as a child of its own does), the standard streams (the batch checks what a call
+# of a method that changes its object does to them, and compares them after each
+# job), the arguments (the harness's own for each job) and constants.
+_SYS_ATTRS = frozenset(("exit", "argv", "stdout", "stderr", "stdin", "version", "version_info", "platform",
+                        "maxsize", "byteorder", "hexversion", "float_info", "int_info"))
+
+# Builtins that reach code, namespaces or the interpreter. (exit and quit are not
+# builtins in the sandbox, which skips site: the harness's stub for an undefined
+# name answers them, in a batch as in a child of its own.)
 _NO_CALL = frozenset(("exec", "eval", "compile", "__import__", "globals", "locals", "vars", "breakpoint",
-                      "setattr", "delattr", "exit", "quit", "memoryview", "classmethod"))
+                      "setattr", "delattr", "memoryview", "classmethod"))
+
+# Modules tame code may import only under their own name, and use only through
+# the attributes listed (an alias would escape that check).
+_BY_NAME = {"os": _OS_ATTRS, "sys": _SYS_ATTRS}
 
 # getattr and hasattr are tame with a constant name that is not a dunder.
 _CONST_NAME = frozenset(("getattr", "hasattr"))
@@ -148,6 +161,8 @@ def _wild(tree, code, nodes=None):
             why_of = {}
             for full in names:
                 top = full.split(".", 1)[0]
+                if full == "sys":
+                    continue  # as os: only the attributes of _SYS_ATTRS (see below)
                 if (top in _STDLIB and top not in _ALLOW) or full in _DENY_SUB or top == "":
                     why_of[full] = "imports " + full
                     # importing a module already loaded only binds a name: tame
@@ -167,8 +182,10 @@ def _wild(tree, code, nodes=None):
                     aliased.add(bound)  # not the module's own name: _chain cannot follow it
                 if wild:
                     unused[bound] = wild
-                if t is ImportFrom and n.module == "os" and a.name not in _OS_ATTRS:
-                    return "imports os." + a.name
+                if t is ImportFrom and n.module in _BY_NAME and a.name not in _BY_NAME[n.module]:
+                    return "imports %s.%s" % (n.module, a.name)
+                if t is Import and a.name in _BY_NAME and a.asname and a.asname != a.name:
+                    return "imports %s as %s" % (a.name, a.asname)
                 if a.name in _REGISTRIES or a.name in _ACCESSORS:
                     return "imports " + a.name
                 if t is ImportFrom and n.module:
@@ -177,7 +194,8 @@ def _wild(tree, code, nodes=None):
                     v = m.__dict__.get(a.name) if _type(m) is _ModuleType else None
                     if _type(v) is _ModuleType and _getattr(v, "__name__", "").split(".", 1)[0] not in _ALLOW:
                         return "imports %s from %s" % (a.name, n.module)
-    os_names = os_attrs = 0
+    by_names = {m: 0 for m in _BY_NAME}  # the loads of os and sys, and of them those that read an attribute
+    by_attrs = {m: 0 for m in _BY_NAME}
     callees = {_id(n.func) for n in nodes if _type(n) is Call}
     dynamic = _constant_imports(nodes)
     for n in nodes:
@@ -192,12 +210,13 @@ def _wild(tree, code, nodes=None):
                 return "holds %s, a method that changes its object" % a
             if a[:1] == "_" and not _dunder(a) and _type(n.ctx) is not _ast.Load and not _on_self(n):
                 return "sets the private attribute " + a
-            if _type(n.value) is Name and n.value.id == "os":
-                os_attrs += 1
+            by = n.value.id if _type(n.value) is Name and n.value.id in _BY_NAME else None
+            if by is not None:
+                by_attrs[by] += 1
             if (_dunder(a) and not (a in _DUNDER_OK and _type(n.ctx) is _ast.Load)) or a.startswith(_INTERNAL):
                 return "attribute " + a
-            if _type(n.value) is Name and n.value.id == "os" and a not in _OS_ATTRS:
-                return "os." + a
+            if by is not None and a not in _BY_NAME[by]:
+                return "%s.%s" % (by, a)
             if a in _REGISTRIES:
                 return "uses " + a
             if a in _OFF_LIST and _module_root(n, imported - aliased, binds, dynamic) is None:
@@ -217,10 +236,10 @@ def _wild(tree, code, nodes=None):
             if n.id in _STDLIB and n.id not in _ALLOW and n.id not in binds:
                 # the harness would import it for the code (stubs._Globals)
                 return "uses %s without importing it" % n.id
-            if n.id == "os":
+            if n.id in _BY_NAME:
                 if _type(n.ctx) is not _ast.Load:
-                    return "rebinds os"
-                os_names += 1
+                    return "rebinds " + n.id
+                by_names[n.id] += 1
         elif t is Call:
             f = n.func
             if _type(f) is Attribute and f.attr in _PARSE_INTO and \
@@ -250,8 +269,9 @@ def _wild(tree, code, nodes=None):
                 why = _shared_target(tg, imported)
                 if why:
                     return why
-    if os_names != os_attrs:  # bare os (passed around, aliased) escapes the attribute check
-        return "os used as a value"
+    for m in _BY_NAME:
+        if by_names[m] != by_attrs[m]:  # bare os (passed around, aliased) escapes the attribute check
+            return m + " used as a value"
     return ""
 
 
