@@ -85,8 +85,11 @@ func (r *Runner) startZygote(batch bool) (*zygote, error) {
 	ours := os.NewFile(uintptr(fds[0]), "zygote-ctrl")
 	theirs := os.NewFile(uintptr(fds[1]), "zygote-ctrl")
 	args := []string{"-I", "-S", "-B", r.harness, "serve", "3", scratch}
-	if batch {
+	switch {
+	case batch:
 		args = append(args, "batch")
+	case r.batching:
+		args = append(args, "own") // beside a server of batches: what a batch does not take
 	}
 	cmd := exec.Command(r.python, args...)
 	cmd.Dir = r.dir

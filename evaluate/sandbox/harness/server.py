@@ -29,14 +29,24 @@ _WARM = ("_ast", "os", "json", "re", "time", "datetime", "typing", "collections"
          "base64", "random", "math", "logging", "pathlib", "enum", "functools", "string", "csv", "io",
          "traceback", "argparse", "copy", "http")
 
+# What a server whose children run only what a batch does not take (kind "own",
+# beside a server of batches) imports too: the modules of the code tame refuses
+# most, each of which costs a child that imports it more than its pages cost the
+# others (asyncio, with what it loads: subprocess, ssl, inspect, signal,
+# concurrent.futures, about 65 ms of CPU to import; webbrowser 15; pickle 3). Not
+# for the light server of an unbatched runner, which serves every run.
+_OWN = ("asyncio", "subprocess", "webbrowser", "pickle")
+
 # How many children a server serves at once, as it tells the Go side: any number
 # where the kernel gives a descriptor per process to wait on (pidfd_open, Linux
 # 5.3), else one, waited for before the next job is taken.
 _MANY = 1 << 10
 
 
-def _serve(ctrl, scratch, batches=False):
-    """Fork server: for each job message on the control socket (the job's limits,
+def _serve(ctrl, scratch, kind=""):
+    """Fork server of kind "batch" (its children run batches), "own" (beside a
+    server of batches: its children run what a batch does not take) or "" (every
+    run in a child of its own): for each job message on the control socket (the job's limits,
     and the descriptors of its report pipe and of its memory file; for a batch,
     "batch", the limits, and the report pipe, the job socket and the memory file),
     fork a child that runs the job (or the batch, see batch) in a scratch
@@ -49,7 +59,8 @@ def _serve(ctrl, scratch, batches=False):
     emptied and kept for a later child. It never runs generated code."""
     # A server whose children run batches loads what a batch shares too: once here,
     # not in every batch child.
-    for m in _WARM + (batch_preload if batches else ()):
+    batches = kind == "batch"
+    for m in _WARM + (batch_preload if batches else _OWN if kind == "own" else ()):
         try:
             __import__(m)
         except ImportError:
