@@ -30,9 +30,9 @@ type zygote struct {
 	scratch string        // its first child's scratch directory; the others are scratch-1, scratch-2, ...
 	done    chan struct{} // closed once the server is reaped
 	batch   bool          // its children run batches
-	max     int           // how many children it serves at once
 
 	// guarded by the runner's pool.mu
+	max      int  // how many children it serves at once
 	busy     int  // its children alive and the requests under way
 	retiring bool // it takes no further job, and is dropped once busy is 0
 	dropped  bool
@@ -122,12 +122,14 @@ func (r *Runner) startZygote(batch bool) (*zygote, error) {
 	// so a job's own deadline only covers the fork.
 	reply, err := recvCtrl(z.ctrl, 2*time.Minute)
 	n, ok := strings.CutPrefix(reply, "ready ")
-	z.max, _ = strconv.Atoi(n)
-	if err != nil || !ok || z.max < 1 {
+	most, _ := strconv.Atoi(n)
+	if err != nil || !ok || most < 1 {
 		r.dropZygote(z)
 		return nil, fmt.Errorf("sandbox: fork server did not start: %q %v", reply, err)
 	}
-	z.max = min(z.max, serverChildren)
+	r.pool.mu.Lock()
+	z.max = min(most, serverChildren) // until now 0: no run takes a place on it
+	r.pool.mu.Unlock()
 	go r.readZygote(z)
 	return z, nil
 }
