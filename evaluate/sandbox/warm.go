@@ -59,7 +59,7 @@ type zygotes struct {
 	// starting says a server of batch children ([1]) or of children of their own
 	// ([0]) is starting: who needs one waits for it rather than start another.
 	starting [2]bool
-	// Started counts the servers started ([1]: of batch children).
+	// started counts the servers started ([1]: of batch children).
 	started [2]int
 }
 
@@ -134,6 +134,7 @@ func (r *Runner) startZygote(batch bool) (*zygote, error) {
 	return z, nil
 }
 
+// kind is the index of a server's kind in zygotes.starting and started.
 func kind(batch bool) int {
 	if batch {
 		return 1

@@ -30,8 +30,9 @@ _WARM = ("_ast", "os", "json", "re", "time", "datetime", "typing", "collections"
          "traceback", "argparse", "copy", "http")
 
 # What a server whose children run only what a batch does not take (kind "own",
-# beside a server of batches) imports too: the modules of the code tame refuses
-# most, each of which costs a child that imports it more than its pages cost the
+# beside a server of batches) imports too: the modules of the public gold code
+# tame refuses (it imports subprocess, webbrowser or pickle, or names asyncio),
+# each of which costs a child that imports it more than its pages cost the
 # others (asyncio, with what it loads: subprocess, ssl, inspect, signal,
 # concurrent.futures, about 65 ms of CPU to import; webbrowser 15; pickle 3). Not
 # for the light server of an unbatched runner, which serves every run.
