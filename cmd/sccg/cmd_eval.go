@@ -244,6 +244,9 @@ func printEvalSummary(e *env, sum evaluate.Summary, runs *evaluate.RunCounts) {
 		if r.ServersDropped > 0 {
 			fmt.Fprintf(e.stdout, "  fork servers of batches dropped, a batch child's end unreported: %d\n", r.ServersDropped)
 		}
+		if r.ServersRetired > 0 {
+			fmt.Fprintf(e.stdout, "  fork servers retired, a child's scratch directory left so it could not be emptied: %d\n", r.ServersRetired)
+		}
 		if len(r.FullCompare) > 0 {
 			fmt.Fprintf(e.stdout, "  batch children comparing every namespace after each job (slower): %s\n", countsLine(r.FullCompare, 4))
 		}

@@ -63,6 +63,10 @@ type BatchStats struct {
 	// ServersDropped counts the fork servers of batches dropped because they did
 	// not report a batch child's end (stopped, or the child stuck in the kernel).
 	ServersDropped int64 `json:"servers_dropped,omitempty"`
+	// ServersRetired counts the fork servers (of either kind) that took no further
+	// job because a child left its scratch directory in a state it could not be
+	// emptied from; another server took their next jobs.
+	ServersRetired int64 `json:"servers_retired,omitempty"`
 }
 
 // batchPool holds the idle batch children and the counts.
@@ -372,7 +376,11 @@ func (r *Runner) retireBatch(b *batchChild, clean bool) {
 		p.size = min(batchMost, max(batchLeast, b.max*2))
 	}
 	p.mu.Unlock()
-	r.endBatch(b)
+	go func() {
+		if b.end() {
+			r.count(func(s *BatchStats) { s.ServersDropped++ })
+		}
+	}()
 }
 
 // end closes the job socket (the child exits at its end), waits for the child

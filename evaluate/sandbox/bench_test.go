@@ -190,7 +190,7 @@ posix.write(out, b"%f\n" % (time.process_time() - c0))
 // second, as two idle cores would reach them: wall time on a shared machine says
 // little), the ratio of the two at a time, the
 // share of tame runs, the batches a verification ended, the batched runs that
-// failed and ran again on their own, and the fork servers (of them, those of
+// failed and ran again on their own, and the fork servers started (of them, those of
 // batch children).
 func BenchmarkBatched(b *testing.B) {
 	jobs := distinctJobs(b, 5)
@@ -235,12 +235,8 @@ func BenchmarkBatched(b *testing.B) {
 			b.Logf("batch children comparing every namespace: %d (%s)", n, why)
 		}
 		r.pool.mu.Lock()
-		servers += len(r.pool.all)
-		for z := range r.pool.all {
-			if z.batch {
-				batchServers++
-			}
-		}
+		servers += r.pool.started[0] + r.pool.started[1]
+		batchServers += r.pool.started[1]
 		r.pool.mu.Unlock()
 		r.Close() // reaps the fork servers: their CPU and their children's is counted from here
 		evaluatorCPU += rusage(syscall.RUSAGE_SELF) - self0

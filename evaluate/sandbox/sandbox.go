@@ -220,7 +220,7 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	}
 	r := &Runner{python: py, harness: h, dir: dir, limits: opts.Limits.withDefaults(), warm: !opts.Exec,
 		batching: !opts.Exec && !opts.NoBatch, stale: stale}
-	r.pool.back.L = &r.pool.mu
+	r.pool.cond.L = &r.pool.mu
 	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET)
 	if r.warm {
 		flags |= syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
@@ -230,12 +230,10 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 		r.isolation = "fork-server+" + r.isolation
 		// Start the first fork server now (of batch children, when batching): a
 		// harness that cannot serve fails New.
-		z, err := r.startZygote(r.batching)
-		if err != nil {
+		if _, err := r.startZygote(r.batching); err != nil {
 			r.Close()
 			return nil, err
 		}
-		r.putZygote(z)
 	}
 	return r, nil
 }

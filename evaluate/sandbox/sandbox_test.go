@@ -231,6 +231,9 @@ func testHostileSuite(t *testing.T, warm, noBatch bool) {
 		{"path object that answers differently the second time", "import _io\nclass P:\n    n = 0\n    def __fspath__(self):\n        P.n += 1\n        return " + fmt.Sprintf("%q", sentinel) + " if P.n == 1 else 'inside.txt'\n_io.FileIO(P(), 'w').write(b'pwned')\n" + req, []Status{StatusError}, true, nil},
 		{"chmod outside through a descriptor", "import os\nfd = os.open(" + fmt.Sprintf("%q", sentinel) + ", os.O_RDONLY)\nos.chmod(fd, 0o777)\n" + req, []Status{StatusError}, true, nil},
 		{"remove outside through a pathlib path", "import pathlib\npathlib.Path(" + fmt.Sprintf("%q", keep) + ").unlink()\n" + req, []Status{StatusError}, true, nil},
+		{"start a process without an audit event", "import _posixsubprocess, os\nr, w = os.pipe()\n_posixsubprocess.fork_exec([b'/bin/sh', b'-c', b'echo pwned > " + sentinel + "'], [b'/bin/sh'], True, (w,), None, None, -1, -1, -1, -1, -1, -1, r, w, True, False, -1, None, None, None, -1, None, False)\n" + req, []Status{StatusError}, true, nil},
+		{"start a process through subprocess's own fork_exec", "import subprocess, os\nr, w = os.pipe()\nsubprocess._fork_exec([b'/bin/sh', b'-c', b'echo pwned > " + sentinel + "'], [b'/bin/sh'], True, (w,), None, None, -1, -1, -1, -1, -1, -1, r, w, True, False, -1, None, None, None, -1, None, False)\n" + req, []Status{StatusError}, true, nil},
+		{"a subinterpreter, which has no audit hook", "import _xxsubinterpreters as s\ns.run_string(s.create(), 'open(" + fmt.Sprintf("%q", sentinel) + ", \"w\").write(\"pwned\")')\n" + req, []Status{StatusError}, true, nil},
 		{"bind an abstract socket", "import socket\ns = socket.socket(socket.AF_UNIX)\ns.bind('\\0sccg-hostile')\n" + req, []Status{StatusError}, true, nil},
 	}
 	var wg sync.WaitGroup

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,30 +15,52 @@ import (
 
 // zygote is a warm fork server: an interpreter that has loaded the harness and
 // the common standard modules and never runs generated code itself. For each job it
-// forks a child that runs the job in the server's scratch directory, and reports
-// the child's pid and (once it has emptied the directory) its wait status and CPU
-// time. A server serves one child at a time, and a batch child holds its server
-// for its whole life; so the servers of batch children (which load what a batch
-// shares too, about 300 ms of CPU more at start) are kept apart from the servers
-// of the runs in a child of their own, which then start as light as those of an
-// unbatched runner.
+// forks a child that runs the job in a scratch directory of its own, and reports
+// the child's pid and, whenever the child ends (once the server has emptied the
+// child's directory), its wait status and CPU time. A server serves many children
+// at once (see serverChildren); one goroutine reads all it sends (readZygote)
+// and hands each message to whoever waits for it. The servers of batch children
+// (which load what a batch shares too, about 300 ms of CPU more at start) are kept
+// apart from the servers of the runs in a child of their own, which then start as
+// light as those of an unbatched runner: a runner has one server of each kind it
+// needs, whatever the number of its callers.
 type zygote struct {
 	cmd     *exec.Cmd
 	ctrl    *os.File      // our end of a SOCK_SEQPACKET socket pair, on Go's poller
-	scratch string        // the scratch directory of its children, one at a time
+	scratch string        // its first child's scratch directory; the others are scratch-1, scratch-2, ...
 	done    chan struct{} // closed once the server is reaped
 	batch   bool          // its children run batches
+
+	// guarded by the runner's pool.mu
+	max      int  // how many children it serves at once
+	busy     int  // its children alive and the requests under way
+	retiring bool // it takes no further job, and is dropped once busy is 0
+	dropped  bool
+
+	req     sync.Mutex  // one request (job message and its reply) at a time
+	replies chan string // the replies to a request: "pid N" or "error ..."
+	lost    chan struct{}
+	mu      sync.Mutex
+	waiters map[int]chan exit // by pid: where a child's end is told
 }
 
-// zygotes is the runner's pool of idle fork servers.
+// serverChildren is the most children a fork server serves at once (a runner's
+// concurrent callers each hold one child of their own or one batch child at a
+// time, so two workers need two): past it, another server of the kind starts.
+// A server without a descriptor per child to wait on (Linux before 5.3) serves
+// one at a time.
+var serverChildren = 64
+
+// zygotes is the runner's pool of fork servers.
 type zygotes struct {
 	mu   sync.Mutex
-	idle []*zygote
 	all  map[*zygote]bool
-	// ending counts the batch children that are ending: their servers come back
-	// soon, and a new batch child waits for one (back) rather than start another.
-	ending int
-	back   sync.Cond
+	cond sync.Cond // a server started, or failed to
+	// starting says a server of batch children ([1]) or of children of their own
+	// ([0]) is starting: who needs one waits for it rather than start another.
+	starting [2]bool
+	// started counts the servers started ([1]: of batch children).
+	started [2]int
 }
 
 // startZygote starts a fork server, whose children run batches when batch is set.
@@ -62,8 +85,11 @@ func (r *Runner) startZygote(batch bool) (*zygote, error) {
 	ours := os.NewFile(uintptr(fds[0]), "zygote-ctrl")
 	theirs := os.NewFile(uintptr(fds[1]), "zygote-ctrl")
 	args := []string{"-I", "-S", "-B", r.harness, "serve", "3", scratch}
-	if batch {
+	switch {
+	case batch:
 		args = append(args, "batch")
+	case r.batching:
+		args = append(args, "own") // beside a server of batches: what a batch does not take
 	}
 	cmd := exec.Command(r.python, args...)
 	cmd.Dir = r.dir
@@ -79,12 +105,14 @@ func (r *Runner) startZygote(batch bool) (*zygote, error) {
 		return nil, fmt.Errorf("sandbox: start fork server: %w", err)
 	}
 	theirs.Close()
-	z := &zygote{cmd: cmd, ctrl: ours, scratch: scratch, done: make(chan struct{}), batch: batch}
+	z := &zygote{cmd: cmd, ctrl: ours, scratch: scratch, done: make(chan struct{}), batch: batch,
+		replies: make(chan string, 1), lost: make(chan struct{}), waiters: map[int]chan exit{}}
 	r.pool.mu.Lock()
 	if r.pool.all == nil {
 		r.pool.all = map[*zygote]bool{}
 	}
 	r.pool.all[z] = true
+	r.pool.started[kind(batch)]++
 	r.pool.mu.Unlock()
 	go func() { // reap it whenever it ends
 		cmd.Wait()
@@ -93,75 +121,161 @@ func (r *Runner) startZygote(batch bool) (*zygote, error) {
 	// Loading the warm modules can take a while on a busy machine; wait for it here
 	// so a job's own deadline only covers the fork.
 	reply, err := recvCtrl(z.ctrl, 2*time.Minute)
-	if err != nil || reply != "ready" {
+	n, ok := strings.CutPrefix(reply, "ready ")
+	most, _ := strconv.Atoi(n)
+	if err != nil || !ok || most < 1 {
 		r.dropZygote(z)
 		return nil, fmt.Errorf("sandbox: fork server did not start: %q %v", reply, err)
 	}
+	r.pool.mu.Lock()
+	z.max = min(most, serverChildren) // until now 0: no run takes a place on it
+	r.pool.mu.Unlock()
+	go r.readZygote(z)
 	return z, nil
 }
 
-// getZygote takes an idle fork server of the kind asked for (batch: its children
-// run batches), or starts one.
-func (r *Runner) getZygote(batch bool) (*zygote, error) {
-	r.pool.mu.Lock()
+// kind is the index of a server's kind in zygotes.starting and started.
+func kind(batch bool) int {
+	if batch {
+		return 1
+	}
+	return 0
+}
+
+// readZygote reads what fork server z sends until it ends or is dropped: a
+// request's reply goes to the request, a child's end to its waiter. A server that
+// says what it should not is dropped.
+func (r *Runner) readZygote(z *zygote) {
+	defer func() {
+		close(z.lost)
+		r.dropZygote(z)
+	}()
 	for {
-		for i := len(r.pool.idle) - 1; i >= 0; i-- {
-			if z := r.pool.idle[i]; z.batch == batch {
-				r.pool.idle = append(r.pool.idle[:i], r.pool.idle[i+1:]...)
-				r.pool.mu.Unlock()
+		msg, err := recvCtrl(z.ctrl, 0)
+		if err != nil {
+			return
+		}
+		f := strings.Fields(msg)
+		switch {
+		case len(f) == 2 && f[0] == "pid":
+			pid, err := strconv.Atoi(f[1])
+			if err != nil || pid <= 0 {
+				return
+			}
+			z.mu.Lock()
+			z.waiters[pid] = make(chan exit, 1)
+			z.mu.Unlock()
+		case (len(f) == 4 || len(f) == 5 && f[4] == "dirty") && f[0] == "status":
+			// "status PID WAITSTATUS CPU_US [dirty]"
+			pid, err1 := strconv.Atoi(f[1])
+			st, err2 := strconv.Atoi(f[2])
+			us, err3 := strconv.ParseInt(f[3], 10, 64)
+			z.mu.Lock()
+			w := z.waiters[pid]
+			delete(z.waiters, pid)
+			z.mu.Unlock()
+			if err1 != nil || err2 != nil || err3 != nil || w == nil {
+				return
+			}
+			// retired, when dirty, before the run hears its child ended and asks for
+			// its next
+			r.releaseZygote(z, len(f) == 5)
+			w <- exit{ws: syscall.WaitStatus(st), cpu: time.Duration(us) * time.Microsecond}
+			continue
+		}
+		select {
+		case z.replies <- msg:
+		default: // no request waits for it
+			return
+		}
+	}
+}
+
+// getZygote reserves a child's place on a fork server of the kind asked for
+// (batch: its children run batches), starting one when none has room.
+func (r *Runner) getZygote(batch bool) (*zygote, error) {
+	p := &r.pool
+	k := kind(batch)
+	p.mu.Lock()
+	for {
+		for z := range p.all {
+			if z.batch == batch && !z.retiring && !z.dropped && z.busy < z.max {
+				z.busy++
+				p.mu.Unlock()
 				return z, nil
 			}
 		}
-		if !batch || r.pool.ending == 0 {
+		if !p.starting[k] {
 			break
 		}
-		r.pool.back.Wait()
+		p.cond.Wait()
 	}
-	r.pool.mu.Unlock()
-	return r.startZygote(batch)
+	p.starting[k] = true
+	p.mu.Unlock()
+	z, err := r.startZygote(batch)
+	p.mu.Lock()
+	p.starting[k] = false
+	if err == nil {
+		z.busy++
+	}
+	p.mu.Unlock()
+	p.cond.Broadcast()
+	return z, err
 }
 
-// endBatch ends batch child b in the background, and tells those waiting for a
-// server of batch children once b's is back (or gone).
-func (r *Runner) endBatch(b *batchChild) {
+// releaseZygote gives back a place on z, whose child ended (or whose request
+// failed); dirty says the child's scratch directory could not be emptied, and so
+// z takes no further job (its children alive run to their end).
+func (r *Runner) releaseZygote(z *zygote, dirty bool) {
 	r.pool.mu.Lock()
-	r.pool.ending++
+	z.busy--
+	z.retiring = z.retiring || dirty
+	drop := z.retiring && z.busy == 0
 	r.pool.mu.Unlock()
-	go func() {
-		if b.end() {
-			r.count(func(s *BatchStats) { s.ServersDropped++ })
-		}
-		r.pool.mu.Lock()
-		r.pool.ending--
-		r.pool.mu.Unlock()
-		r.pool.back.Broadcast()
-	}()
+	if dirty {
+		r.count(func(s *BatchStats) { s.ServersRetired++ })
+	}
+	if drop {
+		r.dropZygote(z)
+	}
 }
 
-func (r *Runner) putZygote(z *zygote) {
-	r.pool.mu.Lock()
-	defer r.pool.mu.Unlock()
-	r.pool.idle = append(r.pool.idle, z)
-}
-
-// dropZygote ends a fork server that misbehaved, and removes its scratch
-// directory once it is gone.
+// dropZygote ends a fork server (that misbehaved, or that takes no further job
+// and has no child left), and removes its children's scratch directories once
+// it is gone. Its children still alive lose their server: waiting for them ends
+// in an error, and they are killed.
 func (r *Runner) dropZygote(z *zygote) {
-	syscall.Kill(-z.cmd.Process.Pid, syscall.SIGKILL)
-	z.ctrl.Close()
 	r.pool.mu.Lock()
+	was := z.dropped
+	z.dropped = true
 	delete(r.pool.all, z)
 	r.pool.mu.Unlock()
+	if was {
+		return
+	}
+	syscall.Kill(-z.cmd.Process.Pid, syscall.SIGKILL)
+	z.ctrl.Close()
 	go func() {
 		<-z.done
-		os.RemoveAll(z.scratch)
+		for _, d := range z.dirs() {
+			os.RemoveAll(d)
+		}
 	}()
+}
+
+// dirs are the scratch directories of z's children.
+func (z *zygote) dirs() []string {
+	more, _ := filepath.Glob(z.scratch + "-*")
+	return append([]string{z.scratch}, more...)
 }
 
 func (r *Runner) closeZygotes() {
 	r.pool.mu.Lock()
 	all := r.pool.all
-	r.pool.all, r.pool.idle = nil, nil
+	r.pool.all = nil
+	for z := range all {
+		z.dropped = true
+	}
 	r.pool.mu.Unlock()
 	for z := range all {
 		syscall.Kill(-z.cmd.Process.Pid, syscall.SIGKILL)
@@ -234,20 +348,8 @@ func (r *Runner) startWarm(batch bool, msg string, files ...*os.File) (child, er
 		if err != nil {
 			return child{}, err
 		}
-		if err := sendCtrl(z.ctrl, msg, fds...); err != nil {
-			r.dropZygote(z)
-			last = err
-			continue
-		}
-		reply, err := recvCtrl(z.ctrl, 30*time.Second)
-		if err != nil || !strings.HasPrefix(reply, "pid ") {
-			r.dropZygote(z)
-			last = fmt.Errorf("fork server: %q %v", reply, err)
-			continue
-		}
-		pid, err := strconv.Atoi(strings.TrimPrefix(reply, "pid "))
+		pid, err := r.request(z, msg, fds)
 		if err != nil {
-			r.dropZygote(z)
 			last = err
 			continue
 		}
@@ -258,26 +360,71 @@ func (r *Runner) startWarm(batch bool, msg string, files ...*os.File) (child, er
 		if batch {
 			timeout = 0
 		}
+		z.mu.Lock()
+		w := z.waiters[pid]
+		z.mu.Unlock()
 		return child{pid: pid, abandon: func() { r.dropZygote(z) }, wait: func() (syscall.WaitStatus, time.Duration, error) {
-			reply, err := recvCtrl(z.ctrl, timeout)
-			// "status WAITSTATUS CPU_US"
-			f := strings.Fields(reply)
-			if err != nil || len(f) != 3 || f[0] != "status" {
-				syscall.Kill(-pid, syscall.SIGKILL)
-				r.dropZygote(z)
-				return 0, 0, fmt.Errorf("fork server lost the child: %q %v", reply, err)
+			var expired <-chan time.Time
+			if timeout > 0 {
+				t := time.NewTimer(timeout)
+				defer t.Stop()
+				expired = t.C
 			}
-			st, err1 := strconv.Atoi(f[1])
-			us, err2 := strconv.ParseInt(f[2], 10, 64)
-			if err1 != nil || err2 != nil {
+			select {
+			case ex := <-w:
+				return ex.ws, ex.cpu, nil
+			case <-z.lost:
+				select {
+				case ex := <-w: // told just before the server was lost
+					return ex.ws, ex.cpu, nil
+				default:
+				}
+			case <-expired:
 				r.dropZygote(z)
-				return 0, 0, fmt.Errorf("fork server: %q", reply)
 			}
-			r.putZygote(z)
-			return syscall.WaitStatus(st), time.Duration(us) * time.Microsecond, nil
+			syscall.Kill(-pid, syscall.SIGKILL)
+			return 0, 0, errors.New("fork server lost the child")
 		}}, nil
 	}
 	return child{}, fmt.Errorf("sandbox: fork server: %w", last)
+}
+
+// request sends job message msg with descriptors fds to z, on which a place is
+// reserved, and returns the pid of the child it forked. On an error the place is
+// given back: z is dropped when it did not answer, and takes no further job
+// when it refused.
+func (r *Runner) request(z *zygote, msg string, fds []int) (int, error) {
+	z.req.Lock()
+	defer z.req.Unlock()
+	if err := sendCtrl(z.ctrl, msg, fds...); err != nil {
+		r.dropZygote(z)
+		return 0, err
+	}
+	var reply string
+	timer := time.NewTimer(30 * time.Second)
+	defer timer.Stop()
+	select {
+	case reply = <-z.replies:
+	case <-z.lost:
+		select {
+		case reply = <-z.replies: // sent just before the server was lost
+		default:
+		}
+	case <-timer.C:
+	}
+	pid, err := strconv.Atoi(strings.TrimPrefix(reply, "pid "))
+	if strings.HasPrefix(reply, "pid ") && err == nil {
+		return pid, nil
+	}
+	if reply == "" {
+		r.dropZygote(z)
+		return 0, errors.New("fork server: no reply")
+	}
+	r.pool.mu.Lock()
+	z.retiring = true
+	r.pool.mu.Unlock()
+	r.releaseZygote(z, false)
+	return 0, fmt.Errorf("fork server: %q", reply)
 }
 
 // scratchDirs are the fork servers' scratch directories, for tests.
@@ -286,7 +433,9 @@ func (r *Runner) scratchDirs() []string {
 	defer r.pool.mu.Unlock()
 	var out []string
 	for z := range r.pool.all {
-		out = append(out, filepath.Clean(z.scratch))
+		for _, d := range z.dirs() {
+			out = append(out, filepath.Clean(d))
+		}
 	}
 	return out
 }

@@ -2,8 +2,9 @@
 
     python -I -S -B __main__.pyc REPORT_FD JOB_FD SCRATCH CPU_S AS_BYTES FSIZE_BYTES NOFILE NPROC
 
-for one job, or as ``__main__.pyc serve CTRL_FD SCRATCH [batch]`` for a fork server (whose
-children run batches too). A job
+for one job, or as ``__main__.pyc serve CTRL_FD SCRATCH [batch|own]`` for a fork server
+(whose children run batches, or, beside a server of batches, only what a batch does
+not take; see server). A job
 is read from the memory file JOB_FD, which is emptied before the code runs: a nonce
 line, the name of the function to run (may be empty), then the code.
 
@@ -27,7 +28,7 @@ def main(argv):
     here = __file__.rpartition("/")[0] or "."
     if len(argv) >= 4 and argv[1] == "serve":
         pkg = load(here, server=True)
-        pkg.server._serve(int(argv[2]), argv[3], argv[4:5] == ["batch"])
+        pkg.server._serve(int(argv[2]), argv[3], argv[4] if len(argv) > 4 else "")
     else:
         pkg = load(here)
         jfd = int(argv[2])

@@ -17,6 +17,7 @@ import posix
 import _imp
 import _signal
 import resource
+import _posixsubprocess  # loaded before any code runs: see _REFUSE
 
 _str, _type, _len = str, type, len
 _int, _bytes = int, bytes
@@ -112,6 +113,8 @@ _BLOCK = frozenset((
     "gc.get_referents", "sys._current_frames", "os.setuid", "os.setgid", "os.chroot", "mmap.__new__",
     "fcntl.ioctl", "os.add_dll_directory", "signal.pthread_kill", "sqlite3.enable_load_extension",
     "sqlite3.load_extension", "sys.settrace", "sys.setprofile", "sys.addaudithook",
+    # a subinterpreter (_xxsubinterpreters, _testcapi) runs code without this hook
+    "cpython.PyInterpreterState_New",
 ))
 
 
@@ -136,7 +139,12 @@ _DIRFD = {"os.remove": (1,), "os.rmdir": (1,), "os.rename": (2, 3), "os.mkdir": 
 # loaded before the code runs; importing one again (after removing it from
 # sys.modules) would give back, fresh, what _arm took out of it.
 _NO_IMPORT = frozenset(("ctypes", "_ctypes", "_posixshmem", "posix", "_signal", "_imp", "sys", "builtins",
-                        "resource", "_io"))
+                        "resource", "_io", "_posixsubprocess", "_xxsubinterpreters"))
+
+# Functions that start a process without an audit event (subprocess.Popen raises
+# its event before it calls fork_exec; a direct call raises none): replaced by one
+# that refuses, where subprocess, imported before or after, finds them.
+_REFUSE = (("_posixsubprocess", "fork_exec"), ("subprocess", "_fork_exec"))
 
 # Functions that act on another process without an audit event (signal the
 # parent through a pidfd, renice or pin every process of the user): removed.
@@ -266,7 +274,7 @@ def _inside(p):
 def _arm():
     """The last step before the code runs: takes the harness's modules out of
     sys.modules (where any code would look for them first), removes the functions
-    that reach other processes unaudited, keeps _imp from building fresh copies of
+    that reach other processes unaudited and replaces those that start one, keeps _imp from building fresh copies of
     the modules they were removed from, and installs the audit hook, confined to
     the directory _confine_to named."""
     pkg = __name__.rpartition(".")[0]
@@ -277,6 +285,14 @@ def _arm():
         m = sys.modules.get(mod)
         for n in names if m is not None else ():
             m.__dict__.pop(n, None)
+
+    def refuse(*args, _err=PermissionError, **kwargs):
+        raise _err("sandbox: process creation is not allowed")
+
+    for mod, name in _REFUSE:
+        m = sys.modules.get(mod)
+        if m is not None and name in m.__dict__:
+            m.__dict__[name] = refuse
     real = _imp.create_builtin
     spec_type = sys.modules["_frozen_importlib"].ModuleSpec
 

@@ -47,8 +47,10 @@ def _drive(res):
 
 def _run_coro(coro):
     """Runs a coroutine to its end: by hand when nothing it awaits suspends, else
-    (and whenever the code uses asyncio) on an event loop where sleeps are instant."""
-    if "asyncio" in sys.modules or "asyncio" in job.code:
+    (and whenever the code names asyncio) on an event loop where sleeps are instant.
+    Whether asyncio is loaded does not decide it: a fork server may have loaded it
+    for its children (server._OWN), and a run scores the same whoever forked it."""
+    if "asyncio" in job.code:
         import asyncio
 
         async def _no_sleep(delay=0, result=None):

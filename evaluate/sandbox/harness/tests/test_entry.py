@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the package
@@ -119,7 +120,9 @@ class EntryTest(unittest.TestCase):
         self.assertEqual(reports[-1][1]["status"], "error")
         self.assertIn("PermissionError: sandbox: os.system is not allowed", reports[-1][1]["error"])
 
-    def test_fork_server(self):
+    def serve(self):
+        """A fork server started as the Go side starts it, and our end of its
+        control socket, once it is ready; and its scratch directory."""
         entry = self.build()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.addCleanup(ours.close)
@@ -131,23 +134,78 @@ class EntryTest(unittest.TestCase):
         self.addCleanup(srv.wait)
         self.addCleanup(srv.kill)
         ours.settimeout(60)
-        self.assertEqual(ours.recv(256), b"ready")
+        ready = ours.recv(256).split()
+        self.assertEqual(ready[0], b"ready")
+        self.assertGreater(int(ready[1]), 1)  # several children at once (pidfd_open)
+        return srv, ours, scratch
+
+    def start(self, ours, code, function="fetch"):
+        """Has the server fork a child for a job; its pid and report pipe."""
+        jfd = self.job(function, code)
+        r, w = os.pipe()
+        self.addCleanup(os.close, r)
+        socket.send_fds(ours, [("\t".join(LIMITS)).encode()], [w, jfd])
+        os.close(w)
+        reply = ours.recv(256).split()
+        self.assertEqual(reply[0], b"pid", reply)
+        return int(reply[1]), r
+
+    def test_fork_server(self):
+        _, ours, scratch = self.serve()
         code = CODE + "open('left-behind.txt', 'w').write('x')\nimport os\nos.makedirs('d/e')\n"
         for _ in range(2):  # one server, several jobs, in one scratch directory emptied after each
-            jfd = self.job("fetch", code)
-            r, w = os.pipe()
-            socket.send_fds(ours, [("\t".join(LIMITS)).encode()], [w, jfd])
-            os.close(w)
-            pid = ours.recv(256)
-            self.assertTrue(pid.startswith(b"pid "), pid)
+            pid, r = self.start(ours, code)
             status = ours.recv(256).split()
-            self.assertEqual(status[:2], [b"status", b"0"])
-            self.assertGreater(int(status[2]), 0)  # the child's CPU time, µs
-            with os.fdopen(r, "rb") as f:
-                self.check_fetch(parse(f.read()))
+            self.assertEqual(status[:3], [b"status", str(pid).encode(), b"0"])
+            self.assertGreater(int(status[3]), 0)  # the child's CPU time, µs
+            self.assertEqual(len(status), 4)
+            self.check_fetch(parse(os.read(r, 1 << 20)))
             self.assertEqual(sorted(os.listdir(scratch)), ["input.txt"])
         ours.sendall(b"not a job")
         self.assertEqual(ours.recv(256), b"error bad message")
+
+    def test_fork_server_serves_several(self):
+        """Children alive at once each have a directory of their own, beside the
+        server's first; each end is told by pid as it comes, out of the order of
+        the starts; a directory that cannot be emptied is told and never handed out
+        again, while the other children go on."""
+        _, ours, scratch = self.serve()
+        slow = "import time\nt = time.process_time()\nwhile time.process_time() - t < 1.5:\n    pass\n" + \
+            "import os\nopen('slow.txt', 'w').write(os.getcwd())\n"
+        spoil = "import os\nd = os.getcwd()\nos.remove('input.txt')\nos.rmdir(d)\nopen(d, 'w').write('x')\n"
+        a, ra = self.start(ours, slow, "")
+        b, rb = self.start(ours, spoil, "")
+        status = ours.recv(256).split()
+        self.assertEqual(status[:2], [b"status", str(b).encode()], "the quick child's end comes first")
+        self.assertEqual(status[4:], [b"dirty"])
+        c, rc = self.start(ours, CODE)
+        status = ours.recv(256).split()
+        self.assertEqual(status[:2], [b"status", str(c).encode()])
+        self.assertEqual(len(status), 4)
+        self.check_fetch(parse(os.read(rc, 1 << 20)))
+        status = ours.recv(256).split()
+        self.assertEqual(status[:3], [b"status", str(a).encode(), b"0"])
+        self.assertEqual(len(status), 4)
+        self.assertEqual(parse(os.read(ra, 1 << 20))[-1][1]["status"], "ok")
+        dirs = sorted(n for n in os.listdir(self.dir) if n.startswith(os.path.basename(scratch)))
+        self.assertEqual(dirs, [os.path.basename(scratch + s) for s in ("", "-1", "-2")])
+        self.assertTrue(os.path.isfile(scratch + "-1"), "the spoilt directory is left as it was")
+        for d in (scratch, scratch + "-2"):
+            self.assertEqual(os.listdir(d), ["input.txt"])
+
+    def test_fork_server_gone(self):
+        """A server whose control socket closes kills its children alive."""
+        srv, ours, _ = self.serve()
+        pid, _ = self.start(ours, "while True:\n    pass\n", "")
+        ours.close()
+        self.assertEqual(srv.wait(60), 0)
+        for _ in range(100):
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.05)
+        self.fail("the child outlived its server")
 
 
 def parse(data):

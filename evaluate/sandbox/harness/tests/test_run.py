@@ -128,3 +128,24 @@ class AttemptsTest(HarnessTest):
 def run_facts(code):
     from ..facts import _facts
     _facts(compile(code, "<generation>", "exec", ast.PyCF_ONLY_AST))
+
+
+class CoroutineTest(HarnessTest):
+    def test_event_loop_only_when_the_code_names_asyncio(self):
+        """Whether asyncio is loaded (a fork server may have loaded it for its
+        children) does not decide how a coroutine runs: the code does."""
+        import asyncio
+        from .. import job
+        self.addCleanup(setattr, asyncio, "sleep", asyncio.sleep)
+
+        async def waits():
+            loop = asyncio.get_running_loop()
+            fut = loop.create_future()
+            loop.call_soon(fut.set_result, 7)
+            return await fut
+
+        job.code = "async def go():\n    return 7\n"
+        with self.assertRaisesRegex(RuntimeError, "no running event loop"):
+            run._run_coro(waits())
+        job.code = "import asyncio\n" + job.code
+        self.assertEqual(run._run_coro(waits()), 7)
