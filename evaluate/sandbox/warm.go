@@ -37,8 +37,8 @@ type zygote struct {
 	retiring bool // it takes no further job, and is dropped once busy is 0
 	dropped  bool
 
-	req     sync.Mutex  // one request (job message and its reply) at a time
-	replies chan string // the replies to a request: "pid N" or "error ..."
+	req     sync.Mutex     // one request (job message and its reply) at a time
+	replies chan ctrlReply // the replies to a request: "pid N" (with its waiter) or "error ..."
 	lost    chan struct{}
 	mu      sync.Mutex
 	waiters map[int]chan exit // by pid: where a child's end is told
@@ -106,7 +106,7 @@ func (r *Runner) startZygote(batch bool) (*zygote, error) {
 	}
 	theirs.Close()
 	z := &zygote{cmd: cmd, ctrl: ours, scratch: scratch, done: make(chan struct{}), batch: batch,
-		replies: make(chan string, 1), lost: make(chan struct{}), waiters: map[int]chan exit{}}
+		replies: make(chan ctrlReply, 1), lost: make(chan struct{}), waiters: map[int]chan exit{}}
 	r.pool.mu.Lock()
 	if r.pool.all == nil {
 		r.pool.all = map[*zygote]bool{}
@@ -156,14 +156,18 @@ func (r *Runner) readZygote(z *zygote) {
 			return
 		}
 		f := strings.Fields(msg)
+		var w chan exit
 		switch {
 		case len(f) == 2 && f[0] == "pid":
 			pid, err := strconv.Atoi(f[1])
 			if err != nil || pid <= 0 {
 				return
 			}
+			// The waiter travels with the reply: the child's end may come (and
+			// leave the map) before the request has read its reply.
+			w = make(chan exit, 1)
 			z.mu.Lock()
-			z.waiters[pid] = make(chan exit, 1)
+			z.waiters[pid] = w
 			z.mu.Unlock()
 		case (len(f) == 4 || len(f) == 5 && f[4] == "dirty") && f[0] == "status":
 			// "status PID WAITSTATUS CPU_US [dirty]"
@@ -184,7 +188,7 @@ func (r *Runner) readZygote(z *zygote) {
 			continue
 		}
 		select {
-		case z.replies <- msg:
+		case z.replies <- ctrlReply{msg, w}:
 		default: // no request waits for it
 			return
 		}
@@ -348,7 +352,7 @@ func (r *Runner) startWarm(batch bool, msg string, files ...*os.File) (child, er
 		if err != nil {
 			return child{}, err
 		}
-		pid, err := r.request(z, msg, fds)
+		pid, w, err := r.request(z, msg, fds)
 		if err != nil {
 			last = err
 			continue
@@ -360,9 +364,6 @@ func (r *Runner) startWarm(batch bool, msg string, files ...*os.File) (child, er
 		if batch {
 			timeout = 0
 		}
-		z.mu.Lock()
-		w := z.waiters[pid]
-		z.mu.Unlock()
 		return child{pid: pid, abandon: func() { r.dropZygote(z) }, wait: func() (syscall.WaitStatus, time.Duration, error) {
 			var expired <-chan time.Time
 			if timeout > 0 {
@@ -393,38 +394,46 @@ func (r *Runner) startWarm(batch bool, msg string, files ...*os.File) (child, er
 // reserved, and returns the pid of the child it forked. On an error the place is
 // given back: z is dropped when it did not answer, and takes no further job
 // when it refused.
-func (r *Runner) request(z *zygote, msg string, fds []int) (int, error) {
+func (r *Runner) request(z *zygote, msg string, fds []int) (int, chan exit, error) {
 	z.req.Lock()
 	defer z.req.Unlock()
 	if err := sendCtrl(z.ctrl, msg, fds...); err != nil {
 		r.dropZygote(z)
-		return 0, err
+		return 0, nil, err
 	}
-	var reply string
+	var rep ctrlReply
 	timer := time.NewTimer(30 * time.Second)
 	defer timer.Stop()
 	select {
-	case reply = <-z.replies:
+	case rep = <-z.replies:
 	case <-z.lost:
 		select {
-		case reply = <-z.replies: // sent just before the server was lost
+		case rep = <-z.replies: // sent just before the server was lost
 		default:
 		}
 	case <-timer.C:
 	}
+	reply := rep.msg
 	pid, err := strconv.Atoi(strings.TrimPrefix(reply, "pid "))
-	if strings.HasPrefix(reply, "pid ") && err == nil {
-		return pid, nil
+	if strings.HasPrefix(reply, "pid ") && err == nil && rep.w != nil {
+		return pid, rep.w, nil
 	}
 	if reply == "" {
 		r.dropZygote(z)
-		return 0, errors.New("fork server: no reply")
+		return 0, nil, errors.New("fork server: no reply")
 	}
 	r.pool.mu.Lock()
 	z.retiring = true
 	r.pool.mu.Unlock()
 	r.releaseZygote(z, false)
-	return 0, fmt.Errorf("fork server: %q", reply)
+	return 0, nil, fmt.Errorf("fork server: %q", reply)
+}
+
+// ctrlReply is a fork server's reply to a request, and for a "pid" reply the
+// channel the child's end is told on.
+type ctrlReply struct {
+	msg string
+	w   chan exit
 }
 
 // scratchDirs are the fork servers' scratch directories, for tests.

@@ -3,8 +3,11 @@ package sandbox
 import (
 	"context"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -233,4 +236,70 @@ func gone(pid int, d time.Duration) bool {
 		}
 	}
 	return false
+}
+
+// TestChildEndsBeforeItsPidIsRead: a child may end, and its server say so,
+// before the run that asked for it has read its pid; its end still reaches the
+// run (it once went to a waiter the run then could not find, and the run waited
+// for ever).
+func TestChildEndsBeforeItsPidIsRead(t *testing.T) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.SetNonblock(fds[0], true); err != nil {
+		t.Fatal(err)
+	}
+	ours, server := os.NewFile(uintptr(fds[0]), "ctrl"), os.NewFile(uintptr(fds[1]), "server")
+	defer server.Close()
+	// a stand-in for the server's process, which dropping the server kills
+	cmd := exec.Command("sleep", "60")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Skipf("no sleep here: %v", err)
+	}
+	r := &Runner{}
+	z := &zygote{cmd: cmd, ctrl: ours, scratch: filepath.Join(t.TempDir(), "scratch"), done: make(chan struct{}),
+		replies: make(chan ctrlReply, 1), lost: make(chan struct{}), waiters: map[int]chan exit{}, max: 1, busy: 1}
+	r.pool.all = map[*zygote]bool{z: true}
+	go func() {
+		cmd.Wait()
+		close(z.done)
+	}()
+	defer r.closeZygotes()
+	// the server forked the child and the child ended, both said at once
+	for _, m := range []string{"pid 4242", "status 4242 0 10"} {
+		if _, err := server.Write([]byte(m)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	go r.readZygote(z)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		z.mu.Lock()
+		n := len(z.waiters)
+		z.mu.Unlock()
+		if n == 0 && len(z.replies) == 1 {
+			break // both read: the waiter came and went before the run asked
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the server's two messages were not read")
+		}
+	}
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	pid, w, err := r.request(z, "job", []int{int(null.Fd())})
+	if err != nil || pid != 4242 {
+		t.Fatalf("request: pid %d, %v", pid, err)
+	}
+	select {
+	case ex := <-w:
+		if ex.cpu != 10*time.Microsecond {
+			t.Errorf("the child's end: %+v", ex)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the child's end never reached its run")
+	}
 }
