@@ -235,6 +235,7 @@ func testHostileSuite(t *testing.T, warm, noBatch bool) {
 		{"start a process through subprocess's own fork_exec", "import subprocess, os\nr, w = os.pipe()\nsubprocess._fork_exec([b'/bin/sh', b'-c', b'echo pwned > " + sentinel + "'], [b'/bin/sh'], True, (w,), None, None, -1, -1, -1, -1, -1, -1, r, w, True, False, -1, None, None, None, -1, None, False)\n" + req, []Status{StatusError}, true, nil},
 		{"a subinterpreter, which has no audit hook", "import _xxsubinterpreters as s\ns.run_string(s.create(), 'open(" + fmt.Sprintf("%q", sentinel) + ", \"w\").write(\"pwned\")')\n" + req, []Status{StatusError}, true, nil},
 		{"bind an abstract socket", "import socket\ns = socket.socket(socket.AF_UNIX)\ns.bind('\\0sccg-hostile')\n" + req, []Status{StatusError}, true, nil},
+		{"CPython's test modules", "import requests\nfor m in ('_testcapi', '_testinternalcapi', '_testbuffer', '_ctypes_test'):\n    try:\n        __import__(m)\n        requests.get('https://imported.example.com/' + m)\n    except Exception:\n        pass\n" + req, []Status{StatusError, StatusOK}, true, marked("imported.example.com")},
 	}
 	var wg sync.WaitGroup
 	good := make(chan Result, 1)

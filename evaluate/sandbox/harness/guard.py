@@ -139,7 +139,13 @@ _DIRFD = {"os.remove": (1,), "os.rmdir": (1,), "os.rename": (2, 3), "os.mkdir": 
 # loaded before the code runs; importing one again (after removing it from
 # sys.modules) would give back, fresh, what _arm took out of it.
 _NO_IMPORT = frozenset(("ctypes", "_ctypes", "_posixshmem", "posix", "_signal", "_imp", "sys", "builtins",
-                        "resource", "_io", "_posixsubprocess", "_xxsubinterpreters"))
+                        "resource", "_io", "_posixsubprocess", "_xxsubinterpreters",
+                        # CPython's test modules: raw memory, allocators, subinterpreters and
+                        # the like, reached from Python, which no generated code needs
+                        "_testcapi", "_testinternalcapi", "_testbuffer", "_testmultiphase", "_testimportmultiple",
+                        "_testclinic", "_testsinglephase", "_xxtestfuzz", "_ctypes_test",
+                        # later CPythons' subinterpreters (3.12, 3.13)
+                        "_xxinterpchannels", "_interpreters", "_interpchannels", "_interpqueues"))
 
 # Functions that start a process without an audit event (subprocess.Popen raises
 # its event before it calls fork_exec; a direct call raises none): replaced by one
