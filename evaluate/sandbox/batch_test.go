@@ -13,7 +13,8 @@ import (
 
 // interControl is the completion that runs after each interfering one: it uses
 // what they try to change (the recorders, json, print, open, the environment,
-// logging, decimal's context, the working directory, the scratch directory).
+// logging, decimal's context, the working directory, the scratch directory), and
+// sends what it saw in a header (a run scores by its parameters' names alone).
 const interControl = `import json, os, logging, requests, decimal
 log = logging.getLogger(__name__)
 def control(city):
@@ -24,11 +25,12 @@ def control(city):
     with open("input.txt") as fh:
         params["cols"] = fh.readline().strip()
     params["cwd"] = os.getcwd().rsplit("/", 1)[-1][:7]
+    params["files"] = ",".join(sorted(os.listdir(".")))
     params["seventh"] = str(decimal.Decimal(1) / decimal.Decimal(7))
     fresh = decimal.Context()  # a new context copies decimal.DefaultContext
     params["context"] = "%d-%s" % (fresh.prec, fresh.traps[decimal.DivisionByZero])
     r = requests.get("https://" + host + "/forecast/" + city, params=params,
-                     headers={"X-RapidAPI-Host": host})
+                     headers={"X-RapidAPI-Host": host, "X-Seen": json.dumps(params, sort_keys=True)})
     r.raise_for_status()
     return r.json()
 `
@@ -91,6 +93,9 @@ var interferers = []struct {
 	{"close sys.stderr", "import sys\nsys.stderr.close()\n", true},
 	{"close stdout's buffer", "import sys\nsys.stdout.buffer.close()\n", true},
 	{"close stderr's file", "import sys\nsys.stderr.buffer.raw.close()\n", true},
+	{"plant a file in the other scratch directories through a link", "import os\nos.mkdir('a')\nos.symlink(os.getcwd(), 'a/me')\n" +
+		"for d in os.listdir('a/me/..'):\n    try:\n        open('a/me/../' + d + '/planted.txt', 'w').close()\n" +
+		"    except OSError:\n        pass\n", false},
 	{"redirect stderr through an alias of os", "import os as o\no.dup2(o.open('f.txt', o.O_WRONLY | o.O_CREAT), 2)\n", false},
 }
 

@@ -183,6 +183,12 @@ func testHostileSuite(t *testing.T, warm, noBatch bool) {
 		{"memory bomb in steps", "x = []\nfor _ in range(1000):\n    x.append(bytearray(1 << 30))\n", []Status{StatusOOM}, false, nil},
 		{"write outside scratch", "open(" + fmt.Sprintf("%q", sentinel) + ", 'w').write('pwned')\n" + req, []Status{StatusError}, true, nil},
 		{"symlink out of scratch", "import os\nos.symlink(" + fmt.Sprintf("%q", sentinel) + ", 'link')\nopen('link', 'w').write('pwned')\n" + req, []Status{StatusError}, true, nil},
+		// a link to the scratch directory itself passes a lexical check, and so does
+		// a path through it that climbs with "..": the kernel climbs from where the
+		// link points, the check from where it is
+		{"symlink to scratch, then up", "import os\ncwd = os.getcwd()\nn = cwd.count('/')\nnest = '/'.join(['d'] * n)\n" +
+			"os.makedirs(nest)\nos.symlink(cwd, nest + '/me')\nopen(nest + '/me' + '/..' * n + " + fmt.Sprintf("%q", sentinel) +
+			", 'w').write('pwned')\n" + req, []Status{StatusError}, true, nil},
 		{"relative symlink out of scratch", "import os\nos.makedirs('a/b')\nos.symlink('../../../../../../../../../../../.." + sentinel + "', 'a/b/link')\nopen('a/b/link', 'w').write('pwned')\n" + req, []Status{StatusError}, true, nil},
 		{"open relative to an outside directory", "import os\nfd = os.open(" + fmt.Sprintf("%q", outside) + ", os.O_RDONLY)\nw = os.open('sentinel.txt', os.O_WRONLY | os.O_TRUNC, dir_fd=fd)\nos.write(w, b'pwned')\n" + req, []Status{StatusError}, true, nil},
 		{"sqlite database outside scratch", "import sqlite3\ncon = sqlite3.connect(" + fmt.Sprintf("%q", filepath.Join(outside, "pwned.db")) + ")\ncon.execute('CREATE TABLE t (x)')\ncon.commit()\n" + req, []Status{StatusOK}, true, nil},
