@@ -189,6 +189,15 @@ func testHostileSuite(t *testing.T, warm, noBatch bool) {
 		{"symlink to scratch, then up", "import os\ncwd = os.getcwd()\nn = cwd.count('/')\nnest = '/'.join(['d'] * n)\n" +
 			"os.makedirs(nest)\nos.symlink(cwd, nest + '/me')\nopen(nest + '/me' + '/..' * n + " + fmt.Sprintf("%q", sentinel) +
 			", 'w').write('pwned')\n" + req, []Status{StatusError}, true, nil},
+		// the guard resolves a relative path against the working directory as it is
+		// when the hook runs; another thread may have changed it by the time the
+		// file is opened
+		{"write beside while another thread changes directory", "import os, threading, time\nhere = os.getcwd()\nstop = []\n" +
+			"def flip():\n    while not stop:\n        os.chdir(" + fmt.Sprintf("%q", outside) + ")\n        os.chdir(here)\n" +
+			"threading.Thread(target=flip, daemon=True).start()\nend = time.time() + 3\nwhile time.time() < end:\n" +
+			"    try:\n        open('sentinel.txt', 'w').write('pwned')\n        os.remove(here + '/sentinel.txt')\n" +
+			"    except FileNotFoundError:\n        break  # written beside\n    except OSError:\n        pass\nstop.append(1)\n" + req,
+			[]Status{StatusOK, StatusError}, true, nil},
 		{"relative symlink out of scratch", "import os\nos.makedirs('a/b')\nos.symlink('../../../../../../../../../../../.." + sentinel + "', 'a/b/link')\nopen('a/b/link', 'w').write('pwned')\n" + req, []Status{StatusError}, true, nil},
 		{"open relative to an outside directory", "import os\nfd = os.open(" + fmt.Sprintf("%q", outside) + ", os.O_RDONLY)\nw = os.open('sentinel.txt', os.O_WRONLY | os.O_TRUNC, dir_fd=fd)\nos.write(w, b'pwned')\n" + req, []Status{StatusError}, true, nil},
 		{"sqlite database outside scratch", "import sqlite3\ncon = sqlite3.connect(" + fmt.Sprintf("%q", filepath.Join(outside, "pwned.db")) + ")\ncon.execute('CREATE TABLE t (x)')\ncon.commit()\n" + req, []Status{StatusOK}, true, nil},

@@ -119,6 +119,9 @@ _BLOCK = frozenset((
     # checks below around: the kernel resolves a ".." after it from where it
     # points (scratch/d/link/../x, with link -> scratch, is scratch's parent's x)
     "os.symlink",
+    # the hook resolves a relative path against the working directory as it is
+    # when it runs: another thread's chdir before the open turns it elsewhere
+    "os.chdir",
 ))
 
 

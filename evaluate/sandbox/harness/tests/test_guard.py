@@ -92,6 +92,7 @@ class AuditTest(HarnessTest):
             ("rename in scratch", ("os.rename", s + "/x", s + "/y", -1, -1), True),
             ("symlink target outside", ("os.symlink", "/etc/passwd", s + "/link", -1), False),
             ("symlink to the scratch directory", ("os.symlink", s, s + "/d/link", -1), False),
+            ("chdir in scratch", ("os.chdir", s + "/d"), False),
             ("mkdir in scratch", ("os.mkdir", s + "/d", 0o777, -1), True),
             ("rmtree outside", ("shutil.rmtree", "/tmp/sccg-outside", None), False),
             ("chmod through a descriptor", ("os.chmod", 3, 0o777, None), False),
