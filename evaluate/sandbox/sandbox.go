@@ -209,6 +209,13 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: create work directory: %w", err)
 	}
+	// absolute and clean: the harness's guard refuses a write through a path with ".." in it
+	if abs, err := filepath.Abs(dir); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("sandbox: work directory: %w", err)
+	} else {
+		dir = abs
+	}
 	h, err := writeHarness(dir)
 	if err != nil {
 		os.RemoveAll(dir)

@@ -198,6 +198,17 @@ func testHostileSuite(t *testing.T, warm, noBatch bool) {
 			"    try:\n        open('sentinel.txt', 'w').write('pwned')\n        os.remove(here + '/sentinel.txt')\n" +
 			"    except FileNotFoundError:\n        break  # written beside\n    except OSError:\n        pass\nstop.append(1)\n" + req,
 			[]Status{StatusOK, StatusError}, true, nil},
+		// the kernel resolves ".." from the directory it has reached: one moved up by
+		// another thread while the kernel walks below it takes the path one level
+		// higher than the hook resolved it by name
+		{"write beside while another thread moves a directory", "import os, threading, time\nhere = os.getcwd()\nstop = []\n" +
+			"deep = '/'.join('c%d' % i for i in range(30))\nos.makedirs('a/b/' + deep)\n" +
+			"def flip():\n    while not stop:\n        try:\n            os.rename('a/b', 'b')\n            os.rename('b', 'a/b')\n" +
+			"        except OSError:\n            pass\nthreading.Thread(target=flip, daemon=True).start()\n" +
+			"p = 'a/b/' + deep + '/..' * 32 + '/beside.txt'\nend = time.time() + 3\nwhile time.time() < end:\n" +
+			"    try:\n        open(p, 'w').close()\n    except OSError:\n        continue\n" +
+			"    try:\n        os.remove(here + '/beside.txt')\n    except FileNotFoundError:\n        break  # written beside\nstop.append(1)\n" + req,
+			[]Status{StatusOK, StatusError}, true, nil},
 		{"relative symlink out of scratch", "import os\nos.makedirs('a/b')\nos.symlink('../../../../../../../../../../../.." + sentinel + "', 'a/b/link')\nopen('a/b/link', 'w').write('pwned')\n" + req, []Status{StatusError}, true, nil},
 		{"open relative to an outside directory", "import os\nfd = os.open(" + fmt.Sprintf("%q", outside) + ", os.O_RDONLY)\nw = os.open('sentinel.txt', os.O_WRONLY | os.O_TRUNC, dir_fd=fd)\nos.write(w, b'pwned')\n" + req, []Status{StatusError}, true, nil},
 		{"sqlite database outside scratch", "import sqlite3\ncon = sqlite3.connect(" + fmt.Sprintf("%q", filepath.Join(outside, "pwned.db")) + ")\ncon.execute('CREATE TABLE t (x)')\ncon.commit()\n" + req, []Status{StatusOK}, true, nil},
@@ -320,6 +331,9 @@ func testHostileSuite(t *testing.T, warm, noBatch bool) {
 	}
 	entries, _ := os.ReadDir(r.dir)
 	for _, e := range entries {
+		if e.Name() == "beside.txt" {
+			t.Errorf("a run wrote beside its scratch directory: %s", e.Name())
+		}
 		if strings.HasPrefix(e.Name(), "run-") {
 			t.Errorf("scratch directory %s left behind", e.Name())
 		}

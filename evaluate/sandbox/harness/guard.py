@@ -104,6 +104,20 @@ def _abspath(p, _fspath=posix.fspath, _getcwd=posix.getcwd, _type=_type, _str=_s
     return "/" + "/".join(parts)
 
 
+def _climbs(p, _fspath=posix.fspath, _isinstance=isinstance, _str=_str, _exc=_BaseException):
+    """Whether path p has a ".." in it (True for what is no path). The hook
+    resolves ".." by name, the kernel by the directory it has reached: a
+    directory another thread moves up while the kernel walks below it takes a
+    path that climbs out of the scratch directory."""
+    try:
+        p = _fspath(p)
+        if _isinstance(p, _str):
+            return ".." in "".join((p,)).split("/")
+        return b".." in b"".join((p,)).split(b"/")
+    except _exc:
+        return True
+
+
 _W = posix.O_WRONLY | posix.O_RDWR | posix.O_CREAT | posix.O_TRUNC | posix.O_APPEND
 _BLOCK = frozenset((
     "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty", "os.kill", "os.killpg",
@@ -196,7 +210,7 @@ def _make_audit(scr, harness):
     root = scr.rpartition("/")[0]
 
     def audit(event, args, _scr=scr, _pre=scr + "/", _root=root, _rpre=root + "/", _harness=harness,
-              _own=globals(), _abspath=_abspath, _W=_W, _block=_BLOCK, _paths=_frozen(_PATHS).get,
+              _own=globals(), _abspath=_abspath, _climbs=_climbs, _W=_W, _block=_BLOCK, _paths=_frozen(_PATHS).get,
               _plain=_plain, _dirfd=_frozen(_DIRFD).get, _no_import=_NO_IMPORT, _set=_SET_GUARDED,
               _get=_GET_GUARDED, _fn=_type(_confine_to), _type=_type, _str=_str, _bytes=_bytes, _int=_int,
               _len=_len, _err=PermissionError):
@@ -229,6 +243,8 @@ def _make_audit(scr, harness):
                 raise _err("sandbox: unreadable path")
             if write and not (a == _scr or a.startswith(_pre) or a == "/dev/null"):
                 raise _err("sandbox: write outside the scratch directory: " + a)
+            if write and _climbs(path):
+                raise _err("sandbox: write through a path that climbs (..)")
             if a.startswith("/proc/") and (not a.startswith("/proc/self/") or a.endswith("/mem")) \
                     or a.endswith("/environ") \
                     or (a == _root or a.startswith(_rpre)) and not (a == _scr or a.startswith(_pre)):
@@ -258,7 +274,7 @@ def _make_audit(scr, harness):
             if _type(db) is _str and db.startswith("file:"):
                 raise _err("sandbox: sqlite3 URIs are not allowed")
             a = _abspath(db)
-            if a is None or not (a == _scr or a.startswith(_pre)):
+            if a is None or not (a == _scr or a.startswith(_pre)) or _climbs(db):
                 raise _err("sandbox: sqlite3 database outside the scratch directory")
             return
         if event in _block:
@@ -271,7 +287,7 @@ def _make_audit(scr, harness):
             for i in where:
                 p = args[i] if i < _len(args) else None
                 a = _abspath(p) if _plain(p) else None
-                if a is None or not (a == _scr or a.startswith(_pre)):
+                if a is None or not (a == _scr or a.startswith(_pre)) or _climbs(p):
                     raise _err("sandbox: %s outside the scratch directory" % event)
 
     return audit

@@ -93,6 +93,9 @@ class AuditTest(HarnessTest):
             ("symlink target outside", ("os.symlink", "/etc/passwd", s + "/link", -1), False),
             ("symlink to the scratch directory", ("os.symlink", s, s + "/d/link", -1), False),
             ("chdir in scratch", ("os.chdir", s + "/d"), False),
+            ("write through a path that climbs", ("open", s + "/a/b/../../x", "w", 0), False),
+            ("rename into a path that climbs", ("os.rename", s + "/x", "a/../y", -1, -1), False),
+            ("read through a path that climbs", ("open", s + "/a/../x", "r", 0), True),
             ("mkdir in scratch", ("os.mkdir", s + "/d", 0o777, -1), True),
             ("rmtree outside", ("shutil.rmtree", "/tmp/sccg-outside", None), False),
             ("chmod through a descriptor", ("os.chmod", 3, 0o777, None), False),
@@ -117,7 +120,7 @@ class AuditTest(HarnessTest):
     def test_hook_reads_no_global(self):
         """What the hook decides by cannot be changed through this module's globals."""
         hook = _make_audit(self.scratch, (guard.__dict__,))
-        for f in (hook, _abspath, guard._plain):
+        for f in (hook, _abspath, guard._plain, guard._climbs):
             names = [i.argval for i in dis.get_instructions(f) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")]
             self.assertEqual(names, [], f.__name__)
         saved = guard._SCR
