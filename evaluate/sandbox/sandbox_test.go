@@ -192,6 +192,8 @@ func testHostileSuite(t *testing.T, warm, noBatch bool) {
 		// the guard resolves a relative path against the working directory as it is
 		// when the hook runs; another thread may have changed it by the time the
 		// file is opened
+		{"change directory by a descriptor", "import os\nfd = os.open(" + fmt.Sprintf("%q", outside) + ", os.O_RDONLY)\nos.chdir(fd)\nopen('sentinel.txt', 'w').write('pwned')\n" + req, []Status{StatusError}, true, nil},
+		{"change directory to its own (a script's habit)", "import os\nos.chdir(os.path.dirname(os.path.abspath(__file__)))\nos.chdir('.')\n" + req, []Status{StatusOK}, true, nil},
 		{"write beside while another thread changes directory", "import os, threading, time\nhere = os.getcwd()\nstop = []\n" +
 			"def flip():\n    while not stop:\n        os.chdir(" + fmt.Sprintf("%q", outside) + ")\n        os.chdir(here)\n" +
 			"threading.Thread(target=flip, daemon=True).start()\nend = time.time() + 3\nwhile time.time() < end:\n" +

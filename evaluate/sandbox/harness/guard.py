@@ -133,9 +133,6 @@ _BLOCK = frozenset((
     # checks below around: the kernel resolves a ".." after it from where it
     # points (scratch/d/link/../x, with link -> scratch, is scratch's parent's x)
     "os.symlink",
-    # the hook resolves a relative path against the working directory as it is
-    # when it runs: another thread's chdir before the open turns it elsewhere
-    "os.chdir",
 ))
 
 
@@ -144,7 +141,12 @@ _BLOCK = frozenset((
 _PATHS = {"os.remove": (0,), "os.rmdir": (0,), "os.rename": (0, 1), "shutil.rmtree": (0,), "os.chmod": (0,),
           "os.chown": (0,), "os.mkdir": (0,), "os.link": (0, 1), "os.truncate": (0,),
           "os.utime": (0,), "shutil.copyfile": (0, 1), "shutil.move": (0, 1), "os.chflags": (0,),
-          "os.setxattr": (0,), "os.removexattr": (0,), "os.mknod": (0,), "os.mkfifo": (0,)}
+          "os.setxattr": (0,), "os.removexattr": (0,), "os.mknod": (0,), "os.mkfifo": (0,),
+          # The hook resolves a relative path against the working directory as it is
+          # when it runs, and another thread's chdir before the open turns it: so the
+          # working directory never leaves the scratch directory (not by a
+          # descriptor either), where a script's chdir to its own directory stays.
+          "os.chdir": (0,)}
 
 
 # positions of dir_fd arguments in the audit events of path operations
