@@ -210,12 +210,12 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 		return nil, fmt.Errorf("sandbox: create work directory: %w", err)
 	}
 	// absolute and clean: the harness's guard refuses a write through a path with ".." in it
-	if abs, err := filepath.Abs(dir); err != nil {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("sandbox: work directory: %w", err)
-	} else {
-		dir = abs
 	}
+	dir = abs
 	h, err := writeHarness(dir)
 	if err != nil {
 		os.RemoveAll(dir)

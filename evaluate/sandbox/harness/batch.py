@@ -323,7 +323,7 @@ class _HarnessState:
         if self.tags is not None:
             now = self.tags(_MEMORY[0])
             if now != self.tagged:
-                for d, saved in _compress(dicts, _map(_ne, now, self.tagged)):
+                for d, saved in _moved(dicts, now, self.tagged):
                     d.clear()
                     d.update(saved)
                 self.tagged = self.tags(_MEMORY[0])
@@ -630,7 +630,7 @@ class _Shared:
             now = self.tags(_MEMORY[0])
             if now == self.tagged:
                 return ""
-            for space in _compress(sp, _map(_ne, now, self.tagged)):  # those whose tag moved
+            for space in _moved(sp, now, self.tagged):
                 why = self._space(*space)
                 if why:
                     return why
@@ -847,6 +847,16 @@ _PROXY = _type(_type.__dict__)
 _PROXIED = 16
 
 
+def _moved(items, now, then):
+    """The items (one for each tag) whose version tag moved from then to now."""
+    return _compress(items, _map(_ne, now, then))
+
+
+def _space_of(d):
+    """Namespace d as it is: itself, its size, its keys and its values."""
+    return d, _len(d), _list(d), _list(d.values())
+
+
 def _snapshot(watched):
     """The namespaces watched as they are now (each dict with its size, keys and
     values), their tag reader and tags (None, None without _MEMORY), and the set
@@ -859,11 +869,10 @@ def _snapshot(watched):
         spaces, tags, tagged, seen = _PREPARED[3:]
         spaces = _list(spaces)
         now = tags(mem)
-        for i in _compress(_range(_len(now)), _map(_ne, now, tagged)):
-            d = spaces[i][0]
-            spaces[i] = (d, _len(d), _list(d), _list(d.values()))
+        for i in _moved(_range(_len(now)), now, tagged):
+            spaces[i] = _space_of(spaces[i][0])
         return spaces, tags, now, seen
-    spaces = [(d, _len(d), _list(d), _list(d.values())) for d in watched]
+    spaces = [_space_of(d) for d in watched]
     tags = _tag_reader(watched)
     return spaces, tags, tags(mem) if tags is not None else None, frozenset(_id(d) for d in watched)
 

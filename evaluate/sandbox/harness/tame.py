@@ -71,7 +71,6 @@ _DUNDER_DEF = frozenset((
     "__dir__", "__round__", "__complex__", "__bytes__", "__invert__", "__pos__", "__matmul__",
 ))
 
-# Imports within an allowed package that are not tame themselves.
 # Attribute names under which a module of the allow-list holds one outside it
 # that would hand out frames, builtins, arbitrary calls or process state
 # (logging.sys, dataclasses.inspect, copy.weakref): refused on anything but a
@@ -83,6 +82,7 @@ _OFF_LIST = frozenset(("sys", "_sys", "builtins", "bltns", "inspect", "operator"
                        "_socket", "gc", "importlib", "ctypes", "subprocess", "signal", "atexit", "linecache",
                        "codecs", "tempfile", "_imp", "marshal", "runpy", "pdb"))
 
+# Imports within an allowed package that are not tame themselves.
 _DENY_SUB = frozenset(("logging.config", "http.server", "xml.etree.cElementTree"))
 
 # What of os tame code may touch: reads of the environment, path helpers and the
@@ -279,7 +279,8 @@ def _constant_imports(nodes):
     """The identities of the calls __import__("m") among nodes (and of their
     __import__ names) that import as `import m` would and are read one attribute
     at once, as tame as m.attr: m a module of the allow-list, not a package's
-    module, the attribute not private (and of os, one tame code may touch)."""
+    module, the attribute not private (and of os, one tame code may touch: see
+    _BY_NAME)."""
     out = set()
     Call, Name, Constant = _ast.Call, _ast.Name, _ast.Constant
     for n in nodes:
@@ -290,7 +291,7 @@ def _constant_imports(nodes):
                 _len(c.args) != 1 or _type(c.args[0]) is not Constant or _type(c.args[0].value) is not _str:
             continue
         m = c.args[0].value
-        if m in _ALLOW and m not in _DENY_SUB and n.attr[:1] != "_" and (m != "os" or n.attr in _OS_ATTRS):
+        if m in _ALLOW and m not in _DENY_SUB and n.attr[:1] != "_" and (m not in _BY_NAME or n.attr in _BY_NAME[m]):
             out.add(_id(c))
             out.add(_id(c.func))
     return out
