@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"sccg/internal/route"
-	"sccg/pyfacts"
+	"sccg/lang"
 	"sccg/secrets"
 	"sccg/store"
 )
@@ -89,7 +89,7 @@ func (c *Catalog) HostPrints() map[string]string { return maps.Clone(c.prints) }
 // DependsOn lists, sorted, the hosts whose documentation aligning a function can
 // read: every host-like name in its code and every host its calls name. Its
 // alignment can change only when the catalog changes for one of these.
-func DependsOn(code string, facts *pyfacts.Facts) []string {
+func DependsOn(code string, facts *lang.Facts) []string {
 	lower := strings.ToLower(code)
 	seen := map[string]bool{}
 	for _, h := range hostLike.FindAllString(lower, -1) {
@@ -177,7 +177,7 @@ type hostEvidence struct {
 // strongest alignment is marked primary (the first in source order on ties); every
 // alignment is returned, in call order, with the call sites that could not be
 // aligned.
-func AlignFunction(code string, facts *pyfacts.Facts, cat *Catalog) ([]store.Alignment, []Skip) {
+func AlignFunction(code string, facts *lang.Facts, cat *Catalog) ([]store.Alignment, []Skip) {
 	var out []store.Alignment
 	var skips []Skip
 	lowerCode := strings.ToLower(code)
@@ -227,7 +227,7 @@ func Strength(a store.Alignment) int {
 // gathers the hosts the call evidences, ranks the documented routes of those hosts
 // that match the call's path, and builds the alignment from the best one, or from
 // the host alone when no route matches.
-func alignCall(code, lowerCode string, idx int, c pyfacts.Call, cat *Catalog) (store.Alignment, Skip, bool) {
+func alignCall(code, lowerCode string, idx int, c lang.Call, cat *Catalog) (store.Alignment, Skip, bool) {
 	urlHost, obsPath := callTarget(c)
 	hosts := callHosts(c, urlHost, lowerCode, cat)
 	if len(hosts) == 0 {
@@ -269,7 +269,7 @@ func alignCall(code, lowerCode string, idx int, c pyfacts.Call, cat *Catalog) (s
 
 // callTarget is the lower-cased host and the path a call's URL names, "" when
 // unknown.
-func callTarget(c pyfacts.Call) (host, path string) {
+func callTarget(c lang.Call) (host, path string) {
 	host, path = splitURL(c.URL)
 	if c.Path != "" {
 		path = c.Path
@@ -283,7 +283,7 @@ func callTarget(c pyfacts.Call) (host, path string) {
 // callHosts lists the hosts a call evidences, strongest first: the host of its URL
 // (urlHost), then its X-RapidAPI-Host header; failing both, the one documented
 // host written elsewhere in the code.
-func callHosts(c pyfacts.Call, urlHost, lowerCode string, cat *Catalog) []hostEvidence {
+func callHosts(c lang.Call, urlHost, lowerCode string, cat *Catalog) []hostEvidence {
 	var hosts []hostEvidence
 	if urlHost != "" && !strings.Contains(urlHost, "{") {
 		hosts = append(hosts, hostEvidence{urlHost, "url", urlHost})
@@ -482,13 +482,13 @@ func paramOverlap(doc, observed []store.Param) int {
 }
 
 var paramLocation = map[string]string{
-	pyfacts.LocQuery: "query", pyfacts.LocPath: "path", pyfacts.LocJSON: "body", pyfacts.LocData: "form", pyfacts.LocHeader: "header",
+	lang.LocQuery: "query", lang.LocPath: "path", lang.LocJSON: "body", lang.LocData: "form", lang.LocHeader: "header",
 }
 
 // observedParams turns the parameters a call sends into ground-truth params. The
 // RapidAPI host and key headers are not parameters of the endpoint, and values of
 // header or key-like parameters are never kept as examples.
-func observedParams(c pyfacts.Call) []store.Param {
+func observedParams(c lang.Call) []store.Param {
 	var out []store.Param
 	seen := map[string]bool{}
 	for _, p := range c.Params {

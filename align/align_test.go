@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"sccg/internal/golden"
-	"sccg/pyfacts"
+	"sccg/lang"
 	"sccg/store"
 )
 
@@ -47,66 +47,66 @@ func TestAlignFunctionGolden(t *testing.T) {
 	tests := []struct {
 		name  string
 		code  string
-		calls []pyfacts.Call
+		calls []lang.Call
 	}{
 		{
 			name: "url literal",
 			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/current", params={"q": city})`,
-			calls: []pyfacts.Call{{Line: 3, Callee: "requests.get", Method: "GET", URL: "https://" + wxHost + "/current", URLResolved: true,
-				Scheme: "https", Host: wxHost, Path: "/current", Params: []pyfacts.CallParam{{Name: "q", Location: "query"}}}},
+			calls: []lang.Call{{Line: 3, Callee: "requests.get", Method: "GET", URL: "https://" + wxHost + "/current", URLResolved: true,
+				Scheme: "https", Host: wxHost, Path: "/current", Params: []lang.CallParam{{Name: "q", Location: "query"}}}},
 		},
 		{
 			name: "template route in f-string",
 			code: `requests.get(f"https://weatherstack-forecast.p.rapidapi.com/forecast/daily/{city}")`,
-			calls: []pyfacts.Call{{Line: 4, Callee: "requests.get", Method: "GET", URL: "https://" + wxHost + "/forecast/daily/{city}",
+			calls: []lang.Call{{Line: 4, Callee: "requests.get", Method: "GET", URL: "https://" + wxHost + "/forecast/daily/{city}",
 				Scheme: "https", Host: wxHost, Path: "/forecast/daily/{city}"}},
 		},
 		{
 			name: "template route prefers the literal route",
 			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/forecast/daily/today")`,
-			calls: []pyfacts.Call{{Line: 4, Callee: "requests.get", Method: "GET", URL: "https://" + wxHost + "/forecast/daily/today",
+			calls: []lang.Call{{Line: 4, Callee: "requests.get", Method: "GET", URL: "https://" + wxHost + "/forecast/daily/today",
 				URLResolved: true, Scheme: "https", Host: wxHost, Path: "/forecast/daily/today"}},
 		},
 		{
 			name: "route from base url plus path",
 			code: "BASE = \"https://weatherstack-forecast.p.rapidapi.com\"\nrequests.get(BASE + \"/current\")",
-			calls: []pyfacts.Call{{Line: 5, Callee: "requests.get", Method: "GET", URLExpr: `BASE + "/current"`, URL: "https://" + wxHost + "/current",
+			calls: []lang.Call{{Line: 5, Callee: "requests.get", Method: "GET", URLExpr: `BASE + "/current"`, URL: "https://" + wxHost + "/current",
 				URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current"}},
 		},
 		{
 			name: "route with host from header only",
 			code: `requests.get(API_BASE + "/current", headers={"X-RapidAPI-Host": "weatherstack-forecast.p.rapidapi.com"})`,
-			calls: []pyfacts.Call{{Line: 6, Callee: "requests.get", Method: "GET", URLExpr: `API_BASE + "/current"`, URL: "{API_BASE}/current",
+			calls: []lang.Call{{Line: 6, Callee: "requests.get", Method: "GET", URLExpr: `API_BASE + "/current"`, URL: "{API_BASE}/current",
 				HasRapidAPIHost: true, RapidAPIHost: "weatherstack-forecast.p.rapidapi.com"}},
 		},
 		{
 			name:  "trailing slash",
 			code:  `requests.get("https://weatherstack-forecast.p.rapidapi.com/current/")`,
-			calls: []pyfacts.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/current/", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current/"}},
+			calls: []lang.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/current/", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current/"}},
 		},
 		{
 			name: "embedded query string",
 			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/current?q=London&lang=en")`,
-			calls: []pyfacts.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/current?q=London&lang=en", URLResolved: true,
+			calls: []lang.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/current?q=London&lang=en", URLResolved: true,
 				Scheme: "https", Host: wxHost, Path: "/current", Query: "q=London&lang=en",
-				Params: []pyfacts.CallParam{{Name: "q", Location: "query", Example: "London", Literal: true}, {Name: "lang", Location: "query", Example: "en", Literal: true}}}},
+				Params: []lang.CallParam{{Name: "q", Location: "query", Example: "London", Literal: true}, {Name: "lang", Location: "query", Example: "en", Literal: true}}}},
 		},
 		{
 			name: "two versions choose by evidence",
 			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/current", params={"city": c})`,
-			calls: []pyfacts.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/current", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current",
-				Params: []pyfacts.CallParam{{Name: "city", Location: "query"}}}},
+			calls: []lang.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/current", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current",
+				Params: []lang.CallParam{{Name: "city", Location: "query"}}}},
 		},
 		{
 			name: "two hosts url host wins over header",
 			code: `requests.get("https://weatherstack-forecast-v2.p.rapidapi.com/current", headers={"x-rapidapi-host": "weatherstack-forecast.p.rapidapi.com"})`,
-			calls: []pyfacts.Call{{Line: 2, Method: "GET", URL: "https://" + wx2Host + "/current", URLResolved: true, Scheme: "https", Host: wx2Host, Path: "/current",
+			calls: []lang.Call{{Line: 2, Method: "GET", URL: "https://" + wx2Host + "/current", URLResolved: true, Scheme: "https", Host: wx2Host, Path: "/current",
 				HasRapidAPIHost: true, RapidAPIHost: wxHost}},
 		},
 		{
 			name: "two requests in one function",
 			code: "requests.get(BASE + '/search')\nrequests.get('https://weatherstack-forecast.p.rapidapi.com/current')",
-			calls: []pyfacts.Call{
+			calls: []lang.Call{
 				{Line: 2, Method: "GET", URL: "{BASE}/search", HasRapidAPIHost: true, RapidAPIHost: newHost},
 				{Line: 3, Method: "GET", URL: "https://" + wxHost + "/current", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current"},
 			},
@@ -114,7 +114,7 @@ func TestAlignFunctionGolden(t *testing.T) {
 		{
 			name: "two equal requests first is primary",
 			code: "requests.get('https://weatherstack-forecast.p.rapidapi.com/current')\nrequests.get('https://weatherstack-forecast.p.rapidapi.com/forecast/daily/x')",
-			calls: []pyfacts.Call{
+			calls: []lang.Call{
 				{Line: 2, Method: "GET", URL: "https://" + wxHost + "/current", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current"},
 				{Line: 3, Method: "GET", URL: "https://" + wxHost + "/forecast/daily/x", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/forecast/daily/x"},
 			},
@@ -122,66 +122,66 @@ func TestAlignFunctionGolden(t *testing.T) {
 		{
 			name: "method picks among routes",
 			code: `requests.post("https://news-feed.p.rapidapi.com/search", json={"query": q})`,
-			calls: []pyfacts.Call{{Line: 2, Method: "POST", URL: "https://" + newHost + "/search", URLResolved: true, Scheme: "https", Host: newHost, Path: "/search",
-				Params: []pyfacts.CallParam{{Name: "query", Location: "json"}}}},
+			calls: []lang.Call{{Line: 2, Method: "POST", URL: "https://" + newHost + "/search", URLResolved: true, Scheme: "https", Host: newHost, Path: "/search",
+				Params: []lang.CallParam{{Name: "query", Location: "json"}}}},
 		},
 		{
 			name:  "root route as a url literal",
 			code:  `requests.get("https://news-feed.p.rapidapi.com/", params={"q": q})`,
-			calls: []pyfacts.Call{{Line: 2, Method: "GET", URL: "https://" + newHost + "/", URLResolved: true, Scheme: "https", Host: newHost, Path: "/"}},
+			calls: []lang.Call{{Line: 2, Method: "GET", URL: "https://" + newHost + "/", URLResolved: true, Scheme: "https", Host: newHost, Path: "/"}},
 		},
 		{
 			name:  "path parameter filled by percent format is a url literal",
 			code:  `requests.get("https://weatherstack-forecast.p.rapidapi.com/forecast/daily/%s" % city)`,
-			calls: []pyfacts.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/forecast/daily/{city}", Scheme: "https", Host: wxHost, Path: "/forecast/daily/{city}"}},
+			calls: []lang.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/forecast/daily/{city}", Scheme: "https", Host: wxHost, Path: "/forecast/daily/{city}"}},
 		},
 		{
 			name:  "path parameter concatenated to the literal is a url",
 			code:  `requests.get("https://weatherstack-forecast.p.rapidapi.com/forecast/daily/" + city)`,
-			calls: []pyfacts.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/forecast/daily/{city}", Scheme: "https", Host: wxHost, Path: "/forecast/daily/{city}"}},
+			calls: []lang.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/forecast/daily/{city}", Scheme: "https", Host: wxHost, Path: "/forecast/daily/{city}"}},
 		},
 		{
 			name:  "route assembled from base and path is a route",
 			code:  "BASE = 'https://weatherstack-forecast.p.rapidapi.com'\nrequests.get(BASE + '/forecast/daily/' + city)",
-			calls: []pyfacts.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/forecast/daily/{city}", Scheme: "https", Host: wxHost, Path: "/forecast/daily/{city}"}},
+			calls: []lang.Call{{Line: 2, Method: "GET", URL: "https://" + wxHost + "/forecast/daily/{city}", Scheme: "https", Host: wxHost, Path: "/forecast/daily/{city}"}},
 		},
 		{
 			name: "credentials never reach the evidence",
 			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/current?key=` + gkey + `")`,
-			calls: []pyfacts.Call{{Line: 2, Method: "GET", URLExpr: `"https://weatherstack-forecast.p.rapidapi.com/current?key=` + gkey + `"`,
+			calls: []lang.Call{{Line: 2, Method: "GET", URLExpr: `"https://weatherstack-forecast.p.rapidapi.com/current?key=` + gkey + `"`,
 				URL: "https://" + wxHost + "/current?key=" + gkey, URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current"}},
 		},
 		{
 			name: "host only with observed path",
 			code: `requests.get("https://weatherstack-forecast.p.rapidapi.com/history/" + day, headers={"X-RapidAPI-Key": KEY})`,
-			calls: []pyfacts.Call{{Line: 7, Method: "GET", URL: "https://" + wxHost + "/history/{day}", Scheme: "https", Host: wxHost, Path: "/history/{day}",
-				HasRapidAPIKey: true, Params: []pyfacts.CallParam{{Name: "X-RapidAPI-Key", Location: "header"}, {Name: "Authorization", Location: "header", Example: "Bearer abc", Literal: true}}}},
+			calls: []lang.Call{{Line: 7, Method: "GET", URL: "https://" + wxHost + "/history/{day}", Scheme: "https", Host: wxHost, Path: "/history/{day}",
+				HasRapidAPIKey: true, Params: []lang.CallParam{{Name: "X-RapidAPI-Key", Location: "header"}, {Name: "Authorization", Location: "header", Example: "Bearer abc", Literal: true}}}},
 		},
 		{
 			name:  "host only without path",
 			code:  `requests.get(url, headers={"X-RapidAPI-Host": "weatherstack-forecast.p.rapidapi.com"})`,
-			calls: []pyfacts.Call{{Line: 9, Method: "GET", URLExpr: "url", HasRapidAPIHost: true, RapidAPIHost: wxHost}},
+			calls: []lang.Call{{Line: 9, Method: "GET", URLExpr: "url", HasRapidAPIHost: true, RapidAPIHost: wxHost}},
 		},
 		{
 			name:  "host only with unresolvable path",
 			code:  `requests.get(f"https://weatherstack-forecast.p.rapidapi.com/{endpoint}")`,
-			calls: []pyfacts.Call{{Line: 9, Method: "GET", URL: "https://" + wxHost + "/{endpoint}", Scheme: "https", Host: wxHost, Path: "/{endpoint}"}},
+			calls: []lang.Call{{Line: 9, Method: "GET", URL: "https://" + wxHost + "/{endpoint}", Scheme: "https", Host: wxHost, Path: "/{endpoint}"}},
 		},
 		{
 			name:  "route under another method keeps the endpoint and flags it",
 			code:  `requests.delete("https://weatherstack-forecast.p.rapidapi.com/current")`,
-			calls: []pyfacts.Call{{Line: 2, Method: "DELETE", URL: "https://" + wxHost + "/current", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current"}},
+			calls: []lang.Call{{Line: 2, Method: "DELETE", URL: "https://" + wxHost + "/current", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current"}},
 		},
 		{
 			name: "host from a documented literal elsewhere in the code",
 			code: "class Client:\n    def __init__(self, host='weatherstack-forecast.p.rapidapi.com'):\n        self.base = 'https://' + host\n    def current(self, q):\n        return self.session.get(self.base + '/current', params={'q': q})",
-			calls: []pyfacts.Call{{Line: 5, Method: "GET", URLExpr: "self.base + '/current'", URL: "{self.base}/current",
-				Params: []pyfacts.CallParam{{Name: "q", Location: "query"}}}},
+			calls: []lang.Call{{Line: 5, Method: "GET", URLExpr: "self.base + '/current'", URL: "{self.base}/current",
+				Params: []lang.CallParam{{Name: "q", Location: "query"}}}},
 		},
 		{
 			name: "unknown and missing hosts are skipped",
 			code: `requests.get("https://api.github.com/user"); requests.get(u)`,
-			calls: []pyfacts.Call{
+			calls: []lang.Call{
 				{Line: 2, Method: "GET", URL: "https://api.github.com/user", URLResolved: true, Scheme: "https", Host: "api.github.com", Path: "/user"},
 				{Line: 3, Method: "GET", URLExpr: "u"},
 			},
@@ -195,7 +195,7 @@ func TestAlignFunctionGolden(t *testing.T) {
 	var got []result
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			as, skips := AlignFunction(tt.code, &pyfacts.Facts{Calls: tt.calls}, cat)
+			as, skips := AlignFunction(tt.code, &lang.Facts{Calls: tt.calls}, cat)
 			primaries := 0
 			for _, a := range as {
 				if a.IsPrimary {

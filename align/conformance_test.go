@@ -3,6 +3,7 @@ package align_test
 import (
 	"context"
 	"os"
+	"sccg/lang"
 	"strings"
 	"testing"
 
@@ -37,7 +38,7 @@ func TestConformanceAlign(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		var fn *pyast.Function
+		var fn *lang.Function
 		for i := range res.Functions {
 			if res.Functions[i].Name == r.FunctionName {
 				fn = &res.Functions[i]

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"sccg/internal/progress"
-	"sccg/pyfacts"
+	"sccg/lang"
 	"sccg/store"
 )
 
@@ -248,7 +248,7 @@ func run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 // function that was re-extracted with other code, or whose hosts' documentation
 // was added, changed or removed, is aligned again — and no other.
 func unitOf(f store.Function, cat *Catalog) string {
-	facts, err := pyfacts.DecodeFacts(f.Facts)
+	facts, err := lang.DecodeFacts(f.Facts)
 	if err != nil || len(f.Facts) == 0 {
 		facts = nil
 	}
@@ -314,7 +314,7 @@ func alignOne(ctx context.Context, tx *store.Tx, f store.Function, unit string, 
 	d := store.Decision{Stage: Stage, SubjectKind: "function", Subject: subject, RunID: runID}
 	var as []store.Alignment
 	var skips []Skip
-	facts, err := pyfacts.DecodeFacts(f.Facts)
+	facts, err := lang.DecodeFacts(f.Facts)
 	if err != nil || len(f.Facts) == 0 {
 		d.Verdict, d.Reason = store.Rejected, "no facts"
 	} else {
@@ -410,7 +410,7 @@ func dedupItems(ctx context.Context, st *store.Store, fns []store.Function, alig
 			}
 		}
 		direct := false
-		if facts, err := pyfacts.DecodeFacts(f.Facts); err == nil {
+		if facts, err := lang.DecodeFacts(f.Facts); err == nil {
 			direct = facts.Direct()
 		}
 		items = append(items, DedupItem{FunctionID: f.ID, CodeHash: f.CodeHash, Code: f.Code, Source: f.Source, Endpoint: endpoint,

@@ -15,7 +15,7 @@ import (
 
 	"sccg/align"
 	"sccg/decontam"
-	"sccg/pyfacts"
+	"sccg/lang"
 	"sccg/store"
 )
 
@@ -108,10 +108,10 @@ func benchStore(tb testing.TB, n int, seed int64) *store.Store {
 				}
 				codes = append(codes, code)
 				host, p := hostPath(code)
-				facts := pyfacts.Facts{Calls: []pyfacts.Call{{Line: 8, Library: "requests", Callee: "requests.get", Method: "GET",
+				facts := lang.Facts{Calls: []lang.Call{{Line: 8, Library: "requests", Callee: "requests.get", Method: "GET",
 					URLExpr: "url", URL: "https://" + host + p, URLResolved: true, Scheme: "https", Host: host, Path: p,
 					HasRapidAPIHost: true, RapidAPIHost: host, HasRapidAPIKey: true,
-					Params: []pyfacts.CallParam{{Name: "q", Location: "query"}}}}, Parameters: []string{"q"}, SyntaxOK: true}
+					Params: []lang.CallParam{{Name: "q", Location: "query"}}}}, Parameters: []string{"q"}, SyntaxOK: true}
 				fj, _ := json.Marshal(facts)
 				fns = append(fns, store.Function{Name: name, QualName: name, StartLine: 5, EndLine: 20, Source: code, Code: code,
 					CodeHash: store.HashBlob([]byte(code)), SyntaxOK: true, Status: store.FunctionCandidate,

@@ -5,24 +5,24 @@ import (
 	"fmt"
 	"testing"
 
-	"sccg/pyfacts"
+	"sccg/lang"
 	"sccg/store"
 )
 
 // A caller and the same-file functions it calls, as decontam sees them: each
 // function's calls name the helpers they pass through.
 func TestDecideCallers(t *testing.T) {
-	call := func(via ...string) pyfacts.Call {
-		c := pyfacts.Call{Library: "requests", Method: "GET"}
+	call := func(via ...string) lang.Call {
+		c := lang.Call{Library: "requests", Method: "GET"}
 		if len(via) > 0 {
 			c.InHelper, c.Via = via[len(via)-1], via
 		}
 		return c
 	}
 	const endpoint = "api.example.org GET /r/{id}"
-	fn := func(id int64, qual string, aligned []int, calls ...pyfacts.Call) Candidate {
+	fn := func(id int64, qual string, aligned []int, calls ...lang.Call) Candidate {
 		c := Candidate{FunctionID: id, Repo: "o/app", Path: "app.py", FileID: 7, Name: qual, QualName: qual, APIID: 1,
-			Code: fmt.Sprintf("def %s():\n    pass\n", qual), Facts: &pyfacts.Facts{Calls: calls}}
+			Code: fmt.Sprintf("def %s():\n    pass\n", qual), Facts: &lang.Facts{Calls: calls}}
 		if len(aligned) > 0 {
 			c.AlignedCalls = map[int]string{}
 		}
@@ -42,7 +42,7 @@ func TestDecideCallers(t *testing.T) {
 			[]Candidate{fn(1, "main", []int{0}, call("fetch_pokemon")), fn(2, "fetch_pokemon", nil, call())}, nil,
 			map[int64]string{1: `caller_of [{"function_id":2,"qualname":"fetch_pokemon"}]`, 2: `kept for [{"function_id":1,"qualname":"main"}]`}, ""},
 		{"facts from before Via name the helper alone",
-			[]Candidate{fn(1, "Pokedex.__init__", []int{0}, pyfacts.Call{InHelper: "Pokedex.obtener_pokemon"}), fn(2, "Pokedex.obtener_pokemon", nil, call())}, nil,
+			[]Candidate{fn(1, "Pokedex.__init__", []int{0}, lang.Call{InHelper: "Pokedex.obtener_pokemon"}), fn(2, "Pokedex.obtener_pokemon", nil, call())}, nil,
 			map[int64]string{1: `caller_of [{"function_id":2,"qualname":"Pokedex.obtener_pokemon"}]`,
 				2: `kept for [{"function_id":1,"qualname":"Pokedex.__init__"}]`}, ""},
 		{"a generic helper that is not aligned: the caller stays and says why",
@@ -114,10 +114,10 @@ func TestDecideCapsKeepClusters(t *testing.T) {
 	dedup := map[int64]store.DedupEntry{}
 	for i := int64(1); i <= 9; i++ {
 		c := Candidate{FunctionID: i, Repo: "o/app", FileID: i, Path: fmt.Sprintf("main%d.py", i), QualName: "fetch", APIID: 1,
-			Code: "def fetch():\n    pass\n", Facts: &pyfacts.Facts{Calls: []pyfacts.Call{{}}}}
+			Code: "def fetch():\n    pass\n", Facts: &lang.Facts{Calls: []lang.Call{{}}}}
 		if i > 5 {
 			c.FileID, c.QualName, c.Path = i-5, "main", fmt.Sprintf("main%d.py", i-5)
-			c.Facts = &pyfacts.Facts{Calls: []pyfacts.Call{{InHelper: "fetch"}}}
+			c.Facts = &lang.Facts{Calls: []lang.Call{{InHelper: "fetch"}}}
 			c.AlignedCalls = map[int]string{0: "q GET /random"}
 			c.FileEndpoints = map[string][]string{"fetch": {"q GET /random"}}
 		}

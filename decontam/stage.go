@@ -13,7 +13,7 @@ import (
 	"sync"
 
 	"sccg/internal/progress"
-	"sccg/pyfacts"
+	"sccg/lang"
 	"sccg/secrets"
 	"sccg/store"
 )
@@ -447,7 +447,7 @@ func loadCandidates(ctx context.Context, st *store.Store) ([]Candidate, map[int6
 			}
 			repos[file.RepoID] = repo
 		}
-		facts, _ := pyfacts.DecodeFacts(f.Facts)
+		facts, _ := lang.DecodeFacts(f.Facts)
 		if len(f.Facts) == 0 {
 			facts = nil
 		}

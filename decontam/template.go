@@ -11,8 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"sccg/lang"
 	"sccg/minhash"
-	"sccg/pyfacts"
 )
 
 // Template signals. A function with any strong signal is a template; weak signals
@@ -50,7 +50,7 @@ type Candidate struct {
 	QualName      string
 	FileID        int64
 	Code          string // self-contained code
-	Facts         *pyfacts.Facts
+	Facts         *lang.Facts
 	Quality       float64
 	APIID         int64  // API of the primary alignment
 	Host          string // host of the primary alignment
@@ -188,7 +188,7 @@ var nonWord = regexp.MustCompile(`[^a-z0-9 ]+`)
 
 // placeholderComments returns the fixed template phrases among the function's
 // comments and docstring.
-func placeholderComments(f *pyfacts.Facts) []string {
+func placeholderComments(f *lang.Facts) []string {
 	var texts []string
 	for _, c := range f.Comments {
 		texts = append(texts, c.Text)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"sccg/pyfacts"
+	"sccg/lang"
 	"sccg/store"
 )
 
@@ -40,9 +40,9 @@ func TestSignals(t *testing.T) {
 		{name: "templated names", c: Candidate{Code: "def f(param01):\n    var01 = param01\n    result03 = var01\n    return result03\n"},
 			want: "templated_names", template: true},
 		{name: "one numbered name is not a template", c: Candidate{Code: "def f():\n    data01 = 1\n    return data01\n"}, want: ""},
-		{name: "placeholder comment", c: Candidate{Code: real, Facts: &pyfacts.Facts{Comments: []pyfacts.Text{{Text: "# Define the target RapidAPI endpoint URL"}}}},
+		{name: "placeholder comment", c: Candidate{Code: real, Facts: &lang.Facts{Comments: []lang.Text{{Text: "# Define the target RapidAPI endpoint URL"}}}},
 			want: "placeholder_comment", template: true},
-		{name: "one generic boilerplate comment is not enough", c: Candidate{Code: real, Facts: &pyfacts.Facts{Comments: []pyfacts.Text{{Text: "# Return the response JSON"}}}},
+		{name: "one generic boilerplate comment is not enough", c: Candidate{Code: real, Facts: &lang.Facts{Comments: []lang.Text{{Text: "# Return the response JSON"}}}},
 			want: ""},
 		{name: "placeholder key default alone is weak", c: Candidate{Code: "def f(city, api_key='abc123'):\n    pass\n"},
 			want: "placeholder_key_param", template: false},
@@ -62,7 +62,7 @@ func TestSignals(t *testing.T) {
 
 func TestWrapperFactories(t *testing.T) {
 	wrapper := func(name, host, route string) Candidate {
-		return Candidate{Repo: "gen/wrappers", Name: name, Host: host, Route: route, Facts: &pyfacts.Facts{Parameters: []string{"params"}},
+		return Candidate{Repo: "gen/wrappers", Name: name, Host: host, Route: route, Facts: &lang.Facts{Parameters: []string{"params"}},
 			Code: "def " + name + "(**params):\n    url = \"https://" + host + route + "\"\n    headers = {\"X-RapidAPI-Host\": \"" + host +
 				"\"}\n    response = requests.request(\"GET\", url, headers=headers, params=params)\n    response.raise_for_status()\n    return response.json()\n"}
 	}

@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"maps"
 	"net/url"
+	"sccg/frontends"
 	"slices"
 	"strings"
 
 	"sccg/evaluate/sandbox"
-	"sccg/pyfacts"
+	"sccg/lang"
 	"sccg/release"
 )
 
@@ -170,6 +171,9 @@ func DefaultDependencies() *Dependencies {
 	return d
 }
 
+// pyFrontend is the frontend whose module lists the dependency checks use.
+var pyFrontend = frontends.MustFor(lang.Python)
+
 // httpClients are the modules that count as importing an HTTP client.
 var httpClients = map[string]bool{"requests": true, "httpx": true, "aiohttp": true, "urllib": true,
 	"urllib3": true, "http": true}
@@ -183,7 +187,7 @@ func (d *Dependencies) Valid(imports []string) bool {
 			return false
 		}
 		top := strings.SplitN(imp, ".", 2)[0]
-		if !pyfacts.IsStdlib(top) && !d.known[top] {
+		if current, _ := pyFrontend.Builtin(top); !current && !d.known[top] {
 			return false
 		}
 		if httpClients[top] && (top != "urllib" || imp == "urllib.request" || imp == "urllib") &&
@@ -204,7 +208,7 @@ func ThirdParty(imports []string) []string {
 			continue
 		}
 		top, _, _ := strings.Cut(imp, ".")
-		if !pyfacts.IsStdlib(top) {
+		if current, _ := pyFrontend.Builtin(top); !current {
 			out = append(out, top)
 		}
 	}

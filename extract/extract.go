@@ -1,6 +1,6 @@
-// Package extract is the extract stage: it runs pyast over every mined file in the
-// store and writes the request functions found, with a decision for each file and
-// each function, resumable file by file.
+// Package extract is the extract stage: it runs the frontend of each mined file's
+// language (package frontends) over it and writes the request functions found, with
+// a decision for each file and each function, resumable file by file.
 package extract
 
 import (
@@ -13,10 +13,9 @@ import (
 	"sync"
 	"time"
 
+	"sccg/frontends"
 	"sccg/internal/progress"
-	"sccg/internal/pycompile"
-	"sccg/pyast"
-	"sccg/pyfacts"
+	"sccg/lang"
 	"sccg/store"
 )
 
@@ -34,10 +33,14 @@ const (
 	ReasonLatin1     = "decoded as latin-1 (not valid UTF-8)"
 	ReasonTooLarge   = "too large to extract"
 	ReasonFunctionOK = "request function"
+	// ReasonNoFrontend rejects a file of no language sccg reads.
+	ReasonNoFrontend = "no frontend reads this language"
 	// ReasonPythonSyntax rejects a function that tree-sitter parses but the
 	// evaluator's interpreter cannot compile (a PEP 701 f-string under 3.11): it
-	// could never run in the sandbox.
+	// could never run in the sandbox. Other languages' checkers reject with
+	// ReasonSyntaxCheck.
 	ReasonPythonSyntax = "the evaluator's Python cannot compile it"
+	ReasonSyntaxCheck  = "the evaluator's syntax check rejects it"
 	DefaultTimeout     = 20 * time.Second
 	DefaultMaxBytes    = 8 << 20
 	defaultQueueDepth  = 8
@@ -58,15 +61,16 @@ type Options struct {
 	Progress progress.Counter
 	// Logf, when set, receives one line per failed file.
 	Logf func(format string, args ...any)
-	// Python is the interpreter that judges each candidate's syntax, the one the
-	// evaluator runs ("" means pycompile.DefaultPython on PATH).
+	// Python is the interpreter that judges each Python candidate's syntax, the one
+	// the evaluator runs ("" means python3 on PATH).
 	Python string
 
 	runID int64 // the run Run records, for decisions and done units
-	// checker is the running compile server of Python; nil when none could start
-	checker *pycompile.Checker
-	// extract replaces pyast.Extract in tests (to inject panics and hangs).
-	extract func(ctx context.Context, content []byte, opts pyast.Options) (*pyast.Result, error)
+	// checkers are the running syntax checkers by language; a language without
+	// one could not start it (its candidates are counted unchecked)
+	checkers map[lang.Name]lang.Checker
+	// extract replaces the frontends' Extract in tests (to inject panics and hangs).
+	extract func(ctx context.Context, path string, content []byte, opts lang.ExtractOptions) (*lang.Result, error)
 }
 
 // Stats counts what a run did.
@@ -81,33 +85,63 @@ type Stats struct {
 	Binary     int   `json:"binary"`
 	TooLarge   int   `json:"too_large"`
 	Latin1     int   `json:"latin1"`
-	// PythonRejected counts candidates the evaluator's Python cannot compile, and
-	// PythonUnchecked those no interpreter judged (none on PATH, or it failed).
-	PythonRejected  int    `json:"python_rejected"`
-	PythonUnchecked int    `json:"python_unchecked"`
-	PythonVersion   string `json:"python_version,omitempty"`
+	// NoFrontend counts files of no language sccg reads.
+	NoFrontend int `json:"no_frontend,omitempty"`
+	// Syntax is, per language, what its syntax checker judged.
+	Syntax map[lang.Name]*SyntaxStats `json:"syntax,omitempty"`
+}
+
+// SyntaxStats are one language's syntax judgements in a run.
+type SyntaxStats struct {
+	// Tool and Version name the checker ("Python", "3.11.7"); empty when none
+	// could start.
+	Tool    string `json:"tool,omitempty"`
+	Version string `json:"version,omitempty"`
+	// Rejected counts candidates the checker rejects, and Unchecked those it did
+	// not judge (it could not start, or it failed).
+	Rejected  int `json:"rejected"`
+	Unchecked int `json:"unchecked"`
+}
+
+// syntax returns the judgements of language n, made on first use.
+func (s *Stats) syntax(n lang.Name) *SyntaxStats {
+	if s.Syntax == nil {
+		s.Syntax = map[lang.Name]*SyntaxStats{}
+	}
+	if s.Syntax[n] == nil {
+		s.Syntax[n] = &SyntaxStats{}
+	}
+	return s.Syntax[n]
 }
 
 // Counts is s as the named counters a store run keeps.
 func (s *Stats) Counts() map[string]int64 {
-	return map[string]int64{"files": int64(s.Files), "skipped": int64(s.Skipped), "bytes": s.Bytes,
+	c := map[string]int64{"files": int64(s.Files), "skipped": int64(s.Skipped), "bytes": s.Bytes,
 		"candidates": int64(s.Candidates), "rejected": int64(s.Rejected), "no_request": int64(s.NoRequest),
 		"failed": int64(s.Failed), "binary": int64(s.Binary), "latin1": int64(s.Latin1),
-		"too_large": int64(s.TooLarge), "python_rejected": int64(s.PythonRejected), "python_unchecked": int64(s.PythonUnchecked)}
+		"too_large": int64(s.TooLarge), "no_frontend": int64(s.NoFrontend)}
+	for n, ss := range s.Syntax {
+		c[string(n)+"_rejected"], c[string(n)+"_unchecked"] = int64(ss.Rejected), int64(ss.Unchecked)
+	}
+	return c
 }
 
 // Unit is the work unit name of a file.
 func Unit(fileID int64) string { return store.FileUnit(fileID) }
 
-// errTooLarge marks a file skipped for its size.
-var errTooLarge = errors.New(ReasonTooLarge)
+// errTooLarge marks a file skipped for its size, errNoFrontend one of no language
+// sccg reads.
+var (
+	errTooLarge   = errors.New(ReasonTooLarge)
+	errNoFrontend = errors.New(ReasonNoFrontend)
+)
 
 // outcome is one file's extraction, handed from a worker to the writer.
 type outcome struct {
 	idx  int
 	file store.File
 	size int64
-	res  *pyast.Result
+	res  *lang.Result
 	err  error
 }
 
@@ -143,7 +177,7 @@ func (opts Options) withDefaults() Options {
 		opts.Logf = func(string, ...any) {}
 	}
 	if opts.extract == nil {
-		opts.extract = pyast.Extract
+		opts.extract = extractWithFrontend
 	}
 	return opts
 }
@@ -153,7 +187,7 @@ func (opts Options) RunArgs() map[string]any {
 	opts = opts.withDefaults()
 	python := opts.Python
 	if python == "" {
-		python = pycompile.DefaultPython
+		python = "python3"
 	}
 	return map[string]any{"workers": opts.Workers, "timeout": opts.Timeout.String(), "max_bytes": opts.MaxBytes,
 		"refresh": opts.Refresh, "python": python}
@@ -174,15 +208,6 @@ func run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 		return nil, fmt.Errorf("extract: %w", err)
 	}
 	stats := &Stats{}
-	if len(files) > len(done) {
-		c, err := pycompile.Start(ctx, opts.Python)
-		if err != nil {
-			opts.Logf("extract: no Python to judge syntax with, candidates are not checked: %v", err)
-		} else {
-			defer c.Close()
-			opts.checker, stats.PythonVersion = c, c.Version
-		}
-	}
 	var queue []store.File
 	for _, f := range files {
 		if done[Unit(f.ID)] {
@@ -190,6 +215,25 @@ func run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 			continue
 		}
 		queue = append(queue, f)
+	}
+	opts.checkers = map[lang.Name]lang.Checker{}
+	for _, f := range queue {
+		fe, n, _, ok := frontends.ForPath(f.Path)
+		if !ok || stats.Syntax[n.Family()] != nil {
+			continue
+		}
+		ss := stats.syntax(n.Family())
+		tool := ""
+		if n.Family() == lang.Python {
+			tool = opts.Python
+		}
+		c, err := fe.NewChecker(ctx, tool)
+		if err != nil {
+			opts.Logf("extract: no syntax checker for %s, its candidates are not checked: %v", n.Family(), err)
+			continue
+		}
+		defer c.Close()
+		opts.checkers[n.Family()], ss.Tool, ss.Version = c, c.Tool(), c.Version()
 	}
 	opts.Progress.SetTotal(int64(len(queue)))
 	defer opts.Progress.Done()
@@ -279,7 +323,7 @@ func run(ctx context.Context, st *store.Store, opts Options) (*Stats, error) {
 }
 
 // repoCache reads each repository once, for its stars and forks and the paths of
-// its Python files.
+// its files.
 type repoCache struct {
 	st    *store.Store
 	mu    sync.Mutex
@@ -287,7 +331,7 @@ type repoCache struct {
 	paths map[int64][]string
 }
 
-// pathsOf returns the Python files known of a repository.
+// pathsOf returns the files known of a repository.
 func (c *repoCache) pathsOf(ctx context.Context, id int64) ([]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -346,17 +390,17 @@ func extractFile(ctx context.Context, st *store.Store, repos *repoCache, f store
 		o.err = errTooLarge
 		return o
 	}
-	popts := pyast.Options{Timeout: opts.Timeout}
+	xopts := lang.ExtractOptions{Timeout: opts.Timeout}
 	if r := repos.get(ctx, f.RepoID); r != nil {
-		popts.Stars, popts.Forks = r.Stars, r.Forks
+		xopts.Stars, xopts.Forks = r.Stars, r.Forks
 	}
 	paths, err := repos.pathsOf(ctx, f.RepoID)
 	if err != nil {
 		o.err = fmt.Errorf("%s: %w", ReasonUnreadable, err)
 		return o
 	}
-	popts.LocalModules = pyast.RepoModules(f.Path, paths)
-	o.res, o.err = opts.extract(ctx, content, popts)
+	xopts.RepoPaths = paths
+	o.res, o.err = opts.extract(ctx, f.Path, content, xopts)
 	if o.err != nil && ctx.Err() != nil {
 		o.err = ctx.Err()
 	}
@@ -391,12 +435,14 @@ func save(ctx context.Context, st *store.Store, o outcome, opts Options, stats *
 			fileDecision.Verdict, fileDecision.Reason = store.Kept, ReasonFunctions
 			fileDecision.Evidence["functions"] = len(fns)
 		}
-	case errors.Is(o.err, pyast.ErrBinary):
+	case errors.Is(o.err, lang.ErrBinary):
 		fileDecision.Verdict, fileDecision.Reason = store.Rejected, ReasonBinary
 	case errors.Is(o.err, errTooLarge):
 		fileDecision.Verdict, fileDecision.Reason = store.Rejected, ReasonTooLarge
 		fileDecision.Evidence["max_bytes"] = opts.MaxBytes
-	case errors.Is(o.err, pyast.ErrTimeout) || errors.Is(o.err, context.DeadlineExceeded):
+	case errors.Is(o.err, errNoFrontend):
+		fileDecision.Verdict, fileDecision.Reason = store.Rejected, ReasonNoFrontend
+	case errors.Is(o.err, lang.ErrTimeout) || errors.Is(o.err, context.DeadlineExceeded):
 		fileDecision.Verdict, fileDecision.Reason = store.Failed, ReasonTimeout
 		fileDecision.Evidence["error"] = o.err.Error()
 	default:
@@ -410,7 +456,7 @@ func save(ctx context.Context, st *store.Store, o outcome, opts Options, stats *
 	err := st.Update(ctx, func(tx *store.Tx) error {
 		// a file that could not be extracted this time keeps what an earlier run
 		// found; one that was extracted gets exactly what was found
-		if o.err == nil || errors.Is(o.err, pyast.ErrBinary) {
+		if o.err == nil || errors.Is(o.err, lang.ErrBinary) {
 			if err := tx.SaveFunctions(ctx, o.file.ID, fns); err != nil {
 				return err
 			}
@@ -444,10 +490,12 @@ func save(ctx context.Context, st *store.Store, o outcome, opts Options, stats *
 	stats.Files++
 	stats.Bytes += o.size
 	switch {
-	case o.err != nil && errors.Is(o.err, pyast.ErrBinary):
+	case o.err != nil && errors.Is(o.err, lang.ErrBinary):
 		stats.Binary++
 	case o.err != nil && errors.Is(o.err, errTooLarge):
 		stats.TooLarge++
+	case o.err != nil && errors.Is(o.err, errNoFrontend):
+		stats.NoFrontend++
 	case o.err != nil:
 		stats.Failed++
 		opts.Logf("extract: file %d %s: %v", o.file.ID, o.file.Path, o.err)
@@ -467,38 +515,55 @@ func save(ctx context.Context, st *store.Store, o outcome, opts Options, stats *
 	return nil
 }
 
-// judgeSyntax has the evaluator's Python compile a candidate's extracted code and
-// rejects it when that fails; the verdict, with the version, goes into its facts.
-// A candidate no interpreter could judge stays a candidate, counted unchecked.
-func judgeSyntax(ctx context.Context, f *pyast.Function, opts Options, stats *Stats) error {
-	if f.Status != pyast.StatusCandidate {
+// judgeSyntax has the evaluator's syntax checker of the function's language judge
+// a candidate's extracted code and rejects it when that fails; the verdict, with
+// the checker's version, goes into its facts. A candidate no checker could judge
+// stays a candidate, counted unchecked.
+func judgeSyntax(ctx context.Context, f *lang.Function, opts Options, stats *Stats) error {
+	if f.Status != lang.StatusCandidate {
 		return nil
 	}
-	if opts.checker == nil {
-		stats.PythonUnchecked++
+	n := lang.Of(string(f.Facts.Language))
+	ss := stats.syntax(n.Family())
+	c := opts.checkers[n.Family()]
+	if c == nil {
+		ss.Unchecked++
 		return nil
 	}
-	r, err := opts.checker.Check(ctx, f.Code)
+	r, err := c.Check(ctx, f.Facts.Dialect, f.Code)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		stats.PythonUnchecked++
+		ss.Unchecked++
 		opts.Logf("extract: %s: %v", f.QualName, err)
 		return nil
 	}
-	f.Facts.Python = &pyfacts.PythonSyntax{Version: opts.checker.Version, OK: r.OK, Error: r.Error, Line: r.Line}
+	f.Facts.Check = &r
 	if !r.OK {
-		stats.PythonRejected++
+		ss.Rejected++
 		f.Facts.Quality.Checks.IsSyntacticallyValid = false
-		f.Status = pyast.StatusRejected
-		f.RejectReason = fmt.Sprintf("%s (Python %s: %s, line %d)", ReasonPythonSyntax, opts.checker.Version, r.Error, r.Line)
+		f.Status = lang.StatusRejected
+		reason := ReasonSyntaxCheck
+		if n.Family() == lang.Python {
+			reason = ReasonPythonSyntax
+		}
+		f.RejectReason = fmt.Sprintf("%s (%s %s: %s, line %d)", reason, c.Tool(), c.Version(), r.Error, r.Line)
 	}
 	return nil
 }
 
-// toStore converts a pyast function into the store's record.
-func toStore(f pyast.Function) (store.Function, error) {
+// extractWithFrontend runs the frontend of the file's language.
+func extractWithFrontend(ctx context.Context, path string, content []byte, opts lang.ExtractOptions) (*lang.Result, error) {
+	fe, _, _, ok := frontends.ForPath(path)
+	if !ok {
+		return nil, errNoFrontend
+	}
+	return fe.Extract(ctx, path, content, opts)
+}
+
+// toStore converts a frontend's function into the store's record.
+func toStore(f lang.Function) (store.Function, error) {
 	facts, err := json.Marshal(f.Facts)
 	if err != nil {
 		return store.Function{}, fmt.Errorf("encode facts of %s: %w", f.QualName, err)

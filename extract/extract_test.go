@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
+	"sccg/lang"
 	"strings"
 	"testing"
 	"time"
 
-	"sccg/internal/pycompile"
 	"sccg/internal/storetest"
 	"sccg/pyast"
 	"sccg/store"
@@ -65,7 +66,7 @@ func extractStageStore(t *testing.T) *store.Store {
 
 // faultyExtract panics on PANIC files and blocks on HANG files until the per-file
 // timeout, like a parser that never returns.
-func faultyExtract(ctx context.Context, content []byte, opts pyast.Options) (*pyast.Result, error) {
+func faultyExtract(ctx context.Context, path string, content []byte, opts lang.ExtractOptions) (*lang.Result, error) {
 	switch {
 	case strings.Contains(string(content), "PANIC"):
 		panic("boom")
@@ -73,9 +74,9 @@ func faultyExtract(ctx context.Context, content []byte, opts pyast.Options) (*py
 		tctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
 		<-tctx.Done()
-		return nil, pyast.ErrTimeout
+		return nil, lang.ErrTimeout
 	}
-	return pyast.Extract(ctx, content, opts)
+	return extractWithFrontend(ctx, path, content, opts)
 }
 
 func TestRunRecordsEveryFileAndFunction(t *testing.T) {
@@ -85,12 +86,13 @@ func TestRunRecordsEveryFileAndFunction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	py := *stats.Syntax[lang.Python]
 	want := Stats{Files: 8, Bytes: stats.Bytes, Candidates: 3, Rejected: 2, NoRequest: 1, Failed: 2, Binary: 1, Latin1: 1, TooLarge: 1,
-		PythonVersion: stats.PythonVersion}
-	if stats.PythonVersion == "" {
-		want.PythonUnchecked = 3 // no python3 on PATH: counted, never silent
+		Syntax: map[lang.Name]*SyntaxStats{lang.Python: {Tool: py.Tool, Version: py.Version}}}
+	if py.Version == "" {
+		want.Syntax[lang.Python].Unchecked = 3 // no python3 on PATH: counted, never silent
 	}
-	if *stats != want {
+	if !reflect.DeepEqual(*stats, want) {
 		t.Errorf("stats = %+v, want %+v", *stats, want)
 	}
 	files, _ := st.Files(ctx)
@@ -213,36 +215,36 @@ func (c cancelAfterFirst) Done()          {}
 func TestJudgeSyntax(t *testing.T) {
 	ctx := context.Background()
 	src := "import requests\n\ndef show(names):\n    r = requests.get('https://a.example.com/x')\n    return f\"{'\\n'.join(names)}: {r.status_code}\"\n"
-	fn := func() pyast.Function {
+	fn := func() lang.Function {
 		res, err := pyast.Extract(ctx, []byte(src), pyast.Options{})
-		if err != nil || len(res.Functions) != 1 || res.Functions[0].Status != pyast.StatusCandidate {
+		if err != nil || len(res.Functions) != 1 || res.Functions[0].Status != lang.StatusCandidate {
 			t.Fatalf("extract: %v %+v", err, res)
 		}
 		return res.Functions[0]
 	}
 	var stats Stats
 	f := fn()
-	if err := judgeSyntax(ctx, &f, Options{Logf: t.Logf}, &stats); err != nil || stats.PythonUnchecked != 1 || f.Status != pyast.StatusCandidate {
-		t.Errorf("without a checker: err %v, unchecked %d, status %s; want 1 unchecked candidate", err, stats.PythonUnchecked, f.Status)
+	if err := judgeSyntax(ctx, &f, Options{Logf: t.Logf}, &stats); err != nil || stats.Syntax[lang.Python].Unchecked != 1 || f.Status != lang.StatusCandidate {
+		t.Errorf("without a checker: err %v, unchecked %d, status %s; want 1 unchecked candidate", err, stats.Syntax[lang.Python].Unchecked, f.Status)
 	}
-	c, err := pycompile.Start(ctx, "")
+	c, err := pyast.Frontend{}.NewChecker(ctx, "")
 	if err != nil {
 		t.Skipf("no python3: %v", err)
 	}
 	defer c.Close()
 	f = fn()
-	if err := judgeSyntax(ctx, &f, Options{checker: c, Logf: t.Logf}, &stats); err != nil {
+	if err := judgeSyntax(ctx, &f, Options{checkers: map[lang.Name]lang.Checker{lang.Python: c}, Logf: t.Logf}, &stats); err != nil {
 		t.Fatal(err)
 	}
 	var major, minor int
-	fmt.Sscanf(c.Version, "%d.%d", &major, &minor)
+	fmt.Sscanf(c.Version(), "%d.%d", &major, &minor)
 	newer := major > 3 || major == 3 && minor >= 12
-	if py := f.Facts.Python; py == nil || py.Version != c.Version || py.OK != newer {
-		t.Fatalf("facts.python = %+v, want ok %v under %s", py, newer, c.Version)
+	if py := f.Facts.Check; py == nil || py.Tool != "Python" || py.Version != c.Version() || py.OK != newer {
+		t.Fatalf("facts.check = %+v, want python ok %v under %s", py, newer, c.Version())
 	}
-	if !newer && (f.Status != pyast.StatusRejected || !strings.HasPrefix(f.RejectReason, ReasonPythonSyntax) ||
-		f.Facts.Quality.Checks.IsSyntacticallyValid || stats.PythonRejected != 1) {
-		t.Errorf("under %s: status %s (%s), valid %v, rejected %d; want rejected, not valid", c.Version, f.Status, f.RejectReason,
-			f.Facts.Quality.Checks.IsSyntacticallyValid, stats.PythonRejected)
+	if !newer && (f.Status != lang.StatusRejected || !strings.HasPrefix(f.RejectReason, ReasonPythonSyntax) ||
+		f.Facts.Quality.Checks.IsSyntacticallyValid || stats.Syntax[lang.Python].Rejected != 1) {
+		t.Errorf("under %s: status %s (%s), valid %v, rejected %d; want rejected, not valid", c.Version(), f.Status, f.RejectReason,
+			f.Facts.Quality.Checks.IsSyntacticallyValid, stats.Syntax[lang.Python].Rejected)
 	}
 }

@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sccg/frontends"
+	"sccg/lang"
 	"slices"
 	"sort"
 	"strings"
 
-	"sccg/pyast"
 	"sccg/release"
 )
 
@@ -36,7 +37,11 @@ func RecordTruth(ctx context.Context, r *release.Record) (Truth, error) {
 	}
 	g.ParamKeys = appendNew(g.ParamKeys, payloadKeys(m.Payload)...)
 	if code := r.Code.CompleteFunction; code != "" {
-		res, err := pyast.Extract(ctx, []byte(code), pyast.Options{})
+		fe, _, err := frontends.ForRecord(r)
+		if err != nil {
+			return g, fmt.Errorf("truth of %s: %w", r.SampleID, err)
+		}
+		res, err := fe.Extract(ctx, r.GitHubInfo.FilePath, []byte(code), lang.ExtractOptions{})
 		if err != nil {
 			return g, fmt.Errorf("truth of %s: extract its code: %w", r.SampleID, err)
 		}

@@ -6,15 +6,15 @@ import (
 	"sort"
 	"strings"
 
-	"sccg/pyfacts"
+	"sccg/lang"
 )
 
 // program is an extracted, self-contained program.
 type program struct {
 	code       string
-	pulled     []pyfacts.PulledIn
+	pulled     []lang.PulledIn
 	unresolved []string
-	imports    pyfacts.Imports
+	imports    lang.Imports
 	// nodes are the file's statements the code is made of, in order (a class
 	// reduced to what a method needs is a reduced copy of its node).
 	nodes []*node
@@ -43,7 +43,7 @@ func (x *extractor) assemble(f *fnInfo) *program {
 	src := m.src
 	var roots []*node
 	var target *piece
-	var extra []pyfacts.PulledIn
+	var extra []lang.PulledIn
 	closure := map[string]bool{}
 	for g := f.parent; g != nil; g = g.parent {
 		for n := range g.locals {
@@ -67,10 +67,10 @@ func (x *extractor) assemble(f *fnInfo) *program {
 			b.WriteString("\n")
 			b.WriteString(lineText(src, mem))
 			if mem != f.outer {
-				extra = append(extra, pyfacts.PulledIn{Name: ci.name + "." + memberName(mem, src), Kind: memberKind(mem), StartLine: mem.row + 1, EndLine: mem.endRow + 1})
+				extra = append(extra, lang.PulledIn{Name: ci.name + "." + memberName(mem, src), Kind: memberKind(mem), StartLine: mem.row + 1, EndLine: mem.endRow + 1})
 			}
 		}
-		extra = append(extra, pyfacts.PulledIn{Name: ci.name, Kind: "class", StartLine: ci.outer.row + 1, EndLine: ci.def.child("body").row})
+		extra = append(extra, lang.PulledIn{Name: ci.name, Kind: "class", StartLine: ci.outer.row + 1, EndLine: ci.def.child("body").row})
 		target = &piece{start: ci.outer.start, text: b.String(), kind: "target", row: ci.outer.row, end: ci.outer.endRow,
 			nodes: []*node{reducedClass(ci, members)}, rewritten: true}
 		roots = append(roots, members...)
@@ -325,8 +325,8 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].start < all[j].start })
 	var b strings.Builder
-	var pulled []pyfacts.PulledIn
-	imports := pyfacts.Imports{}
+	var pulled []lang.PulledIn
+	imports := lang.Imports{}
 	mods := map[string]string{}
 	for i, p := range all {
 		if i > 0 {
@@ -341,7 +341,7 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 		}
 		b.WriteString(strings.TrimRight(p.text, " \t\r\n"))
 		if p.kind != "import" && p.kind != "target" {
-			pulled = append(pulled, pyfacts.PulledIn{Name: p.name, Kind: p.kind, StartLine: p.row + 1, EndLine: p.end + 1})
+			pulled = append(pulled, lang.PulledIn{Name: p.name, Kind: p.kind, StartLine: p.row + 1, EndLine: p.end + 1})
 		}
 	}
 	b.WriteString("\n")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/metrics"
+	"sccg/lang"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,7 +71,7 @@ func benchExtract(b *testing.B, files [][]byte, total int) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, c := range files {
-			if _, err := Extract(ctx, c, Options{}); err != nil && err != ErrBinary {
+			if _, err := Extract(ctx, c, Options{}); err != nil && err != lang.ErrBinary {
 				b.Fatal(err)
 			}
 			metrics.Read(sample)

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"sccg/pyfacts"
+	"sccg/lang"
 )
 
 // reqSite is one HTTP request call found in the tree, before evaluation.
@@ -30,13 +30,13 @@ var httpVerbs = map[string]bool{"get": true, "post": true, "put": true, "delete"
 
 // clientCtors maps constructor paths to the library whose client they build.
 var clientCtors = map[string]string{
-	"requests.Session": pyfacts.LibRequests, "requests.session": pyfacts.LibRequests, "requests.sessions.Session": pyfacts.LibRequests,
-	"requests_cache.CachedSession": pyfacts.LibRequests,
-	"cloudscraper.create_scraper":  pyfacts.LibRequests, "cloudscraper.CloudScraper": pyfacts.LibRequests,
-	"httpx.Client": pyfacts.LibHTTPX, "httpx.AsyncClient": pyfacts.LibHTTPX,
-	"aiohttp.ClientSession": pyfacts.LibAIOHTTP, "aiohttp.client.ClientSession": pyfacts.LibAIOHTTP,
-	"http.client.HTTPSConnection": pyfacts.LibHTTPClient, "http.client.HTTPConnection": pyfacts.LibHTTPClient,
-	"httplib.HTTPSConnection": pyfacts.LibHTTPClient, "httplib.HTTPConnection": pyfacts.LibHTTPClient,
+	"requests.Session": lang.LibRequests, "requests.session": lang.LibRequests, "requests.sessions.Session": lang.LibRequests,
+	"requests_cache.CachedSession": lang.LibRequests,
+	"cloudscraper.create_scraper":  lang.LibRequests, "cloudscraper.CloudScraper": lang.LibRequests,
+	"httpx.Client": lang.LibHTTPX, "httpx.AsyncClient": lang.LibHTTPX,
+	"aiohttp.ClientSession": lang.LibAIOHTTP, "aiohttp.client.ClientSession": lang.LibAIOHTTP,
+	"http.client.HTTPSConnection": lang.LibHTTPClient, "http.client.HTTPConnection": lang.LibHTTPClient,
+	"httplib.HTTPSConnection": lang.LibHTTPClient, "httplib.HTTPConnection": lang.LibHTTPClient,
 }
 
 var clientName = regexp.MustCompile(`(?i)(session|client|scraper|^http$|^sess$|^conn$|^api$)`)
@@ -81,13 +81,13 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 	prefix := strings.TrimSuffix(d, "."+last)
 	switch {
 	case (prefix == "requests" || prefix == "requests.api") && (httpVerbs[last] || last == "request"):
-		rs.lib = pyfacts.LibRequests
+		rs.lib = lang.LibRequests
 	case prefix == "httpx" && (httpVerbs[last] || last == "request" || last == "stream"):
-		rs.lib = pyfacts.LibHTTPX
+		rs.lib = lang.LibHTTPX
 	case d == "aiohttp.request":
-		rs.lib = pyfacts.LibAIOHTTP
+		rs.lib = lang.LibAIOHTTP
 	case d == "urllib.request.urlopen" || d == "urllib2.urlopen" || d == "urllib.urlopen" || d == "six.moves.urllib.request.urlopen":
-		rs.lib = pyfacts.LibURLLib
+		rs.lib = lang.LibURLLib
 		rs.method = ""
 		rs.urlAt = 0
 		return rs
@@ -97,7 +97,7 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 		lib, ctor := m.clientOf(obj, f, 0)
 		if lib == "" && clientName.MatchString(lastName(obj, m.src)) && last != "stream" {
 			lib = m.guessLib(f)
-			if lib == pyfacts.LibHTTPClient && last != "request" {
+			if lib == lang.LibHTTPClient && last != "request" {
 				lib = ""
 			}
 		}
@@ -108,7 +108,7 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 		if obj.typ == "subscript" && ctor != nil {
 			rs.keys = m.clientKeys(obj, ctor, f)
 		}
-		if lib == pyfacts.LibHTTPClient {
+		if lib == lang.LibHTTPClient {
 			if last != "request" {
 				return nil
 			}
@@ -144,18 +144,18 @@ func lastName(n *node, src []byte) string {
 func (m *module) guessLib(f *fnInfo) string {
 	async := f != nil && f.async
 	switch {
-	case async && m.libs[pyfacts.LibAIOHTTP]:
-		return pyfacts.LibAIOHTTP
-	case async && m.libs[pyfacts.LibHTTPX]:
-		return pyfacts.LibHTTPX
-	case m.libs[pyfacts.LibRequests]:
-		return pyfacts.LibRequests
-	case m.libs[pyfacts.LibHTTPX]:
-		return pyfacts.LibHTTPX
-	case m.libs[pyfacts.LibAIOHTTP]:
-		return pyfacts.LibAIOHTTP
-	case m.libs[pyfacts.LibHTTPClient]:
-		return pyfacts.LibHTTPClient
+	case async && m.libs[lang.LibAIOHTTP]:
+		return lang.LibAIOHTTP
+	case async && m.libs[lang.LibHTTPX]:
+		return lang.LibHTTPX
+	case m.libs[lang.LibRequests]:
+		return lang.LibRequests
+	case m.libs[lang.LibHTTPX]:
+		return lang.LibHTTPX
+	case m.libs[lang.LibAIOHTTP]:
+		return lang.LibAIOHTTP
+	case m.libs[lang.LibHTTPClient]:
+		return lang.LibHTTPClient
 	}
 	return ""
 }
@@ -547,15 +547,15 @@ type reqParts struct {
 	url     sval
 	method  string // set by the arguments themselves (urllib), "" to keep the site's
 	headers []kv
-	extra   []pyfacts.CallParam // parameters sent outside the URL and the headers
+	extra   []lang.CallParam // parameters sent outside the URL and the headers
 }
 
 // facts evaluates a request site in sc.
-func (sc *scope) facts(rs *reqSite) pyfacts.Call {
+func (sc *scope) facts(rs *reqSite) lang.Call {
 	src := sc.m.src
 	sc = sc.with(rs.call.start)
 	args := argsOf(rs.call, src)
-	c := pyfacts.Call{Line: rs.call.row + 1, Library: rs.lib, Callee: rs.callee, Method: rs.method}
+	c := lang.Call{Line: rs.call.row + 1, Library: rs.lib, Callee: rs.callee, Method: rs.method}
 	if rs.methodAt >= 0 {
 		if mv := sc.str(args.get(rs.methodAt, "method")); mv.complete {
 			c.Method = strings.ToUpper(mv.s)
@@ -563,9 +563,9 @@ func (sc *scope) facts(rs *reqSite) pyfacts.Call {
 	}
 	var p reqParts
 	switch rs.lib {
-	case pyfacts.LibURLLib:
+	case lang.LibURLLib:
 		p = sc.urlopenParts(rs, args)
-	case pyfacts.LibHTTPClient:
+	case lang.LibHTTPClient:
 		p = sc.httpClientParts(rs, args)
 	default:
 		p = sc.clientParts(rs, args)
@@ -611,7 +611,7 @@ func (sc *scope) urlopenParts(rs *reqSite, args callArgs) reqParts {
 		p.method = "GET"
 	}
 	if d := rargs.get(1, "data"); d != nil {
-		p.extra = append(p.extra, dictParams(rsc.dict(d), pyfacts.LocData)...)
+		p.extra = append(p.extra, dictParams(rsc.dict(d), lang.LocData)...)
 	}
 	// req.add_header("k", "v")
 	if reqArg := args.get(0, "url"); reqArg != nil && reqArg.typ == "identifier" && sc.fn != nil {
@@ -646,7 +646,7 @@ func (sc *scope) httpClientParts(rs *reqSite, args callArgs) reqParts {
 	}
 	p.headers = sc.dict(args.get(3, "headers"))
 	if b := args.get(2, "body"); b != nil {
-		p.extra = dictParams(sc.dict(b), pyfacts.LocJSON)
+		p.extra = dictParams(sc.dict(b), lang.LocJSON)
 	}
 	return p
 }
@@ -659,7 +659,7 @@ func (sc *scope) clientParts(rs *reqSite, args callArgs) reqParts {
 	if rs.client != nil && !strings.Contains(p.url.s, "://") {
 		cargs := argsOf(rs.client, sc.m.src)
 		pos := -1 // only aiohttp takes base_url positionally
-		if rs.lib == pyfacts.LibAIOHTTP {
+		if rs.lib == lang.LibAIOHTTP {
 			pos = 0
 		}
 		if base := cargs.get(pos, "base_url"); base != nil {
@@ -667,11 +667,11 @@ func (sc *scope) clientParts(rs *reqSite, args callArgs) reqParts {
 		}
 	}
 	p.headers = slices.Concat(sc.sessionHeaders(rs), sc.dict(args.kw["headers"]))
-	p.extra = slices.Concat(dictParams(sc.dict(args.kw["params"]), pyfacts.LocQuery), dictParams(sc.dict(args.kw["json"]), pyfacts.LocJSON))
+	p.extra = slices.Concat(dictParams(sc.dict(args.kw["params"]), lang.LocQuery), dictParams(sc.dict(args.kw["json"]), lang.LocJSON))
 	if d := args.kw["data"]; d != nil {
-		loc := pyfacts.LocData
+		loc := lang.LocData
 		if d.typ == "call" && strings.HasSuffix(sc.m.dotted(d.child("function"), sc.fn), "dumps") {
-			loc = pyfacts.LocJSON
+			loc = lang.LocJSON
 		}
 		p.extra = append(p.extra, dictParams(sc.dict(d), loc)...)
 	}
@@ -679,10 +679,10 @@ func (sc *scope) clientParts(rs *reqSite, args callArgs) reqParts {
 }
 
 // urlParams are the placeholders of path and the parameters of query, in URL order.
-func urlParams(path, query string) []pyfacts.CallParam {
-	var out []pyfacts.CallParam
+func urlParams(path, query string) []lang.CallParam {
+	var out []lang.CallParam
 	for _, ph := range placeholders.FindAllStringSubmatch(path, -1) {
-		out = append(out, pyfacts.CallParam{Name: ph[1], Location: pyfacts.LocPath})
+		out = append(out, lang.CallParam{Name: ph[1], Location: lang.LocPath})
 	}
 	if query == "" {
 		return out
@@ -692,7 +692,7 @@ func urlParams(path, query string) []pyfacts.CallParam {
 		if k == "" {
 			continue
 		}
-		p := pyfacts.CallParam{Name: k, Location: pyfacts.LocQuery}
+		p := lang.CallParam{Name: k, Location: lang.LocQuery}
 		if ph := placeholders.FindStringSubmatch(v); ph == nil {
 			if uv, err := url.QueryUnescape(v); err == nil {
 				v = uv
@@ -728,7 +728,7 @@ func (sc *scope) addHeaders(name string) []kv {
 	return out
 }
 
-func setURL(c *pyfacts.Call, u sval) {
+func setURL(c *lang.Call, u sval) {
 	if u.s == "" || u.s == "{param}" || (strings.HasPrefix(u.s, "{") && strings.HasSuffix(u.s, "}") && strings.Count(u.s, "{") == 1) {
 		return
 	}
@@ -738,7 +738,7 @@ func setURL(c *pyfacts.Call, u sval) {
 	c.Scheme, c.Host, c.Path, c.Query = p.scheme, p.host, p.path, p.query
 }
 
-func setHeaders(c *pyfacts.Call, hs []kv, src []byte) {
+func setHeaders(c *lang.Call, hs []kv, src []byte) {
 	for _, h := range hs {
 		v := h.sc.str(h.val)
 		if c.Headers == nil {
@@ -785,8 +785,8 @@ func ordinaryHeader(k string) bool {
 }
 
 // headerParams are the headers that are API parameters, in order.
-func headerParams(hs []kv) []pyfacts.CallParam {
-	var out []pyfacts.CallParam
+func headerParams(hs []kv) []lang.CallParam {
+	var out []lang.CallParam
 	for _, h := range hs {
 		if !ordinaryHeader(h.key) {
 			out = append(out, headerParam(h))
@@ -795,8 +795,8 @@ func headerParams(hs []kv) []pyfacts.CallParam {
 	return out
 }
 
-func headerParam(h kv) pyfacts.CallParam {
-	p := pyfacts.CallParam{Name: h.key, Location: pyfacts.LocHeader}
+func headerParam(h kv) lang.CallParam {
+	p := lang.CallParam{Name: h.key, Location: lang.LocHeader}
 	if literalNode(h.val) {
 		if v := h.sc.str(h.val); v.complete {
 			p.Example, p.Literal = v.s, true
@@ -822,10 +822,10 @@ func literalNode(n *node) bool {
 	return false
 }
 
-func dictParams(kvs []kv, loc string) []pyfacts.CallParam {
-	var out []pyfacts.CallParam
+func dictParams(kvs []kv, loc string) []lang.CallParam {
+	var out []lang.CallParam
 	for _, e := range kvs {
-		p := pyfacts.CallParam{Name: e.key, Location: loc}
+		p := lang.CallParam{Name: e.key, Location: loc}
 		if literalNode(e.val) {
 			if v := e.sc.str(e.val); v.complete {
 				p.Example, p.Literal = v.s, true
@@ -846,9 +846,9 @@ func hasInterpolation(n *node) bool {
 }
 
 // dedupParams keeps the last occurrence of each (location, name), in first-seen order.
-func dedupParams(ps []pyfacts.CallParam) []pyfacts.CallParam {
+func dedupParams(ps []lang.CallParam) []lang.CallParam {
 	idx := map[string]int{}
-	var out []pyfacts.CallParam
+	var out []lang.CallParam
 	for _, p := range ps {
 		k := p.Location + "\x00" + p.Name
 		if i, ok := idx[k]; ok {

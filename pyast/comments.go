@@ -1,7 +1,7 @@
 package pyast
 
 import (
-	"sccg/pyfacts"
+	"sccg/lang"
 
 	"regexp"
 	"strings"
@@ -43,7 +43,7 @@ var sectionHeader = regexp.MustCompile(`^[-=*#~_+/\\|. ]{3,}|[-=*#~_+|]{3,}\s*$|
 // among the statements are marked Inline: they narrate steps ("prints first
 // pokemon", "Clears the terminal"), so they never state the goal, whatever verbs
 // they use; nor does a section header.
-func (x *extractor) comments(f *fnInfo, facts *pyfacts.Facts) {
+func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
 	src := x.m.src
 	// the block of comments directly above the definition
 	var above []*node
@@ -72,7 +72,7 @@ func (x *extractor) comments(f *fnInfo, facts *pyfacts.Facts) {
 				continue
 			}
 			if st.typ == "expression_statement" && isDocstring(st) {
-				facts.Docstring = &pyfacts.Text{Text: docText(st.namedKids()[0], src), StartLine: st.row + 1, EndLine: st.endRow + 1}
+				facts.Docstring = &lang.Text{Text: docText(st.namedKids()[0], src), StartLine: st.row + 1, EndLine: st.endRow + 1}
 			}
 			first = st
 			break
@@ -147,9 +147,9 @@ func lineStartsWith(src []byte, c *node) bool {
 	return true
 }
 
-func commentText(c *node, src []byte) pyfacts.Text {
+func commentText(c *node, src []byte) lang.Text {
 	t := strings.TrimSpace(strings.TrimLeft(c.text(src), "#"))
-	return pyfacts.Text{Text: t, StartLine: c.row + 1, EndLine: c.endRow + 1}
+	return lang.Text{Text: t, StartLine: c.row + 1, EndLine: c.endRow + 1}
 }
 
 func docText(s *node, src []byte) string {
@@ -168,7 +168,7 @@ func docText(s *node, src []byte) string {
 
 // effectiveLOC counts the lines of n that hold code: not blank, not only a
 // comment, not the docstring.
-func effectiveLOC(src []byte, n *node, doc *pyfacts.Text) int {
+func effectiveLOC(src []byte, n *node, doc *lang.Text) int {
 	lines := strings.Split(lineText(src, n), "\n")
 	count := 0
 	for i, l := range lines {

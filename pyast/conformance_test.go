@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"sccg/internal/conformance"
+	"sccg/lang"
 	"sccg/pyast"
-	"sccg/pyfacts"
 	"sccg/release"
 )
 
@@ -51,9 +51,9 @@ func TestConformanceExtract(t *testing.T) {
 			wantHost = strings.ToLower(hostOf(r.APIMetadata.URL))
 		}
 		wantMethod := strings.ToUpper(r.APIMetadata.Method)
-		hostOK := slices.ContainsFunc(f.Facts.Calls, func(c pyfacts.Call) bool { return c.Host == wantHost || strings.EqualFold(c.RapidAPIHost, wantHost) })
-		methodOK := slices.ContainsFunc(f.Facts.Calls, func(c pyfacts.Call) bool { return c.Method == wantMethod })
-		routeOK := slices.ContainsFunc(f.Facts.Calls, func(c pyfacts.Call) bool {
+		hostOK := slices.ContainsFunc(f.Facts.Calls, func(c lang.Call) bool { return c.Host == wantHost || strings.EqualFold(c.RapidAPIHost, wantHost) })
+		methodOK := slices.ContainsFunc(f.Facts.Calls, func(c lang.Call) bool { return c.Method == wantMethod })
+		routeOK := slices.ContainsFunc(f.Facts.Calls, func(c lang.Call) bool {
 			return (c.Host == "" || c.Host == wantHost) && confRouteMatches(c.Path, r.APIMetadata.Route)
 		})
 		if hostOK {
@@ -87,8 +87,8 @@ func TestConformanceExtract(t *testing.T) {
 
 // conformanceFunction picks the sample's function among those extracted: the one
 // named like the sample, else the first candidate.
-func conformanceFunction(res *pyast.Result, name string) *pyast.Function {
-	var first *pyast.Function
+func conformanceFunction(res *lang.Result, name string) *lang.Function {
+	var first *lang.Function
 	for i := range res.Functions {
 		f := &res.Functions[i]
 		if f.Name == name || f.QualName == name || strings.HasSuffix(f.QualName, "."+name) {
@@ -101,7 +101,7 @@ func conformanceFunction(res *pyast.Result, name string) *pyast.Function {
 	return first
 }
 
-func describeCalls(f pyast.Function) string {
+func describeCalls(f lang.Function) string {
 	var parts []string
 	for _, c := range f.Facts.Calls {
 		parts = append(parts, fmt.Sprintf("%s %s (host %q path %q expr %q)", c.Method, c.URL, c.Host, c.Path, c.URLExpr))

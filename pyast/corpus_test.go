@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"sccg/pyfacts"
+	"sccg/lang"
 )
 
 // corpusRoot is the shared synthetic GitHub corpus.
@@ -83,9 +83,9 @@ func corpusLabels(t testing.TB) []corpusLabel {
 }
 
 // extractCorpus extracts every corpus file, keyed by "repo:path".
-func extractCorpus(t testing.TB) map[string]*Result {
+func extractCorpus(t testing.TB) map[string]*lang.Result {
 	t.Helper()
-	out := map[string]*Result{}
+	out := map[string]*lang.Result{}
 	for _, f := range corpusFiles(t) {
 		b, err := os.ReadFile(f.abs)
 		if err != nil {
@@ -125,7 +125,7 @@ func isTemplateSeg(s string) bool { return strings.HasPrefix(s, "{") && strings.
 func TestCorpusAgreesWithLabels(t *testing.T) {
 	labels := corpusLabels(t)
 	results := extractCorpus(t)
-	byKey := map[string]Function{}
+	byKey := map[string]lang.Function{}
 	for k, r := range results {
 		for _, f := range r.Functions {
 			byKey[k+":"+f.QualName] = f
@@ -142,10 +142,10 @@ func TestCorpusAgreesWithLabels(t *testing.T) {
 			continue
 		}
 		found++
-		if l.Python2 && f.Status != StatusRejected {
+		if l.Python2 && f.Status != lang.StatusRejected {
 			t.Errorf("%s: Python 2 function kept as a candidate", key)
 		}
-		if l.Function == ModuleQualName && f.Status != StatusRejected {
+		if l.Function == ModuleQualName && f.Status != lang.StatusRejected {
 			t.Errorf("%s: top-level code kept as a candidate", key)
 		}
 		if len(f.Facts.Calls) == 0 {
@@ -155,7 +155,7 @@ func TestCorpusAgreesWithLabels(t *testing.T) {
 		c := f.Facts.Calls[0]
 		if l.Host != nil && l.ExpectedMatch != "none" {
 			nHost++
-			if slices.ContainsFunc(f.Facts.Calls, func(c pyfacts.Call) bool { return c.Host == *l.Host || strings.EqualFold(c.RapidAPIHost, *l.Host) }) {
+			if slices.ContainsFunc(f.Facts.Calls, func(c lang.Call) bool { return c.Host == *l.Host || strings.EqualFold(c.RapidAPIHost, *l.Host) }) {
 				host++
 			} else {
 				t.Logf("host miss %s: got %q (url %q, expr %q), want %q [%s]", key, c.Host, c.URL, c.URLExpr, *l.Host, l.ExpectedMatch)
@@ -163,7 +163,7 @@ func TestCorpusAgreesWithLabels(t *testing.T) {
 		}
 		if l.Route != nil && (l.ExpectedMatch == "url" || l.ExpectedMatch == "route") {
 			nRoute++
-			if slices.ContainsFunc(f.Facts.Calls, func(c pyfacts.Call) bool { return routeMatches(c.Path, *l.Route) }) {
+			if slices.ContainsFunc(f.Facts.Calls, func(c lang.Call) bool { return routeMatches(c.Path, *l.Route) }) {
 				route++
 			} else {
 				t.Logf("route miss %s: got %q (url %q, expr %q), want %q [%s]", key, c.Path, c.URL, c.URLExpr, *l.Route, l.ExpectedMatch)
@@ -171,7 +171,7 @@ func TestCorpusAgreesWithLabels(t *testing.T) {
 		}
 		if l.Method != nil {
 			nMethod++
-			if slices.ContainsFunc(f.Facts.Calls, func(c pyfacts.Call) bool { return c.Method == *l.Method }) {
+			if slices.ContainsFunc(f.Facts.Calls, func(c lang.Call) bool { return c.Method == *l.Method }) {
 				method++
 			} else {
 				t.Logf("method miss %s: got %q, want %q", key, c.Method, *l.Method)

@@ -4,21 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
-	"sccg/pyfacts"
-)
-
-// Function statuses, as store.Function.Status spells them.
-const (
-	StatusCandidate = "candidate"
-	StatusRejected  = "rejected"
+	"sccg/lang"
 )
 
 // Reject reasons.
@@ -33,12 +25,6 @@ const (
 // script requests.
 const ModuleQualName = "<module>"
 
-// ErrBinary is returned for content that is not text.
-var ErrBinary = errors.New("binary file")
-
-// ErrTimeout is returned when parsing or analysing a file took longer than allowed.
-var ErrTimeout = errParseTimeout
-
 // Options tune Extract.
 type Options struct {
 	Stars, Forks int           // repository signals for the quality score
@@ -48,63 +34,15 @@ type Options struct {
 	LocalModules []string
 }
 
-// Result is what one file yields.
-type Result struct {
-	Encoding     string     `json:"encoding"`  // utf-8 | latin-1
-	SyntaxOK     bool       `json:"syntax_ok"` // the whole file parsed without ERROR/MISSING nodes
-	SyntaxErrors []int      `json:"syntax_errors,omitempty"`
-	Functions    []Function `json:"functions"`
-}
-
-// Function is one request-making function (or the top-level script code that makes
-// requests), ready to be stored.
-type Function struct {
-	Name         string        `json:"name"`
-	QualName     string        `json:"qualname"`
-	ClassName    string        `json:"class_name,omitempty"`
-	StartLine    int           `json:"start_line"`
-	EndLine      int           `json:"end_line"`
-	IsAsync      bool          `json:"is_async"`
-	Source       string        `json:"source"` // as written (decorators included)
-	Code         string        `json:"code"`   // self-contained
-	CodeHash     string        `json:"code_hash"`
-	Status       string        `json:"status"`
-	RejectReason string        `json:"reject_reason,omitempty"`
-	Facts        pyfacts.Facts `json:"facts"`
-}
-
-// Decode turns file content into UTF-8 text: valid UTF-8 is kept (a BOM dropped),
-// anything else is decoded as latin-1. Content with NUL bytes is binary.
-func Decode(content []byte) ([]byte, string, error) {
-	head := content
-	if len(head) > 8000 {
-		head = head[:8000]
-	}
-	for _, b := range head {
-		if b == 0 {
-			return nil, "", ErrBinary
-		}
-	}
-	content = []byte(strings.TrimPrefix(string(content), "\ufeff"))
-	if utf8.Valid(content) {
-		return content, "utf-8", nil
-	}
-	out := make([]rune, len(content))
-	for i, b := range content {
-		out[i] = rune(b)
-	}
-	return []byte(string(out)), "latin-1", nil
-}
-
 // Extract finds the request functions of one Python file. It never panics on any
 // input: a panic inside is returned as an error.
-func Extract(ctx context.Context, content []byte, opts Options) (res *Result, err error) {
+func Extract(ctx context.Context, content []byte, opts Options) (res *lang.Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, fmt.Errorf("extractor panic: %v", r)
 		}
 	}()
-	src, enc, err := Decode(content)
+	src, enc, err := lang.Decode(content)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +55,7 @@ func Extract(ctx context.Context, content []byte, opts Options) (res *Result, er
 	if err != nil {
 		return nil, err
 	}
-	res = &Result{Encoding: enc, SyntaxOK: true}
+	res = &lang.Result{Language: lang.Python, Encoding: enc, SyntaxOK: true}
 	root.walk(func(n *node) bool {
 		if n.typ == "ERROR" || n.missing {
 			res.SyntaxOK = false
@@ -155,6 +93,9 @@ func Extract(ctx context.Context, content []byte, opts Options) (res *Result, er
 		res.Functions = append(res.Functions, *fn)
 	}
 	sort.SliceStable(res.Functions, func(i, j int) bool { return res.Functions[i].StartLine < res.Functions[j].StartLine })
+	for i := range res.Functions {
+		res.Functions[i].Facts.Language = lang.Python
+	}
 	return res, nil
 }
 
@@ -267,7 +208,7 @@ func (x *extractor) makesRequests(f *fnInfo, seen map[*fnInfo]bool) bool {
 // calls evaluates the request sites of f in source order, following helpers with
 // the caller's arguments bound to their parameters. via is the chain of helpers
 // that led to f, outermost first.
-func (x *extractor) calls(f *fnInfo, sc *scope, via []string, depth int, seen map[*fnInfo]bool) []pyfacts.Call {
+func (x *extractor) calls(f *fnInfo, sc *scope, via []string, depth int, seen map[*fnInfo]bool) []lang.Call {
 	type item struct {
 		pos uint32
 		rs  *reqSite
@@ -284,7 +225,7 @@ func (x *extractor) calls(f *fnInfo, sc *scope, via []string, depth int, seen ma
 		}
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].pos < items[j].pos })
-	var out []pyfacts.Call
+	var out []lang.Call
 	for _, it := range items {
 		if it.rs != nil {
 			c := sc.facts(it.rs)
@@ -320,17 +261,17 @@ func (x *extractor) calls(f *fnInfo, sc *scope, via []string, depth int, seen ma
 	return out
 }
 
-func (x *extractor) function(f *fnInfo, enc string) (*Function, error) {
+func (x *extractor) function(f *fnInfo, enc string) (*lang.Function, error) {
 	m := x.m
 	src := m.src
-	fn := &Function{
+	fn := &lang.Function{
 		Name:      f.name,
 		QualName:  f.qual,
 		StartLine: f.outer.row + 1,
 		EndLine:   f.outer.endRow + 1,
 		IsAsync:   f.async,
 		Source:    dedent(lineText(src, f.outer), f.outer.col),
-		Status:    StatusCandidate,
+		Status:    lang.StatusCandidate,
 	}
 	if f.class != nil {
 		fn.ClassName = f.class.name
@@ -340,7 +281,7 @@ func (x *extractor) function(f *fnInfo, enc string) (*Function, error) {
 	sc := &scope{m: m, fn: f, at: f.def.end}
 	facts.Calls = x.calls(f, sc, nil, 0, map[*fnInfo]bool{f: true})
 	if facts.Calls == nil {
-		facts.Calls = []pyfacts.Call{}
+		facts.Calls = []lang.Call{}
 	}
 	facts.Signature = signature(f.def, src)
 	for _, p := range f.params {
@@ -387,18 +328,18 @@ func (x *extractor) function(f *fnInfo, enc string) (*Function, error) {
 
 	switch {
 	case !facts.SyntaxOK:
-		fn.Status, fn.RejectReason = StatusRejected, ReasonSyntax
+		fn.Status, fn.RejectReason = lang.StatusRejected, ReasonSyntax
 	case py2 != "":
-		fn.Status, fn.RejectReason = StatusRejected, ReasonPython2+" ("+py2+")"
+		fn.Status, fn.RejectReason = lang.StatusRejected, ReasonPython2+" ("+py2+")"
 	case !codeOK:
-		fn.Status, fn.RejectReason = StatusRejected, ReasonExtractedCode
+		fn.Status, fn.RejectReason = lang.StatusRejected, ReasonExtractedCode
 	}
 	facts.Quality = x.quality(f, facts, prog.imports)
 	return fn, nil
 }
 
 // topLevel builds the rejected pseudo-function for requests made by module code.
-func (x *extractor) topLevel(enc string) (*Function, error) {
+func (x *extractor) topLevel(enc string) (*lang.Function, error) {
 	m := x.m
 	src := m.src
 	var stmts []*node
@@ -417,11 +358,11 @@ func (x *extractor) topLevel(enc string) (*Function, error) {
 	for _, st := range stmts {
 		texts = append(texts, lineText(src, st))
 	}
-	fn := &Function{
+	fn := &lang.Function{
 		Name: ModuleQualName, QualName: ModuleQualName,
 		StartLine: stmts[0].row + 1, EndLine: stmts[len(stmts)-1].endRow + 1,
 		Source: strings.Join(texts, "\n"),
-		Status: StatusRejected, RejectReason: ReasonTopLevel,
+		Status: lang.StatusRejected, RejectReason: ReasonTopLevel,
 	}
 	facts := &fn.Facts
 	facts.Encoding = enc
@@ -445,7 +386,7 @@ func (x *extractor) topLevel(enc string) (*Function, error) {
 	fn.CodeHash = hash
 	facts.EffectiveLOC = len(strings.Split(strings.TrimSpace(fn.Source), "\n"))
 	// script code is rejected; its quality is recorded as zero in every component
-	facts.Quality = pyfacts.Quality{Components: map[string]float64{}}
+	facts.Quality = lang.Quality{Components: map[string]float64{}}
 	for _, k := range qualityComponents {
 		facts.Quality.Components[k] = 0
 	}

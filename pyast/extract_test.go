@@ -3,6 +3,7 @@ package pyast
 import (
 	"context"
 	"errors"
+	"sccg/lang"
 	"slices"
 	"strings"
 	"testing"
@@ -10,7 +11,7 @@ import (
 )
 
 // extractOne extracts src and returns the function named qual.
-func extractOne(t *testing.T, src, qual string) Function {
+func extractOne(t *testing.T, src, qual string) lang.Function {
 	t.Helper()
 	res, err := Extract(context.Background(), []byte(src), Options{})
 	if err != nil {
@@ -24,7 +25,7 @@ func extractOne(t *testing.T, src, qual string) Function {
 		names = append(names, f.QualName)
 	}
 	t.Fatalf("no function %s among %v", qual, names)
-	return Function{}
+	return lang.Function{}
 }
 
 func TestURLResolution(t *testing.T) {
@@ -297,9 +298,9 @@ func TestBadInput(t *testing.T) {
 		err     error
 		enc     string
 	}{
-		{"binary", []byte("PK\x03\x04\x00\x00 requests.get"), Options{}, ErrBinary, ""},
+		{"binary", []byte("PK\x03\x04\x00\x00 requests.get"), Options{}, lang.ErrBinary, ""},
 		{"latin-1", []byte("# caf\xe9\nimport requests\ndef f():\n    return requests.get('https://a.com')\n"), Options{}, nil, "latin-1"},
-		{"timeout", []byte(strings.Repeat("x = [1, 2, (3, {4: 5})]\n", 200000)), Options{Timeout: time.Microsecond}, ErrTimeout, ""},
+		{"timeout", []byte(strings.Repeat("x = [1, 2, (3, {4: 5})]\n", 200000)), Options{Timeout: time.Microsecond}, lang.ErrTimeout, ""},
 		{"empty", nil, Options{}, nil, "utf-8"},
 	}
 	for _, tc := range tests {

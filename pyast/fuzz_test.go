@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sccg/lang"
 	"testing"
 	"time"
 )
@@ -32,13 +33,13 @@ func FuzzExtract(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		res, err := Extract(context.Background(), src, Options{Timeout: 5 * time.Second})
 		if err != nil {
-			if errors.Is(err, ErrBinary) || errors.Is(err, ErrTimeout) {
+			if errors.Is(err, lang.ErrBinary) || errors.Is(err, lang.ErrTimeout) {
 				return
 			}
 			t.Fatalf("Extract: %v", err)
 		}
 		for _, fn := range res.Functions {
-			if fn.Status != StatusCandidate {
+			if fn.Status != lang.StatusCandidate {
 				continue
 			}
 			tree, err := parse(context.Background(), []byte(fn.Code))

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"sccg/lang"
 	"slices"
 	"sort"
 	"strings"
@@ -20,7 +21,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // renderResult writes a file's extraction as stable, readable text for golden files.
-func renderResult(res *Result) string {
+func renderResult(res *lang.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "file: encoding=%s syntax_ok=%v", res.Encoding, res.SyntaxOK)
 	if len(res.SyntaxErrors) > 0 {

@@ -2,74 +2,18 @@ package pyast
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"sccg/lang"
 	"slices"
 	"strings"
 )
-
-// PieceKind is the kind of source text Mask offers for rewriting.
-type PieceKind uint8
-
-// Kinds of pieces.
-const (
-	// PieceIdentifier is a name: a variable, function, parameter, attribute, import
-	// or keyword-argument name. Its rewrite must stay an identifier.
-	PieceIdentifier PieceKind = iota + 1
-	// PieceString is the literal text of a string, or of one literal part of an
-	// f-string, as written (escape sequences not decoded).
-	PieceString
-	// PieceNumber is a number that is the value of a dict pair or of a keyword
-	// argument of dict(...); a rewrite may turn it into a quoted string.
-	PieceNumber
-	// PieceComment is a comment's text after its '#'.
-	PieceComment
-)
-
-// Piece is one stretch of source text Mask offers for rewriting.
-type Piece struct {
-	Kind PieceKind
-	Text string
-	// Whole is set for a string that has no interpolation: Text is all of it.
-	Whole bool
-	// Key is set for the key of a dict display and for a keyword of dict(...).
-	Key bool
-	// PairKey is the literal key (string or dict(...) keyword) of the pair whose value
-	// this piece is; "" when it is not a pair's value.
-	PairKey string
-	Line    int // 1-based
-}
-
-// Edit replaces Text[Start:End] of a piece with New.
-type Edit struct {
-	Start, End int
-	New        string
-}
-
-// Masked is code after Mask, with what the generator of an intent reads from it.
-type Masked struct {
-	Code  string
-	Edits int // edits applied
-	// Name is the name of the function Mask was told about, as it reads after
-	// masking; "" when there is no such function.
-	Name string
-	// Parameters are the parameter names of the function Mask was told about, as
-	// they read after masking, in order (self and cls left out).
-	Parameters []string
-	// Returns are the expressions that function returns, as they read after
-	// masking, in source order (its nested functions' returns left out).
-	Returns []string
-}
-
-// ErrMaskBrokeSyntax is returned when the rewritten code would no longer parse.
-var ErrMaskBrokeSyntax = errors.New("masked code no longer parses")
 
 // Mask offers every identifier, literal string part, pair-value number and comment of
 // code to rewrite, applies the edits rewrite returns and checks that the result still
 // parses (when code did). Edits of an identifier that would not leave an identifier,
 // and edits that cut an escape sequence, are left out. fn names the function whose
 // parameters and returns Masked reports (its name, or its qualname); "" means none.
-func Mask(ctx context.Context, code []byte, fn string, rewrite func(Piece) []Edit) (*Masked, error) {
+func Mask(ctx context.Context, code []byte, fn string, rewrite func(lang.Piece) []lang.Edit) (*lang.Masked, error) {
 	root, err := parse(ctx, code)
 	if err != nil {
 		return nil, fmt.Errorf("mask: %w", err)
@@ -80,7 +24,7 @@ func Mask(ctx context.Context, code []byte, fn string, rewrite func(Piece) []Edi
 		text       string
 	}
 	var spans []span
-	addEdits := func(base int, p Piece, keep func(Edit) bool) {
+	addEdits := func(base int, p lang.Piece, keep func(lang.Edit) bool) {
 		for _, e := range rewrite(p) {
 			if e.Start < 0 || e.End > len(p.Text) || e.Start > e.End || (keep != nil && !keep(e)) {
 				continue
@@ -91,12 +35,12 @@ func Mask(ctx context.Context, code []byte, fn string, rewrite func(Piece) []Edi
 	root.walk(func(n *node) bool {
 		switch n.typ {
 		case "identifier":
-			p := Piece{Kind: PieceIdentifier, Text: n.text(code), Line: n.row + 1}
+			p := lang.Piece{Kind: lang.PieceIdentifier, Text: n.text(code), Line: n.row + 1}
 			if kw := n.parent; kw != nil && kw.typ == "keyword_argument" && n.field == "name" && isDictCall(kw, code) {
 				p.Key = true
 			}
 			name := p.Text
-			addEdits(int(n.start), p, func(e Edit) bool {
+			addEdits(int(n.start), p, func(e lang.Edit) bool {
 				return IsIdentifier(name[:e.Start] + e.New + name[e.End:])
 			})
 			return false
@@ -104,9 +48,9 @@ func Mask(ctx context.Context, code []byte, fn string, rewrite func(Piece) []Edi
 			parts, whole := stringParts(n)
 			key, pairKey := pairContext(n, code)
 			for _, c := range parts {
-				p := Piece{Kind: PieceString, Text: c.text(code), Whole: whole, Key: key, PairKey: pairKey, Line: c.row + 1}
+				p := lang.Piece{Kind: lang.PieceString, Text: c.text(code), Whole: whole, Key: key, PairKey: pairKey, Line: c.row + 1}
 				escapes := escapeSpans(c)
-				addEdits(int(c.start), p, func(e Edit) bool {
+				addEdits(int(c.start), p, func(e lang.Edit) bool {
 					for _, es := range escapes {
 						if e.Start < es[1] && es[0] < e.End {
 							return false
@@ -118,13 +62,13 @@ func Mask(ctx context.Context, code []byte, fn string, rewrite func(Piece) []Edi
 			return true // interpolations hold code: their names are pieces too
 		case "integer", "float":
 			if key, pairKey := pairContext(n, code); pairKey != "" && !key {
-				addEdits(int(n.start), Piece{Kind: PieceNumber, Text: n.text(code), PairKey: pairKey, Line: n.row + 1}, nil)
+				addEdits(int(n.start), lang.Piece{Kind: lang.PieceNumber, Text: n.text(code), PairKey: pairKey, Line: n.row + 1}, nil)
 			}
 			return false
 		case "comment":
 			t := n.text(code)
 			off := strings.IndexByte(t, '#') + 1
-			addEdits(int(n.start)+off, Piece{Kind: PieceComment, Text: t[off:], Line: n.row + 1}, nil)
+			addEdits(int(n.start)+off, lang.Piece{Kind: lang.PieceComment, Text: t[off:], Line: n.row + 1}, nil)
 			return false
 		}
 		return true
@@ -149,10 +93,10 @@ func Mask(ctx context.Context, code []byte, fn string, rewrite func(Piece) []Edi
 			return nil, fmt.Errorf("mask: %w", err)
 		}
 		if !broken && mroot.hasError() {
-			return nil, ErrMaskBrokeSyntax
+			return nil, lang.ErrMaskBrokeSyntax
 		}
 	}
-	m := &Masked{Code: string(out), Edits: edits}
+	m := &lang.Masked{Code: string(out), Edits: edits}
 	if i := functionIndex(root, code, fn); i >= 0 {
 		// edits never change the tree's shape: the function is the same one there
 		def := nthFunction(mroot, i)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sccg/lang"
 	"slices"
 	"strings"
 	"testing"
@@ -27,7 +28,7 @@ class Client:
 
 func TestMaskOffersPieces(t *testing.T) {
 	var got []string
-	_, err := Mask(context.Background(), []byte(maskSrc), "", func(p Piece) []Edit {
+	_, err := Mask(context.Background(), []byte(maskSrc), "", func(p lang.Piece) []lang.Edit {
 		var flags []string
 		if p.Whole {
 			flags = append(flags, "whole")
@@ -68,31 +69,31 @@ func TestMaskOffersPieces(t *testing.T) {
 }
 
 func TestMaskAppliesEdits(t *testing.T) {
-	rewrite := func(p Piece) []Edit {
-		var es []Edit
+	rewrite := func(p lang.Piece) []lang.Edit {
+		var es []lang.Edit
 		switch p.Kind {
-		case PieceIdentifier:
+		case lang.PieceIdentifier:
 			if i := strings.Index(strings.ToLower(p.Text), "foreca"); i >= 0 {
-				es = append(es, Edit{i, i + len("foreca"), "HOST"})
+				es = append(es, lang.Edit{Start: i, End: i + len("foreca"), New: "HOST"})
 			}
 			if p.Text == "city" {
-				es = append(es, Edit{0, 4, "1city"}) // not an identifier: left out
+				es = append(es, lang.Edit{Start: 0, End: 4, New: "1city"}) // not an identifier: left out
 			}
-		case PieceString, PieceComment:
+		case lang.PieceString, lang.PieceComment:
 			if i := strings.Index(p.Text, "foreca.p.rapidapi.com"); i >= 0 {
-				es = append(es, Edit{i, i + len("foreca.p.rapidapi.com"), "<HOST>"})
+				es = append(es, lang.Edit{Start: i, End: i + len("foreca.p.rapidapi.com"), New: "<HOST>"})
 			}
 			if i := strings.Index(p.Text, "Foreca"); i >= 0 {
-				es = append(es, Edit{i, i + len("Foreca"), "<API_NAME>"})
+				es = append(es, lang.Edit{Start: i, End: i + len("Foreca"), New: "<API_NAME>"})
 			}
 			if p.Text == "\\n" {
-				es = append(es, Edit{0, 1, "x"}) // cuts an escape sequence: left out
+				es = append(es, lang.Edit{Start: 0, End: 1, New: "x"}) // cuts an escape sequence: left out
 			}
 			if p.PairKey == "lang" {
-				es = append(es, Edit{0, len(p.Text), "<VALUE_1>"})
+				es = append(es, lang.Edit{Start: 0, End: len(p.Text), New: "<VALUE_1>"})
 			}
-		case PieceNumber:
-			es = append(es, Edit{0, len(p.Text), `"<VALUE_2>"`})
+		case lang.PieceNumber:
+			es = append(es, lang.Edit{Start: 0, End: len(p.Text), New: `"<VALUE_2>"`})
 		}
 		return es
 	}
@@ -122,13 +123,13 @@ func TestMaskAppliesEdits(t *testing.T) {
 }
 
 func TestMaskRefusesBrokenSyntax(t *testing.T) {
-	_, err := Mask(context.Background(), []byte("x = 'a'\n"), "", func(p Piece) []Edit {
-		if p.Kind == PieceString {
-			return []Edit{{0, 1, "'"}}
+	_, err := Mask(context.Background(), []byte("x = 'a'\n"), "", func(p lang.Piece) []lang.Edit {
+		if p.Kind == lang.PieceString {
+			return []lang.Edit{{Start: 0, End: 1, New: "'"}}
 		}
 		return nil
 	})
-	if !errors.Is(err, ErrMaskBrokeSyntax) {
+	if !errors.Is(err, lang.ErrMaskBrokeSyntax) {
 		t.Fatalf("err = %v, want ErrMaskBrokeSyntax", err)
 	}
 }

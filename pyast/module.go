@@ -1,7 +1,7 @@
 package pyast
 
 import (
-	"sccg/pyfacts"
+	"sccg/lang"
 
 	"sort"
 	"strings"
@@ -251,10 +251,10 @@ func (m *module) noteLib(path string) {
 	case "requests", "httpx", "aiohttp":
 		m.libs[first] = true
 	case "urllib", "urllib2":
-		m.libs[pyfacts.LibURLLib] = true
+		m.libs[lang.LibURLLib] = true
 	case "http", "httplib":
 		if strings.HasPrefix(path, "http.client") || first == "httplib" {
-			m.libs[pyfacts.LibHTTPClient] = true
+			m.libs[lang.LibHTTPClient] = true
 		}
 	}
 }

@@ -2,8 +2,6 @@ package pyast
 
 import (
 	"strings"
-
-	"sccg/pyfacts"
 )
 
 // builtinNames are the names Python defines without an import (dir(builtins)).
@@ -41,5 +39,5 @@ func wordSet(s string) map[string]bool {
 // isStdlib reports whether mined code importing module imports the standard
 // library: Python 3's or, for old code, Python 2's.
 func isStdlib(module string) bool {
-	return pyfacts.IsStdlib(module) || pyfacts.IsPython2Stdlib(module)
+	return IsStdlib(module) || IsPython2Stdlib(module)
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sccg/lang"
 	"strings"
 	"testing"
 )
@@ -21,9 +22,9 @@ func TestKeptCandidatesCompile(t *testing.T) {
 	dir := t.TempDir()
 	names := map[string]string{} // file → function it holds
 	var files []string
-	add := func(origin string, res *Result) {
+	add := func(origin string, res *lang.Result) {
 		for _, f := range res.Functions {
-			if f.Status != StatusCandidate {
+			if f.Status != lang.StatusCandidate {
 				continue
 			}
 			name := filepath.Join(dir, fmt.Sprintf("c%04d.py", len(files)))

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"sccg/pyfacts"
+	"sccg/lang"
 )
 
 // Quality component weights; the positive ones sum to 100.
@@ -44,9 +44,9 @@ var commonModuleAliases = wordSet("requests httpx aiohttp pd np plt tf torch bs4
 // try statements and database calls of the same-file helpers its self-contained
 // code pulls in are theirs, so a caller never outranks the function it calls with
 // what it pulled in. Every component is recorded.
-func (x *extractor) quality(f *fnInfo, facts *pyfacts.Facts, imports pyfacts.Imports) pyfacts.Quality {
+func (x *extractor) quality(f *fnInfo, facts *lang.Facts, imports lang.Imports) lang.Quality {
 	src := x.m.src
-	q := pyfacts.Quality{Components: map[string]float64{}}
+	q := lang.Quality{Components: map[string]float64{}}
 	ck := &q.Checks
 	ck.IsSyntacticallyValid = facts.SyntaxOK
 	ck.HasAPICall = len(facts.Calls) > 0
@@ -120,7 +120,7 @@ func (x *extractor) quality(f *fnInfo, facts *pyfacts.Facts, imports pyfacts.Imp
 	}
 	signal := (math.Log10(1+float64(x.opts.Stars)) + 0.5*math.Log10(1+float64(x.opts.Forks))) / 3
 	c["repo_signals"] = round1(wRepo * math.Min(1, signal))
-	hasReal := slices.ContainsFunc(facts.Comments, func(cm pyfacts.Text) bool { return !isPlaceholder(cm.Text) })
+	hasReal := slices.ContainsFunc(facts.Comments, func(cm lang.Text) bool { return !isPlaceholder(cm.Text) })
 	c["comments"] = boolScore(hasReal, wComments)
 	c["docstring"] = boolScore(ck.HasDocstring, wDocstring)
 	c["database_call"] = boolScore(ck.HasDatabaseCall, penDatabase)

@@ -113,8 +113,8 @@ import "C"
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"sccg/lang"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -228,7 +228,7 @@ func loadNames() {
 const watchAbove = 64 << 10
 
 // errParseTimeout is returned when tree-sitter did not finish in time.
-var errParseTimeout = errors.New("parse timed out")
+var errParseTimeout = lang.ErrTimeout
 
 // parse parses src as Python and returns the Go copy of its tree. It stops when ctx
 // is done.

@@ -3,7 +3,7 @@ package redact
 import (
 	"strings"
 
-	"sccg/pyfacts"
+	"sccg/lang"
 )
 
 // HumanComment is a function's human comment as redact judges it.
@@ -34,7 +34,7 @@ const (
 // commented-out code), narration of the steps ("make the request", "parse the
 // response") and inline comments among the statements ("prints first pokemon",
 // "Clears the terminal") do not.
-func JudgeComment(f *pyfacts.Facts) HumanComment {
+func JudgeComment(f *lang.Facts) HumanComment {
 	var parts, leading []string
 	if d := f.Docstring; d != nil && strings.TrimSpace(d.Text) != "" {
 		parts = append(parts, strings.TrimSpace(d.Text))

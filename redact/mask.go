@@ -4,11 +4,12 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"sccg/frontends"
+	"sccg/lang"
 	"slices"
 	"strings"
 
 	"sccg/leakcheck"
-	"sccg/pyast"
 )
 
 // Placeholder is one typed placeholder masking put in the code, with what it stands
@@ -43,6 +44,9 @@ type MaskOptions struct {
 	// Headers are the names of the headers the code's calls send; their values are
 	// masked wherever they are written as a pair's value.
 	Headers []string
+	// Language and Dialect are the code's ("" means Python).
+	Language lang.Name
+	Dialect  lang.Dialect
 }
 
 // Placeholder tokens.
@@ -63,8 +67,13 @@ const (
 // become HOST_… or SEGMENT_1 and stay identifiers. Credentials decontam already
 // replaced keep their <REDACTED_…> placeholders. The result still parses.
 func Mask(ctx context.Context, code string, g leakcheck.Truth, o MaskOptions) (*Masked, error) {
+	fe, err := frontends.For(lang.Of(string(o.Language)))
+	if err != nil {
+		return nil, fmt.Errorf("mask %s: %w", o.Function, err)
+	}
 	mk := newMasker(g, o)
-	pm, err := pyast.Mask(ctx, []byte(code), o.Function, mk.rewrite)
+	mk.isIdentifier = fe.IsIdentifier
+	pm, err := fe.Mask(ctx, o.Dialect, []byte(code), o.Function, mk.rewrite)
 	if err != nil {
 		return nil, fmt.Errorf("mask %s: %w", o.Function, err)
 	}
@@ -75,15 +84,17 @@ func Mask(ctx context.Context, code string, g leakcheck.Truth, o MaskOptions) (*
 type masker struct {
 	g       leakcheck.Truth
 	checker *leakcheck.Checker
-	host    string
-	segs    []string // literal route segments, numbered from 1
-	route   *regexp.Regexp
-	keys    []string
-	values  []string
-	headers map[string]bool
-	hdrs    []string // header names whose values were masked, in order
-	counts  map[string]*Placeholder
-	order   []string
+	// isIdentifier is the code language's rule for a name
+	isIdentifier func(string) bool
+	host         string
+	segs         []string // literal route segments, numbered from 1
+	route        *regexp.Regexp
+	keys         []string
+	values       []string
+	headers      map[string]bool
+	hdrs         []string // header names whose values were masked, in order
+	counts       map[string]*Placeholder
+	order        []string
 }
 
 func newMasker(g leakcheck.Truth, o MaskOptions) *masker {
@@ -160,20 +171,20 @@ func (mk *masker) segPlaceholder(seg string) func() (string, string, string) {
 	return ph(mk.segToken(slices.Index(mk.segs, seg), false), leakcheck.KindRouteSegment, seg)
 }
 
-// rewrite is pyast.Mask's callback.
-func (mk *masker) rewrite(p pyast.Piece) []pyast.Edit {
+// rewrite is the frontend's Mask callback.
+func (mk *masker) rewrite(p lang.Piece) []lang.Edit {
 	switch p.Kind {
-	case pyast.PieceIdentifier:
+	case lang.PieceIdentifier:
 		return mk.identifier(p)
-	case pyast.PieceNumber:
+	case lang.PieceNumber:
 		if slices.Contains(mk.values, p.Text) {
 			tok, kind, orig := mk.valueToken(p.Text)()
-			return []pyast.Edit{{Start: 0, End: len(p.Text), New: `"` + mk.note(tok, kind, orig) + `"`}}
+			return []lang.Edit{{Start: 0, End: len(p.Text), New: `"` + mk.note(tok, kind, orig) + `"`}}
 		}
 		return nil
-	case pyast.PieceString:
+	case lang.PieceString:
 		return mk.text(p, true)
-	case pyast.PieceComment:
+	case lang.PieceComment:
 		return mk.text(p, false)
 	}
 	return nil
@@ -181,12 +192,12 @@ func (mk *masker) rewrite(p pyast.Piece) []pyast.Edit {
 
 // identifier masks the host labels, API names and identifier-like route segments an
 // identifier spells out, and a dict(...) keyword that is a parameter key.
-func (mk *masker) identifier(p pyast.Piece) []pyast.Edit {
+func (mk *masker) identifier(p lang.Piece) []lang.Edit {
 	if p.Key && slices.Contains(mk.keys, p.Text) {
 		tok, kind, orig := mk.keyToken(p.Text)()
-		return []pyast.Edit{{Start: 0, End: len(p.Text), New: mk.note(strings.Trim(tok, "<>"), kind, orig)}}
+		return []lang.Edit{{Start: 0, End: len(p.Text), New: mk.note(strings.Trim(tok, "<>"), kind, orig)}}
 	}
-	var es []pyast.Edit
+	var es []lang.Edit
 	name := p.Text
 	for _, l := range mk.checker.Find(p.Text, map[string]bool{leakcheck.KindHostLabel: true, leakcheck.KindAPIName: true, leakcheck.KindRouteSegment: true}) {
 		tok, kind := idHost, leakcheck.KindHostLabel
@@ -195,10 +206,10 @@ func (mk *masker) identifier(p pyast.Piece) []pyast.Edit {
 		}
 		// find's leaks never overlap; check the name stays an identifier
 		// before counting the placeholder
-		if next := name[:l.Start] + tok + name[l.End:]; !pyast.IsIdentifier(next) {
+		if next := name[:l.Start] + tok + name[l.End:]; !mk.isIdentifier(next) {
 			continue
 		}
-		es = append(es, pyast.Edit{Start: l.Start, End: l.End, New: mk.note(tok, kind, l.Term)})
+		es = append(es, lang.Edit{Start: l.Start, End: l.End, New: mk.note(tok, kind, l.Term)})
 	}
 	return es
 }
@@ -207,7 +218,7 @@ func (mk *masker) identifier(p pyast.Piece) []pyast.Edit {
 // placeholder is counted only when its edit is kept.
 type edits struct {
 	mk   *masker
-	list []pyast.Edit
+	list []lang.Edit
 }
 
 // add replaces [start, end) with the placeholder tok (made by tokFn) unless an
@@ -219,7 +230,7 @@ func (e *edits) add(start, end int, tokFn func() (tok, kind, original string)) {
 		}
 	}
 	tok, kind, orig := tokFn()
-	e.list = append(e.list, pyast.Edit{Start: start, End: end, New: e.mk.note(tok, kind, orig)})
+	e.list = append(e.list, lang.Edit{Start: start, End: end, New: e.mk.note(tok, kind, orig)})
 }
 
 func ph(tok, kind, orig string) func() (string, string, string) {
@@ -233,7 +244,7 @@ var (
 
 // text masks a string part (code) or a comment: URLs, the host, the route, its
 // literal segments, parameter keys and values, header values and the API's names.
-func (mk *masker) text(p pyast.Piece, str bool) []pyast.Edit {
+func (mk *masker) text(p lang.Piece, str bool) []lang.Edit {
 	e := edits{mk: mk}
 	t := p.Text
 	if str && p.Whole {

@@ -15,9 +15,9 @@ import (
 	"testing"
 
 	"sccg/internal/golden"
+	"sccg/lang"
 	"sccg/leakcheck"
 	"sccg/pyast"
-	"sccg/pyfacts"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -62,7 +62,7 @@ func readJSON(t testing.TB, path string, v any) {
 // corpusTruth is the ground truth LeakCheck and masking get for one labelled
 // function: the label's host and route, the catalog's names and documented
 // parameters, and the parameters the function's calls on that host send.
-func corpusTruth(l corpusLabel, apis []catalogAPI, facts *pyfacts.Facts) leakcheck.Truth {
+func corpusTruth(l corpusLabel, apis []catalogAPI, facts *lang.Facts) leakcheck.Truth {
 	g := leakcheck.Truth{Host: *l.Host}
 	if l.Route != nil {
 		g.Route = *l.Route
@@ -85,7 +85,7 @@ func corpusTruth(l corpusLabel, apis []catalogAPI, facts *pyfacts.Facts) leakche
 }
 
 // headerNames lists the headers a function's calls send.
-func headerNames(facts *pyfacts.Facts) []string {
+func headerNames(facts *lang.Facts) []string {
 	var out []string
 	for _, c := range facts.Calls {
 		for h := range c.Headers {
@@ -149,8 +149,8 @@ func TestMaskGoldenCorpus(t *testing.T) {
 			}
 			var b strings.Builder
 			for _, l := range ls {
-				i := slices.IndexFunc(res.Functions, func(f pyast.Function) bool {
-					return f.Status == pyast.StatusCandidate && (f.QualName == l.Function || f.Name == l.Function)
+				i := slices.IndexFunc(res.Functions, func(f lang.Function) bool {
+					return f.Status == lang.StatusCandidate && (f.QualName == l.Function || f.Name == l.Function)
 				})
 				if i < 0 {
 					fmt.Fprintf(&b, "== %s: not extracted as a candidate\n\n", l.Function)

@@ -13,9 +13,9 @@ import (
 	"sync"
 
 	"sccg/internal/progress"
+	"sccg/lang"
 	"sccg/leakcheck"
 	"sccg/llm"
-	"sccg/pyfacts"
 	"sccg/store"
 )
 
@@ -165,7 +165,7 @@ func Run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 type job struct {
 	kept  store.KeptFunction
 	fn    *store.Function
-	facts *pyfacts.Facts
+	facts *lang.Facts
 	truth leakcheck.Truth
 	hash  string
 	// endpoint is the documented name of the aligned endpoint, category the API's
@@ -360,10 +360,10 @@ func loadJobs(ctx context.Context, st *store.Store, opt Options) ([]*job, error)
 		if err != nil {
 			return nil, fmt.Errorf("redact: kept function: %w", err)
 		}
-		facts := &pyfacts.Facts{}
+		facts := &lang.Facts{}
 		if len(k.Facts) > 0 {
 			// decontam's copy, with credential values redacted
-			if facts, err = pyfacts.DecodeFacts(k.Facts); err != nil {
+			if facts, err = lang.DecodeFacts(k.Facts); err != nil {
 				return nil, fmt.Errorf("redact: function %d: %w", k.FunctionID, err)
 			}
 		}
@@ -422,7 +422,7 @@ func loadJobs(ctx context.Context, st *store.Store, opt Options) ([]*job, error)
 // keptTruth is g of a kept function: its primary alignment's host, route and
 // parameters, the API's slug and title, and the keys and literal values its calls
 // on that host send.
-func keptTruth(a *store.Alignment, facts *pyfacts.Facts, api *store.API) leakcheck.Truth {
+func keptTruth(a *store.Alignment, facts *lang.Facts, api *store.API) leakcheck.Truth {
 	g := leakcheck.Truth{Host: strings.ToLower(a.Host), Route: a.Route}
 	if g.Route != "" && g.Host != "" {
 		g.URL = "https://" + g.Host + g.Route
@@ -448,7 +448,7 @@ func inputHash(j *job, opt Options) string {
 }
 
 // headersOf lists the headers a function's calls send.
-func headersOf(facts *pyfacts.Facts) []string {
+func headersOf(facts *lang.Facts) []string {
 	var out []string
 	for _, c := range facts.Calls {
 		for h := range c.Headers {
@@ -469,7 +469,8 @@ func redactOne(ctx context.Context, j *job, opt Options) *outcome {
 		o.decisions = append(o.decisions, store.Decision{Stage: Stage, SubjectKind: "function", Subject: subject,
 			Verdict: verdict, Reason: reason, Evidence: ev})
 	}
-	m, err := Mask(ctx, j.kept.Code, j.truth, MaskOptions{Function: j.fn.QualName, Headers: headersOf(j.facts)})
+	m, err := Mask(ctx, j.kept.Code, j.truth, MaskOptions{Function: j.fn.QualName, Headers: headersOf(j.facts),
+		Language: j.facts.Language, Dialect: j.facts.Dialect})
 	if err != nil {
 		// the generators read the facts' names instead; LeakCheck still guards them
 		o.maskErr = err
@@ -598,7 +599,7 @@ func generate(ctx context.Context, j *job, m *Masked, role string, opt Options, 
 
 // failureValue reports a function that checks for failure and returns an empty
 // value then.
-func failureValue(f *pyfacts.Facts, m *Masked) bool {
+func failureValue(f *lang.Facts, m *Masked) bool {
 	if !f.StatusCheck && !f.ExceptionHandling {
 		return false
 	}
@@ -632,13 +633,13 @@ func appendNew(xs []string, vs ...string) []string {
 
 // addObserved adds to g the parameter keys, and the literal values, that the
 // function's calls on g's host send (headers aside).
-func addObserved(g *leakcheck.Truth, facts *pyfacts.Facts) {
+func addObserved(g *leakcheck.Truth, facts *lang.Facts) {
 	for _, c := range facts.Calls {
 		if c.Host != "" && c.Host != g.Host {
 			continue
 		}
 		for _, p := range c.Params {
-			if p.Location == pyfacts.LocHeader {
+			if p.Location == lang.LocHeader {
 				continue
 			}
 			g.ParamKeys = appendNew(g.ParamKeys, p.Name)

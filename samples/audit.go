@@ -8,9 +8,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sccg/frontends"
 	"strings"
 
-	"sccg/pyfacts"
+	"sccg/lang"
 	"sccg/release"
 	"sccg/store"
 )
@@ -21,7 +22,7 @@ import (
 type Audit struct {
 	store.Lineage
 	Record release.Record `json:"record"`
-	Facts  *pyfacts.Facts `json:"facts,omitempty"`
+	Facts  *lang.Facts    `json:"facts,omitempty"`
 	Lines  []NumberedLine `json:"lines,omitempty"` // the function's lines in its file
 }
 
@@ -44,7 +45,7 @@ func LoadAudit(ctx context.Context, s *store.Store, sampleID string) (*Audit, er
 	}
 	if f := l.Function; f != nil {
 		if len(f.Facts) > 0 {
-			if a.Facts, err = pyfacts.DecodeFacts(f.Facts); err != nil {
+			if a.Facts, err = lang.DecodeFacts(f.Facts); err != nil {
 				return nil, fmt.Errorf("audit %s: %w", sampleID, err)
 			}
 		}
@@ -187,7 +188,7 @@ func (a *Audit) WriteText(w io.Writer) error {
 	} else {
 		section("code")
 		p("  (imported: no extraction record; %d lines of complete_function, %d effective)",
-			strings.Count(r.Code.CompleteFunction, "\n")+1, pyfacts.EffectiveLOC(r.Code.CompleteFunction))
+			strings.Count(r.Code.CompleteFunction, "\n")+1, frontends.EffectiveLOC(r))
 	}
 
 	section("alignment")

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"sccg/pyfacts"
+	"sccg/lang"
 	"sccg/release"
 	"sccg/store"
 )
@@ -108,16 +108,16 @@ const CommentsNone = "none"
 // SampleID is left empty: numbering happens over the whole set.
 func BuildRecord(src *Source) (release.Record, error) {
 	f, a := &src.Function, &src.Alignment
-	facts := &pyfacts.Facts{}
+	facts := &lang.Facts{}
 	if len(f.Facts) > 0 {
 		var err error
-		if facts, err = pyfacts.DecodeFacts(f.Facts); err != nil {
+		if facts, err = lang.DecodeFacts(f.Facts); err != nil {
 			return release.Record{}, fmt.Errorf("function %d: %w", f.ID, err)
 		}
 	}
 	host := strings.ToLower(a.Host)
 	r := release.Record{
-		APIName: APINameOf(src.API, host), APIHost: host, FunctionName: f.Name, Language: "python",
+		APIName: APINameOf(src.API, host), APIHost: host, FunctionName: f.Name, Language: string(lang.Of(string(facts.Language))),
 	}
 	if repo := src.Repository; repo != nil {
 		r.GitHubInfo = release.GitHubInfo{Repo: repo.FullName, Stars: repo.Stars, Forks: repo.Forks, License: repo.License,
@@ -188,8 +188,8 @@ func BuildRecord(src *Source) (release.Record, error) {
 		// the repository's own modules (resolved against its files at extraction)
 		"dependencies": rawJSON(deps),
 	}
-	if py := facts.Python; py != nil {
-		r.Extra["syntax_checked_with"] = rawJSON("Python " + py.Version)
+	if c := facts.Check; c != nil {
+		r.Extra["syntax_checked_with"] = rawJSON(c.Tool + " " + c.Version)
 	}
 	if in := acceptedIntent(src.Intents, store.RoleComment); in != nil && in.Path != "" {
 		r.Extra["intent_path"] = rawJSON(in.Path)
@@ -214,7 +214,7 @@ func BuildRecord(src *Source) (release.Record, error) {
 
 // codeParams lists the parameters the aligned call sends, by name and location
 // (values are left out: they may be credentials).
-func codeParams(facts *pyfacts.Facts, call int) json.RawMessage {
+func codeParams(facts *lang.Facts, call int) json.RawMessage {
 	type cp struct {
 		Name     string `json:"name"`
 		Location string `json:"location"`
@@ -232,7 +232,7 @@ func codeParams(facts *pyfacts.Facts, call int) json.RawMessage {
 // accepted comment intent decides: the original docstring and comments (redact
 // judged they state the function's goal), or the intent it wrote. Before that, the
 // original comments when they are not all placeholders, else none.
-func comments(facts *pyfacts.Facts, intents []store.Intent) ([]release.Comment, string) {
+func comments(facts *lang.Facts, intents []store.Intent) ([]release.Comment, string) {
 	original := func() []release.Comment {
 		var cs []release.Comment
 		if d := facts.Docstring; d != nil && strings.TrimSpace(d.Text) != "" {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"sccg/pyfacts"
+	"sccg/lang"
 	"sccg/store"
 )
 
@@ -16,7 +16,7 @@ type builtFn struct {
 	repo, path, content string
 	qualname, name      string
 	start, end          int
-	facts               pyfacts.Facts
+	facts               lang.Facts
 	align               []store.Alignment // primary first
 	code                string            // redacted self-contained code
 	redactions          string
@@ -64,15 +64,15 @@ func builtFixture() []builtFn {
 	return []builtFn{
 		{
 			repo: "alice/wx", path: "wx/api.py", content: wxFile, qualname: "get_forecast", name: "get_forecast", start: 8, end: 13,
-			facts: pyfacts.Facts{
-				Calls: []pyfacts.Call{{Line: 11, Library: "requests", Callee: "requests.get", Method: "GET", URLExpr: `url`,
+			facts: lang.Facts{
+				Calls: []lang.Call{{Line: 11, Library: "requests", Callee: "requests.get", Method: "GET", URLExpr: `url`,
 					URL: "https://weather-now.p.rapidapi.com/forecast/{city}", Host: "weather-now.p.rapidapi.com", Path: "/forecast/{city}",
-					HasRapidAPIHost: true, HasRapidAPIKey: true, Params: []pyfacts.CallParam{{Name: "units", Location: "query", Example: "metric", Literal: true}}}},
-				Imports:   pyfacts.Imports{Stdlib: []string{"os"}, ThirdParty: []string{"requests"}},
-				Docstring: &pyfacts.Text{Text: "Return the 5-day forecast for a city.", StartLine: 9, EndLine: 9},
+					HasRapidAPIHost: true, HasRapidAPIKey: true, Params: []lang.CallParam{{Name: "units", Location: "query", Example: "metric", Literal: true}}}},
+				Imports:   lang.Imports{Stdlib: []string{"os"}, ThirdParty: []string{"requests"}},
+				Docstring: &lang.Text{Text: "Return the 5-day forecast for a city.", StartLine: 9, EndLine: 9},
 				Signature: "def get_forecast(city)", Parameters: []string{"city"}, StatusCheck: true, SyntaxOK: true, EffectiveLOC: 5,
-				PulledIn: []pyfacts.PulledIn{{Name: "API_KEY", Kind: "constant", StartLine: 4, EndLine: 4}, {Name: "HEADERS", Kind: "constant", StartLine: 5, EndLine: 5}},
-				Quality:  pyfacts.Quality{Score: 92, Checks: pyfacts.Checks{HasImports: true, HasAPICall: true, HasResponseHandling: true, IsSyntacticallyValid: true, HasDocstring: true, CommentLines: 1}},
+				PulledIn: []lang.PulledIn{{Name: "API_KEY", Kind: "constant", StartLine: 4, EndLine: 4}, {Name: "HEADERS", Kind: "constant", StartLine: 5, EndLine: 5}},
+				Quality:  lang.Quality{Score: 92, Checks: lang.Checks{HasImports: true, HasAPICall: true, HasResponseHandling: true, IsSyntacticallyValid: true, HasDocstring: true, CommentLines: 1}},
 			},
 			align: []store.Alignment{{CallIndex: 0, Host: "weather-now.p.rapidapi.com", Route: "/forecast/{city}", Method: "GET", DocMatchType: "url",
 				EndpointSource: "documented", ParamsSource: "documented", IsPrimary: true,
@@ -83,15 +83,15 @@ func builtFixture() []builtFn {
 		},
 		{
 			repo: "bob/trip", path: "trip/client.py", content: tripFile, qualname: "Client.search", name: "search", start: 7, end: 9,
-			facts: pyfacts.Facts{
-				Calls: []pyfacts.Call{{Line: 9, Library: "httpx", Callee: "httpx.post", Method: "POST", URLExpr: `BASE + "/v1/search"`,
+			facts: lang.Facts{
+				Calls: []lang.Call{{Line: 9, Library: "httpx", Callee: "httpx.post", Method: "POST", URLExpr: `BASE + "/v1/search"`,
 					URL: "https://trip-planner.p.rapidapi.com/v1/search", Host: "trip-planner.p.rapidapi.com", Path: "/v1/search",
-					HasRapidAPIHost: true, Params: []pyfacts.CallParam{{Name: "q", Location: "json"}}}},
-				Imports:   pyfacts.Imports{ThirdParty: []string{"httpx"}},
-				Comments:  []pyfacts.Text{{Text: "look for trips", StartLine: 8, EndLine: 8}},
+					HasRapidAPIHost: true, Params: []lang.CallParam{{Name: "q", Location: "json"}}}},
+				Imports:   lang.Imports{ThirdParty: []string{"httpx"}},
+				Comments:  []lang.Text{{Text: "look for trips", StartLine: 8, EndLine: 8}},
 				Signature: "def search(self, q)", SyntaxOK: true, EffectiveLOC: 2,
-				PulledIn: []pyfacts.PulledIn{{Name: "BASE", Kind: "constant", StartLine: 3, EndLine: 3}},
-				Quality:  pyfacts.Quality{Score: 71, Checks: pyfacts.Checks{HasImports: true, HasAPICall: true, IsSyntacticallyValid: true, HasComments: true, CommentLines: 1}},
+				PulledIn: []lang.PulledIn{{Name: "BASE", Kind: "constant", StartLine: 3, EndLine: 3}},
+				Quality:  lang.Quality{Score: 71, Checks: lang.Checks{HasImports: true, HasAPICall: true, IsSyntacticallyValid: true, HasComments: true, CommentLines: 1}},
 			},
 			align: []store.Alignment{{CallIndex: 0, Host: "trip-planner.p.rapidapi.com", Route: "/v1/search", Method: "POST", DocMatchType: "route",
 				EndpointSource: "documented", ParamsSource: "documented", IsPrimary: true,
@@ -101,12 +101,12 @@ func builtFixture() []builtFn {
 		},
 		{
 			repo: "carol/misc", path: "misc.py", content: miscFile, qualname: "fetch", name: "fetch", start: 4, end: 6,
-			facts: pyfacts.Facts{
-				Calls: []pyfacts.Call{{Line: 6, Library: "requests", Callee: "requests.get", Method: "GET", URLExpr: `"https://" + host + path`,
+			facts: lang.Facts{
+				Calls: []lang.Call{{Line: 6, Library: "requests", Callee: "requests.get", Method: "GET", URLExpr: `"https://" + host + path`,
 					URL: "https://weather-now.p.rapidapi.com{path}", Host: "weather-now.p.rapidapi.com", Path: "{path}", HasRapidAPIHost: true}},
-				Imports:   pyfacts.Imports{ThirdParty: []string{"requests"}},
+				Imports:   lang.Imports{ThirdParty: []string{"requests"}},
 				Signature: "def fetch(path)", SyntaxOK: true, EffectiveLOC: 2, CommentsPlaceholder: false,
-				Quality: pyfacts.Quality{Score: 55, Checks: pyfacts.Checks{HasImports: true, HasAPICall: true, IsSyntacticallyValid: true}},
+				Quality: lang.Quality{Score: 55, Checks: lang.Checks{HasImports: true, HasAPICall: true, IsSyntacticallyValid: true}},
 			},
 			align: []store.Alignment{{CallIndex: 0, Host: "weather-now.p.rapidapi.com", Method: "GET", DocMatchType: "host_only",
 				EndpointSource: "none", ParamsSource: "none", IsPrimary: true,

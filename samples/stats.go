@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sccg/frontends"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
-	"sccg/pyast"
-	"sccg/pyfacts"
 	"sccg/release"
 )
 
@@ -44,12 +43,16 @@ func importsOf(ctx context.Context, recs []release.Record) ([][]string, error) {
 				continue
 			}
 		}
-		mods, err := pyast.ImportedModules(ctx, []byte(recs[i].Code.CompleteFunction))
+		fe, d, err := frontends.ForRecord(&recs[i])
+		if err != nil {
+			return nil, fmt.Errorf("sample %s: %w", recs[i].SampleID, err)
+		}
+		mods, err := fe.Imports(ctx, d, []byte(recs[i].Code.CompleteFunction))
 		if err != nil {
 			return nil, fmt.Errorf("sample %s: %w", recs[i].SampleID, err)
 		}
 		for _, m := range mods {
-			if !pyfacts.IsStdlib(m) && !pyfacts.IsPython2Stdlib(m) && m != "__future__" {
+			if current, legacy := fe.Builtin(m); !current && !legacy && m != "__future__" {
 				out[i] = append(out[i], m)
 			}
 		}
@@ -81,7 +84,7 @@ func summarize(recs []release.Record, imps [][]string) release.Summary {
 		if r.GitHubInfo.Repo != "" {
 			repos[strings.ToLower(r.GitHubInfo.Repo)] = true
 		}
-		n := pyfacts.EffectiveLOC(r.Code.CompleteFunction)
+		n := frontends.EffectiveLOC(r)
 		locs = append(locs, n)
 		locSum += n
 		s.CommentsSource[orUnknown(r.CommentsSource)]++

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"sccg/lang"
 	"time"
 
 	"sccg/extract"
@@ -56,11 +57,20 @@ func runExtract(ctx context.Context, e *env, args []string) error {
 	elapsed := e.now().Sub(start).Round(time.Millisecond)
 	fmt.Fprintf(e.stdout, "extracted %d files (%d already done) in %s: %d candidate functions, %d rejected\n",
 		stats.Files, stats.Skipped, elapsed, stats.Candidates, stats.Rejected)
-	switch {
-	case stats.PythonVersion != "":
-		fmt.Fprintf(e.stdout, "  syntax judged by Python %s: %d rejected, %d unchecked\n", stats.PythonVersion, stats.PythonRejected, stats.PythonUnchecked)
-	case stats.PythonUnchecked > 0:
-		fmt.Fprintf(e.stdout, "  %d candidates unchecked: no Python to judge their syntax (--python)\n", stats.PythonUnchecked)
+	for _, n := range lang.Names() {
+		ss := stats.Syntax[n]
+		switch {
+		case ss == nil:
+		case ss.Version != "":
+			fmt.Fprintf(e.stdout, "  syntax judged by %s %s: %d rejected, %d unchecked\n", ss.Tool, ss.Version, ss.Rejected, ss.Unchecked)
+		case ss.Unchecked > 0 && n == lang.Python:
+			fmt.Fprintf(e.stdout, "  %d candidates unchecked: no Python to judge their syntax (--python)\n", ss.Unchecked)
+		case ss.Unchecked > 0:
+			fmt.Fprintf(e.stdout, "  %d %s candidates unchecked: no syntax checker\n", ss.Unchecked, n)
+		}
+	}
+	if stats.NoFrontend > 0 {
+		fmt.Fprintf(e.stdout, "  %d files of no language sccg reads\n", stats.NoFrontend)
 	}
 	if n := stats.NoRequest + stats.Binary + stats.TooLarge + stats.Failed; n > 0 {
 		fmt.Fprintf(e.stdout, "  %d files without a request function, %d binary, %d too large, %d failed (see decisions)\n",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"sccg/frontends"
 	"slices"
 	"strings"
 
@@ -18,7 +19,6 @@ import (
 	"sccg/evaluate"
 	"sccg/evaluate/retrieve"
 	"sccg/evaluate/stats"
-	"sccg/pyfacts"
 	"sccg/release"
 )
 
@@ -123,7 +123,7 @@ type legendEntry struct {
 func figLOC(recs []release.Record) (*figure, error) {
 	locs := make([]float64, len(recs))
 	for i, r := range recs {
-		locs[i] = float64(pyfacts.EffectiveLOC(r.Code.CompleteFunction))
+		locs[i] = float64(frontends.EffectiveLOC(&r))
 	}
 	slices.Sort(locs)
 	n := float64(len(locs))

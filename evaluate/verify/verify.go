@@ -11,6 +11,8 @@ package verify
 import (
 	"context"
 	"fmt"
+	"sccg/frontends"
+	"sccg/lang"
 	"slices"
 	"strings"
 
@@ -20,7 +22,6 @@ import (
 	"sccg/internal/route"
 	"sccg/leakcheck"
 	"sccg/minhash"
-	"sccg/pyast"
 	"sccg/release"
 )
 
@@ -423,12 +424,16 @@ type static struct {
 	commented []int
 }
 
-// staticFacts extracts the code's request call sites with pyast, the extractor the
+// staticFacts extracts the code's request call sites with its language's frontend, the extractor the
 // benchmark was built with, and the comment lines that hold a request call.
 func staticFacts(ctx context.Context, rec release.Record) static {
 	code := []byte(rec.Code.CompleteFunction)
 	var st static
-	res, err := pyast.Extract(ctx, code, pyast.Options{})
+	fe, d, err := frontends.ForRecord(&rec)
+	if err != nil {
+		return static{parses: true} // no frontend: no static evidence; the run decides
+	}
+	res, err := fe.Extract(ctx, rec.GitHubInfo.FilePath, code, lang.ExtractOptions{})
 	if err != nil {
 		return static{parses: true} // no static evidence; the run decides
 	}
@@ -439,13 +444,13 @@ func staticFacts(ctx context.Context, rec release.Record) static {
 			st.calls = append(st.calls, StaticCall{Line: c.Line, Callee: c.Callee, Method: c.Method, URL: c.URL})
 		}
 	}
-	st.commented, _ = pyast.CommentedRequests(ctx, code)
+	st.commented, _ = fe.CommentedRequests(ctx, d, code)
 	return st
 }
 
 // pickFunction is the sample's function among those extracted: by name, else the
 // first that makes a request.
-func pickFunction(fns []pyast.Function, name string) *pyast.Function {
+func pickFunction(fns []lang.Function, name string) *lang.Function {
 	for i := range fns {
 		if fns[i].Name == name || strings.HasSuffix(fns[i].QualName, "."+name) {
 			return &fns[i]

@@ -1,4 +1,4 @@
-package pyfacts
+package pyast
 
 import "strings"
 

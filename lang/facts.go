@@ -1,23 +1,31 @@
-// Package pyfacts holds the static facts the extractor (package pyast) records about
-// each Python function and what they are judged by: the facts types, stored as JSON in
-// store.Function.Facts and decoded with DecodeFacts by every later stage, the
-// standard library's module names, and the effective-LOC count of Python source. It
-// is a contract between stages, so it needs no tree-sitter and builds without cgo.
-// Fields may be added, never renamed.
-package pyfacts
+package lang
 
 import (
 	"encoding/json"
 	"fmt"
 )
 
-// HTTP client libraries a call site may use (Call.Library).
+// HTTP client libraries a call site may use (Call.Library): Python's, then
+// JavaScript's and TypeScript's.
 const (
 	LibRequests   = "requests"
 	LibHTTPX      = "httpx"
 	LibAIOHTTP    = "aiohttp"
 	LibURLLib     = "urllib"
 	LibHTTPClient = "http.client"
+
+	LibFetch      = "fetch"
+	LibAxios      = "axios"
+	LibNodeFetch  = "node-fetch"
+	LibGot        = "got"
+	LibSuperagent = "superagent"
+	LibKy         = "ky"
+	LibXHR        = "XMLHttpRequest"
+	LibJQuery     = "jquery"
+	LibNodeHTTP   = "node:https" // Node's http and https modules
+	LibUndici     = "undici"
+	LibRequest    = "request" // the deprecated npm request module (RapidAPI's snippets)
+	LibUnirest    = "unirest"
 )
 
 // Parameter locations (CallParam.Location).
@@ -29,8 +37,17 @@ const (
 	LocHeader = "header"
 )
 
-// Facts are the static facts about one extracted function.
+// Facts are the static facts a language's extractor records about one extracted
+// function, whatever its language: stored as JSON in store.Function.Facts and decoded
+// with DecodeFacts by every later stage. Fields may be added, never renamed.
 type Facts struct {
+	// Language is the function's language (Python, JavaScript, TypeScript); "" in
+	// facts stored before there was a second language, which means Python.
+	Language Name `json:"language,omitempty"`
+	// Dialect is the grammar the function's file was read with where the
+	// language has several (JavaScript: js; TypeScript: ts, tsx); "" for Python.
+	Dialect Dialect `json:"dialect,omitempty"`
+
 	// Calls are the HTTP request call sites, in the order the function makes them:
 	// the requests of a same-file helper it calls (InHelper set, URL resolved with
 	// the function's arguments) stand where it calls the helper.
@@ -39,7 +56,8 @@ type Facts struct {
 	Imports Imports `json:"imports"`
 
 	// Comments are the comments inside the function (and directly above it), in
-	// source order; Docstring is its docstring, if any.
+	// source order; Docstring is its docstring (Python) or the JSDoc block above it
+	// (JavaScript), if any.
 	Comments  []Text `json:"comments,omitempty"`
 	Docstring *Text  `json:"docstring,omitempty"`
 	// CommentsPlaceholder is set when every comment and the docstring are
@@ -53,8 +71,9 @@ type Facts struct {
 	// EffectiveLOC counts the function's lines that are neither blank nor comments
 	// nor docstring.
 	EffectiveLOC int `json:"effective_loc"`
-	// Signature is the def line as written, normalized to one line
-	// ("async def get(self, city: str) -> dict").
+	// Signature is the declaration's head as written, normalized to one line
+	// ("async def get(self, city: str) -> dict", "async function get(city)",
+	// "const get = async (city) =>").
 	Signature  string   `json:"signature"`
 	Parameters []string `json:"parameters,omitempty"` // parameter names, in order
 	Decorators []string `json:"decorators,omitempty"` // decorator expressions as written
@@ -67,9 +86,11 @@ type Facts struct {
 	SyntaxOK     bool  `json:"syntax_ok"`
 	SyntaxErrors []int `json:"syntax_errors,omitempty"`
 
-	// Python is the judgement of the extracted code by the interpreter the evaluator
-	// runs (package pycompile); nil when no interpreter judged it.
-	Python *PythonSyntax `json:"python,omitempty"`
+	// Check is the judgement of the extracted code by the tool the evaluator checks
+	// its language's syntax with (Python: the interpreter it runs; JavaScript and
+	// TypeScript: esbuild's parser); nil when nothing judged it. Facts stored
+	// before there was a second language hold it under "python".
+	Check *SyntaxCheck `json:"check,omitempty"`
 
 	// PulledIn is the module-level context the self-contained code includes besides
 	// the function itself (imports excluded), in source order.
@@ -175,9 +196,10 @@ type Text struct {
 	Inline bool `json:"inline,omitempty"`
 }
 
-// PythonSyntax is what the evaluator's interpreter said of the extracted code.
-type PythonSyntax struct {
-	Version string `json:"version"` // "3.11.7"
+// SyntaxCheck is what the evaluator's syntax checker said of the extracted code.
+type SyntaxCheck struct {
+	Tool    string `json:"tool,omitempty"` // "Python", "esbuild"
+	Version string `json:"version"`        // "3.11.7"
 	OK      bool   `json:"ok"`
 	Error   string `json:"error,omitempty"` // "SyntaxError: f-string: expecting '}'"
 	Line    int    `json:"line,omitempty"`  // in the extracted code
@@ -219,11 +241,23 @@ type Checks struct {
 	MissingImports       []string `json:"missing_imports,omitempty"`
 }
 
-// DecodeFacts decodes the JSON stored in store.Function.Facts.
+// DecodeFacts decodes the JSON stored in store.Function.Facts, facts stored before
+// there was a second language included (their language is Python, their syntax
+// check under "python").
 func DecodeFacts(b []byte) (*Facts, error) {
-	var f Facts
+	var f struct {
+		Facts
+		Legacy *SyntaxCheck `json:"python,omitempty"`
+	}
 	if err := json.Unmarshal(b, &f); err != nil {
 		return nil, fmt.Errorf("decode function facts: %w", err)
 	}
-	return &f, nil
+	if f.Check == nil && f.Legacy != nil {
+		f.Check = f.Legacy
+		f.Check.Tool = "Python"
+	}
+	if f.Language == "" {
+		f.Language = Python
+	}
+	return &f.Facts, nil
 }
