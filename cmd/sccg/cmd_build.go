@@ -17,6 +17,7 @@ import (
 	"sccg/internal/pipeline"
 	"sccg/mine"
 	"sccg/minhash"
+	"sccg/provenance"
 	"sccg/release"
 	"sccg/split"
 )
@@ -127,14 +128,14 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	if !e.json {
 		o.Logf = func(format string, a ...any) { fmt.Fprintf(e.stderr, format+"\n", a...) }
 	}
-	w, err := watchDecisions(ctx, s)
+	w, err := provenance.WatchDecisions(ctx, s)
 	if err != nil {
 		return err
 	}
-	all := &rejections{Groups: []rejectionGroup{}}
+	all := &provenance.Rejections{Groups: []provenance.RejectionGroup{}}
 	var rerr error
 	o.StageDone = func(pipeline.StageResult) {
-		r, err := w.collect(context.WithoutCancel(ctx))
+		r, err := w.Collect(context.WithoutCancel(ctx))
 		if err != nil {
 			rerr = fmt.Errorf("read the run's decisions: %w", err)
 			return
@@ -142,7 +143,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 		all.Total += r.Total
 		all.Groups = append(all.Groups, r.Groups...)
 		if !e.json {
-			r.write(e.stderr, "  ")
+			r.Write(e.stderr, "  ")
 		}
 	}
 	sum, err := pipeline.Build(ctx, s, o)
