@@ -14,6 +14,7 @@ import (
 	"sccg/evaluate"
 	"sccg/evaluate/prompts"
 	"sccg/evaluate/report"
+	"sccg/internal/atomicfile"
 	"sccg/release"
 	"sccg/store"
 )
@@ -102,7 +103,7 @@ func (r *runner) summarize(ctx context.Context) error {
 			b.WriteString("- " + n + "\n")
 		}
 	}
-	if err := writeAtomic(filepath.Join(o.Dir, "tables.md"), b.Bytes()); err != nil {
+	if err := atomicfile.Write(filepath.Join(o.Dir, "tables.md"), b.Bytes()); err != nil {
 		return err
 	}
 	if len(combined.Groups) > 0 {

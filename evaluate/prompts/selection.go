@@ -16,6 +16,7 @@ import (
 
 	"sccg/evaluate"
 	"sccg/evaluate/answer"
+	"sccg/internal/atomicfile"
 	"sccg/release"
 )
 
@@ -284,20 +285,9 @@ func WriteSelectionOutputs(dir string, out *SelectionOutput) error {
 		return err
 	}
 	for name, data := range map[string][]byte{"selection.jsonl": b.Bytes(), "selection.json": append(sj, '\n'), "tables.md": t.Bytes()} {
-		if err := writeAtomic(filepath.Join(dir, name), data); err != nil {
+		if err := atomicfile.Write(filepath.Join(dir, name), data); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-func writeAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }
