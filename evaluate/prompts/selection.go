@@ -25,11 +25,11 @@ import (
 func candidates(cat *Catalog, r release.Record, gold Doc, max int) []Candidate {
 	var others []Doc
 	for _, d := range cat.OnHost(gold.Host) {
-		if d.key() != gold.key() {
+		if docKey(d) != docKey(gold) {
 			others = append(others, d)
 		}
 	}
-	slices.SortStableFunc(others, func(a, b Doc) int { return cmp.Compare(a.key(), b.key()) })
+	slices.SortStableFunc(others, func(a, b Doc) int { return cmp.Compare(docKey(a), docKey(b)) })
 	h := fnv.New64a()
 	h.Write([]byte(r.SampleID))
 	rng := rand.New(rand.NewPCG(h.Sum64(), 0x5e1ec7))
@@ -129,7 +129,7 @@ func GoldCandidate(r release.Record, p Prompt) (string, bool) {
 		return "", false
 	}
 	for _, c := range p.Candidates {
-		if c.Doc.key() == gold.key() {
+		if docKey(c.Doc) == docKey(gold) {
 			return c.ID, true
 		}
 	}
