@@ -227,6 +227,12 @@ func plural(n int, kind string) string {
 	return fmt.Sprintf("%d %ss", n, kind)
 }
 
+// Add appends o's groups (another stage's, say) to r's.
+func (r *Rejections) Add(o *Rejections) {
+	r.Total += o.Total
+	r.Groups = append(r.Groups, o.Groups...)
+}
+
 // Write prints the groups, each with up to examplesShown subjects, every line
 // indented by indent.
 func (r *Rejections) Write(w io.Writer, indent string) {

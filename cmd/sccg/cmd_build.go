@@ -140,8 +140,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 			rerr = fmt.Errorf("read the run's decisions: %w", err)
 			return
 		}
-		all.Total += r.Total
-		all.Groups = append(all.Groups, r.Groups...)
+		all.Add(r)
 		if !e.json {
 			r.Write(e.stderr, "  ")
 		}
