@@ -24,7 +24,7 @@ type DedupItem struct {
 	Source     string
 	Endpoint   string // the primary alignment's host, method and route: near-duplicates must agree
 	// Direct is set when the function makes a request itself, not only through
-	// same-file helpers it calls (pyfacts.Facts.Direct).
+	// same-file helpers it calls (lang.Facts.Direct).
 	Direct bool
 	// Quality is the function's code quality: the quality score of its own body
 	// without the repository's signals (stars and forks), which depend on where the

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"sccg/internal/atomicfile"
 )
 
 // EncodeGenerations writes generations as JSON Lines, one completion a line.
@@ -30,5 +32,5 @@ func WriteGenerations(path string, gens []Generation) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write generations: %w", err)
 	}
-	return writeFileAtomic(path, b.Bytes())
+	return atomicfile.Write(path, b.Bytes())
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"sccg/evaluate/stats"
+	"sccg/internal/atomicfile"
 )
 
 // WriteOutputs writes DIR/results.jsonl and DIR/summary.json; report.WriteOutputs
@@ -31,25 +32,14 @@ func WriteOutputs(dir string, out *Output) error {
 			return fmt.Errorf("encode result %s: %w", r.SampleID, err)
 		}
 	}
-	if err := writeFileAtomic(filepath.Join(dir, "results.jsonl"), b.Bytes()); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, "results.jsonl"), b.Bytes()); err != nil {
 		return err
 	}
 	sj, err := json.MarshalIndent(out.Summary, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode summary: %w", err)
 	}
-	return writeFileAtomic(filepath.Join(dir, "summary.json"), append(sj, '\n'))
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(filepath.Join(dir, "summary.json"), append(sj, '\n'))
 }
 
 // ReadResults reads a results.jsonl (or the results.jsonl inside a directory).

@@ -497,23 +497,13 @@ func (sc *scope) sessionHeaders(rs *reqSite) []kv {
 // resolveCall follows n (a call, or a name bound to one) to a call whose callee's
 // last name is want, e.g. the urllib Request(...) behind `urlopen(req)`.
 func (sc *scope) resolveCall(n *node, want string) (*node, *scope) {
-	for i := 0; n != nil && i < 4; i++ {
-		switch n.typ {
-		case "call":
-			d := sc.m.dotted(n.child("function"), sc.fn)
-			if d == want || strings.HasSuffix(d, "."+want) {
-				return n, sc
-			}
-			return nil, nil
-		case "identifier":
-			v, vs, _ := sc.lookup(n.text(sc.m.src))
-			if v == nil {
-				return nil, nil
-			}
-			n, sc = v, vs
-		default:
-			return nil, nil
-		}
+	n, sc = sc.follow(n)
+	if n == nil || n.typ != "call" {
+		return nil, nil
+	}
+	d := sc.m.dotted(n.child("function"), sc.fn)
+	if d == want || strings.HasSuffix(d, "."+want) {
+		return n, sc
 	}
 	return nil, nil
 }

@@ -149,24 +149,34 @@ func urlLikeDefault(def *node, src []byte) bool {
 	return strings.Contains(v, "://") || (strings.HasPrefix(v, "/") && len(v) > 1) || hostLike.MatchString(v) && strings.Count(v, ".") >= 2
 }
 
+// follow resolves n through the names it is bound to (`b = a`, `a = [...]`), at
+// most four of them, to the first value that is not a name, with the scope that
+// value is evaluated in; nil when a name is unbound or the chain is longer.
+func (sc *scope) follow(n *node) (*node, *scope) {
+	for i := 0; n != nil && i < 4; i++ {
+		if n.typ != "identifier" {
+			return n, sc
+		}
+		v, vs, _ := sc.lookup(n.text(sc.m.src))
+		if v == nil {
+			return nil, nil
+		}
+		n, sc = v, vs
+	}
+	return nil, nil
+}
+
 // firstElement returns the first element of a list or tuple expression (or of a
 // name bound to one), for loop variables.
 func (sc *scope) firstElement(n *node) (*node, *scope) {
-	for i := 0; n != nil && i < 4; i++ {
-		switch n.typ {
-		case "list", "tuple", "set":
-			if k := n.namedKids(); len(k) > 0 && k[0].typ != "comment" {
-				return k[0], sc
-			}
-			return nil, nil
-		case "identifier":
-			v, vs, _ := sc.lookup(n.text(sc.m.src))
-			if v == nil {
-				return nil, nil
-			}
-			n, sc = v, vs
-		default:
-			return nil, nil
+	n, sc = sc.follow(n)
+	if n == nil {
+		return nil, nil
+	}
+	switch n.typ {
+	case "list", "tuple", "set":
+		if k := n.namedKids(); len(k) > 0 && k[0].typ != "comment" {
+			return k[0], sc
 		}
 	}
 	return nil, nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"sccg/lang"
+	"sccg/provenance"
 	"sccg/release"
 	"sccg/store"
 )
@@ -132,7 +133,7 @@ func BuildRecord(src *Source) (release.Record, error) {
 		}
 	}
 	if fl := src.File; fl != nil {
-		layer, query := QueryHit(fl, src.Hits, a.APIID)
+		layer, query := provenance.QueryHit(fl, src.Hits, a.APIID)
 		r.GitHubInfo.FilePath, r.GitHubInfo.FileURL, r.GitHubInfo.QueryLayer = fl.Path, fl.URL, layer
 		if r.GitHubInfo.Extra == nil {
 			r.GitHubInfo.Extra = map[string]json.RawMessage{}

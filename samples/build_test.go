@@ -11,6 +11,7 @@ import (
 
 	"sccg/internal/golden"
 	"sccg/internal/storetest"
+	"sccg/provenance"
 	"sccg/release"
 	"sccg/split"
 	"sccg/store"
@@ -146,7 +147,7 @@ func TestAuditGolden(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a, err := LoadAudit(ctx, tc.st, tc.id)
+			a, err := provenance.LoadAudit(ctx, tc.st, tc.id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,7 +162,7 @@ func TestAuditGolden(t *testing.T) {
 		})
 	}
 	t.Run("unknown sample", func(t *testing.T) {
-		if _, err := LoadAudit(ctx, s, "SCG-999999"); err == nil || !strings.Contains(err.Error(), "not found") {
+		if _, err := provenance.LoadAudit(ctx, s, "SCG-999999"); err == nil || !strings.Contains(err.Error(), "not found") {
 			t.Errorf("err = %v, want not found", err)
 		}
 	})

@@ -26,7 +26,7 @@ type KeptFunction struct {
 	Code       string          `json:"code"`      // redacted self-contained code
 	Source     string          `json:"source"`    // redacted function as written
 	Redactions json.RawMessage `json:"redactions"`
-	// Facts are the function's extractor facts (pyfacts.Facts JSON) with credential
+	// Facts are the function's extractor facts (lang.Facts JSON) with credential
 	// values (headers, the RapidAPI key, parameter examples) redacted like the code:
 	// build published metadata from these, never from Function.Facts.
 	Facts     json.RawMessage `json:"facts"`

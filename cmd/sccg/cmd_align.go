@@ -9,6 +9,7 @@ import (
 
 	"sccg/align"
 	"sccg/minhash"
+	"sccg/provenance"
 )
 
 func runAlign(ctx context.Context, e *env, args []string) error {
@@ -34,7 +35,7 @@ func runAlign(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	w, err := watchDecisions(ctx, s)
+	w, err := provenance.WatchDecisions(ctx, s)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"sccg/samples"
+	"sccg/provenance"
 	"sccg/store"
 )
 
@@ -23,7 +23,7 @@ func runAudit(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	a, err := samples.LoadAudit(ctx, s, pos[0])
+	a, err := provenance.LoadAudit(ctx, s, pos[0])
 	if errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("no sample %s in %s", pos[0], e.db)
 	}

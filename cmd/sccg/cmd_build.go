@@ -17,6 +17,7 @@ import (
 	"sccg/internal/pipeline"
 	"sccg/mine"
 	"sccg/minhash"
+	"sccg/provenance"
 	"sccg/release"
 	"sccg/split"
 )
@@ -127,22 +128,21 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	if !e.json {
 		o.Logf = func(format string, a ...any) { fmt.Fprintf(e.stderr, format+"\n", a...) }
 	}
-	w, err := watchDecisions(ctx, s)
+	w, err := provenance.WatchDecisions(ctx, s)
 	if err != nil {
 		return err
 	}
-	all := &rejections{Groups: []rejectionGroup{}}
+	all := &provenance.Rejections{Groups: []provenance.RejectionGroup{}}
 	var rerr error
 	o.StageDone = func(pipeline.StageResult) {
-		r, err := w.collect(context.WithoutCancel(ctx))
+		r, err := w.Collect(context.WithoutCancel(ctx))
 		if err != nil {
 			rerr = fmt.Errorf("read the run's decisions: %w", err)
 			return
 		}
-		all.Total += r.Total
-		all.Groups = append(all.Groups, r.Groups...)
+		all.Add(r)
 		if !e.json {
-			r.write(e.stderr, "  ")
+			r.Write(e.stderr, "  ")
 		}
 	}
 	sum, err := pipeline.Build(ctx, s, o)

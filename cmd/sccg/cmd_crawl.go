@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"sccg/crawl"
+	"sccg/provenance"
 )
 
 const crawlUsage = `[--source rapidapi|openapi|toolbench] [flags] [PATH...]
@@ -75,7 +76,7 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	w, err := watchDecisions(ctx, s)
+	w, err := provenance.WatchDecisions(ctx, s)
 	if err != nil {
 		return err
 	}

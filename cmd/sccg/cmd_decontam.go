@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sccg/decontam"
+	"sccg/provenance"
 )
 
 func runDecontam(ctx context.Context, e *env, args []string) error {
@@ -37,7 +38,7 @@ func runDecontam(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	w, err := watchDecisions(ctx, s)
+	w, err := provenance.WatchDecisions(ctx, s)
 	if err != nil {
 		return err
 	}

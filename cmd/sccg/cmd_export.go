@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"sccg/provenance"
 	"sccg/release"
 	"sccg/samples"
 	"sccg/store"
@@ -31,7 +32,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	w, err := watchDecisions(ctx, s)
+	w, err := provenance.WatchDecisions(ctx, s)
 	if err != nil {
 		return err
 	}

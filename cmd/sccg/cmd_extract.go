@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"sccg/extract"
+	"sccg/provenance"
 )
 
 func runExtract(ctx context.Context, e *env, args []string) error {
@@ -37,7 +38,7 @@ func runExtract(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	w, err := watchDecisions(ctx, s)
+	w, err := provenance.WatchDecisions(ctx, s)
 	if err != nil {
 		return err
 	}

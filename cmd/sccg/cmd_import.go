@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"sccg/provenance"
 	"sccg/release"
 	"sccg/samples"
 )
@@ -32,7 +33,7 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	w, err := watchDecisions(ctx, s)
+	w, err := provenance.WatchDecisions(ctx, s)
 	if err != nil {
 		return err
 	}

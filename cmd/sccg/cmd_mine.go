@@ -13,6 +13,7 @@ import (
 
 	"sccg/mine"
 	"sccg/mine/corpus"
+	"sccg/provenance"
 )
 
 // mineClock reads the env's clock and sleeps on the wall clock.
@@ -99,7 +100,7 @@ func runMine(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	w, err := watchDecisions(ctx, st)
+	w, err := provenance.WatchDecisions(ctx, st)
 	if err != nil {
 		return err
 	}
@@ -191,7 +192,7 @@ func mineLoad(ctx context.Context, e *env, dir string) error {
 		return err
 	}
 	defer st.Close()
-	w, err := watchDecisions(ctx, st)
+	w, err := provenance.WatchDecisions(ctx, st)
 	if err != nil {
 		return err
 	}

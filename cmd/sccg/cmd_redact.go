@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"sccg/llm"
+	"sccg/provenance"
 	"sccg/redact"
 	"sccg/store"
 )
@@ -82,7 +83,7 @@ func runRedact(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	w, err := watchDecisions(ctx, s)
+	w, err := provenance.WatchDecisions(ctx, s)
 	if err != nil {
 		return err
 	}

@@ -1,19 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sccg/provenance"
 	"sccg/release"
 	"strings"
 
 	"sccg/evaluate"
 	"sccg/evaluate/report"
 	"sccg/samples"
-	"sccg/store"
 )
 
 const reportUsage = `--results PATH... [--bench FILE] [--stats FILE] [--generations FILE]... [--db FILE] --out DIR
@@ -75,7 +73,7 @@ func runReport(ctx context.Context, e *env, args []string) error {
 		if err := d.AddStored(ctx, st); err != nil {
 			return err
 		}
-		opts.Lineage = func(ctx context.Context, id string) (string, error) { return auditText(ctx, st, id) }
+		opts.Lineage = func(ctx context.Context, id string) (string, error) { return provenance.AuditText(ctx, st, id) }
 	}
 	m, err := report.Write(ctx, d, *out, opts)
 	if err != nil {
@@ -94,22 +92,6 @@ func runReport(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "also %s, %s/figures/*.svg\n", filepath.Join(dir, "report.md"), dir)
 	return nil
-}
-
-// auditText is what `sccg audit` shows of a sample, or "" when the store has none.
-func auditText(ctx context.Context, st *store.Store, id string) (string, error) {
-	a, err := samples.LoadAudit(ctx, st, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	var b bytes.Buffer
-	if err := a.WriteText(&b); err != nil {
-		return "", err
-	}
-	return b.String(), nil
 }
 
 // printSummaryTables prints the tables of summaries (or eval output directories)

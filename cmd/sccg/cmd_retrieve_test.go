@@ -174,7 +174,7 @@ func TestDocsCorpus(t *testing.T) {
 		len(d.Params) != 2 || d.Params[1].Name != "days" || d.Params[1].Description != "Number of days, 1 to 14." {
 		t.Errorf("daily forecast document = %+v", d)
 	}
-	if q := c.Docs[4]; q.Category != "Finance" || q.API != "Stock Quotes" || len(q.Params) != 1 || q.Params[0].In != "path" {
+	if q := c.Docs[4]; q.Category != "Finance" || q.API != "Stock Quotes" || len(q.Params) != 1 || q.Params[0].Location != "path" {
 		t.Errorf("ToolBench document = %+v", q)
 	}
 	if _, err := docsCorpus(ctx, []string{filepath.Join(dir, "broken.json")}); !errors.Is(err, retrieve.ErrEmptyCorpus) ||

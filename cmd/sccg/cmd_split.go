@@ -8,6 +8,7 @@ import (
 	"slices"
 	"text/tabwriter"
 
+	"sccg/provenance"
 	"sccg/samples"
 	"sccg/split"
 	"sccg/store"
@@ -39,7 +40,7 @@ func runSplit(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	w, err := watchDecisions(ctx, s)
+	w, err := provenance.WatchDecisions(ctx, s)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"sccg/provenance"
 	"sccg/store"
 )
 
@@ -39,7 +39,7 @@ func runStats(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("read intents in %s: %w", e.db, err)
 	}
-	decisions, err := decisionBreakdown(ctx, s)
+	decisions, err := provenance.DecisionBreakdown(ctx, s)
 	if err != nil {
 		return fmt.Errorf("count decisions in %s: %w", e.db, err)
 	}
@@ -111,32 +111,4 @@ func runVersion(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "sccg %s (store schema %d)\n", version(), store.SchemaVersion())
 	return nil
-}
-
-// decisionBreakdown counts the store's decisions by stage (in pipeline order),
-// verdict and reason, reasons grouped as the commands' summaries group them (the
-// part before the first ": "), most frequent first.
-func decisionBreakdown(ctx context.Context, s *store.Store) ([]store.DecisionCount, error) {
-	rows, err := s.DecisionBreakdown(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := []store.DecisionCount{}
-	index := map[[3]string]int{}
-	for _, r := range rows {
-		class, _ := splitReason(r.Reason)
-		k := [3]string{r.Stage, r.Verdict, class}
-		i, ok := index[k]
-		if !ok {
-			i = len(out)
-			index[k] = i
-			out = append(out, store.DecisionCount{Stage: r.Stage, Verdict: r.Verdict, Reason: class})
-		}
-		out[i].Count += r.Count
-	}
-	slices.SortStableFunc(out, func(a, b store.DecisionCount) int {
-		return cmp.Or(cmp.Compare(stageOrder(a.Stage), stageOrder(b.Stage)), cmp.Compare(a.Stage, b.Stage),
-			cmp.Compare(a.Verdict, b.Verdict), cmp.Compare(b.Count, a.Count), cmp.Compare(a.Reason, b.Reason))
-	})
-	return out, nil
 }

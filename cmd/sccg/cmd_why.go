@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+
+	"sccg/provenance"
 )
 
 const whyUsage = `SUBJECT
@@ -35,8 +37,8 @@ func runWhy(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer s.Close()
-	x := &explainer{s: s}
-	cs, err := x.resolve(ctx, q)
+	x := provenance.NewExplainer(s)
+	cs, err := x.Resolve(ctx, q)
 	if err != nil {
 		return fmt.Errorf("why %s: %w", q, err)
 	}
@@ -44,7 +46,7 @@ func runWhy(ctx context.Context, e *env, args []string) error {
 	case len(cs) == 0:
 		return fmt.Errorf("nothing in %s is called %q: give a sample id, a function (id or owner/repo:path:name), a file, a repository, an API (slug or host) or a description file, or KIND:NAME", e.db, q)
 	case len(cs) > 1:
-		amb := &errAmbiguous{query: q, candidates: cs}
+		amb := &provenance.AmbiguousError{Query: q, Candidates: cs}
 		if e.json {
 			if err := e.printJSON(map[string]any{"query": q, "ambiguous": true, "candidates": cs}); err != nil {
 				return err
@@ -57,13 +59,13 @@ func runWhy(ctx context.Context, e *env, args []string) error {
 		}
 		return amb
 	}
-	rep, err := x.explain(ctx, q, cs[0])
+	rep, err := x.Explain(ctx, q, cs[0])
 	if err != nil {
 		return fmt.Errorf("why %s: %w", q, err)
 	}
 	if e.json {
 		return e.printJSON(rep)
 	}
-	rep.writeText(e.stdout)
+	rep.WriteText(e.stdout)
 	return nil
 }

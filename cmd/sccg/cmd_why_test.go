@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"sccg/provenance"
 )
 
 // rejectFixture is one `sccg build` over inputs of which some are rejected at
@@ -324,7 +326,7 @@ func TestWhy(t *testing.T) {
 		if code := run(context.Background(), []string{"why", "--json", "dana/wx/other.py"}, e); code != 0 {
 			t.Fatalf("exit %d: %s", code, errb)
 		}
-		var got whyReport
+		var got provenance.Report
 		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 			t.Fatal(err)
 		}

@@ -23,6 +23,7 @@ import (
 	"sccg/evaluate/report"
 	"sccg/evaluate/retrieve"
 	"sccg/evaluate/sandbox"
+	"sccg/internal/atomicfile"
 	"sccg/internal/progress"
 	"sccg/llm"
 	"sccg/release"
@@ -561,19 +562,5 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", path, err)
 	}
-	return writeAtomic(path, append(b, '\n'))
-}
-
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(path, append(b, '\n'))
 }

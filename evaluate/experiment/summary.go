@@ -14,6 +14,7 @@ import (
 	"sccg/evaluate"
 	"sccg/evaluate/prompts"
 	"sccg/evaluate/report"
+	"sccg/internal/atomicfile"
 	"sccg/release"
 	"sccg/store"
 )
@@ -102,7 +103,7 @@ func (r *runner) summarize(ctx context.Context) error {
 			b.WriteString("- " + n + "\n")
 		}
 	}
-	if err := writeAtomic(filepath.Join(o.Dir, "tables.md"), b.Bytes()); err != nil {
+	if err := atomicfile.Write(filepath.Join(o.Dir, "tables.md"), b.Bytes()); err != nil {
 		return err
 	}
 	if len(combined.Groups) > 0 {
@@ -229,40 +230,36 @@ func withEndpoint(rs []evaluate.Result) int {
 	return n
 }
 
-// writeTests renders the statistics hooks' outcomes.
+// writeTests renders the statistics hooks' outcomes, row by row as the report's
+// table of them (report.GridTestRows).
 func writeTests(b *bytes.Buffer, tests []Test) {
 	if len(tests) == 0 {
 		return
 	}
-	titles := map[string]string{
-		TestTemporal:      "Temporal split (group-wise permutation test)",
-		TestCommentSource: "Comment source: human comments vs generated intents (group-wise permutation test)",
-		TestContamination: "Contamination: human comment vs redacted intent, same samples (paired permutation test)",
+	gts := make([]report.GridTest, len(tests))
+	for i, t := range tests {
+		gts[i] = report.GridTest(t)
 	}
-	for _, kind := range []string{TestContamination, TestCommentSource, TestTemporal} {
-		var ts []Test
-		for _, t := range tests {
-			if t.Kind == kind {
-				ts = append(ts, t)
-			}
-		}
-		if len(ts) == 0 {
+	for _, kt := range report.GridTestKinds {
+		rows := report.GridTestRows(gts, kt.Kind)
+		if len(rows) == 0 {
 			continue
 		}
-		fmt.Fprintf(b, "\n### %s\n\n| Cell | A | B | Metric | n (A/B) | A | B | Δ | p |\n| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: |\n", titles[kind])
-		for _, t := range ts {
-			if t.Note != "" && len(t.Comparisons) == 0 {
-				fmt.Fprintf(b, "| %s | %s | %s | – | %s | | | | |\n", t.Cell, t.A, t.B, t.Note)
+		fmt.Fprintf(b, "\n### %s\n\n| Cell | A | B | Metric | n (A/B) | A | B | Δ | p |\n| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: |\n", kt.Heading)
+		for _, r := range rows {
+			t := r.Test
+			if !r.Ran {
+				if t.Note != "" {
+					fmt.Fprintf(b, "| %s | %s | %s | – | %s | | | | |\n", t.Cell, t.A, t.B, t.Note)
+				}
 				continue
 			}
-			for _, c := range t.Comparisons {
-				p, n := c.GroupWise, fmt.Sprintf("%d/%d", c.GroupWise.NA, c.GroupWise.NB)
-				if kind == TestContamination && c.Paired != nil {
-					p, n = *c.Paired, fmt.Sprintf("%d pairs", c.Paired.N)
-				}
-				fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %.4f | %.4f | %+.4f | %.4f |\n", t.Cell, t.A, t.B, c.Metric, n,
-					p.MeanA, p.MeanB, p.Diff, p.P)
+			p, n := r.Result, fmt.Sprintf("%d/%d", r.Result.NA, r.Result.NB)
+			if r.Paired {
+				n = fmt.Sprintf("%d pairs", p.N)
 			}
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %.4f | %.4f | %+.4f | %.4f |\n", t.Cell, t.A, t.B, r.Metric, n,
+				p.MeanA, p.MeanB, p.Diff, p.P)
 		}
 	}
 }

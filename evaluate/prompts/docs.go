@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"sccg/evaluate"
+	"sccg/evaluate/apidoc"
 	"sccg/evaluate/retrieve"
 	"sccg/internal/route"
 	"sccg/release"
@@ -17,33 +18,14 @@ import (
 )
 
 // Doc is the documentation of one endpoint, as a prompt gives it.
-type Doc struct {
-	ID          string            `json:"id,omitempty"` // the source's endpoint id
-	API         string            `json:"api,omitempty"`
-	Host        string            `json:"host"`
-	URL         string            `json:"url,omitempty"`
-	Method      string            `json:"method,omitempty"`
-	Route       string            `json:"route,omitempty"`
-	Name        string            `json:"name,omitempty"`
-	Description string            `json:"description,omitempty"`
-	Headers     map[string]string `json:"headers,omitempty"`
-	Params      []Param           `json:"params,omitempty"`
-	Body        string            `json:"body,omitempty"` // a request body example
-}
+type Doc = apidoc.Endpoint
 
 // Param is one documented parameter.
-type Param struct {
-	Name        string `json:"name"`
-	Location    string `json:"location"` // query | path | header | body | form
-	Type        string `json:"type,omitempty"`
-	Required    bool   `json:"required,omitempty"`
-	Description string `json:"description,omitempty"`
-	Example     string `json:"example,omitempty"`
-}
+type Param = apidoc.Param
 
-// key names the endpoint a doc documents: method, host and route template with
-// its holes unnamed, so "/a/{id}" and "/a/{name}" are the same endpoint.
-func (d Doc) key() string {
+// docKey names the endpoint a doc documents: method, host and route template
+// with its holes unnamed, so "/a/{id}" and "/a/{name}" are the same endpoint.
+func docKey(d Doc) string {
 	return strings.ToUpper(d.Method) + " " + strings.ToLower(d.Host) + " " + templateShape(d.Route)
 }
 
@@ -67,18 +49,6 @@ func templateShape(r string) string {
 	return b.String()
 }
 
-// CallURL is the URL a request to the doc's endpoint goes to: the documented URL,
-// or https://host + route.
-func (d Doc) CallURL() string {
-	if d.URL != "" {
-		return d.URL
-	}
-	if d.Host == "" {
-		return ""
-	}
-	return "https://" + d.Host + d.Route
-}
-
 // Documented reports whether a record's api_metadata documents its gold endpoint:
 // a built record says so in endpoint_source; a published one names the endpoint
 // (endpoint_id or endpoint_name) and where it is (a route or a URL).
@@ -100,7 +70,7 @@ func RecordDoc(r release.Record) (Doc, bool) {
 		return Doc{}, false
 	}
 	m := r.APIMetadata
-	d := Doc{ID: m.EndpointID, API: r.APIName, Host: strings.ToLower(strings.TrimSpace(r.APIHost)), URL: m.URL,
+	d := Doc{Key: m.EndpointID, API: r.APIName, Host: strings.ToLower(strings.TrimSpace(r.APIHost)), URL: m.URL,
 		Method: strings.ToUpper(strings.TrimSpace(m.Method)), Route: m.Route, Name: m.EndpointName}
 	if d.Method == "" {
 		d.Method = "GET"
@@ -215,9 +185,9 @@ func firstNonEmpty(xs ...string) string {
 // RetrievedDoc is the doc of an endpoint document a retriever returned: what the
 // RAG prompt gives of it (no URL, headers or examples: the corpus has none).
 func RetrievedDoc(d *retrieve.Document) Doc {
-	out := Doc{ID: d.Key, API: d.API, Host: d.Host, Method: d.Method, Route: d.Route, Name: d.Name, Description: d.Description}
+	out := Doc{Key: d.Key, API: d.API, Host: d.Host, Method: d.Method, Route: d.Route, Name: d.Name, Description: d.Description}
 	for _, p := range d.Params {
-		out.Params = append(out.Params, Param{Name: p.Name, Location: cmp.Or(p.In, "query"), Type: p.Type, Required: p.Required,
+		out.Params = append(out.Params, Param{Name: p.Name, Location: cmp.Or(p.Location, "query"), Type: p.Type, Required: p.Required,
 			Description: p.Description})
 	}
 	return out
@@ -232,7 +202,7 @@ func StoreDocs(api store.API, eps []store.Endpoint) []Doc {
 			continue
 		}
 		host := strings.ToLower(firstNonEmpty(ep.Host, api.Host))
-		d := Doc{ID: ep.Key, API: name, Host: host, Method: strings.ToUpper(ep.Method), Route: ep.Route, Name: ep.Name,
+		d := Doc{Key: ep.Key, API: name, Host: host, Method: strings.ToUpper(ep.Method), Route: ep.Route, Name: ep.Name,
 			Description: ep.Description, Body: ep.BodyExample}
 		if host != "" {
 			d.URL = "https://" + host + ep.Route
@@ -270,10 +240,10 @@ func NewCatalog(source string, docs []Doc) *Catalog {
 // Add indexes more docs.
 func (c *Catalog) Add(docs ...Doc) {
 	for _, d := range docs {
-		if d.Host == "" || c.seen[d.key()] {
+		if d.Host == "" || c.seen[docKey(d)] {
 			continue
 		}
-		c.seen[d.key()] = true
+		c.seen[docKey(d)] = true
 		c.byHost[d.Host] = append(c.byHost[d.Host], len(c.docs))
 		c.docs = append(c.docs, d)
 	}

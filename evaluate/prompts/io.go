@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"sccg/internal/atomicfile"
 )
 
 // Encode writes prompts as JSON Lines.
@@ -34,7 +36,7 @@ func WriteFile(path string, ps []Prompt) error {
 			return fmt.Errorf("write prompts: %w", err)
 		}
 	}
-	return writeAtomic(path, b.Bytes())
+	return atomicfile.Write(path, b.Bytes())
 }
 
 // ReadFile reads a prompts file. A line that is not a prompt, or a prompt without

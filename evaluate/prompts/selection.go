@@ -16,6 +16,7 @@ import (
 
 	"sccg/evaluate"
 	"sccg/evaluate/answer"
+	"sccg/internal/atomicfile"
 	"sccg/release"
 )
 
@@ -24,11 +25,11 @@ import (
 func candidates(cat *Catalog, r release.Record, gold Doc, max int) []Candidate {
 	var others []Doc
 	for _, d := range cat.OnHost(gold.Host) {
-		if d.key() != gold.key() {
+		if docKey(d) != docKey(gold) {
 			others = append(others, d)
 		}
 	}
-	slices.SortStableFunc(others, func(a, b Doc) int { return cmp.Compare(a.key(), b.key()) })
+	slices.SortStableFunc(others, func(a, b Doc) int { return cmp.Compare(docKey(a), docKey(b)) })
 	h := fnv.New64a()
 	h.Write([]byte(r.SampleID))
 	rng := rand.New(rand.NewPCG(h.Sum64(), 0x5e1ec7))
@@ -128,7 +129,7 @@ func GoldCandidate(r release.Record, p Prompt) (string, bool) {
 		return "", false
 	}
 	for _, c := range p.Candidates {
-		if c.Doc.key() == gold.key() {
+		if docKey(c.Doc) == docKey(gold) {
 			return c.ID, true
 		}
 	}
@@ -284,20 +285,9 @@ func WriteSelectionOutputs(dir string, out *SelectionOutput) error {
 		return err
 	}
 	for name, data := range map[string][]byte{"selection.jsonl": b.Bytes(), "selection.json": append(sj, '\n'), "tables.md": t.Bytes()} {
-		if err := writeAtomic(filepath.Join(dir, name), data); err != nil {
+		if err := atomicfile.Write(filepath.Join(dir, name), data); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-func writeAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"sccg/evaluate"
+	"sccg/internal/atomicfile"
 )
 
 // WriteTables renders the tables of evaluation summaries in Markdown, built as the
@@ -48,5 +49,8 @@ func WriteOutputs(dir string, out *evaluate.Output) error {
 	if err := WriteTables(&b, []evaluate.Summary{out.Summary}, nil); err != nil {
 		return fmt.Errorf("write %s: %w", filepath.Join(dir, "tables.md"), err)
 	}
-	return writeAtomic(filepath.Join(dir, "tables.md"), b.Bytes())
+	if err := atomicfile.Write(filepath.Join(dir, "tables.md"), b.Bytes()); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
 }

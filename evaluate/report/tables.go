@@ -8,6 +8,7 @@ import (
 
 	"sccg/evaluate"
 	"sccg/evaluate/retrieve"
+	"sccg/evaluate/stats"
 	"sccg/release"
 )
 
@@ -555,11 +556,49 @@ func tableNoEndpoint(groups []*group) *table {
 	return t
 }
 
-// gridTestKinds titles a grid's statistics tests.
-var gridTestKinds = []struct{ kind, title string }{
-	{"contamination", "contamination (paired)"},
-	{"comment_source", "comment source"},
-	{"temporal", "temporal split"},
+// GridTestKinds are the kinds of a grid's statistics tests in the order both
+// their tables list them, each with its heading in the grid's tables.md (`sccg
+// experiment`) and its title in the report's table.
+var GridTestKinds = []struct{ Kind, Heading, Title string }{
+	{"contamination", "Contamination: human comment vs redacted intent, same samples (paired permutation test)", "contamination (paired)"},
+	{"comment_source", "Comment source: human comments vs generated intents (group-wise permutation test)", "comment source"},
+	{"temporal", "Temporal split (group-wise permutation test)", "temporal split"},
+}
+
+// GridTestRow is one row of a grid's statistics tests: one comparison of a test,
+// or the test alone when it compared nothing (its Note says why).
+type GridTestRow struct {
+	Test *GridTest
+	// Ran is false for a test without comparisons; the fields below are then empty.
+	Ran    bool
+	Metric string
+	// Result is the paired result of a contamination test that has one (Paired),
+	// else the group-wise one.
+	Result stats.PermutationResult
+	Paired bool
+}
+
+// GridTestRows are the rows of the tests of one kind, in the tests' order.
+func GridTestRows(tests []GridTest, kind string) []GridTestRow {
+	var out []GridTestRow
+	for i := range tests {
+		ts := &tests[i]
+		if ts.Kind != kind {
+			continue
+		}
+		if len(ts.Comparisons) == 0 {
+			out = append(out, GridTestRow{Test: ts})
+			continue
+		}
+		for _, c := range ts.Comparisons {
+			row := GridTestRow{Test: ts, Ran: true, Metric: c.Metric, Result: c.GroupWise}
+			if kind == "contamination" && c.Paired != nil {
+				row.Result, row.Paired = *c.Paired, true
+			}
+			out = append(out, row)
+		}
+	}
+	return out
 }
 
 // tableGridTests is the statistics tests the grids ran.
@@ -567,24 +606,20 @@ func tableGridTests(grids []*Grid) *table {
 	t := newTable("table-grid-tests", "Statistics tests of the experiment grids", "As `sccg experiment` ran them: contamination compares the human comment with the redacted intent of the same samples (paired permutation test); comment source compares human comments with generated intents, and the temporal split the samples before and after the cutoff (group-wise permutation tests). Means of A and B, their difference and the two-sided p-value.",
 		"Test", "Cell", "A", "B", "Metric", "n (A / B)", "A", "B", "Δ", "p").numeric(5)
 	t.Text = true
-	for _, kt := range gridTestKinds {
+	for _, kt := range GridTestKinds {
 		for _, g := range grids {
-			for _, ts := range g.Index.Tests {
-				if ts.Kind != kt.kind {
+			for _, r := range GridTestRows(g.Index.Tests, kt.Kind) {
+				ts := r.Test
+				if !r.Ran {
+					t.add(kt.Title, ts.Cell, ts.A, ts.B, "–", ts.Note, "", "", "", "")
 					continue
 				}
-				if len(ts.Comparisons) == 0 {
-					t.add(kt.title, ts.Cell, ts.A, ts.B, "–", ts.Note, "", "", "", "")
-					continue
+				p, n := r.Result, fmt.Sprintf("%d / %d", r.Result.NA, r.Result.NB)
+				if r.Paired {
+					n = fmt.Sprintf("%d pairs", p.N)
 				}
-				for _, c := range ts.Comparisons {
-					p, n := c.GroupWise, fmt.Sprintf("%d / %d", c.GroupWise.NA, c.GroupWise.NB)
-					if kt.kind == "contamination" && c.Paired != nil {
-						p, n = *c.Paired, fmt.Sprintf("%d pairs", c.Paired.N)
-					}
-					t.add(kt.title, ts.Cell, ts.A, ts.B, c.Metric, n, fmt.Sprintf("%.4f", p.MeanA), fmt.Sprintf("%.4f", p.MeanB),
-						fmt.Sprintf("%+.4f", p.Diff), pval(p.P))
-				}
+				t.add(kt.Title, ts.Cell, ts.A, ts.B, r.Metric, n, fmt.Sprintf("%.4f", p.MeanA), fmt.Sprintf("%.4f", p.MeanB),
+					fmt.Sprintf("%+.4f", p.Diff), pval(p.P))
 			}
 		}
 	}

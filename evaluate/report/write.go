@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"sccg/internal/atomicfile"
 )
 
 // Manifest is what a report holds: manifest.json in its directory.
@@ -87,12 +89,12 @@ func Write(ctx context.Context, d *Data, dir string, o Options) (*Manifest, erro
 		}
 	}
 	for _, name := range m.Files {
-		if err := writeAtomic(filepath.Join(dir, filepath.FromSlash(name)), files[name]); err != nil {
-			return nil, err
+		if err := atomicfile.Write(filepath.Join(dir, filepath.FromSlash(name)), files[name]); err != nil {
+			return nil, fmt.Errorf("report: %w", err)
 		}
 	}
-	if err := writeAtomic(filepath.Join(dir, ManifestFile), append(mj, '\n')); err != nil {
-		return nil, err
+	if err := atomicfile.Write(filepath.Join(dir, ManifestFile), append(mj, '\n')); err != nil {
+		return nil, fmt.Errorf("report: %w", err)
 	}
 	return m, nil
 }
@@ -118,20 +120,6 @@ func removeStale(dir string, keep []string) error {
 		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(f))); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("report: remove %s: %w", f, err)
 		}
-	}
-	return nil
-}
-
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return fmt.Errorf("report: write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("report: write %s: %w", path, err)
 	}
 	return nil
 }

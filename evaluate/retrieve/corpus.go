@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"sccg/evaluate"
+	"sccg/evaluate/apidoc"
 	"sccg/internal/route"
 	"sccg/release"
 	"sccg/store"
@@ -22,119 +23,16 @@ const (
 	SourceBench = "bench" // the api_metadata of the benchmark's records, when nothing else exists
 )
 
-// Document is one documented endpoint, the unit a retriever returns.
-type Document struct {
-	// ID names the endpoint: "METHOD host/route", e.g. "GET weather.p.rapidapi.com/forecast/{city}".
-	ID             string  `json:"id"`
-	API            string  `json:"api"` // the API's title (or name)
-	APIDescription string  `json:"api_description,omitempty"`
-	Category       string  `json:"category,omitempty"`
-	Host           string  `json:"host"`
-	Method         string  `json:"method"`
-	Route          string  `json:"route"`
-	Name           string  `json:"name,omitempty"`
-	Description    string  `json:"description,omitempty"`
-	Params         []Param `json:"params,omitempty"`
-	// Key is the source's endpoint id (RapidAPI's apiendpoint_…), when known.
-	Key string `json:"endpoint_key,omitempty"`
-}
+// Document is one documented endpoint, the unit a retriever returns: its ID names
+// it as "METHOD host/route", e.g. "GET weather.p.rapidapi.com/forecast/{city}".
+type Document = apidoc.Endpoint
 
 // Param is one documented parameter of an endpoint.
-type Param struct {
-	Name        string `json:"name"`
-	In          string `json:"in,omitempty"` // query | path | header | body | form
-	Type        string `json:"type,omitempty"`
-	Required    bool   `json:"required,omitempty"`
-	Description string `json:"description,omitempty"`
-}
+type Param = apidoc.Param
 
 // DocID is the ID of the endpoint METHOD host route.
 func DocID(method, host, route string) string {
 	return strings.ToUpper(method) + " " + strings.ToLower(host) + route
-}
-
-// Text is what the sparse and dense retrievers index: every field of the document
-// that describes it, one per line.
-func (d *Document) Text() string {
-	var lines []string
-	line := func(parts ...string) {
-		var keep []string
-		for _, p := range parts {
-			if p = strings.TrimSpace(p); p != "" {
-				keep = append(keep, p)
-			}
-		}
-		if len(keep) > 0 {
-			lines = append(lines, strings.Join(keep, " "))
-		}
-	}
-	line(d.API, d.Category)
-	line(d.APIDescription)
-	line(d.Host)
-	line(d.Name)
-	line(d.Method, d.Route)
-	line(d.Description)
-	for _, p := range d.Params {
-		line(p.Name, p.Description)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// Render writes the document as a block of text for a prompt: API, host, endpoint,
-// method and route, descriptions (each cut at 500 characters) and one line per
-// parameter with where it goes, its type and whether it is required.
-func (d *Document) Render() string {
-	var b strings.Builder
-	b.WriteString("API: " + d.API)
-	if d.Category != "" {
-		b.WriteString(" (category: " + d.Category + ")")
-	}
-	b.WriteByte('\n')
-	if d.APIDescription != "" {
-		b.WriteString("API description: " + cut(d.APIDescription, 500) + "\n")
-	}
-	b.WriteString("Host: " + d.Host + "\n")
-	b.WriteString("Endpoint: ")
-	if d.Name != "" {
-		b.WriteString(d.Name + " — ")
-	}
-	b.WriteString(d.Method + " " + d.Route + "\n")
-	if d.Description != "" {
-		b.WriteString("Description: " + cut(d.Description, 500) + "\n")
-	}
-	if len(d.Params) > 0 {
-		b.WriteString("Parameters:\n")
-		for _, p := range d.Params {
-			var attrs []string
-			for _, a := range []string{p.In, p.Type} {
-				if a != "" {
-					attrs = append(attrs, a)
-				}
-			}
-			if p.Required {
-				attrs = append(attrs, "required")
-			}
-			b.WriteString("  - " + p.Name)
-			if len(attrs) > 0 {
-				b.WriteString(" (" + strings.Join(attrs, ", ") + ")")
-			}
-			if p.Description != "" {
-				b.WriteString(": " + cut(p.Description, 500))
-			}
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
-
-// cut shortens s to at most n runes, on one line, marking a cut with "…".
-func cut(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return strings.TrimSpace(string(r[:n])) + "…"
 }
 
 // Corpus is the set of endpoint documents retrieval searches, in a stable order
@@ -242,7 +140,7 @@ func FromEndpoints(source string, apis []store.API, eps []store.Endpoint, proble
 func endpointDoc(e store.Endpoint) Document {
 	d := Document{Host: e.Host, Method: e.Method, Route: e.Route, Name: e.Name, Description: e.Description, Key: e.Key}
 	for _, p := range e.Params {
-		d.Params = append(d.Params, Param{Name: p.Name, In: p.Location, Type: p.Type, Required: p.Required, Description: p.Description})
+		d.Params = append(d.Params, Param{Name: p.Name, Location: p.Location, Type: p.Type, Required: p.Required, Description: p.Description})
 	}
 	return d
 }
@@ -310,7 +208,7 @@ func describedParams(raw json.RawMessage) []Param {
 	var out []Param
 	for _, p := range list {
 		if p.Name != "" {
-			out = append(out, Param{Name: p.Name, In: firstNonEmpty(p.In, p.Location), Type: p.Type, Required: p.Required, Description: p.Description})
+			out = append(out, Param{Name: p.Name, Location: firstNonEmpty(p.In, p.Location), Type: p.Type, Required: p.Required, Description: p.Description})
 		}
 	}
 	return out

@@ -40,26 +40,6 @@ func chat(ctx context.Context, c Chatter, model, system, user string, maxTokens 
 	return resp.Text(), nil
 }
 
-// Summary is a document on one line for a list of candidates in a prompt: method,
-// host and route, name, description and parameter names, cut at 300 characters.
-func (d *Document) Summary() string {
-	s := d.Method + " " + d.Host + d.Route
-	if d.Name != "" {
-		s += " — " + d.Name
-	}
-	if d.Description != "" {
-		s += ": " + d.Description
-	}
-	if len(d.Params) > 0 {
-		names := make([]string, len(d.Params))
-		for i, p := range d.Params {
-			names[i] = p.Name
-		}
-		s += " (params: " + strings.Join(names, ", ") + ")"
-	}
-	return cut(s, 300)
-}
-
 // HyDE retrieves with hypothetical code instead of the intent (DeepCodeSeek's code
 // expansion): an LLM writes the request code the intent asks for, and that code is
 // searched for — embedded as a document is and fused with BM25 over it when an

@@ -23,6 +23,11 @@ var stages = []string{"crawl", "mine", "extract", "align", "decontam", "redact",
 // never needs a builder stage.
 const evaluator = "evaluate"
 
+// provenance reads every stage's decisions from the store and knows the stages by
+// name only (provenance.Stages): a library, so the stages and the evaluator's
+// report may call it.
+const provenance = "provenance"
+
 // wiring may import anything: the CLI and the pipeline that runs every stage.
 var wiring = []string{"cmd/", "internal/pipeline"}
 
@@ -183,6 +188,8 @@ func violations(pkgs map[string]pkg) []string {
 				bad = append(bad, from+" imports "+to+": only the CLI imports the wiring")
 			case isStage(from) && isStage(to):
 				bad = append(bad, from+" imports "+to+": stages talk through the store, never to each other")
+			case top(from) == provenance && isStage(to):
+				bad = append(bad, from+" imports "+to+": provenance knows the stages by name only (provenance.Stages)")
 			case top(from) == evaluator && isStage(to):
 				bad = append(bad, from+" imports "+to+": the evaluator imports no builder stage")
 			case !isStage(from) && top(from) != evaluator && (isStage(to) || top(to) == evaluator):
@@ -205,6 +212,9 @@ func TestRulesCatchBrokenImports(t *testing.T) {
 		"sccg/align":            {ImportPath: "sccg/align", Imports: []string{"sccg/store", "sccg/mine", "sccg/minhash"}},
 		"sccg/evaluate/prompts": {ImportPath: "sccg/evaluate/prompts", Imports: []string{"sccg/release", "sccg/samples", "sccg/evaluate"}},
 		"sccg/minhash":          {ImportPath: "sccg/minhash", Imports: []string{"sccg/decontam"}},
+		"sccg/provenance":       {ImportPath: "sccg/provenance", Imports: []string{"sccg/store", "sccg/samples", "sccg/evaluate"}},
+		"sccg/evaluate/report":  {ImportPath: "sccg/evaluate/report", Imports: []string{"sccg/provenance"}},
+		"sccg/samples":          {ImportPath: "sccg/samples", Imports: []string{"sccg/provenance"}},
 		"sccg/store":            {ImportPath: "sccg/store", Imports: []string{"sccg/internal/pipeline"}},
 		"sccg/cmd/sccg":         {ImportPath: "sccg/cmd/sccg", Imports: []string{"sccg/align", "sccg/internal/pipeline"}},
 	}
@@ -213,6 +223,8 @@ func TestRulesCatchBrokenImports(t *testing.T) {
 		"align imports mine: stages talk through the store, never to each other",
 		"evaluate/prompts imports samples: the evaluator imports no builder stage",
 		"minhash imports decontam: a library imports no stage",
+		"provenance imports evaluate: a library imports no stage",
+		"provenance imports samples: provenance knows the stages by name only (provenance.Stages)",
 		"store imports internal/pipeline: only the CLI imports the wiring",
 	}
 	if !slices.Equal(got, want) {

@@ -7,14 +7,25 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"sccg/internal/golden"
 	"sccg/internal/storetest"
+	"sccg/provenance"
 	"sccg/samples"
 	"sccg/split"
 )
+
+// TestProvenanceKnowsTheStageOrder: provenance orders decisions by stage without
+// importing the stages, so its list must be the pipeline's, then import.
+func TestProvenanceKnowsTheStageOrder(t *testing.T) {
+	want := append(slices.Clone(Stages), samples.ImportStage)
+	if !slices.Equal(provenance.Stages, want) {
+		t.Errorf("provenance.Stages = %v, want the pipeline's order %v", provenance.Stages, want)
+	}
+}
 
 const weatherDoc = `{
   "openapi": "3.0.3",
@@ -238,7 +249,7 @@ func TestBuildEndToEnd(t *testing.T) {
 	t.Run("audit of each kind of sample", func(t *testing.T) {
 		for _, r := range recs {
 			kind := r.APIMetadata.DocMatchType
-			a, err := samples.LoadAudit(ctx, s, r.SampleID)
+			a, err := provenance.LoadAudit(ctx, s, r.SampleID)
 			if err != nil {
 				t.Fatal(err)
 			}

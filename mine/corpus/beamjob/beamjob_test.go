@@ -20,6 +20,7 @@ import (
 	"sccg/mine"
 	"sccg/mine/corpus"
 	"sccg/mine/corpus/beamjob"
+	"sccg/provenance"
 	"sccg/redact"
 	"sccg/release"
 	"sccg/samples"
@@ -415,7 +416,7 @@ func TestBeamMatchesLocal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := samples.LoadAudit(ctx, st, recs[0].SampleID)
+	a, err := provenance.LoadAudit(ctx, st, recs[0].SampleID)
 	if err != nil {
 		t.Fatal(err)
 	}

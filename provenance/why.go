@@ -1,4 +1,4 @@
-package main
+package provenance
 
 import (
 	"context"
@@ -28,44 +28,44 @@ const (
 
 var whyKinds = []string{whySample, whyFunction, whyFile, whyRepository, whyAPI, whyDescription}
 
-// whyCandidate is one thing of the store a name may mean.
-type whyCandidate struct {
+// Candidate is one thing of the store a name may mean.
+type Candidate struct {
 	Kind    string `json:"kind"`
 	Subject string `json:"subject"` // what `sccg why` takes to name it alone
 	Name    string `json:"name"`
 }
 
-// whyReport answers "why is X (not) in the benchmark?": the subject, every
+// Report answers "why is X (not) in the benchmark?": the subject, every
 // decision on its way from input to sample, and a verdict in words.
-type whyReport struct {
-	Query       string    `json:"query"`
-	Subject     whyNode   `json:"subject"`
-	Upstream    []whyNode `json:"upstream,omitempty"` // what it came from: repository, file, function; description file
-	InBenchmark bool      `json:"in_benchmark"`
-	Samples     []string  `json:"samples,omitempty"`
-	KeptOutBy   *whyStep  `json:"kept_out_by,omitempty"`
-	Verdict     string    `json:"verdict"`
+type Report struct {
+	Query       string   `json:"query"`
+	Subject     Node     `json:"subject"`
+	Upstream    []Node   `json:"upstream,omitempty"` // what it came from: repository, file, function; description file
+	InBenchmark bool     `json:"in_benchmark"`
+	Samples     []string `json:"samples,omitempty"`
+	KeptOutBy   *Step    `json:"kept_out_by,omitempty"`
+	Verdict     string   `json:"verdict"`
 }
 
-// whyNode is one subject on the way: its decisions in pipeline order, facts the
+// Node is one subject on the way: its decisions in pipeline order, facts the
 // tables hold about it, and its parts (the functions of a file, the files of a
 // repository, the functions aligned to an API).
-type whyNode struct {
-	Kind      string    `json:"kind"`
-	Subject   string    `json:"subject"`
-	Name      string    `json:"name"`
-	Decisions []whyStep `json:"decisions"`
-	Facts     []string  `json:"facts,omitempty"`
-	Parts     []whyNode `json:"parts,omitempty"`
+type Node struct {
+	Kind      string   `json:"kind"`
+	Subject   string   `json:"subject"`
+	Name      string   `json:"name"`
+	Decisions []Step   `json:"decisions"`
+	Facts     []string `json:"facts,omitempty"`
+	Parts     []Node   `json:"parts,omitempty"`
 	// Outcome says where it ended: a sample, or the decision that kept it out.
 	Outcome   string   `json:"outcome,omitempty"`
 	Samples   []string `json:"samples,omitempty"`
-	KeptOutBy *whyStep `json:"kept_out_by,omitempty"`
+	KeptOutBy *Step    `json:"kept_out_by,omitempty"`
 }
 
-// whyStep is one decision; Current is false when a later run of its stage
+// Step is one decision; Current is false when a later run of its stage
 // decided on the subject again.
-type whyStep struct {
+type Step struct {
 	Stage       string         `json:"stage"`
 	SubjectKind string         `json:"subject_kind"`
 	Subject     string         `json:"subject"`
@@ -76,14 +76,14 @@ type whyStep struct {
 	Current     bool           `json:"current"`
 }
 
-// errAmbiguous is a name that means several things of the store.
-type errAmbiguous struct {
-	query      string
-	candidates []whyCandidate
+// AmbiguousError is a name that means several things of the store.
+type AmbiguousError struct {
+	Query      string
+	Candidates []Candidate
 }
 
-func (e *errAmbiguous) Error() string {
-	return fmt.Sprintf("%q names %d things in the store; say which with one of the subjects listed", e.query, len(e.candidates))
+func (e *AmbiguousError) Error() string {
+	return fmt.Sprintf("%q names %d things in the store; say which with one of the subjects listed", e.Query, len(e.Candidates))
 }
 
 // whyLimit bounds the candidates a name may match and the parts a node lists.
@@ -91,14 +91,17 @@ const whyLimit = 50
 
 var sampleIDPattern = regexp.MustCompile(`(?i)^SCG-\d+$`)
 
-// explainer answers why questions over one store.
-type explainer struct {
+// Explainer answers why questions over one store.
+type Explainer struct {
 	s *store.Store
 }
 
-// resolve finds every thing of the store q may mean: KIND:NAME looks among one
+// NewExplainer answers why questions over s.
+func NewExplainer(s *store.Store) *Explainer { return &Explainer{s: s} }
+
+// Resolve finds every thing of the store q may mean: KIND:NAME looks among one
 // kind, a bare name among all.
-func (x *explainer) resolve(ctx context.Context, q string) ([]whyCandidate, error) {
+func (x *Explainer) Resolve(ctx context.Context, q string) ([]Candidate, error) {
 	kinds := whyKinds
 	name := q
 	if k, rest, ok := strings.Cut(q, ":"); ok && rest != "" {
@@ -112,9 +115,9 @@ func (x *explainer) resolve(ctx context.Context, q string) ([]whyCandidate, erro
 			kinds, name = []string{k}, rest
 		}
 	}
-	var out []whyCandidate
+	var out []Candidate
 	seen := map[[2]string]bool{}
-	add := func(c whyCandidate) {
+	add := func(c Candidate) {
 		if k := [2]string{c.Kind, c.Subject}; !seen[k] {
 			seen[k] = true
 			out = append(out, c)
@@ -134,10 +137,10 @@ func (x *explainer) resolve(ctx context.Context, q string) ([]whyCandidate, erro
 
 // candidates are the things of one kind name may mean; explicit is true when the
 // kind was asked for, so an id needs no other shape.
-func (x *explainer) candidates(ctx context.Context, kind, name string, explicit bool) ([]whyCandidate, error) {
+func (x *Explainer) candidates(ctx context.Context, kind, name string, explicit bool) ([]Candidate, error) {
 	s := x.s
 	id, idErr := strconv.ParseInt(name, 10, 64)
-	var out []whyCandidate
+	var out []Candidate
 	switch kind {
 	case whySample:
 		if !sampleIDPattern.MatchString(name) && !explicit {
@@ -150,7 +153,7 @@ func (x *explainer) candidates(ctx context.Context, kind, name string, explicit 
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, whyCandidate{whySample, smp.SampleID, fmt.Sprintf("sample %s (%s, %s)", smp.SampleID, smp.FunctionName, smp.APIHost)})
+		out = append(out, Candidate{whySample, smp.SampleID, fmt.Sprintf("sample %s (%s, %s)", smp.SampleID, smp.FunctionName, smp.APIHost)})
 	case whyFunction:
 		var fs []store.FunctionRef
 		switch {
@@ -209,7 +212,7 @@ func (x *explainer) candidates(ctx context.Context, kind, name string, explicit 
 		}
 		for _, u := range ds {
 			if !stored[u] {
-				out = append(out, whyCandidate{whyFile, whyFile + ":" + u, "file " + githubFileName(u) + " (rejected by mine, not stored)"})
+				out = append(out, Candidate{whyFile, whyFile + ":" + u, "file " + githubFileName(u) + " (rejected by mine, not stored)"})
 			}
 		}
 	case whyRepository:
@@ -218,7 +221,7 @@ func (x *explainer) candidates(ctx context.Context, kind, name string, explicit 
 			return nil, err
 		}
 		if r != nil {
-			out = append(out, whyCandidate{whyRepository, whyRepository + ":" + r.FullName, "repository " + r.FullName})
+			out = append(out, Candidate{whyRepository, whyRepository + ":" + r.FullName, "repository " + r.FullName})
 			return out, nil
 		}
 		ps, err := s.DecidedSubjects(ctx, "repository", name, whyLimit)
@@ -226,7 +229,7 @@ func (x *explainer) candidates(ctx context.Context, kind, name string, explicit 
 			return nil, err
 		}
 		for _, p := range ps {
-			out = append(out, whyCandidate{whyRepository, whyRepository + ":" + p[1], "repository " + p[1] + " (not stored)"})
+			out = append(out, Candidate{whyRepository, whyRepository + ":" + p[1], "repository " + p[1] + " (not stored)"})
 		}
 	case whyAPI:
 		var as []store.API
@@ -245,7 +248,7 @@ func (x *explainer) candidates(ctx context.Context, kind, name string, explicit 
 			}
 		}
 		for _, a := range as {
-			out = append(out, whyCandidate{whyAPI, whyAPI + ":" + strconv.FormatInt(a.ID, 10), apiName(a)})
+			out = append(out, Candidate{whyAPI, whyAPI + ":" + strconv.FormatInt(a.ID, 10), apiName(a)})
 		}
 	case whyDescription:
 		paths := map[string]bool{}
@@ -268,18 +271,18 @@ func (x *explainer) candidates(ctx context.Context, kind, name string, explicit 
 			}
 		}
 		for _, p := range slices.Sorted(maps.Keys(paths)) {
-			out = append(out, whyCandidate{whyDescription, whyDescription + ":" + p, "description file " + p})
+			out = append(out, Candidate{whyDescription, whyDescription + ":" + p, "description file " + p})
 		}
 	}
 	return out, nil
 }
 
-func functionCandidate(f store.FunctionRef) whyCandidate {
-	return whyCandidate{whyFunction, whyFunction + ":" + strconv.FormatInt(f.ID, 10), fmt.Sprintf("function %s (line %d)", f, f.StartLine)}
+func functionCandidate(f store.FunctionRef) Candidate {
+	return Candidate{whyFunction, whyFunction + ":" + strconv.FormatInt(f.ID, 10), fmt.Sprintf("function %s (line %d)", f, f.StartLine)}
 }
 
-func fileCandidate(f store.FileRef) whyCandidate {
-	return whyCandidate{whyFile, whyFile + ":" + strconv.FormatInt(f.ID, 10), "file " + f.String() + " (" + f.URL + ")"}
+func fileCandidate(f store.FileRef) Candidate {
+	return Candidate{whyFile, whyFile + ":" + strconv.FormatInt(f.ID, 10), "file " + f.String() + " (" + f.URL + ")"}
 }
 
 func apiName(a store.API) string {
@@ -292,7 +295,7 @@ func apiName(a store.API) string {
 
 // decidedFiles are the subjects of mine's file decisions that name: the subject
 // itself, a path ending in it, or a GitHub file URL whose owner/repo/path it is.
-func (x *explainer) decidedFiles(ctx context.Context, name string) ([]string, error) {
+func (x *Explainer) decidedFiles(ctx context.Context, name string) ([]string, error) {
 	tail := name
 	if parts := strings.SplitN(name, "/", 3); len(parts) == 3 {
 		tail = parts[2] // owner/repo/path: look for the path, then check the owner and repo
@@ -317,7 +320,7 @@ func (x *explainer) decidedFiles(ctx context.Context, name string) ([]string, er
 }
 
 // repository finds a stored repository by full name or URL (nil when none).
-func (x *explainer) repository(ctx context.Context, name string) (*store.Repository, error) {
+func (x *Explainer) repository(ctx context.Context, name string) (*store.Repository, error) {
 	r, err := x.s.RepositoryByName(ctx, name)
 	if errors.Is(err, store.ErrNotFound) {
 		r, err = x.s.RepositoryByURL(ctx, name)
@@ -328,9 +331,9 @@ func (x *explainer) repository(ctx context.Context, name string) (*store.Reposit
 	return r, err
 }
 
-// explain builds the report of one resolved candidate.
-func (x *explainer) explain(ctx context.Context, q string, c whyCandidate) (*whyReport, error) {
-	rep := &whyReport{Query: q}
+// Explain builds the report of one resolved candidate.
+func (x *Explainer) Explain(ctx context.Context, q string, c Candidate) (*Report, error) {
+	rep := &Report{Query: q}
 	_, name, _ := strings.Cut(c.Subject, ":")
 	var err error
 	switch c.Kind {
@@ -361,7 +364,7 @@ func (x *explainer) explain(ctx context.Context, q string, c whyCandidate) (*why
 
 // decisions reads the decisions on a subject (any of its names, one kind), in
 // pipeline order, each marked current or superseded by a later run of its stage.
-func (x *explainer) decisions(ctx context.Context, stage, kind string, subjects ...string) ([]whyStep, error) {
+func (x *Explainer) decisions(ctx context.Context, stage, kind string, subjects ...string) ([]Step, error) {
 	ds, err := x.s.SubjectDecisions(ctx, kind, subjects...)
 	if err != nil {
 		return nil, err
@@ -372,21 +375,21 @@ func (x *explainer) decisions(ctx context.Context, stage, kind string, subjects 
 			newest[d.Stage] = max(newest[d.Stage], d.RunID)
 		}
 	}
-	out := []whyStep{}
+	out := []Step{}
 	for _, d := range ds {
 		if stage != "" && d.Stage != stage {
 			continue
 		}
-		out = append(out, whyStep{Stage: d.Stage, SubjectKind: d.SubjectKind, Subject: d.Subject, Verdict: d.Verdict,
+		out = append(out, Step{Stage: d.Stage, SubjectKind: d.SubjectKind, Subject: d.Subject, Verdict: d.Verdict,
 			Reason: d.Reason, Evidence: d.Evidence, RunID: d.RunID, Current: d.RunID == newest[d.Stage]})
 	}
-	slices.SortStableFunc(out, func(a, b whyStep) int { return stageOrder(a.Stage) - stageOrder(b.Stage) })
+	slices.SortStableFunc(out, func(a, b Step) int { return stageOrder(a.Stage) - stageOrder(b.Stage) })
 	return out, nil
 }
 
 // blocking is the decision that kept a node out: its first current rejection in
 // pipeline order, else its first current failure.
-func blocking(steps []whyStep) *whyStep {
+func blocking(steps []Step) *Step {
 	for _, v := range []string{store.Rejected, store.Failed} {
 		for i := range steps {
 			if steps[i].Current && steps[i].Verdict == v {
@@ -400,7 +403,7 @@ func blocking(steps []whyStep) *whyStep {
 
 // keptOut sets what kept a node out from its own decisions: prefix and the
 // blocking decision, or otherwise when none blocks.
-func (n *whyNode) keptOut(prefix, otherwise string) {
+func (n *Node) keptOut(prefix, otherwise string) {
 	n.KeptOutBy = blocking(n.Decisions)
 	if n.KeptOutBy != nil {
 		n.Outcome = prefix + stepText(n.KeptOutBy)
@@ -411,8 +414,8 @@ func (n *whyNode) keptOut(prefix, otherwise string) {
 
 // decidedNode is a subject known only by the decisions on it (a file or
 // repository mine rejected and did not store).
-func (x *explainer) decidedNode(ctx context.Context, kind, decisionKind, subject, name string) (whyNode, error) {
-	n := whyNode{Kind: kind, Subject: kind + ":" + subject, Name: name}
+func (x *Explainer) decidedNode(ctx context.Context, kind, decisionKind, subject, name string) (Node, error) {
+	n := Node{Kind: kind, Subject: kind + ":" + subject, Name: name}
 	var err error
 	if n.Decisions, err = x.decisions(ctx, "", decisionKind, subject); err != nil {
 		return n, err
@@ -421,13 +424,13 @@ func (x *explainer) decidedNode(ctx context.Context, kind, decisionKind, subject
 	return n, nil
 }
 
-func stepText(s *whyStep) string {
+func stepText(s *Step) string {
 	return fmt.Sprintf("%s %s it (%s)", s.Stage, s.Verdict, s.Reason)
 }
 
 // functionNode explains one function: its decisions and the sample it became.
-func (x *explainer) functionNode(ctx context.Context, f store.FunctionRef) (whyNode, error) {
-	n := whyNode{Kind: whyFunction, Subject: whyFunction + ":" + strconv.FormatInt(f.ID, 10), Name: fmt.Sprintf("%s (line %d)", f, f.StartLine)}
+func (x *Explainer) functionNode(ctx context.Context, f store.FunctionRef) (Node, error) {
+	n := Node{Kind: whyFunction, Subject: whyFunction + ":" + strconv.FormatInt(f.ID, 10), Name: fmt.Sprintf("%s (line %d)", f, f.StartLine)}
 	var err error
 	if n.Decisions, err = x.decisions(ctx, "", "function", strconv.FormatInt(f.ID, 10)); err != nil {
 		return n, err
@@ -460,8 +463,8 @@ func (x *explainer) functionNode(ctx context.Context, f store.FunctionRef) (whyN
 }
 
 // sampleNode is a sample: its split and the decisions on it.
-func (x *explainer) sampleNode(ctx context.Context, smp *store.Sample) (whyNode, error) {
-	n := whyNode{Kind: whySample, Subject: smp.SampleID, Name: smp.SampleID, Samples: []string{smp.SampleID}}
+func (x *Explainer) sampleNode(ctx context.Context, smp *store.Sample) (Node, error) {
+	n := Node{Kind: whySample, Subject: smp.SampleID, Name: smp.SampleID, Samples: []string{smp.SampleID}}
 	var err error
 	if n.Decisions, err = x.decisions(ctx, "", "sample", smp.SampleID); err != nil {
 		return n, err
@@ -480,8 +483,8 @@ func (x *explainer) sampleNode(ctx context.Context, smp *store.Sample) (whyNode,
 
 // fileNode explains a stored file: mine's and extract's decisions and each of
 // its functions.
-func (x *explainer) fileNode(ctx context.Context, f store.FileRef, withParts bool) (whyNode, error) {
-	n := whyNode{Kind: whyFile, Subject: whyFile + ":" + strconv.FormatInt(f.ID, 10), Name: f.String()}
+func (x *Explainer) fileNode(ctx context.Context, f store.FileRef, withParts bool) (Node, error) {
+	n := Node{Kind: whyFile, Subject: whyFile + ":" + strconv.FormatInt(f.ID, 10), Name: f.String()}
 	mined, err := x.decisions(ctx, "mine", "file", f.URL)
 	if err != nil {
 		return n, err
@@ -523,8 +526,8 @@ func (x *explainer) fileNode(ctx context.Context, f store.FileRef, withParts boo
 }
 
 // repoNode is a repository: mine's decisions on it.
-func (x *explainer) repoNode(ctx context.Context, r *store.Repository) (whyNode, error) {
-	n := whyNode{Kind: whyRepository, Subject: whyRepository + ":" + r.FullName, Name: r.FullName}
+func (x *Explainer) repoNode(ctx context.Context, r *store.Repository) (Node, error) {
+	n := Node{Kind: whyRepository, Subject: whyRepository + ":" + r.FullName, Name: r.FullName}
 	names := []string{r.FullName, "https://github.com/" + r.FullName}
 	if r.URL != "" {
 		names = append(names, r.URL)
@@ -545,7 +548,7 @@ func orDash(s string) string {
 	return s
 }
 
-func (x *explainer) upstreamOfFile(ctx context.Context, rep *whyReport, f store.FileRef) error {
+func (x *Explainer) upstreamOfFile(ctx context.Context, rep *Report, f store.FileRef) error {
 	r, err := x.s.Repository(ctx, f.RepoID)
 	if err != nil {
 		return err
@@ -558,7 +561,7 @@ func (x *explainer) upstreamOfFile(ctx context.Context, rep *whyReport, f store.
 	return nil
 }
 
-func (x *explainer) explainFunction(ctx context.Context, rep *whyReport, id int64) error {
+func (x *Explainer) explainFunction(ctx context.Context, rep *Report, id int64) error {
 	f, err := x.s.FunctionRefByID(ctx, id)
 	if err != nil {
 		return err
@@ -583,7 +586,7 @@ func (x *explainer) explainFunction(ctx context.Context, rep *whyReport, id int6
 	return nil
 }
 
-func (x *explainer) explainSample(ctx context.Context, rep *whyReport, sampleID string) error {
+func (x *Explainer) explainSample(ctx context.Context, rep *Report, sampleID string) error {
 	smp, err := x.s.SampleByID(ctx, sampleID)
 	if err != nil {
 		return err
@@ -610,7 +613,7 @@ func (x *explainer) explainSample(ctx context.Context, rep *whyReport, sampleID 
 	return nil
 }
 
-func (x *explainer) explainFile(ctx context.Context, rep *whyReport, id int64) error {
+func (x *Explainer) explainFile(ctx context.Context, rep *Report, id int64) error {
 	f, err := x.s.FileRefByID(ctx, id)
 	if err != nil {
 		return err
@@ -626,7 +629,7 @@ func (x *explainer) explainFile(ctx context.Context, rep *whyReport, id int64) e
 }
 
 // explainRejectedFile explains a file mine decided on but did not store.
-func (x *explainer) explainRejectedFile(ctx context.Context, rep *whyReport, subject string) error {
+func (x *Explainer) explainRejectedFile(ctx context.Context, rep *Report, subject string) error {
 	n, err := x.decidedNode(ctx, whyFile, "file", subject, githubFileName(subject))
 	if err != nil {
 		return err
@@ -636,7 +639,7 @@ func (x *explainer) explainRejectedFile(ctx context.Context, rep *whyReport, sub
 	return nil
 }
 
-func (x *explainer) explainRepository(ctx context.Context, rep *whyReport, name string) error {
+func (x *Explainer) explainRepository(ctx context.Context, rep *Report, name string) error {
 	r, err := x.repository(ctx, name)
 	if err != nil {
 		return err
@@ -719,8 +722,8 @@ func (x *explainer) explainRepository(ctx context.Context, rep *whyReport, name 
 
 // apiNode is an API: its description's warnings, its endpoints and the functions
 // aligned to it.
-func (x *explainer) apiNode(ctx context.Context, a store.API) (whyNode, error) {
-	n := whyNode{Kind: whyAPI, Subject: whyAPI + ":" + strconv.FormatInt(a.ID, 10), Name: strings.TrimPrefix(apiName(a), "api ")}
+func (x *Explainer) apiNode(ctx context.Context, a store.API) (Node, error) {
+	n := Node{Kind: whyAPI, Subject: whyAPI + ":" + strconv.FormatInt(a.ID, 10), Name: strings.TrimPrefix(apiName(a), "api ")}
 	ref := a.Slug
 	if a.Owner != "" {
 		ref = a.Owner + "/" + a.Slug
@@ -780,14 +783,14 @@ func (x *explainer) apiNode(ctx context.Context, a store.API) (whyNode, error) {
 	return n, nil
 }
 
-func orText(s *whyStep) string {
+func orText(s *Step) string {
 	if s == nil {
 		return "no decision recorded"
 	}
 	return stepText(s)
 }
 
-func (x *explainer) explainAPI(ctx context.Context, rep *whyReport, id int64) error {
+func (x *Explainer) explainAPI(ctx context.Context, rep *Report, id int64) error {
 	a, err := x.s.API(ctx, id)
 	if err != nil {
 		return err
@@ -807,8 +810,8 @@ func (x *explainer) explainAPI(ctx context.Context, rep *whyReport, id int64) er
 }
 
 // descriptionNode is a description file: crawl's decisions on it.
-func (x *explainer) descriptionNode(ctx context.Context, path string) (whyNode, error) {
-	n := whyNode{Kind: whyDescription, Subject: whyDescription + ":" + path, Name: path}
+func (x *Explainer) descriptionNode(ctx context.Context, path string) (Node, error) {
+	n := Node{Kind: whyDescription, Subject: whyDescription + ":" + path, Name: path}
 	// crawl may name the file by another path to it (relative to --docs)
 	names := []string{path}
 	ps, err := x.s.DecidedSubjects(ctx, "file", path, whyLimit)
@@ -824,7 +827,7 @@ func (x *explainer) descriptionNode(ctx context.Context, path string) (whyNode, 
 	return n, err
 }
 
-func (x *explainer) explainDescription(ctx context.Context, rep *whyReport, path string) error {
+func (x *Explainer) explainDescription(ctx context.Context, rep *Report, path string) error {
 	n, err := x.descriptionNode(ctx, path)
 	if err != nil {
 		return err
@@ -864,7 +867,7 @@ func (x *explainer) explainDescription(ctx context.Context, rep *whyReport, path
 }
 
 // finish sets the report's verdict from its subject node.
-func (rep *whyReport) finish(what string, n whyNode) {
+func (rep *Report) finish(what string, n Node) {
 	rep.Samples = n.Samples
 	rep.InBenchmark = len(n.Samples) > 0
 	rep.KeptOutBy = n.KeptOutBy
@@ -876,8 +879,8 @@ func (rep *whyReport) finish(what string, n whyNode) {
 	rep.Verdict = fmt.Sprintf("%s is not in the benchmark: %s", what, n.Outcome)
 }
 
-// writeText prints the report: upstream first, then the subject, then the verdict.
-func (rep *whyReport) writeText(w io.Writer) {
+// WriteText prints the report: upstream first, then the subject, then the verdict.
+func (rep *Report) WriteText(w io.Writer) {
 	for _, n := range rep.Upstream {
 		n.write(w, "", false)
 	}
@@ -885,7 +888,7 @@ func (rep *whyReport) writeText(w io.Writer) {
 	fmt.Fprintln(w, rep.Verdict)
 }
 
-func (n *whyNode) write(w io.Writer, indent string, outcome bool) {
+func (n *Node) write(w io.Writer, indent string, outcome bool) {
 	fmt.Fprintf(w, "%s%s %s\n", indent, kindWord(n.Kind), n.Name)
 	for _, f := range n.Facts {
 		fmt.Fprintf(w, "%s    %s\n", indent, f)

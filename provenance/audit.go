@@ -1,4 +1,4 @@
-package samples
+package provenance
 
 import (
 	"bytes"
@@ -66,6 +66,23 @@ func LoadAudit(ctx context.Context, s *store.Store, sampleID string) (*Audit, er
 		}
 	}
 	return a, nil
+}
+
+// AuditText is what `sccg audit` shows of the sample named sampleID, or "" when
+// the store has none: the lineage on each sample's page of the report.
+func AuditText(ctx context.Context, s *store.Store, sampleID string) (string, error) {
+	a, err := LoadAudit(ctx, s, sampleID)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	if err := a.WriteText(&b); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }
 
 // compactJSON renders raw JSON on one line with sorted keys, or "" for empty values.
