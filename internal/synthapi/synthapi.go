@@ -32,14 +32,21 @@ var resources = []string{"commits", "issues", "pulls", "branches", "releases", "
 // subs are the collections under one item of a resource.
 var subs = []string{"comments", "reactions", "events"}
 
-// CodeHost returns n distinct paths of a code-hosting REST API (n at most 1,400),
+// CodeHost returns n distinct paths of a code-hosting REST API (n at most 1,410),
 // with their operations: a collection is listed and created (GET, POST), an item
 // read, updated and deleted (GET, PATCH, DELETE), an item's sub-collection listed.
-// Every owner prefix gets its resources in turn, so any n spreads over all of
+// Each owner prefix is a path itself; every owner prefix gets its resources in turn, so any n spreads over all of
 // them; literal paths (/user) stand beside templates (/users/{username}).
 func CodeHost(n int) []Operation {
 	var out []Operation
 	paths := 0
+	for _, owner := range owners {
+		if paths == n {
+			return out
+		}
+		out = append(out, Operation{"GET", owner})
+		paths++
+	}
 	for shape := 0; shape < 2+len(subs) && paths < n; shape++ {
 		for r, res := range resources {
 			for o, owner := range owners {

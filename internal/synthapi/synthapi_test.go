@@ -7,7 +7,7 @@ import (
 )
 
 func TestCodeHost(t *testing.T) {
-	for _, n := range []int{10, 500, 1000, 1400} {
+	for _, n := range []int{10, 500, 1000, 1410} {
 		ops := CodeHost(n)
 		paths := map[string]bool{}
 		for _, op := range ops {
