@@ -2,6 +2,7 @@ package decontam
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -49,7 +50,7 @@ type DecideOptions struct {
 // recorded); callers whose every aligned request is made by a same-file function
 // that can be a sample on its own (caller_of, naming the callees); within each
 // duplicate cluster, every member but the one that stands for it; and what exceeds
-// the per-repository and per-API caps. A cluster's members are taken in align's
+// the per-repository, per-API and per-endpoint caps. A cluster's members are taken in align's
 // rank (store.DedupEntry.Rank): the first that is neither a template nor a caller
 // stands for the cluster, and when the caps pass it over, the next that fits is
 // promoted (ApplyCaps). Verdicts are in cands order.
@@ -132,6 +133,7 @@ func Decide(cands []Candidate, dedup map[int64]store.DedupEntry, opt DecideOptio
 			for m, i := range ms {
 				ev := map[string]any{"cluster": ids[n], "members": len(ms)}
 				if m == 0 {
+					maps.Copy(ev, o.Detail[m])
 					out[i].Reasons = append(out[i].Reasons, Reason{o.Capped[m], ev})
 					continue
 				}
@@ -153,7 +155,9 @@ func Decide(cands []Candidate, dedup map[int64]store.DedupEntry, opt DecideOptio
 					out[i].note("promoted", map[string]any{"cluster": ids[n], "over": over, "because": o.Capped[0]})
 				}
 			case m < o.Kept:
-				out[i].Reasons = append(out[i].Reasons, Reason{o.Capped[m], map[string]any{"cluster": ids[n], "kept": kept}})
+				ev := map[string]any{"cluster": ids[n], "kept": kept}
+				maps.Copy(ev, o.Detail[m])
+				out[i].Reasons = append(out[i].Reasons, Reason{o.Capped[m], ev})
 			default:
 				d := dedup[cands[i].FunctionID]
 				code := ReasonNearDuplicate
