@@ -456,7 +456,7 @@ func loadCandidates(ctx context.Context, st *store.Store) ([]Candidate, map[int6
 		c := Candidate{FunctionID: f.ID, Repo: repo.FullName, RepoDesc: repo.Description, RepoTopics: repo.Topics,
 			RepoCreatedAt: repo.CreatedAt, Path: file.Path, FileHead: heads[f.FileID], Name: f.Name, QualName: f.QualName,
 			FileID: f.FileID, Code: f.Code, Facts: facts, Quality: f.Quality, APIID: a.APIID, Host: a.Host, Route: a.Route,
-			Endpoint: endpointKey(a), MatchType: a.DocMatchType}
+			Endpoint: endpointKey(a), Documented: a.EndpointID != 0}
 		if c.APIEndpoints, err = apiEndpoints(ctx, st, a.APIID, documented); err != nil {
 			return fail(err)
 		}

@@ -60,7 +60,7 @@ type Candidate struct {
 	// and route): the per-endpoint cap and the API's budget read them.
 	Endpoint     string
 	APIEndpoints int
-	MatchType    string // doc_match_type of the primary alignment
+	Documented   bool // the primary alignment binds a documented endpoint (url or route)
 	// AlignedCalls are the endpoints ("HOST METHOD ROUTE") the calls that aligned
 	// were bound to, by index in Facts.Calls; set for functions that make no request
 	// themselves.
