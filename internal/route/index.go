@@ -140,7 +140,8 @@ func templateSegs(template string) []tseg {
 		case wholeParam(seg):
 			out[i] = tseg{kind: segParam, text: seg}
 		case strings.Contains(seg, "{") && strings.Contains(seg[strings.IndexByte(seg, '{'):], "}"):
-			out[i] = tseg{kind: segPattern, text: seg, re: regexp.MustCompile("^" + segmentPattern(seg) + "$")}
+			pat, _, _ := segmentPattern(seg)
+			out[i] = tseg{kind: segPattern, text: seg, re: regexp.MustCompile("^" + pat + "$")}
 		default:
 			out[i] = tseg{kind: segLiteral, text: seg}
 		}
@@ -153,8 +154,10 @@ func wholeParam(seg string) bool {
 	return len(seg) > 2 && seg[0] == '{' && seg[len(seg)-1] == '}' && strings.Count(seg, "{") == 1 && strings.Count(seg, "}") == 1
 }
 
-// segmentPattern is the regexp of one template segment, as Compile writes it.
-func segmentPattern(seg string) string {
+// segmentPattern is the regexp of one template segment: its literal parts quoted,
+// each {name} part one or more characters other than a slash; with the number of
+// literal characters and of parameter parts.
+func segmentPattern(seg string) (pattern string, literal, params int) {
 	var b strings.Builder
 	rest := seg
 	for rest != "" {
@@ -165,13 +168,16 @@ func segmentPattern(seg string) string {
 		}
 		if open < 0 || closing < 0 {
 			b.WriteString(regexp.QuoteMeta(rest))
+			literal += len(rest)
 			break
 		}
 		b.WriteString(regexp.QuoteMeta(rest[:open]))
+		literal += open
 		b.WriteString(`[^/]+`)
+		params++
 		rest = rest[open+closing+1:]
 	}
-	return b.String()
+	return b.String(), literal, params
 }
 
 // pathSeg is one segment of a path as code writes it.

@@ -41,24 +41,10 @@ func Compile(template string) *Route {
 			r.params++
 			continue
 		}
-		rest := seg
-		for rest != "" {
-			open := strings.IndexByte(rest, '{')
-			closing := -1
-			if open >= 0 {
-				closing = strings.IndexByte(rest[open:], '}')
-			}
-			if open < 0 || closing < 0 {
-				b.WriteString(regexp.QuoteMeta(rest))
-				r.literal += len(rest)
-				break
-			}
-			b.WriteString(regexp.QuoteMeta(rest[:open]))
-			r.literal += open
-			b.WriteString(`[^/]+`)
-			r.params++
-			rest = rest[open+closing+1:]
-		}
+		pat, literal, params := segmentPattern(seg)
+		b.WriteString(pat)
+		r.literal += literal
+		r.params += params
 	}
 	b.WriteString("$")
 	r.pattern = b.String()
