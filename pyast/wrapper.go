@@ -85,7 +85,7 @@ func (sc *scope) urlPieces(n *node, depth int) []urlPiece {
 		return nil
 	}
 	src := sc.m.src
-	opaque := []urlPiece{{text: sc.str(n).s}}
+	opaque := func() []urlPiece { return []urlPiece{{text: sc.str(n).s}} }
 	switch n.typ {
 	case "parenthesized_expression":
 		if k := n.namedKids(); len(k) == 1 {
@@ -128,13 +128,13 @@ func (sc *scope) urlPieces(n *node, depth int) []urlPiece {
 			if sc.ownParam(name) {
 				return []urlPiece{{param: name}}
 			}
-			return opaque
+			return opaque()
 		}
 		if ps := vsc.urlPieces(v, depth+1); hasParam(ps) {
 			return ps
 		}
 	}
-	return opaque
+	return opaque()
 }
 
 // ownParam reports a parameter of the analysed function itself: a parameter of the

@@ -117,6 +117,23 @@ func TestIndexAgreesWithMatch(t *testing.T) {
 			t.Errorf("Lookup(%q) = %q, Match accepts %q", p, got, want)
 		}
 	}
+	// With placeholders, the index finds what Match accepts, and more only by
+	// letting a placeholder span segments.
+	for _, p := range []string{"/forecast/{city}", "/v1/{id}.json", "/words/{w}/{k}", "/a/{x}", "/{x}/b", "/a/{x}/c", "/races/{s}", "/{x}", "/a/{b}"} {
+		hits := map[string]Fit{}
+		for _, h := range x.Lookup(p) {
+			hits[templates[h.ID]] = h.Fit
+		}
+		for _, tp := range templates {
+			f, found := hits[tp]
+			switch match := Compile(tp).Match(p); {
+			case match && !found:
+				t.Errorf("Lookup(%q) misses %q, which Match accepts", p, tp)
+			case !match && found && f.Spanned == 0:
+				t.Errorf("Lookup(%q) finds %q without a span, which Match refuses", p, tp)
+			}
+		}
+	}
 }
 
 // BenchmarkIndexLookup looks up paths in a 1,000-template index.
