@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"regexp"
 	"slices"
@@ -34,7 +35,8 @@ const (
 // once. It is read-only after NewCatalog and safe for concurrent use.
 type Catalog struct {
 	byHost map[string][]catalogEndpoint
-	prints map[string]string // host → fingerprint of its endpoints
+	routes map[string]*route.Index // host → its routes, ids indexing byHost[host]
+	prints map[string]string       // host → fingerprint of its endpoints
 }
 
 type catalogEndpoint struct {
@@ -53,7 +55,7 @@ func NewCatalog(eps []store.Endpoint, apis ...store.API) *Catalog {
 	for _, a := range apis {
 		keys[a.ID] = a.Source + "\x00" + a.Owner + "\x00" + a.Slug
 	}
-	c := &Catalog{byHost: map[string][]catalogEndpoint{}, prints: map[string]string{}}
+	c := &Catalog{byHost: map[string][]catalogEndpoint{}, routes: map[string]*route.Index{}, prints: map[string]string{}}
 	for _, e := range eps {
 		h := strings.ToLower(e.Host)
 		c.byHost[h] = append(c.byHost[h], catalogEndpoint{Endpoint: e, route: route.Compile(e.Route), api: keys[e.APIID]})
@@ -64,9 +66,12 @@ func NewCatalog(eps []store.Endpoint, apis ...store.API) *Catalog {
 			return cmp.Or(cmp.Compare(a.api, b.api), cmp.Compare(a.Route, b.Route), cmp.Compare(a.Method, b.Method),
 				cmp.Compare(b.Version, a.Version), cmp.Compare(a.ID, b.ID))
 		})
+		idx := route.NewIndex()
 		for i := range list {
 			list[i].rank = i
+			idx.Add(list[i].Route, i)
 		}
+		c.routes[h] = idx
 		sum := sha256.New()
 		for _, e := range list {
 			b, _ := json.Marshal(e.Endpoint)
@@ -144,19 +149,49 @@ type Evidence struct {
 	ObservedPath   string `json:"observed_path,omitempty"`
 	ObservedMethod string `json:"observed_method,omitempty"`
 	MatchedRoute   string `json:"matched_route,omitempty"`
-	MethodMismatch bool   `json:"method_mismatch,omitempty"` // the code's method is not the documented one
-	InHelper       string `json:"in_helper,omitempty"`
+	// RouteFit is how the observed path fits the matched route: literal segments
+	// matched by the same literal, literals filling parameters, segments a
+	// placeholder stood for, and each parameter's binding.
+	RouteFit       *RouteFit `json:"route_fit,omitempty"`
+	MethodMismatch bool      `json:"method_mismatch,omitempty"` // the code's method is not the documented one
+	InHelper       string    `json:"in_helper,omitempty"`
 }
 
 // Alternative is a documented endpoint that also matched but lost, and why.
 type Alternative struct {
-	EndpointID int64  `json:"endpoint_id"`
-	APIID      int64  `json:"api_id"`
-	Host       string `json:"host"`
-	Version    string `json:"version,omitempty"`
-	Method     string `json:"method"`
-	Route      string `json:"route"`
-	Lost       string `json:"lost_on"`
+	EndpointID int64     `json:"endpoint_id"`
+	APIID      int64     `json:"api_id"`
+	Host       string    `json:"host"`
+	Version    string    `json:"version,omitempty"`
+	Method     string    `json:"method"`
+	Route      string    `json:"route"`
+	Lost       string    `json:"lost_on"`
+	RouteFit   *RouteFit `json:"route_fit,omitempty"`
+}
+
+// RouteFit is how an observed path fits a route template (route.Fit), as an
+// alignment records it.
+type RouteFit struct {
+	Literal  int      `json:"literal_segments"`
+	Filled   int      `json:"literals_in_parameters,omitempty"`
+	Spanned  int      `json:"spanned_segments,omitempty"`
+	Bindings []string `json:"bindings,omitempty"`
+}
+
+func routeFit(f route.Fit) *RouteFit {
+	return &RouteFit{Literal: f.Literal, Filled: f.Filled, Spanned: f.Spanned, Bindings: f.Bindings}
+}
+
+// String is the fit in a few words: "2 literal segments, {owner}/{repo}={repository}".
+func (f *RouteFit) String() string {
+	if f == nil {
+		return ""
+	}
+	s := fmt.Sprintf("%d literal segment(s)", f.Literal)
+	if len(f.Bindings) > 0 {
+		s += ", " + strings.Join(f.Bindings, " ")
+	}
+	return s
 }
 
 // Skip is a call site that could not be aligned, with the reason.
@@ -306,21 +341,22 @@ func callHosts(c lang.Call, urlHost, lowerCode string, cat *Catalog) []hostEvide
 type candidate struct {
 	ep    catalogEndpoint
 	he    hostEvidence
+	fit   route.Fit
 	score []int
 }
 
 // routeCandidates returns every documented endpoint of a known host whose route
-// matches obsPath, best first.
+// the observed path fits (route.Index: found without trying every route of the
+// host), best first.
 func routeCandidates(cat *Catalog, known []hostEvidence, obsPath, method string, observed []store.Param) []candidate {
 	if obsPath == "" {
 		return nil
 	}
 	var cands []candidate
 	for hi, he := range known {
-		for _, ep := range cat.byHost[he.host] {
-			if !ep.route.Match(obsPath) {
-				continue
-			}
+		eps := cat.byHost[he.host]
+		for _, hit := range cat.routes[he.host].Lookup(obsPath) {
+			ep := eps[hit.ID]
 			mm := 1 // method unknown
 			switch {
 			case method == "":
@@ -333,8 +369,8 @@ func routeCandidates(cat *Catalog, known []hostEvidence, obsPath, method string,
 			if ep.IsCurrent {
 				cur = 1
 			}
-			cands = append(cands, candidate{ep: ep, he: he, score: []int{
-				mm, -hi, ep.route.Specificity(), paramOverlap(ep.Params, observed), cur,
+			cands = append(cands, candidate{ep: ep, he: he, fit: hit.Fit, score: []int{
+				mm, -hi, hit.Fit.Literal, -hit.Fit.Spanned, ep.route.Specificity(), paramOverlap(ep.Params, observed), cur,
 			}})
 		}
 	}
@@ -354,6 +390,7 @@ func alignRoute(a *store.Alignment, ev *Evidence, code, callURL string, cands []
 	best := cands[0]
 	ev.Host, ev.HostRule, ev.HostLiteral = best.he.host, best.he.rule, best.he.literal
 	ev.MatchedRoute = best.ep.Route
+	ev.RouteFit = routeFit(best.fit)
 	a.APIID, a.EndpointID = best.ep.APIID, best.ep.ID
 	a.Host, a.Route, a.Method = best.he.host, best.ep.Route, strings.ToUpper(best.ep.Method)
 	a.EndpointSource = SourceDocumented
@@ -374,7 +411,7 @@ func alignRoute(a *store.Alignment, ev *Evidence, code, callURL string, cands []
 	var alts []Alternative
 	for _, o := range cands[1:] {
 		alts = append(alts, Alternative{EndpointID: o.ep.ID, APIID: o.ep.APIID, Host: o.he.host, Version: o.ep.Version,
-			Method: o.ep.Method, Route: o.ep.Route, Lost: lostOn(best.score, o.score)})
+			Method: o.ep.Method, Route: o.ep.Route, Lost: lostOn(best.score, o.score), RouteFit: routeFit(o.fit)})
 	}
 	if len(alts) > 0 {
 		a.Alternatives, _ = json.Marshal(alts)
@@ -455,7 +492,8 @@ func urlLiteralIn(code, host, tmpl string) string {
 	return strings.TrimRight(re.FindString(code), `"'`)
 }
 
-var lostNames = []string{"method", "host evidence order", "route specificity", "parameter overlap", "current version"}
+var lostNames = []string{"method", "host evidence order", "literal segment matches", "segments spanned by a placeholder",
+	"route specificity", "parameter overlap", "current version"}
 
 func lostOn(best, other []int) string {
 	for k := range best {

@@ -4,10 +4,12 @@
 //
 // For every request call site of a function (pyast facts), the hosts the code
 // evidences — the URL's host, an x-rapidapi-host header, or failing both a
-// documented host written elsewhere in the code — select the candidate endpoints,
-// and the observed path is matched against their route templates (internal/route:
-// {name} is one path segment; query strings, trailing and doubled slashes are
-// ignored). The alignment is
+// documented host written elsewhere in the code — select the candidate endpoints:
+// the route templates of those hosts the observed path fits, found through a
+// per-host index (internal/route.Index; {name} is one path segment, a code
+// placeholder may stand for several parameter segments when the fit also matches
+// a literal; query strings, trailing and doubled slashes are ignored). The
+// alignment is
 //
 //   - url: a documented route matched and the full endpoint URL (up to its first
 //     path parameter) is a literal of the code;
@@ -18,9 +20,12 @@
 //     "none"; an endpoint is never invented.
 //
 // Ties between endpoints (several versions, several evidenced hosts, one route under
-// several methods) are broken by method agreement, host evidence order, route
-// specificity, overlap with the observed parameters and the current version; the
-// losers are recorded as alternatives. The ground-truth parameters are the
+// several methods, several templates a path fits) are broken by method agreement,
+// host evidence order, literal-to-literal segment matches (/users/@me before
+// /users/{user_id}), fewer segments spanned by a placeholder, route specificity,
+// overlap with the observed parameters and the current version; the losers are
+// recorded as alternatives with how the path fit them, and the function's decision
+// lists the candidates and the choice (RouteChoice). The ground-truth parameters are the
 // endpoint's documented ones, else those observed in the call (params_source). The
 // primary alignment of a function is its strongest, the first in source order on
 // ties. Each alignment carries its evidence: rule, literal, line.

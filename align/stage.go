@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -331,6 +332,9 @@ func alignOne(ctx context.Context, tx *store.Tx, f store.Function, unit string, 
 					d.Verdict, d.Reason = store.Kept, "aligned: "+a.DocMatchType
 					d.Evidence = map[string]any{"host": a.Host, "route": a.Route, "method": a.Method,
 						"endpoint_source": a.EndpointSource, "alignments": len(as), "skipped": len(skips)}
+					if cs := RouteChoice(a); len(cs) > 0 {
+						d.Evidence["candidates"] = cs
+					}
 				}
 			}
 		}
@@ -417,4 +421,36 @@ func dedupItems(ctx context.Context, st *store.Store, fns []store.Function, alig
 			Direct: direct, Quality: CodeQuality(f.QualityComponents), Repo: repoName[file.RepoID], Path: file.Path, QualName: f.QualName, StartLine: f.StartLine})
 	}
 	return items, nil
+}
+
+// maxChoices bounds the candidates a decision lists.
+const maxChoices = 5
+
+// RouteChoice lists the documented routes an alignment chose among, the chosen
+// first, each with its method and how the observed path fit it, the others with
+// what they lost on ("GET /repos/{owner}/{repo}: 1 literal segment(s),
+// {owner}={repository} {repo}=commits; lost on literal segment matches"). It is
+// empty for an alignment that matched no route.
+func RouteChoice(a store.Alignment) []string {
+	var ev Evidence
+	if json.Unmarshal(a.Evidence, &ev) != nil || ev.RouteFit == nil {
+		return nil
+	}
+	out := []string{fmt.Sprintf("%s %s: %s; chosen", a.Method, ev.MatchedRoute, ev.RouteFit)}
+	var alts []Alternative
+	_ = json.Unmarshal(a.Alternatives, &alts)
+	n := 0
+	for _, o := range alts {
+		if o.RouteFit == nil {
+			continue
+		}
+		if n++; n >= maxChoices {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %s: %s; lost on %s", o.Method, o.Route, o.RouteFit, o.Lost))
+	}
+	if n >= maxChoices {
+		out = append(out, fmt.Sprintf("… and %d more", n-maxChoices+1))
+	}
+	return out
 }

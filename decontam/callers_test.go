@@ -142,3 +142,69 @@ func TestDecideCapsKeepClusters(t *testing.T) {
 		t.Errorf("kept %v, rejected %v; want [1] kept, 4 caller_of and 4 exact duplicates", kept, reasons)
 	}
 }
+
+// Generic wrappers, whose path comes whole from a parameter, ask for no endpoint:
+// they are rejected, naming the parameter, and a same-file caller that passes a
+// concrete path is the request function.
+func TestDecideGenericWrappers(t *testing.T) {
+	const me = "chat.example.test GET /api/v10/users/@me"
+	wrapper := func(id int64, qual, param string) Candidate {
+		return Candidate{FunctionID: id, Repo: "o/bot", FileID: 1, QualName: qual, APIID: 1, Host: "chat.example.test",
+			Route: "/api/v10{" + param + "}", Code: "def " + qual + "(" + param + "):\n    pass\n",
+			Facts: &pyfacts.Facts{Calls: []pyfacts.Call{{Method: "GET", PathFrom: param}}}}
+	}
+	caller := func(id int64, qual, via string) Candidate {
+		return Candidate{FunctionID: id, Repo: "o/bot", FileID: 1, QualName: qual, APIID: 1, Host: "chat.example.test",
+			Route: "/api/v10/users/@me", Documented: true, Code: "def " + qual + "():\n    pass\n",
+			Facts:        &pyfacts.Facts{Calls: []pyfacts.Call{{Method: "GET", InHelper: via, Via: []string{via}}}},
+			AlignedCalls: map[int]string{0: me}}
+	}
+	documented := wrapper(5, "city", "city")
+	documented.Documented, documented.Route = true, "/{city}"
+	mixed := wrapper(6, "both", "url")
+	mixed.Facts.Calls = append(mixed.Facts.Calls, pyfacts.Call{Method: "GET"})
+	tests := []struct {
+		name  string
+		cands []Candidate
+		want  map[int64]string
+	}{
+		{"a wrapper with a concrete caller", []Candidate{wrapper(1, "getJson", "url"), caller(2, "get_me", "getJson")},
+			map[int64]string{1: "generic_wrapper url", 2: "kept caller generic wrapper: its path comes from its parameter url"}},
+		{"a wrapper nobody in its file calls", []Candidate{wrapper(3, "get_connection", "uri")},
+			map[int64]string{3: "generic_wrapper uri"}},
+		{"a caller that passes its own parameter on is a wrapper too",
+			[]Candidate{wrapper(1, "getJson", "url"), func() Candidate {
+				c := caller(4, "fetch", "getJson")
+				c.Facts.Calls[0].PathFrom, c.Documented, c.Route = "path", false, "/api/v10{path}"
+				return c
+			}()},
+			map[int64]string{1: "generic_wrapper url", 4: "generic_wrapper path"}},
+		{"a whole path from a parameter that fits a documented route asks for it", []Candidate{documented},
+			map[int64]string{5: "kept"}},
+		{"a function with a concrete request besides", []Candidate{mixed}, map[int64]string{6: "kept"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			endpoints := map[string][]string{}
+			for _, c := range tt.cands {
+				endpoints[c.QualName] = []string{c.Host + " GET " + c.Route}
+			}
+			for n := range tt.cands {
+				tt.cands[n].FileEndpoints = endpoints
+			}
+			for _, v := range Decide(tt.cands, nil, DecideOptions{}) {
+				got := "kept"
+				switch {
+				case !v.Keep:
+					got = fmt.Sprint(v.Reasons[0].Code, " ", v.Reasons[0].Evidence["parameter"])
+				case v.Notes["caller"] != nil:
+					through := v.Notes["caller"].(map[string]any)["requests_through"].([]callee)
+					got = "kept caller " + through[0].Why
+				}
+				if got != tt.want[v.FunctionID] {
+					t.Errorf("function %d: %s, want %s", v.FunctionID, got, tt.want[v.FunctionID])
+				}
+			}
+		})
+	}
+}

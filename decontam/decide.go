@@ -2,6 +2,7 @@ package decontam
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -17,7 +18,38 @@ const (
 	// ReasonCallerOf rejects a function whose requests all come from same-file
 	// functions it calls that are samples on their own: the callee is the sample.
 	ReasonCallerOf = "caller_of"
+	// ReasonGenericWrapper rejects a function whose every request takes its whole
+	// path, or whole URL, from a parameter of the function (pyfacts.Call.PathFrom)
+	// and fits no documented route: it asks for whatever endpoint its caller names,
+	// so it asks for none. Its evidence names the parameter.
+	ReasonGenericWrapper = "generic_wrapper"
 )
+
+// genericWrapper returns the evidence that c is a generic wrapper, or nil.
+func genericWrapper(c Candidate) map[string]any {
+	if c.Facts == nil || len(c.Facts.Calls) == 0 || c.Documented {
+		return nil
+	}
+	var params []string
+	for _, call := range c.Facts.Calls {
+		if call.PathFrom == "" {
+			return nil
+		}
+		if !slices.Contains(params, call.PathFrom) {
+			params = append(params, call.PathFrom)
+		}
+	}
+	ev := map[string]any{"parameter": params[0], "calls": len(c.Facts.Calls), "host": c.Host, "observed_route": c.Route}
+	if len(params) > 1 {
+		ev["parameters"] = params
+	}
+	return ev
+}
+
+// isWrapper reports a verdict that rejects a generic wrapper.
+func (v *Verdict) isWrapper() bool {
+	return slices.ContainsFunc(v.Reasons, func(r Reason) bool { return r.Code == ReasonGenericWrapper })
+}
 
 // Reason is one reason a function was rejected, with its evidence.
 type Reason struct {
@@ -46,10 +78,11 @@ type DecideOptions struct {
 }
 
 // Decide rejects, in this order: templates and generated wrappers (every signal
-// recorded); callers whose every aligned request is made by a same-file function
+// recorded); generic wrappers, whose path comes whole from their caller
+// (generic_wrapper, naming the parameter); callers whose every aligned request is made by a same-file function
 // that can be a sample on its own (caller_of, naming the callees); within each
 // duplicate cluster, every member but the one that stands for it; and what exceeds
-// the per-repository and per-API caps. A cluster's members are taken in align's
+// the per-repository, per-API and per-endpoint caps. A cluster's members are taken in align's
 // rank (store.DedupEntry.Rank): the first that is neither a template nor a caller
 // stands for the cluster, and when the caps pass it over, the next that fits is
 // promoted (ApplyCaps). Verdicts are in cands order.
@@ -78,6 +111,8 @@ func Decide(cands []Candidate, dedup map[int64]store.DedupEntry, opt DecideOptio
 			for _, s := range sigs {
 				v.Reasons = append(v.Reasons, Reason{"template: " + s.Name, s.Evidence})
 			}
+		} else if ev := genericWrapper(c); ev != nil {
+			v.Reasons = append(v.Reasons, Reason{ReasonGenericWrapper, ev})
 		}
 		out[i] = v
 	}
@@ -132,6 +167,7 @@ func Decide(cands []Candidate, dedup map[int64]store.DedupEntry, opt DecideOptio
 			for m, i := range ms {
 				ev := map[string]any{"cluster": ids[n], "members": len(ms)}
 				if m == 0 {
+					maps.Copy(ev, o.Detail[m])
 					out[i].Reasons = append(out[i].Reasons, Reason{o.Capped[m], ev})
 					continue
 				}
@@ -153,7 +189,9 @@ func Decide(cands []Candidate, dedup map[int64]store.DedupEntry, opt DecideOptio
 					out[i].note("promoted", map[string]any{"cluster": ids[n], "over": over, "because": o.Capped[0]})
 				}
 			case m < o.Kept:
-				out[i].Reasons = append(out[i].Reasons, Reason{o.Capped[m], map[string]any{"cluster": ids[n], "kept": kept}})
+				ev := map[string]any{"cluster": ids[n], "kept": kept}
+				maps.Copy(ev, o.Detail[m])
+				out[i].Reasons = append(out[i].Reasons, Reason{o.Capped[m], ev})
 			default:
 				d := dedup[cands[i].FunctionID]
 				code := ReasonNearDuplicate

@@ -1,6 +1,6 @@
 // Package decontam keeps only real, distinct, credential-free code: it rejects
-// templates and generated wrappers, caps samples per repository and per API, and
-// redacts credentials.
+// templates and generated wrappers, caps samples per repository, API and endpoint,
+// and redacts credentials.
 //
 // Decide judges every aligned candidate function:
 //
@@ -21,11 +21,18 @@
 //   - duplicates that do not stand for their cluster: its members are taken in
 //     align's rank (direct request function, own-body quality, repository, path,
 //     qualname, line), the first that is neither template nor caller stands;
-//   - the per-repository (5) and per-API (20) caps, over the clusters in rank order:
-//     when the caps pass a cluster's first member over, the next member that fits
-//     (the same code in another repository) is promoted, and a cluster none of
-//     whose members fits is rejected whole (its first member with the cap,
-//     the others cluster_capped).
+//   - the caps, over the clusters in rank order (ApplyCaps): 5 samples per
+//     repository (repo_cap); an API's budget (api_cap) of 20 samples, or
+//     ⌈√(20 × its documented endpoints)⌉ for an API documenting more than 20
+//     (100 for 500 endpoints), so a large API keeps its variety and a small one is
+//     capped as the paper did; 5 samples per endpoint once its API holds 20
+//     (endpoint_cap). While an API has endpoints with no sample yet and clusters
+//     still to come, a further sample of an endpoint it already holds waits if
+//     taking it would leave no room for them; waiting clusters fill what is left
+//     at the end. When the caps pass a cluster's first member over, the next
+//     member that fits (the same code in another repository) is promoted, and a
+//     cluster none of whose members fits is rejected whole (its first member with
+//     the cap, the others cluster_capped).
 //
 // Run stores a decision per rejection reason (stage "decontam", subject_kind
 // "function"), redacts the kept functions' code, source and facts with typed

@@ -58,7 +58,8 @@ func (o Options) RunArgs() map[string]any {
 	if block == nil {
 		block = Blocklist{}
 	}
-	return map[string]any{"per_repo": o.Caps.PerRepo, "per_api": o.Caps.PerAPI, "blocklist": block,
+	return map[string]any{"per_repo": o.Caps.PerRepo, "per_api": o.Caps.PerAPI, "per_endpoint": o.Caps.PerEndpoint,
+		"flat_api_cap": o.Caps.FlatAPI, "blocklist": block,
 		"factory_min_functions": o.Factory.MinFunctions, "factory_similarity": o.Factory.Similarity,
 		"factory_min_share": o.Factory.MinShare, "factory_min_hosts": o.Factory.MinHosts,
 		"workers": o.Workers, "batch": o.Batch}
@@ -422,6 +423,7 @@ func loadCandidates(ctx context.Context, st *store.Store) ([]Candidate, map[int6
 	repos := map[int64]*store.Repository{}
 	byID := map[int64]*store.Function{}
 	callerFiles := map[int64]*fileFacts{}
+	documented := map[int64]int{}
 	var cands []Candidate
 	for i := range fns {
 		f := &fns[i]
@@ -453,7 +455,11 @@ func loadCandidates(ctx context.Context, st *store.Store) ([]Candidate, map[int6
 		}
 		c := Candidate{FunctionID: f.ID, Repo: repo.FullName, RepoDesc: repo.Description, RepoTopics: repo.Topics,
 			RepoCreatedAt: repo.CreatedAt, Path: file.Path, FileHead: heads[f.FileID], Name: f.Name, QualName: f.QualName,
-			FileID: f.FileID, Code: f.Code, Facts: facts, Quality: f.Quality, APIID: a.APIID, Host: a.Host, Route: a.Route}
+			FileID: f.FileID, Code: f.Code, Facts: facts, Quality: f.Quality, APIID: a.APIID, Host: a.Host, Route: a.Route,
+			Endpoint: endpointKey(a), Documented: a.EndpointID != 0}
+		if c.APIEndpoints, err = apiEndpoints(ctx, st, a.APIID, documented); err != nil {
+			return fail(err)
+		}
 		if facts != nil && !facts.Direct() {
 			if err := loadCallerFacts(ctx, st, &c, prim, callerFiles); err != nil {
 				return fail(err)
@@ -463,6 +469,24 @@ func loadCandidates(ctx context.Context, st *store.Store) ([]Candidate, map[int6
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].FunctionID < cands[j].FunctionID })
 	return cands, byID, prim, dedup, nil
+}
+
+// apiEndpoints is the number of distinct endpoints (method and route) an API
+// documents, read once per API into counted.
+func apiEndpoints(ctx context.Context, st *store.Store, apiID int64, counted map[int64]int) (int, error) {
+	if n, ok := counted[apiID]; ok {
+		return n, nil
+	}
+	eps, err := st.Endpoints(ctx, apiID)
+	if err != nil {
+		return 0, err
+	}
+	distinct := map[string]bool{}
+	for _, e := range eps {
+		distinct[e.Method+" "+e.Route] = true
+	}
+	counted[apiID] = len(distinct)
+	return len(distinct), nil
 }
 
 // Why a same-file function cannot be a sample on its own (Candidate.NotStandalone).

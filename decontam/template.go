@@ -55,6 +55,12 @@ type Candidate struct {
 	APIID         int64  // API of the primary alignment
 	Host          string // host of the primary alignment
 	Route         string // route of the primary alignment
+	// Endpoint is the endpoint the primary alignment binds ("HOST METHOD ROUTE"),
+	// and APIEndpoints the number of endpoints its API documents (distinct method
+	// and route): the per-endpoint cap and the API's budget read them.
+	Endpoint     string
+	APIEndpoints int
+	Documented   bool // the primary alignment binds a documented endpoint (url or route)
 	// AlignedCalls are the endpoints ("HOST METHOD ROUTE") the calls that aligned
 	// were bound to, by index in Facts.Calls; set for functions that make no request
 	// themselves.

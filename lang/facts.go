@@ -147,6 +147,13 @@ type Call struct {
 	// Params are the parameters the call sends, by location, with literal examples.
 	Params []CallParam `json:"params,omitempty"`
 
+	// PathFrom names the parameter of the function these facts are about that the
+	// request's whole path (everything after its base URL) or whole URL comes from,
+	// as in a generic wrapper: def get_json(url): requests.get(BASE + url). It is
+	// "" when the code writes some of the path itself, and for a request made
+	// through a helper to which the function passes a concrete path.
+	PathFrom string `json:"path_from,omitempty"`
+
 	// InHelper names the same-file helper that makes this request on the function's
 	// behalf; "" when the function makes it itself.
 	InHelper string `json:"in_helper,omitempty"`

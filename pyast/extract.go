@@ -229,6 +229,7 @@ func (x *extractor) calls(f *fnInfo, sc *scope, via []string, depth int, seen ma
 	for _, it := range items {
 		if it.rs != nil {
 			c := sc.facts(it.rs)
+			c.PathFrom = sc.pathParam(it.rs)
 			if len(via) > 0 {
 				c.InHelper, c.Via = via[len(via)-1], via
 			}

@@ -48,8 +48,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	python := fs.String("python", "", "extract: the evaluator's python interpreter, which judges syntax (default python3 on PATH)")
 	threshold := fs.Float64("threshold", minhash.DefaultThreshold, "align: near-duplicate Jaccard threshold")
 	perms := fs.Int("perms", minhash.DefaultPerms, "align: MinHash permutations")
-	perRepo := fs.Int("per-repo", decontam.DefaultPerRepo, "decontam: most samples per repository (-1: no cap)")
-	perAPI := fs.Int("per-api", decontam.DefaultPerAPI, "decontam: most samples per API (-1: no cap)")
+	cf := bindCapFlags(fs, "decontam: ")
 	blockFile := fs.String("blocklist", "", "decontam: `file` of blocked repositories")
 	// redact
 	rf := bindRedactFlags(fs, "redact: ")
@@ -80,8 +79,9 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	if *threshold <= 0 || *threshold > 1 || *perms < 16 || *timeout <= 0 || *workers < 0 {
 		return usagef("bad stage flag: --threshold in (0,1], --perms ≥ 16, --timeout > 0, --workers ≥ 0")
 	}
-	if *perRepo == 0 || *perAPI == 0 || *perRepo < -1 || *perAPI < -1 {
-		return usagef("--per-repo and --per-api must be positive or -1")
+	caps, err := cf.options()
+	if err != nil {
+		return err
 	}
 	if *local != "" {
 		if info, err := os.Stat(*local); err != nil || !info.IsDir() {
@@ -119,7 +119,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 			MaxFileBytes: *maxFile, Logf: e.logf},
 		Extract:  extract.Options{Workers: *workers, Timeout: *timeout, Logf: e.logf, Python: *python},
 		Align:    align.Options{Dedup: align.DedupOptions{Threshold: *threshold, Perms: *perms}},
-		Decontam: decontam.Options{DecideOptions: decontam.DecideOptions{Blocklist: block, Caps: decontam.CapOptions{PerRepo: *perRepo, PerAPI: *perAPI}}, Workers: *workers},
+		Decontam: decontam.Options{DecideOptions: decontam.DecideOptions{Blocklist: block, Caps: caps}, Workers: *workers},
 		Redact:   ropt,
 		Split:    split.Options{Seed: *seed, Ratios: r, NameSimilarity: *sim},
 		Progress: e.progress(),

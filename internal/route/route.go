@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Route is a compiled route template. A {name} part (a whole segment or part of
@@ -15,6 +16,8 @@ import (
 // segment; everything else matches literally and case-sensitively.
 type Route struct {
 	Template string
+	pattern  string // the regexp, compiled on the first Match
+	once     sync.Once
 	re       *regexp.Regexp
 	params   int // number of parameter parts
 	literal  int // number of literal characters, for specificity
@@ -22,7 +25,8 @@ type Route struct {
 
 // Compile compiles a route template. Query strings, fragments, repeated and
 // trailing slashes in the template are ignored, as they are in the paths it is
-// matched against.
+// matched against. The matcher is built on the first Match, so a catalog of many
+// routes that are only looked up through an Index costs little.
 func Compile(template string) *Route {
 	norm := NormalizePath(template)
 	r := &Route{Template: template}
@@ -37,35 +41,22 @@ func Compile(template string) *Route {
 			r.params++
 			continue
 		}
-		rest := seg
-		for rest != "" {
-			open := strings.IndexByte(rest, '{')
-			closing := -1
-			if open >= 0 {
-				closing = strings.IndexByte(rest[open:], '}')
-			}
-			if open < 0 || closing < 0 {
-				b.WriteString(regexp.QuoteMeta(rest))
-				r.literal += len(rest)
-				break
-			}
-			b.WriteString(regexp.QuoteMeta(rest[:open]))
-			r.literal += open
-			b.WriteString(`[^/]+`)
-			r.params++
-			rest = rest[open+closing+1:]
-		}
+		pat, literal, params := segmentPattern(seg)
+		b.WriteString(pat)
+		r.literal += literal
+		r.params += params
 	}
 	b.WriteString("$")
-	r.re = regexp.MustCompile(b.String())
+	r.pattern = b.String()
 	return r
 }
 
 // Match reports whether path matches the route. The path may carry a query string,
 // a trailing slash, percent-escapes, or {name} placeholders for parts that could not
 // be resolved statically; a placeholder only matches a template parameter, never a
-// literal segment.
+// literal segment. Match is safe for concurrent use.
 func (r *Route) Match(path string) bool {
+	r.once.Do(func() { r.re = regexp.MustCompile(r.pattern) })
 	return r.re.MatchString(NormalizePath(path))
 }
 
