@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"sccg/internal/synthapi"
-	"sccg/pyfacts"
+	"sccg/lang"
 	"sccg/store"
 )
 
@@ -67,8 +67,8 @@ func TestAlignLargeAPI(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			host, path := splitURL(tt.url)
-			c := pyfacts.Call{Line: 3, Callee: "requests.get", Method: tt.method, URL: tt.url, Host: host, Path: path, Scheme: "https"}
-			as, _ := AlignFunction(`requests.get(url)`, &pyfacts.Facts{Calls: []pyfacts.Call{c}}, cat)
+			c := lang.Call{Line: 3, Callee: "requests.get", Method: tt.method, URL: tt.url, Host: host, Path: path, Scheme: "https"}
+			as, _ := AlignFunction(`requests.get(url)`, &lang.Facts{Calls: []lang.Call{c}}, cat)
 			if len(as) != 1 {
 				t.Fatalf("alignments = %d", len(as))
 			}
@@ -104,9 +104,9 @@ var pathParamRe = regexp.MustCompile(`\{[^{}]+\}`)
 
 // largeCalls are n calls of random documented endpoints of eps as code writes
 // them: parameters as values, as placeholders, and {owner}/{repo} as one.
-func largeCalls(eps []store.Endpoint, n int, seed uint64) []pyfacts.Call {
+func largeCalls(eps []store.Endpoint, n int, seed uint64) []lang.Call {
 	r := rand.New(rand.NewPCG(seed, 7))
-	calls := make([]pyfacts.Call, n)
+	calls := make([]lang.Call, n)
 	for i := range calls {
 		ep := eps[r.IntN(len(eps))]
 		p := strings.Replace(ep.Route, "{owner}/{repo}", "{repository}", r.IntN(2))
@@ -116,7 +116,7 @@ func largeCalls(eps []store.Endpoint, n int, seed uint64) []pyfacts.Call {
 			}
 			return fmt.Sprint(r.IntN(1000))
 		})
-		calls[i] = pyfacts.Call{Line: 1, Method: ep.Method, URL: "https://" + ep.Host + p, Host: ep.Host, Path: p, Scheme: "https"}
+		calls[i] = lang.Call{Line: 1, Method: ep.Method, URL: "https://" + ep.Host + p, Host: ep.Host, Path: p, Scheme: "https"}
 	}
 	return calls
 }
@@ -128,8 +128,8 @@ func TestAlignLargeAPIFindsEveryEndpoint(t *testing.T) {
 	eps := largeEndpoints(1, codeHost, "", synthapi.CodeHost(1000), 1)
 	for _, ep := range eps {
 		p := strings.Replace(ep.Route, "{owner}/{repo}", "{repository}", 1)
-		c := pyfacts.Call{Line: 1, Method: ep.Method, URL: "https://" + codeHost + p, Host: codeHost, Path: p}
-		as, _ := AlignFunction("", &pyfacts.Facts{Calls: []pyfacts.Call{c}}, cat)
+		c := lang.Call{Line: 1, Method: ep.Method, URL: "https://" + codeHost + p, Host: codeHost, Path: p}
+		as, _ := AlignFunction("", &lang.Facts{Calls: []lang.Call{c}}, cat)
 		if len(as) != 1 || as[0].EndpointID != ep.ID {
 			t.Errorf("%s %s aligned to %+v, want endpoint %d", ep.Method, p, as, ep.ID)
 		}
@@ -149,7 +149,7 @@ func benchAlign(b *testing.B, eps []store.Endpoint, apis []store.API) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		c := calls[i%len(calls)]
-		if as, _ := AlignFunction("", &pyfacts.Facts{Calls: []pyfacts.Call{c}}, cat); len(as) != 1 || as[0].DocMatchType != MatchRoute {
+		if as, _ := AlignFunction("", &lang.Facts{Calls: []lang.Call{c}}, cat); len(as) != 1 || as[0].DocMatchType != MatchRoute {
 			b.Fatalf("%s %s did not align to a route", c.Method, c.URL)
 		}
 	}

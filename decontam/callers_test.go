@@ -151,18 +151,18 @@ func TestDecideGenericWrappers(t *testing.T) {
 	wrapper := func(id int64, qual, param string) Candidate {
 		return Candidate{FunctionID: id, Repo: "o/bot", FileID: 1, QualName: qual, APIID: 1, Host: "chat.example.test",
 			Route: "/api/v10{" + param + "}", Code: "def " + qual + "(" + param + "):\n    pass\n",
-			Facts: &pyfacts.Facts{Calls: []pyfacts.Call{{Method: "GET", PathFrom: param}}}}
+			Facts: &lang.Facts{Calls: []lang.Call{{Method: "GET", PathFrom: param}}}}
 	}
 	caller := func(id int64, qual, via string) Candidate {
 		return Candidate{FunctionID: id, Repo: "o/bot", FileID: 1, QualName: qual, APIID: 1, Host: "chat.example.test",
 			Route: "/api/v10/users/@me", Documented: true, Code: "def " + qual + "():\n    pass\n",
-			Facts:        &pyfacts.Facts{Calls: []pyfacts.Call{{Method: "GET", InHelper: via, Via: []string{via}}}},
+			Facts:        &lang.Facts{Calls: []lang.Call{{Method: "GET", InHelper: via, Via: []string{via}}}},
 			AlignedCalls: map[int]string{0: me}}
 	}
 	documented := wrapper(5, "city", "city")
 	documented.Documented, documented.Route = true, "/{city}"
 	mixed := wrapper(6, "both", "url")
-	mixed.Facts.Calls = append(mixed.Facts.Calls, pyfacts.Call{Method: "GET"})
+	mixed.Facts.Calls = append(mixed.Facts.Calls, lang.Call{Method: "GET"})
 	tests := []struct {
 		name  string
 		cands []Candidate

@@ -19,7 +19,7 @@ const (
 	// functions it calls that are samples on their own: the callee is the sample.
 	ReasonCallerOf = "caller_of"
 	// ReasonGenericWrapper rejects a function whose every request takes its whole
-	// path, or whole URL, from a parameter of the function (pyfacts.Call.PathFrom)
+	// path, or whole URL, from a parameter of the function (lang.Call.PathFrom)
 	// and fits no documented route: it asks for whatever endpoint its caller names,
 	// so it asks for none. Its evidence names the parameter.
 	ReasonGenericWrapper = "generic_wrapper"
