@@ -124,7 +124,7 @@ func plan(o *Options, rep *Report) []*service {
 		c, reason, detail := pick(res, rec, it.Group, a.host)
 		if reason != "" {
 			if gold {
-				s.goldX = append(s.goldX, fmt.Sprintf("%s: %s", res.SampleID, reasonDetail(reason, detail)))
+				s.noteGold(res.SampleID, reasonDetail(reason, detail))
 			}
 			exclude(it, reason, detail)
 			continue
@@ -132,7 +132,7 @@ func plan(o *Options, rep *Report) []*service {
 		req, x := rebuild(c, s.cred)
 		if x != nil {
 			if gold {
-				s.goldX = append(s.goldX, fmt.Sprintf("%s: %s", res.SampleID, reasonDetail(x.Reason, x.Detail)))
+				s.noteGold(res.SampleID, reasonDetail(x.Reason, x.Detail))
 			}
 			exclude(it, x.Reason, x.Detail)
 			continue
@@ -211,6 +211,9 @@ func plan(o *Options, rep *Report) []*service {
 			detail := "no gold result among the results (evaluate with sccg eval --gold and pass its output)"
 			if len(s.goldX) > 0 {
 				detail = "its gold requests may not be sent: " + strings.Join(s.goldX, "; ")
+				if len(s.goldX) == maxGoldNotes {
+					detail += "; …"
+				}
 			}
 			s.Status, s.Reason, s.Detail = ServiceScreened, ReasonNoGold, detail
 			for _, p := range append(pos, neg...) {
@@ -227,6 +230,18 @@ func plan(o *Options, rep *Report) []*service {
 		out = append(out, s)
 	}
 	return out
+}
+
+// maxGoldNotes is how many unsendable gold requests a service's reason names.
+const maxGoldNotes = 3
+
+// noteGold notes why a gold request of the service may not be sent (once per
+// sample: the gold code scored in several settings sends the same request).
+func (s *service) noteGold(sampleID, why string) {
+	n := sampleID + ": " + why
+	if len(s.goldX) < maxGoldNotes && !slices.Contains(s.goldX, n) {
+		s.goldX = append(s.goldX, n)
+	}
 }
 
 // isGold reports whether a result scores a sample's own code: sccg eval --gold,
