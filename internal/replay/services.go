@@ -164,4 +164,3 @@ func (h *services) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusNotFound, map[string]any{"message": "Endpoint '" + r.URL.Path + "' does not exist"})
 }
-
