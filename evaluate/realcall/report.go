@@ -33,7 +33,7 @@ const (
 	ReasonNoGold        = "no_gold"         // the service has no gold request that may be sent
 	ReasonDuplicate     = "duplicate"       // the same request as one already in its group
 	ReasonNotSampled    = "not_sampled"     // beyond the per-API sample
-	ReasonUnreachable   = "screened_out"    // the gold request of the service did not answer 2xx
+	ReasonUnreachable   = "gold_not_2xx"    // the gold request of the service did not answer 2xx
 	ReasonBudget        = "budget"          // the budget of calls ran out first
 )
 
