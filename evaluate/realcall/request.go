@@ -131,6 +131,7 @@ func rebuild(c evaluate.Captured, cred credentials) (*request, *exclusion) {
 		return nil, &exclusion{ReasonWrite, fmt.Sprintf("%q in %s", w, where)}
 	}
 	r.URL = u
+	var dropped []string // credential headers of the code: the user's key goes in, if any
 	for k, v := range c.Headers {
 		lk := strings.ToLower(k)
 		switch {
@@ -139,7 +140,7 @@ func rebuild(c evaluate.Captured, cred credentials) (*request, *exclusion) {
 		case lk == "stub" || v == "stub":
 			r.Notes = append(r.Notes, "header "+k+" left out: a stub of the sandbox, not a value of the code")
 		case v == "<redacted>" || credName(k):
-			r.Notes = append(r.Notes, "header "+k+" left out: a credential")
+			dropped = append(dropped, k)
 		default:
 			r.Header.Set(k, v)
 			r.Shown[http.CanonicalHeaderKey(k)] = v
@@ -164,6 +165,12 @@ func rebuild(c evaluate.Captured, cred credentials) (*request, *exclusion) {
 			r.Notes = append(r.Notes, "no key sent: the service documents no header for it")
 		}
 	}
+	for _, k := range dropped {
+		if r.Header.Get(k) == "" {
+			r.Notes = append(r.Notes, "header "+k+" left out: a credential of the code")
+		}
+	}
+	slices.Sort(r.Notes)
 	return r, nil
 }
 
@@ -191,7 +198,7 @@ var writeWords = map[string]bool{}
 func init() {
 	for _, w := range strings.Fields(`delete remove create update send post order pay payment purchase buy sell
 		submit cancel add insert put patch upload edit modify register subscribe unsubscribe signup transfer charge
-		checkout publish write save reset destroy drop reserve refund withdraw deposit vote approve reject revoke
+		publish write save reset destroy drop reserve refund withdraw deposit vote approve reject revoke
 		archive invite notify set mutate execute exec run trigger deploy import`) {
 		writeWords[w] = true
 	}
