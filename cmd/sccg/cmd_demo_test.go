@@ -56,7 +56,7 @@ func TestDemo(t *testing.T) {
 		ids = append(ids, en.ID)
 	}
 	for _, want := range []string{"table-ii", "table-v", "table-vi", "table-vii", "table-viii", "fig-staircase",
-		"fig-retrieval", "fig-loc-cdf", "fig-lorenz", "fig-update-years", "fig-failures"} {
+		"fig-retrieval", "fig-loc-cdf", "fig-lorenz", "fig-update-years", "fig-failures", "table-realcall", "fig-realcall"} {
 		if !strings.Contains(" "+strings.Join(ids, " ")+" ", " "+want+" ") {
 			t.Errorf("the demo's report lacks %s (has %v; left out: %v)", want, ids, m.Omitted)
 		}
