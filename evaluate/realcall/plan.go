@@ -16,11 +16,13 @@ import (
 // service is one API while planning.
 type service struct {
 	Service
-	cred  credentials
-	gold  *planned   // the gold request that screens it
-	pos   []*planned // sampled Mock-positive requests
-	neg   []*planned
-	goldX []string // why each gold candidate could not be sent
+	cred     credentials
+	gold     *planned   // the gold request that screens it
+	pos      []*planned // sampled Mock-positive requests
+	neg      []*planned
+	goldX    []string // why gold candidates could not be sent (the first maxGoldNotes)
+	goldN    int      // how many distinct ones there were
+	goldSeen map[string]bool
 }
 
 // planned is a request that may be sent, with the items it stands for.
@@ -211,8 +213,8 @@ func plan(o *Options, rep *Report) []*service {
 			detail := "no gold result among the results (evaluate with sccg eval --gold and pass its output)"
 			if len(s.goldX) > 0 {
 				detail = "its gold requests may not be sent: " + strings.Join(s.goldX, "; ")
-				if len(s.goldX) == maxGoldNotes {
-					detail += "; …"
+				if s.goldN > len(s.goldX) {
+					detail += fmt.Sprintf("; and %d more", s.goldN-len(s.goldX))
 				}
 			}
 			s.Status, s.Reason, s.Detail = ServiceScreened, ReasonNoGold, detail
@@ -222,7 +224,7 @@ func plan(o *Options, rep *Report) []*service {
 			s.pos, s.neg = nil, nil
 		case len(pos)+len(neg) == 0:
 			s.Status, s.Detail = ServiceNotChecked, "no Mock-positive or Mock-negative request of it may be sent"
-			markItems(rep, s.gold, ReasonNotSampled, "nothing of the service to validate, so it is not screened")
+			markItems(rep, s.gold, ReasonNotScreened, "")
 			s.gold = nil
 		default:
 			s.Status = ServicePlanned
@@ -239,7 +241,15 @@ const maxGoldNotes = 3
 // sample: the gold code scored in several settings sends the same request).
 func (s *service) noteGold(sampleID, why string) {
 	n := sampleID + ": " + why
-	if len(s.goldX) < maxGoldNotes && !slices.Contains(s.goldX, n) {
+	if s.goldSeen == nil {
+		s.goldSeen = map[string]bool{}
+	}
+	if s.goldSeen[n] {
+		return
+	}
+	s.goldSeen[n] = true
+	s.goldN++
+	if len(s.goldX) < maxGoldNotes {
 		s.goldX = append(s.goldX, n)
 	}
 }

@@ -35,6 +35,7 @@ const (
 	ReasonNotSampled    = "not_sampled"     // beyond the per-API sample
 	ReasonUnreachable   = "gold_not_2xx"    // the gold request of the service did not answer 2xx
 	ReasonBudget        = "budget"          // the budget of calls ran out first
+	ReasonNotScreened   = "not_screened"    // a gold request of a service with nothing to validate
 )
 
 // ReasonText says what each reason means.
@@ -54,6 +55,7 @@ var ReasonText = map[string]string{
 	ReasonNotSampled:    "beyond the per-API sample",
 	ReasonUnreachable:   "its service's gold request did not answer 2xx",
 	ReasonBudget:        "the budget of calls (--max-calls) ran out first",
+	ReasonNotScreened:   "a gold request of a service with no Mock-positive or Mock-negative request that may be sent: it is not screened",
 }
 
 // Kind marks a real-call report file (realcall.json) so readers can tell it apart.
