@@ -35,8 +35,8 @@ func TestDemo(t *testing.T) {
 			t.Errorf("demo output lacks %q:\n%s", want, out)
 		}
 	}
-	for i := 1; i <= 5; i++ {
-		if !strings.Contains(errb.String(), fmt.Sprintf("[%d/5] done", i)) {
+	for i := 1; i <= demoSteps; i++ {
+		if !strings.Contains(errb.String(), fmt.Sprintf("[%d/%d] done", i, demoSteps)) {
 			t.Errorf("no progress line for step %d:\n%s", i, errb)
 		}
 	}
