@@ -28,12 +28,26 @@ type Captured struct {
 	BodyKeys []string          `json:"body_keys,omitempty"` // keys of a form or string body
 	Keys     []string          `json:"param_keys"`          // all of the above, for ParamF1
 	Headers  map[string]string `json:"headers,omitempty"`   // secret-looking values redacted
+	// Replay is what a real call rebuilding the request needs beyond the above;
+	// nil in results written before sccg eval kept it.
+	Replay *Replay `json:"replay,omitempty"`
+}
+
+// Replay is what the sandbox saw of a request's values, for a bounded real call
+// (sccg realcall) to send it again: the query pairs of params= and a string
+// params, and whether the request carried a body (which a real call never sends).
+type Replay struct {
+	ParamValues [][2]string `json:"param_values,omitempty"`
+	ParamsRaw   string      `json:"params_raw,omitempty"`
+	Body        bool        `json:"body,omitempty"`
 }
 
 // ParseRequest turns a request the sandbox recorded into host (lower case, no port),
 // path and parameter keys, as the scorer compares them with the ground truth.
 func ParseRequest(q sandbox.Request) Captured {
-	c := Captured{Lib: q.Lib, Method: strings.ToUpper(q.Method), URL: q.URL, Headers: q.Headers}
+	c := Captured{Lib: q.Lib, Method: strings.ToUpper(q.Method), URL: q.URL, Headers: q.Headers,
+		Replay: &Replay{ParamValues: q.ParamValues, ParamsRaw: q.ParamsRaw,
+			Body: len(q.JSON) > 0 || len(q.Data) > 0 || len(q.Files) > 0}}
 	if u, err := url.Parse(withScheme(q.URL)); err == nil {
 		c.Host = normHost(u.Host)
 		c.Path = u.Path

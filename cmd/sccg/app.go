@@ -74,6 +74,7 @@ var commands = []command{
 	{"experiment", "run a grid of settings × models × samples: prompts, generations, evaluation, tables", runExperiment},
 	{"retrieve", "score endpoint retrieval (Host@K, Endpoint@K)", runRetrieve},
 	{"eval", "run generations in the sandbox and score them", runEval},
+	{"realcall", "the bounded real-call validation: does a Mock hit reach a real, answering endpoint (dry run by default)", runRealcall},
 	{"verify", "check a benchmark's labels against each sample's own code; duplicates across splits", runVerify},
 	{"compare", "paired and group-wise permutation tests between two result sets", runCompare},
 	{"kappa", "Cohen's kappa between two label files", runKappa},

@@ -64,6 +64,12 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	evalDir, gridDir := d.path("eval"), d.path("experiment")
 	retrieval, reportDir := d.path("retrieval.json"), d.path("report")
 	gridFile := d.path("grid.yaml")
+	realcallDir := d.path("realcall")
+	standIns, realcallArgs, err := d.standIns(filepath.Join(exportDir, "sccgbench.json"), evalDir, gridDir, realcallDir)
+	if err != nil {
+		return err
+	}
+	defer standIns.Close()
 	common := []string{"--db", e.db}
 	if *workers > 0 {
 		common = append(common, "--workers", fmt.Sprint(*workers))
@@ -85,8 +91,10 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		{"BM25 endpoint retrieval on the test split (Host@K, Endpoint@K, MRR)",
 			append([]string{"retrieve", "--bench", filepath.Join(exportDir, "splits", release.Test+".json"), "--retriever", "bm25",
 				"--out", retrieval}, common...)},
+		{"bounded real-call validation against local stand-ins for the free services (gold screening, Mock-positive and -negative samples)",
+			realcallArgs},
 		{"the report: tables, figures and a page per sample",
-			[]string{"report", "--results", exportDir, "--results", evalDir, "--results", gridDir, "--results", retrieval,
+			[]string{"report", "--results", exportDir, "--results", evalDir, "--results", gridDir, "--results", retrieval, "--results", realcallDir,
 				"--db", e.db, "--out", reportDir, "--title", "sccg demo: the embedded snapshot"}},
 	}
 	if err := os.WriteFile(gridFile, []byte(demoGrid), 0o644); err != nil {
@@ -103,7 +111,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	}
 	if e.json {
 		return e.printJSON(map[string]any{"store": e.db, "export": exportDir, "eval": evalDir, "experiment": gridDir,
-			"retrieval": retrieval, "report": filepath.Join(reportDir, "index.html")})
+			"retrieval": retrieval, "realcall": realcallDir, "report": filepath.Join(reportDir, "index.html")})
 	}
 	fmt.Fprintln(e.stdout)
 	for _, t := range demoTables {
@@ -132,20 +140,20 @@ func (d *demo) step(what string, fn func() error) error {
 	d.n++
 	begin := d.e.now()
 	if !d.e.json {
-		fmt.Fprintf(d.e.stderr, "[%d/5] %s …\n", d.n, what)
+		fmt.Fprintf(d.e.stderr, "[%d/%d] %s …\n", d.n, demoSteps, what)
 	}
 	if err := fn(); err != nil {
 		return fmt.Errorf("demo step %d (%s): %w", d.n, what, err)
 	}
 	if !d.e.json {
-		fmt.Fprintf(d.e.stderr, "[%d/5] done in %s\n", d.n, d.e.now().Sub(begin).Round(100*time.Millisecond))
+		fmt.Fprintf(d.e.stderr, "[%d/%d] done in %s\n", d.n, demoSteps, d.e.now().Sub(begin).Round(100*time.Millisecond))
 	}
 	return nil
 }
 
 // demoCommands are the commands the demo runs after the build.
 var demoCommands = map[string]func(context.Context, *env, []string) error{
-	"eval": runEval, "experiment": runExperiment, "retrieve": runRetrieve, "report": runReport,
+	"eval": runEval, "experiment": runExperiment, "retrieve": runRetrieve, "report": runReport, "realcall": runRealcall,
 }
 
 // run runs one sccg command in-process on the demo's store, its own output kept

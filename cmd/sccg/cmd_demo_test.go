@@ -35,8 +35,8 @@ func TestDemo(t *testing.T) {
 			t.Errorf("demo output lacks %q:\n%s", want, out)
 		}
 	}
-	for i := 1; i <= 5; i++ {
-		if !strings.Contains(errb.String(), fmt.Sprintf("[%d/5] done", i)) {
+	for i := 1; i <= demoSteps; i++ {
+		if !strings.Contains(errb.String(), fmt.Sprintf("[%d/%d] done", i, demoSteps)) {
 			t.Errorf("no progress line for step %d:\n%s", i, errb)
 		}
 	}
@@ -56,7 +56,7 @@ func TestDemo(t *testing.T) {
 		ids = append(ids, en.ID)
 	}
 	for _, want := range []string{"table-ii", "table-v", "table-vi", "table-vii", "table-viii", "fig-staircase",
-		"fig-retrieval", "fig-loc-cdf", "fig-lorenz", "fig-update-years", "fig-failures"} {
+		"fig-retrieval", "fig-loc-cdf", "fig-lorenz", "fig-update-years", "fig-failures", "table-realcall", "fig-realcall"} {
 		if !strings.Contains(" "+strings.Join(ids, " ")+" ", " "+want+" ") {
 			t.Errorf("the demo's report lacks %s (has %v; left out: %v)", want, ids, m.Omitted)
 		}

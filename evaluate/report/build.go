@@ -189,6 +189,13 @@ func build(ctx context.Context, d *Data, o Options) (*page, error) {
 		rq2.omit("Table VIII (retrieval hit rates) and the Host@K / Endpoint@K curves are left out: no retrieval report was given (`sccg retrieve --out FILE.json`).")
 	}
 	p.Sections = append(p.Sections, rq1, rq2, dec, st)
+	if len(d.RealCalls) > 0 {
+		rc, err := realCallSection(d)
+		if err != nil {
+			return nil, err
+		}
+		p.Sections = append(p.Sections, rc)
+	}
 
 	idx, err := buildSamples(ctx, d, groups, o)
 	if err != nil {
@@ -238,6 +245,7 @@ func inputsTable(d *Data) *table {
 	for _, iso := range isolations {
 		t.add(iso, "sandbox isolation", "of "+plural(isoSets[iso], "result set"))
 	}
+	realCallInputs(t, d)
 	for _, r := range d.Retrieval {
 		t.add(r.Path, "retrieval report", fmt.Sprintf("%s over %s (%d documents), %d queries", r.Name, r.Corpus.Source, r.Corpus.Documents, r.Queries))
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"sccg/evaluate"
+	"sccg/evaluate/realcall"
 	"sccg/evaluate/retrieve"
 	"sccg/release"
 	"sccg/store"
@@ -42,6 +43,7 @@ type Data struct {
 	Sets      []*ResultSet
 	Grids     []*Grid
 	Retrieval []*RetrievalReport
+	RealCalls []*RealCallReport // live `sccg realcall` reports
 	Stats     *release.Stats
 	StatsPath string
 	Bench     []release.Record
@@ -211,7 +213,7 @@ func (d *Data) readPath(p string, depth int, benchCands, statsCands *[]string) (
 	if err != nil {
 		return false, fmt.Errorf("report: %w", err)
 	}
-	found := own
+	found := own || d.realCallIn(p)
 	for _, e := range entries {
 		if name := e.Name(); !e.IsDir() && strings.HasSuffix(name, ".json") && strings.Contains(name, "retriev") {
 			d.readRetrieval(filepath.Join(p, name))
@@ -249,6 +251,9 @@ func (d *Data) readFile(p string, benchCands, statsCands *[]string) error {
 		return nil
 	case "generations.jsonl":
 		return d.readGenerations(p, true)
+	case realcall.File:
+		d.readRealCall(p)
+		return nil
 	}
 	b, err := os.ReadFile(p)
 	if err != nil {

@@ -66,15 +66,18 @@ const (
 
 // Request is one HTTP request the code tried to send, as the recorders saw it.
 type Request struct {
-	Lib       string            `json:"lib"`
-	Method    string            `json:"method"`
-	URL       string            `json:"url"`
-	Params    json.RawMessage   `json:"params,omitempty"`     // list of keys
-	ParamsRaw string            `json:"params_raw,omitempty"` // params given as a string
-	Headers   map[string]string `json:"headers,omitempty"`    // secret-looking values redacted
-	JSON      json.RawMessage   `json:"json,omitempty"`       // keys of a JSON body, or a short string
-	Data      json.RawMessage   `json:"data,omitempty"`       // keys of a form body, or a short string
-	Files     json.RawMessage   `json:"files,omitempty"`
+	Lib       string          `json:"lib"`
+	Method    string          `json:"method"`
+	URL       string          `json:"url"`
+	Params    json.RawMessage `json:"params,omitempty"`     // list of keys
+	ParamsRaw string          `json:"params_raw,omitempty"` // params given as a string
+	// ParamValues are the query pairs params= becomes (list values repeated, None
+	// left out), values of secret-looking names redacted.
+	ParamValues [][2]string       `json:"param_values,omitempty"`
+	Headers     map[string]string `json:"headers,omitempty"` // secret-looking values redacted
+	JSON        json.RawMessage   `json:"json,omitempty"`    // keys of a JSON body, or a short string
+	Data        json.RawMessage   `json:"data,omitempty"`    // keys of a form body, or a short string
+	Files       json.RawMessage   `json:"files,omitempty"`
 }
 
 // Facts are what the harness learned from the code's syntax tree.

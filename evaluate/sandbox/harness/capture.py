@@ -1,7 +1,8 @@
 """What a call to a recorder becomes: a request record sent on the report
 channel, and the fake response the code gets back. The record keeps the method,
-the URL and the names (not the values) of the parameters and body fields, with
-secret-looking header values redacted. A run keeps at most _MAXREQ requests, and
+the URL, the names of the parameters and body fields, the values of the query
+parameters (what a bounded real call replays), with secret-looking header and
+parameter values redacted. A run keeps at most _MAXREQ requests, and
 after _PAGES requests to the same endpoint the responses are empty pages, so loops
 that page or poll come to an end."""
 from .report import _safe, _send
@@ -46,6 +47,7 @@ def _record(lib, method, url, params=None, headers=None, json=None, data=None, f
             rec["params_raw"] = _safe(params)
         else:
             rec["params"] = _keys(params)
+            rec["param_values"] = _pairs(params)
     if headers:
         rec["headers"] = _hdrs(headers)
     if json is not None:
@@ -76,6 +78,28 @@ def _keys(v):
 
 
 _SECRETISH = ("key", "token", "auth", "secret", "password", "cookie")
+
+
+def _pairs(v):
+    """The query pairs a params value becomes, as the HTTP libraries encode it: a
+    mapping's items or a list of pairs, a list value as one pair per item, None
+    left out; values as short strings, those of secret-looking names redacted."""
+    if _isinstance(v, _dict):
+        items = v.items()
+    elif _isinstance(v, (_list, _tuple)):
+        items = [it for it in v if _isinstance(it, (_list, _tuple)) and _len(it) == 2]
+    else:
+        return []
+    out = []
+    for k, val in items:
+        ks = _safe(k)
+        vals = val if _isinstance(val, (_list, _tuple)) else [val]
+        for x in vals:
+            if x is None:
+                continue
+            kl = ks.lower()
+            out.append([ks, "<redacted>" if any(s in kl for s in _SECRETISH) else _safe(x)[:200]])
+    return out
 
 
 def _hdrs(h):

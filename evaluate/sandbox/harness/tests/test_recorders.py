@@ -16,7 +16,8 @@ urllib3 = _FAKES["urllib3"]
 class RequestsTest(HarnessTest):
     def test_functions(self):
         tests = [
-            ("get", lambda: requests.get("https://r/x", params={"q": 1}), {"method": "GET", "params": ["q"]}),
+            ("get", lambda: requests.get("https://r/x", params={"q": 1}),
+             {"method": "GET", "params": ["q"], "param_values": [["q", "1"]]}),
             ("post json", lambda: requests.post("https://r/x", json={"t": 1}), {"method": "POST", "json": ["t"]}),
             ("post data", lambda: requests.post("https://r/x", data={"f": 1}), {"method": "POST", "data": ["f"]}),
             ("put", lambda: requests.put("https://r/x", data="raw"), {"method": "PUT", "data": "raw"}),
@@ -40,14 +41,14 @@ class RequestsTest(HarnessTest):
             s.mount("https://", requests.adapters.HTTPAdapter(max_retries=3))
             s.get("https://r/x", headers={"B": "2"}, params={"q": "x"})
         self.assertEqual(self.requests(), [{"lib": "requests", "method": "GET", "url": "https://r/x",
-                                            "params": ["lang", "q"],
+                                            "params": ["lang", "q"], "param_values": [["lang", "en"], ["q", "x"]],
                                             "headers": {"X-RapidAPI-Key": "<redacted>", "A": "1", "B": "2"}}])
 
     def test_prepared_request(self):
         req = requests.Request("PUT", "https://r/x", json={"a": 1}, params={"p": 1}).prepare()
         requests.Session().send(req)
         self.assertEqual(self.requests(), [{"lib": "requests", "method": "PUT", "url": "https://r/x",
-                                            "params": ["p"], "json": ["a"]}])
+                                            "params": ["p"], "param_values": [["p", "1"]], "json": ["a"]}])
 
     def test_exceptions(self):
         exc = requests.exceptions
@@ -76,8 +77,10 @@ class HttpxTest(HarnessTest):
             c.post("/v1/y", content=b"body")
         self.assertIsInstance(r, _Resp)
         self.assertEqual(self.requests(), [
-            {"lib": "httpx", "method": "GET", "url": "https://h.example.com/v1/x", "params": ["k", "q"], "headers": {"A": "1"}},
-            {"lib": "httpx", "method": "POST", "url": "https://h.example.com/v1/y", "params": ["k"], "headers": {"A": "1"},
+            {"lib": "httpx", "method": "GET", "url": "https://h.example.com/v1/x", "params": ["k", "q"],
+             "param_values": [["k", "1"], ["q", "2"]], "headers": {"A": "1"}},
+            {"lib": "httpx", "method": "POST", "url": "https://h.example.com/v1/y", "params": ["k"],
+             "param_values": [["k", "1"]], "headers": {"A": "1"},
              "data": "body"},
         ])
 
@@ -112,7 +115,8 @@ class AiohttpTest(HarnessTest):
         self.assertIsInstance(resp2, _AResp)
         self.assertEqual(self.requests(), [
             {"lib": "aiohttp", "method": "POST", "url": "https://a.example.com/v1/x", "headers": {"A": "1"}, "data": ["q"]},
-            {"lib": "aiohttp", "method": "GET", "url": "https://a.example.com/v1/y", "params": ["p"], "headers": {"A": "1"}},
+            {"lib": "aiohttp", "method": "GET", "url": "https://a.example.com/v1/y", "params": ["p"],
+             "param_values": [["p", "1"]], "headers": {"A": "1"}},
         ])
 
     def test_exceptions(self):
@@ -160,7 +164,8 @@ class Urllib3Test(HarnessTest):
         h.request("POST", "https://p/p", fields={"b": 2})
         h.request("POST", "https://p/b", body=b"raw", fields={"ignored": 1})
         self.assertEqual(self.requests(), [
-            {"lib": "urllib3", "method": "GET", "url": "https://p/g", "params": ["a"], "headers": {"A": "1"}},
+            {"lib": "urllib3", "method": "GET", "url": "https://p/g", "params": ["a"],
+             "param_values": [["a", "1"]], "headers": {"A": "1"}},
             {"lib": "urllib3", "method": "POST", "url": "https://p/p", "headers": {"A": "1"}, "data": ["b"]},
             {"lib": "urllib3", "method": "POST", "url": "https://p/b", "headers": {"A": "1"}, "data": "raw"},
         ])
