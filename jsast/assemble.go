@@ -70,12 +70,12 @@ func (x *extractor) assemble(f *fnInfo) *program {
 			}
 		}
 	case f.topLevel:
-		target = &piece{start: f.outer.start, text: lineText(src, f.outer), kind: "target", row: f.outer.row, end: f.outer.endRow, node: f.outer}
-		roots = []*node{f.outer}
+		target = &piece{start: f.stmt.start, text: lineText(src, f.stmt), kind: "target", row: f.stmt.row, end: f.stmt.endRow, node: f.stmt}
+		roots = []*node{f.stmt}
 	default:
-		target = &piece{start: f.outer.start, text: dedent(lineText(src, f.outer), f.outer.col), kind: "target", row: f.outer.row,
-			end: f.outer.endRow, node: f.outer}
-		roots = []*node{f.outer}
+		target = &piece{start: f.stmt.start, text: dedent(lineText(src, f.stmt), f.stmt.col), kind: "target", row: f.stmt.row,
+			end: f.stmt.endRow, node: f.stmt}
+		roots = []*node{f.stmt}
 	}
 	p := x.build(roots, target, closure)
 	p.pulled = append(p.pulled, extra...)

@@ -577,6 +577,10 @@ func (sc *scope) bodyLoc(n *node, def string) string {
 		}
 		switch n.typ {
 		case "call_expression":
+			if fn := unwrap(n.child("function")); fn != nil && fn.typ == "member_expression" && fn.child("property").text(sc.m.src) == "toString" {
+				n = fn.child("object")
+				continue
+			}
 			d := sc.m.dotted(n.child("function"), sc.fn)
 			switch {
 			case d == "JSON.stringify":

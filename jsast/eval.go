@@ -15,6 +15,9 @@ type scope struct {
 	fn    *fnInfo
 	at    uint32
 	args  map[string]argRef
+	// bind is the function whose parameters args binds (a helper analysed for a
+	// caller); its callbacks see the same arguments.
+	bind  *fnInfo
 	depth int
 	// defaults makes parameters without an argument take their default value
 	// (when a method reads a field its constructor set from a parameter).
@@ -58,7 +61,7 @@ func (sc *scope) moduleScope() *scope { return &scope{m: sc.m, depth: sc.depth +
 
 // scopeAt is the scope of the function holding n, just after n.
 func (sc *scope) scopeAt(n *node) *scope {
-	return &scope{m: sc.m, fn: sc.m.funcAt(n), at: n.end, depth: sc.depth + 1}
+	return &scope{m: sc.m, fn: sc.m.funcAt(n), at: n.end, depth: sc.depth + 1, args: sc.args, bind: sc.bind}
 }
 
 // lookup finds what name means at sc: an expression and the scope to evaluate it
@@ -81,13 +84,13 @@ func (sc *scope) lookup(name string) (*node, *scope) {
 			if last.aug != "" || last.value == nil {
 				return nil, nil
 			}
-			return last.value, &scope{m: sc.m, fn: f, at: last.pos, args: sc.argsFor(f), depth: sc.depth + 1}
+			return last.value, &scope{m: sc.m, fn: f, at: last.pos, args: sc.args, bind: sc.bind, depth: sc.depth + 1}
 		}
 		for _, p := range f.params {
 			if p.name != name {
 				continue
 			}
-			if f == sc.fn {
+			if f == sc.bind || (sc.bind == nil && f == sc.fn) {
 				if a, ok := sc.args[name]; ok && a.n != nil {
 					return a.n, a.sc.with(a.sc.at)
 				}
@@ -102,13 +105,6 @@ func (sc *scope) lookup(name string) (*node, *scope) {
 		return v, sc.moduleScope()
 	}
 	return nil, nil
-}
-
-func (sc *scope) argsFor(f *fnInfo) map[string]argRef {
-	if f == sc.fn {
-		return sc.args
-	}
-	return nil
 }
 
 var hostLike = regexp.MustCompile(`^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$`)
@@ -270,7 +266,7 @@ func (sc *scope) str(n *node) sval {
 			if lv.complete {
 				return lv
 			}
-			if rv := sc.str(r); rv.complete {
+			if rv := sc.str(r); rv.complete && rv.s != "" {
 				return rv
 			}
 			return lv
@@ -588,6 +584,21 @@ func (sc *scope) dict(n *node) []kv {
 			}
 			return out
 		}
+		if fn := unwrap(n.child("function")); fn != nil && fn.typ == "member_expression" {
+			switch fn.child("property").text(src) {
+			case "toString":
+				return sc.with(sc.at).dict(fn.child("object"))
+			default:
+				// this.headers(): what a method of the class returns
+				if o := unwrap(fn.child("object")); o != nil && o.typ == "this" && sc.fn != nil {
+					if ci := enclosingClass(sc.fn); ci != nil {
+						if g := ci.methods[fn.child("property").text(src)]; g != nil {
+							return sc.returned(g)
+						}
+					}
+				}
+			}
+		}
 	case "identifier", "shorthand_property_identifier":
 		name := n.text(src)
 		v, vs := sc.lookup(name)
@@ -605,6 +616,29 @@ func (sc *scope) dict(n *node) []kv {
 		}
 	}
 	return nil
+}
+
+// returned is the object a function returns (its first return of one).
+func (sc *scope) returned(g *fnInfo) []kv {
+	var out []kv
+	gs := &scope{m: sc.m, fn: g, at: g.node.end, depth: sc.depth + 1, defaults: true}
+	body := g.node.child("body")
+	if body != nil && body.typ != "statement_block" {
+		return gs.dict(body)
+	}
+	g.node.walk(func(n *node) bool {
+		if out != nil || (n != g.node && functionTypes[n.typ]) {
+			return false
+		}
+		if n.typ == "return_statement" {
+			if k := n.namedKids(); len(k) > 0 {
+				out = gs.dict(k[0])
+			}
+			return false
+		}
+		return true
+	})
+	return out
 }
 
 // mutations finds o.k = v, o[k] = v and o.append/set(k, v) on the name before

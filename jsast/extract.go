@@ -174,6 +174,16 @@ func (x *extractor) helperOf(call *node, f *fnInfo) *fnInfo {
 			if ci := enclosingClass(f); ci != nil {
 				return ci.methods[prop]
 			}
+			// an object's method calling a sibling (Vue's methods: this.load())
+			if o := f.owner(); o != nil {
+				if lit := objectOf(o); lit != nil {
+					for _, g := range m.funcs {
+						if g.named && g.name == prop && objectOf(g) != nil && within(objectOf(g), lit) {
+							return g
+						}
+					}
+				}
+			}
 		case obj.typ == "identifier" && !bound(f, obj.text(m.src)):
 			if ms, ok := m.objects[obj.text(m.src)]; ok {
 				return ms[prop]
@@ -227,10 +237,7 @@ func (x *extractor) calls(f *fnInfo, args map[string]argRef, via []string, depth
 	var out []lang.Call
 	for _, it := range items {
 		if it.rs != nil {
-			sc := &scope{m: x.m, fn: it.rs.fn, at: it.rs.call.start, depth: depth}
-			if it.rs.fn == f {
-				sc.args = args
-			}
+			sc := &scope{m: x.m, fn: it.rs.fn, at: it.rs.call.start, depth: depth, args: args, bind: f}
 			c := sc.facts(it.rs)
 			if len(via) > 0 {
 				c.InHelper, c.Via = via[len(via)-1], via
@@ -239,10 +246,7 @@ func (x *extractor) calls(f *fnInfo, args map[string]argRef, via []string, depth
 			continue
 		}
 		h := it.h
-		caller := &scope{m: x.m, fn: x.m.funcAt(h.call), at: h.call.start, depth: depth}
-		if caller.fn == f {
-			caller.args = args
-		}
+		caller := &scope{m: x.m, fn: x.m.funcAt(h.call), at: h.call.start, depth: depth, args: args, bind: f}
 		pos := positional(h.call)
 		bound := map[string]argRef{}
 		for _, p := range h.callee.params {
@@ -366,6 +370,26 @@ func (x *extractor) topLevel(enc string) (*lang.Function, error) {
 			stmts = append(stmts, st)
 		}
 	}
+	// a request built over several statements (xhr.setRequestHeader, req.query,
+	// req.end) is made by all of them
+	for _, rs := range x.topSites {
+		name := rs.receiver
+		if rs.style == styleChain {
+			name = m.varName(rs.call)
+		}
+		if name == "" || !IsIdentifier(name) {
+			continue
+		}
+		for _, st := range m.root.children {
+			if st.typ != "expression_statement" || seen[st] {
+				continue
+			}
+			if k := st.namedKids(); len(k) > 0 && statementBase(k[0], src) == name {
+				seen[st] = true
+				stmts = append(stmts, st)
+			}
+		}
+	}
 	sort.Slice(stmts, func(i, j int) bool { return stmts[i].start < stmts[j].start })
 	var texts []string
 	for _, st := range stmts {
@@ -400,6 +424,22 @@ func (x *extractor) topLevel(enc string) (*lang.Function, error) {
 	facts.EffectiveLOC = effectiveLines(fn.Source)
 	facts.Quality = lang.ZeroQuality()
 	return fn, nil
+}
+
+// statementBase is the name an expression statement works on: the object of
+// the method it calls or of the member it assigns.
+func statementBase(e *node, src []byte) string {
+	switch e.typ {
+	case "call_expression":
+		if fn := e.child("function"); fn != nil && fn.typ == "member_expression" {
+			return baseName(fn, src)
+		}
+	case "assignment_expression":
+		if l := e.child("left"); l != nil && l.typ != "identifier" {
+			return baseName(l, src)
+		}
+	}
+	return ""
 }
 
 // checkCode reports whether the program parses on its own in the file's dialect
@@ -513,6 +553,15 @@ func decorators(f *fnInfo, src []byte) []string {
 			out = append(out, strings.TrimSpace(strings.TrimPrefix(c.text(src), "@")))
 		}
 	}
+	// a class member's decorators are the class body's children before it
+	if p := f.outer.parent; p != nil && p.typ == "class_body" {
+		i := slices.Index(p.children, f.outer)
+		var before []string
+		for j := i - 1; j >= 0 && p.children[j].typ == "decorator"; j-- {
+			before = append([]string{strings.TrimSpace(strings.TrimPrefix(p.children[j].text(src), "@"))}, before...)
+		}
+		out = append(before, out...)
+	}
 	return out
 }
 
@@ -573,4 +622,28 @@ func codeHash(src []byte, root *node) string {
 	}
 	visit(root)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// objectOf is the object literal a method or pair function is a member of, or nil.
+func objectOf(f *fnInfo) *node {
+	n := f.node.parent
+	if n != nil && n.typ == "pair" {
+		n = n.parent
+	}
+	if n != nil && n.typ == "object" && f.class == nil {
+		return n
+	}
+	return nil
+}
+
+// within reports whether the object literal a is b or nested in b's members'
+// objects (Vue's methods and computed live side by side in the component).
+func within(a, b *node) bool {
+	top := func(n *node) *node {
+		for n.parent != nil && (n.parent.typ == "pair" || n.parent.typ == "object") {
+			n = n.parent
+		}
+		return n
+	}
+	return top(a) == top(b)
 }

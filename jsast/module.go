@@ -25,7 +25,8 @@ type assign struct {
 // function bound to a name, a method) or an anonymous callback.
 type fnInfo struct {
 	node  *node // function_declaration, function_expression, arrow_function, method_definition, …
-	outer *node // what extraction copies: the statement, method or pair that defines it
+	outer *node // what defines it: its statement, method, class field or object pair (Source, lines, comments)
+	stmt  *node // what extraction copies: outer, or the statement holding the object outer is a member of
 	name  string
 	qual  string
 	named bool
@@ -521,8 +522,12 @@ func (m *module) newFunc(n *node, cls *classInfo, parent *fnInfo, path string) *
 		}
 	case p != nil && p.typ == "pair" && n.field == "value":
 		if k := keyText(p.child("key"), src); k != "" {
+			// collect has already extended path with the pair's key
 			f.name, f.named = k, true
-			f.qual = joinQual(path, k)
+			f.qual = path
+			if f.qual == "" {
+				f.qual = k
+			}
 			f.outer = p
 		}
 	case p != nil && (p.typ == "field_definition" || p.typ == "public_field_definition") && cls != nil:
@@ -548,8 +553,11 @@ func (m *module) newFunc(n *node, cls *classInfo, parent *fnInfo, path string) *
 				f.qual = o.qual + "." + f.name
 			}
 		}
-		f.outer = statementOf(f.outer, m.root)
-		if f.class == nil && parent == nil && f.outer.parent == m.root {
+		f.stmt = statementOf(f.outer, m.root)
+		if f.outer.typ != "pair" && f.outer.typ != "method_definition" {
+			f.outer = f.stmt
+		}
+		if f.class == nil && parent == nil && f.stmt.parent == m.root {
 			f.topLevel = true
 			if n.typ != "method_definition" && (p == nil || p.typ != "pair") && !strings.Contains(f.qual, ".") {
 				m.topFuncs[f.name] = f
@@ -561,6 +569,7 @@ func (m *module) newFunc(n *node, cls *classInfo, parent *fnInfo, path string) *
 			if n.typ != "method_definition" {
 				f.outer = p
 			}
+			f.stmt = f.outer
 		}
 		if (n.typ == "method_definition" && f.class == nil) || (p != nil && p.typ == "pair") {
 			if parent == nil {
