@@ -11,10 +11,10 @@ import (
 // position of the use, and — when a helper is analysed on behalf of a caller — the
 // caller's arguments bound to the helper's parameters.
 type scope struct {
-	m     *module
-	fn    *fnInfo
-	at    uint32
-	args  map[string]argRef
+	m    *module
+	fn   *fnInfo
+	at   uint32
+	args map[string]argRef
 	// bind is the function whose parameters args binds (a helper analysed for a
 	// caller); its callbacks see the same arguments.
 	bind  *fnInfo

@@ -250,7 +250,7 @@ function broken() { fetch("https://n.example.com/x", { method: "GET" ; }`,
 		},
 		{
 			name: "rapidapi host header stands for an unknown host",
-			src: `async function q(url) { return fetch(url + "/v1/q", { headers: { "X-RapidAPI-Host": "o.p.rapidapi.com", "X-RapidAPI-Key": key } }); }`,
+			src:  `async function q(url) { return fetch(url + "/v1/q", { headers: { "X-RapidAPI-Host": "o.p.rapidapi.com", "X-RapidAPI-Key": key } }); }`,
 			want: map[string][]string{"q": {"fetch GET {url}/v1/q host=o.p.rapidapi.com path=/v1/q params=[] rapidapi=true/true"}},
 		},
 	} {
