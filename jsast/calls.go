@@ -701,7 +701,7 @@ func (sc *scope) defaultHeaders(rs *reqSite) []kv {
 	name := d.child("name").text(src)
 	var out []kv
 	scan := func(n *node) {
-		n.walk(func(a *node) bool {
+		sc.m.scan(n, func(a *node) bool {
 			if a.typ != "assignment_expression" {
 				return true
 			}
@@ -855,7 +855,7 @@ func (sc *scope) callsOn(name string, from *node) []chainCall {
 	if f := sc.m.funcAt(from); f != nil {
 		root = f.node
 	}
-	root.walk(func(n *node) bool {
+	sc.m.scan(root, func(n *node) bool {
 		if n.typ != "call_expression" || n.start < from.end {
 			return true
 		}
@@ -959,7 +959,7 @@ func (sc *scope) xhrParts(rs *reqSite, args []*node) reqParts {
 	if f := sc.m.funcAt(rs.call); f != nil {
 		root = f.node
 	}
-	root.walk(func(n *node) bool {
+	sc.m.scan(root, func(n *node) bool {
 		if n.typ != "call_expression" {
 			return true
 		}

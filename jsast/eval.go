@@ -167,7 +167,7 @@ func isCtor(n *node, name string, src []byte) bool {
 // URL variable name before the use to its query.
 func (sc *scope) searchParams(name string, u sval) sval {
 	src := sc.m.src
-	sc.fn.node.walk(func(n *node) bool {
+	sc.m.scan(sc.fn.node, func(n *node) bool {
 		if n.start >= sc.at {
 			return false
 		}
@@ -656,7 +656,7 @@ func (sc *scope) mutations(name string) []kv {
 	if root == nil {
 		root = sc.fn.node
 	}
-	root.walk(func(n *node) bool {
+	sc.m.scan(root, func(n *node) bool {
 		if n.start >= sc.at {
 			return false
 		}

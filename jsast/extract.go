@@ -72,9 +72,12 @@ func Extract(ctx context.Context, content []byte, opts Options) (res *lang.Resul
 		}
 		return true
 	})
-	m := newModule(src, root)
+	m := newModule(ctx, src, root)
 	x := &extractor{m: m, opts: opts, ctx: ctx, g: g, fileOK: res.SyntaxOK}
 	x.findSites()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %w", lang.ErrTimeout, err)
+	}
 	for _, f := range m.funcs {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("%w: %w", lang.ErrTimeout, err)
@@ -87,6 +90,9 @@ func Extract(ctx context.Context, content []byte, opts Options) (res *lang.Resul
 			return nil, err
 		}
 		res.Functions = append(res.Functions, *fn)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %w", lang.ErrTimeout, err)
 	}
 	if len(x.topSites) > 0 {
 		fn, err := x.topLevel(enc)
@@ -118,27 +124,31 @@ type extractor struct {
 // call of a same-file helper.
 func (x *extractor) findSites() {
 	m := x.m
-	m.root.walk(func(n *node) bool {
-		if n.typ != "call_expression" {
-			return true
-		}
-		f := m.funcAt(n)
-		owner := f.owner()
-		if rs := m.requestSite(n, f); rs != nil {
-			if owner == nil {
-				x.topSites = append(x.topSites, rs)
-			} else {
-				owner.reqs = append(owner.reqs, rs)
+	var visit func(n *node, f *fnInfo)
+	visit = func(n *node, f *fnInfo) {
+		for _, c := range n.children {
+			inner := f
+			if g, ok := m.byNode[c]; ok {
+				inner = g
 			}
-			return true
-		}
-		if owner != nil {
-			if h := x.helperOf(n, f); h != nil && h != owner {
-				owner.helpers = append(owner.helpers, helperUse{call: n, callee: h})
+			if c.typ == "call_expression" {
+				owner := f.owner()
+				if rs := m.requestSite(c, f); rs != nil {
+					if owner == nil {
+						x.topSites = append(x.topSites, rs)
+					} else {
+						owner.reqs = append(owner.reqs, rs)
+					}
+				} else if owner != nil {
+					if h := x.helperOf(c, f); h != nil && h != owner {
+						owner.helpers = append(owner.helpers, helperUse{call: c, callee: h})
+					}
+				}
 			}
+			visit(c, inner)
 		}
-		return true
-	})
+	}
+	visit(m.root, nil)
 }
 
 // helperOf resolves a call to a named function of the same file: a local or
@@ -154,10 +164,8 @@ func (x *extractor) helperOf(call *node, f *fnInfo) *fnInfo {
 	case "identifier":
 		name := fn.text(m.src)
 		for g := f; g != nil; g = g.parent {
-			for _, h := range m.funcs {
-				if h.named && h.parent == g && h.name == name && h.class == nil {
-					return h
-				}
+			if h := m.nested[g][name]; h != nil {
+				return h
 			}
 			if len(g.locals[name]) > 0 {
 				return nil

@@ -1,6 +1,7 @@
 package jsast
 
 import (
+	"context"
 	"sort"
 	"strings"
 )
@@ -94,6 +95,26 @@ type module struct {
 	// mutations are top-level statements that configure a module-level name
 	// (api.defaults.headers.common[k] = v, api.interceptors.request.use(…)).
 	mutations map[string][]*node
+	// nested indexes the named functions by the function they are nested in
+	// (nil: module level) and name.
+	nested  map[*fnInfo]map[string]*fnInfo
+	ctx     context.Context
+	steps   int
+	expired bool
+}
+
+// scan walks n like walk, but stops once the file's deadline has passed: the
+// scans made per request site are what could grow with a file's size.
+func (m *module) scan(n *node, fn func(*node) bool) {
+	n.walk(func(c *node) bool {
+		if m.steps++; m.steps&1023 == 0 && m.ctx != nil && m.ctx.Err() != nil {
+			m.expired = true
+		}
+		if m.expired {
+			return false
+		}
+		return fn(c)
+	})
 }
 
 var functionTypes = map[string]bool{
@@ -103,9 +124,10 @@ var functionTypes = map[string]bool{
 
 var classTypes = map[string]bool{"class_declaration": true, "class": true, "abstract_class_declaration": true}
 
-func newModule(src []byte, root *node) *module {
+func newModule(ctx context.Context, src []byte, root *node) *module {
 	m := &module{
-		src: src, root: root,
+		src: src, root: root, ctx: ctx,
+		nested:    map[*fnInfo]map[string]*fnInfo{},
 		bindings:  map[string][]*binding{},
 		byNode:    map[*node]*fnInfo{},
 		topFuncs:  map[string]*fnInfo{},
@@ -588,6 +610,14 @@ func (m *module) newFunc(n *node, cls *classInfo, parent *fnInfo, path string) *
 		f.callback = callbackName(n, src)
 		if o := parent.owner(); o != nil {
 			f.qual = o.qual
+		}
+	}
+	if f.named && f.class == nil {
+		if m.nested[parent] == nil {
+			m.nested[parent] = map[string]*fnInfo{}
+		}
+		if _, ok := m.nested[parent][f.name]; !ok {
+			m.nested[parent][f.name] = f
 		}
 	}
 	f.params = m.params(n)
