@@ -11,6 +11,10 @@ import (
 
 // program is an assembled self-contained program.
 type program struct {
+	// nodes are the file's statements the program is made of, in order, when it
+	// copies them as they are (no method picked out of its class, no nested
+	// function dedented): then the file's tree vouches for its syntax and hash.
+	nodes      []*node
 	code       string
 	pulled     []lang.PulledIn
 	unresolved []string
@@ -45,6 +49,7 @@ func (x *extractor) assemble(f *fnInfo) *program {
 	var extra []lang.PulledIn
 	var target *piece
 	var roots []*node
+	verbatim := false
 	switch {
 	case f.class != nil && f.class.top && f.parent == nil:
 		ci := f.class
@@ -72,12 +77,16 @@ func (x *extractor) assemble(f *fnInfo) *program {
 	case f.topLevel:
 		target = &piece{start: f.stmt.start, text: lineText(src, f.stmt), kind: "target", row: f.stmt.row, end: f.stmt.endRow, node: f.stmt}
 		roots = []*node{f.stmt}
+		verbatim = f.stmt.col == 0
 	default:
 		target = &piece{start: f.stmt.start, text: dedent(lineText(src, f.stmt), f.stmt.col), kind: "target", row: f.stmt.row,
 			end: f.stmt.endRow, node: f.stmt}
 		roots = []*node{f.stmt}
 	}
 	p := x.build(roots, target, closure)
+	if !verbatim {
+		p.nodes = nil
+	}
 	p.pulled = append(p.pulled, extra...)
 	sort.SliceStable(p.pulled, func(i, j int) bool { return p.pulled[i].StartLine < p.pulled[j].StartLine })
 	return p
@@ -268,6 +277,14 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 		}
 	}
 	b.WriteString("\n")
+	var nodes []*node
+	for _, p := range all {
+		if p.node == nil || p.node.parent != m.root || p.node.col != 0 {
+			nodes = nil
+			break
+		}
+		nodes = append(nodes, p.node)
+	}
 	// imports: the import statements and requires the program holds
 	specs := map[string]bool{}
 	for _, p := range all {
@@ -299,7 +316,7 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 	if imports.ThirdParty == nil {
 		imports.ThirdParty = []string{}
 	}
-	return &program{code: b.String(), pulled: pulled, unresolved: unresolved, imports: imports}
+	return &program{nodes: nodes, code: b.String(), pulled: pulled, unresolved: unresolved, imports: imports}
 }
 
 // configures reports a module-level statement that configures an instance or

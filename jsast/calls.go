@@ -416,7 +416,11 @@ func (sc *scope) facts(rs *reqSite) lang.Call {
 	case styleFetch:
 		p = sc.fetchParts(arg(0), arg(1))
 	case styleConfig:
-		p = sc.configParts(rs, nil, arg(0), nil)
+		if a := arg(0); a != nil && !sc.isObject(a) && (rs.lib == lang.LibAxios || rs.lib == lang.LibRequest) && rs.callee != "axios.request" {
+			p = sc.configParts(rs, a, arg(1), nil) // axios(url[, config]) with the URL in a variable
+		} else {
+			p = sc.configParts(rs, nil, arg(0), nil)
+		}
 	case styleURLConfig:
 		p = sc.configParts(rs, arg(0), arg(1), nil)
 	case styleURLData:

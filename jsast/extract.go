@@ -346,7 +346,7 @@ func (x *extractor) function(f *fnInfo, enc string) (*lang.Function, error) {
 	prog := x.assemble(f)
 	fn.Code = prog.code
 	facts.PulledIn, facts.Unresolved, facts.Imports = prog.pulled, prog.unresolved, prog.imports
-	codeOK, hash, err := x.checkCode(prog.code)
+	codeOK, hash, err := x.checkCode(prog)
 	if err != nil {
 		return nil, err
 	}
@@ -424,7 +424,8 @@ func (x *extractor) topLevel(enc string) (*lang.Function, error) {
 	prog := x.build(stmts, &piece{start: stmts[0].start, text: strings.Join(texts, "\n"), kind: "target", row: stmts[0].row}, nil)
 	fn.Code = prog.code
 	facts.PulledIn, facts.Unresolved, facts.Imports = prog.pulled, prog.unresolved, prog.imports
-	_, hash, err := x.checkCode(prog.code)
+	prog.nodes = nil // script statements may start mid-line
+	_, hash, err := x.checkCode(prog)
 	if err != nil {
 		return nil, err
 	}
@@ -451,9 +452,14 @@ func statementBase(e *node, src []byte) string {
 }
 
 // checkCode reports whether the program parses on its own in the file's dialect
-// and returns its normalized hash.
-func (x *extractor) checkCode(code string) (bool, string, error) {
-	b := []byte(code)
+// and returns its normalized hash. A program of whole top-level statements of a
+// file that parsed cleanly is judged and hashed on the file's tree: each parsed
+// there as a statement, and the program puts them on lines of their own.
+func (x *extractor) checkCode(p *program) (bool, string, error) {
+	if x.fileOK && len(p.nodes) > 0 {
+		return true, codeHash(x.m.src, p.nodes...), nil
+	}
+	b := []byte(p.code)
 	t, err := parse(x.ctx, x.g, b)
 	if err != nil {
 		return false, "", err
@@ -604,7 +610,7 @@ func dedent(s string, col int) string {
 
 // codeHash hashes the token stream of a parsed program, leaving out comments,
 // ignoring whitespace, semicolons' absence and the quote style of strings.
-func codeHash(src []byte, root *node) string {
+func codeHash(src []byte, roots ...*node) string {
 	h := sha256.New()
 	var visit func(n *node)
 	visit = func(n *node) {
@@ -628,7 +634,9 @@ func codeHash(src []byte, root *node) string {
 			visit(c)
 		}
 	}
-	visit(root)
+	for _, r := range roots {
+		visit(r)
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 

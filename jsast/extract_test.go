@@ -289,3 +289,28 @@ function broken() { fetch("https://n.example.com/x", { method: "GET" ; }`,
 		})
 	}
 }
+
+func TestCodeHashIgnoresCommentsQuotesAndSemicolons(t *testing.T) {
+	a := "const u = 'https://x.example.com';\n// note\nexport async function f() { return fetch(u); }\n"
+	b := "const u = \"https://x.example.com\"\n\nexport async function f() {\n  /* other note */\n  return fetch(u)\n}\n"
+	c := "const u = 'https://y.example.com';\nexport async function f() { return fetch(u); }\n"
+	hash := func(src string) string {
+		fns := extractOne(t, lang.DialectJS, src)
+		return fns["f"].CodeHash
+	}
+	if hash(a) != hash(b) {
+		t.Error("the same code with other comments, quotes and semicolons hashes differently")
+	}
+	if hash(a) == hash(c) {
+		t.Error("different URLs hash the same")
+	}
+}
+
+func TestAxiosURLVariable(t *testing.T) {
+	fns := extractOne(t, lang.DialectJS, `const axios = require("axios");
+const URL_ = "https://p.example.com/v1/status";
+async function status() { const r = await axios(URL_); return r.data; }`)
+	if c := fns["status"].Facts.Calls; len(c) != 1 || c[0].URL != "https://p.example.com/v1/status" || c[0].Method != "GET" {
+		t.Errorf("calls %+v", c)
+	}
+}

@@ -13,12 +13,16 @@ import (
 // (lodash/fp → lodash, @scope/pkg/sub → @scope/pkg, node:fs → fs), once each, in
 // source order. Relative specifiers are left out; imports inside strings and
 // comments are not imports.
-func ImportedPackages(ctx context.Context, d lang.Dialect, code []byte) ([]string, error) {
+func ImportedPackages(ctx context.Context, d lang.Dialect, code []byte) (out []string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("imports panic: %v", r)
+		}
+	}()
 	root, err := parse(ctx, grammarOf(d), code)
 	if err != nil {
 		return nil, fmt.Errorf("imports: %w", err)
 	}
-	var out []string
 	seen := map[string]bool{}
 	for _, s := range importSpecs(root, code) {
 		if s == "" || s[0] == '.' || s[0] == '/' {
@@ -52,12 +56,16 @@ var requestInComment = regexp.MustCompile(`\b(?:fetch|axios(?:\.(?:get|post|put|
 
 // CommentedRequests returns the lines (1-based) of the comments in the code that
 // hold a request call: a request that was commented out.
-func CommentedRequests(ctx context.Context, d lang.Dialect, code []byte) ([]int, error) {
+func CommentedRequests(ctx context.Context, d lang.Dialect, code []byte) (lines []int, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			lines, err = nil, fmt.Errorf("comments panic: %v", r)
+		}
+	}()
 	root, err := parse(ctx, grammarOf(d), code)
 	if err != nil {
 		return nil, fmt.Errorf("comments: %w", err)
 	}
-	var lines []int
 	root.walk(func(n *node) bool {
 		if n.typ == "comment" {
 			t := n.text(code)
