@@ -253,6 +253,56 @@ function broken() { fetch("https://n.example.com/x", { method: "GET" ; }`,
 			src:  `async function q(url) { return fetch(url + "/v1/q", { headers: { "X-RapidAPI-Host": "o.p.rapidapi.com", "X-RapidAPI-Key": key } }); }`,
 			want: map[string][]string{"q": {"fetch GET {url}/v1/q host=o.p.rapidapi.com path=/v1/q params=[] rapidapi=true/true"}},
 		},
+		{
+			name: "globalThis.fetch, new Headers, FormData body",
+			src: `async function upload(file, tag) {
+  const headers = new Headers({ "X-Client": "web" });
+  headers.append("Authorization", "Bearer " + token);
+  const form = new FormData();
+  form.append("file", file);
+  form.append("tag", tag);
+  return globalThis.fetch("https://q.example.com/upload", { method: "POST", headers, body: form });
+}`,
+			want: map[string][]string{"upload": {"fetch POST https://q.example.com/upload host=q.example.com path=/upload params=[data:file data:tag header:X-Client=web header:Authorization]"}},
+		},
+		{
+			name: "got.extend and ky.extend prefixes",
+			src: `import got from "got";
+import ky from "ky";
+const gh = got.extend({ prefixUrl: "https://r.example.com/v3", headers: { "user-agent": "bot" } });
+const kk = ky.extend({ prefixUrl: "https://s.example.com" });
+export const repos = (org) => gh.get(` + "`orgs/${org}/repos`" + `).json();
+export const tags = () => kk.get("tags", { searchParams: "sort=desc" }).json();`,
+			want: map[string][]string{
+				"repos": {"got GET https://r.example.com/v3/orgs/{org}/repos host=r.example.com path=/v3/orgs/{org}/repos params=[path:org]"},
+				"tags":  {"ky GET https://s.example.com/tags host=s.example.com path=/tags params=[query:sort=desc]"},
+			},
+		},
+		{
+			name: "export default, URLSearchParams in a template, $.ajax(url, settings)",
+			src: `export default async function search(q, page = 1) {
+  const params = new URLSearchParams({ q, page: String(page) });
+  const r = await fetch(` + "`https://t.example.com/api/search?${params}`" + `);
+  return r.json();
+}
+export function legacy(id) { return $.ajax("https://t.example.com/api/items/" + id, { method: "DELETE" }); }`,
+			want: map[string][]string{
+				"search": {"fetch GET https://t.example.com/api/search?q={q}&page={page} host=t.example.com path=/api/search params=[query:q query:page]"},
+				"legacy": {"jquery DELETE https://t.example.com/api/items/{id} host=t.example.com path=/api/items/{id} params=[path:id]"},
+			},
+		},
+		{
+			name: "instance defaults and params, helper with a destructured argument",
+			src: `const axios = require("axios");
+const api = axios.create({ baseURL: "https://u.example.com", params: { key: "K" } });
+api.defaults.headers.common["X-Team"] = "core";
+async function get(path, { id }) { return api.get(path + "/" + id); }
+async function user(id) { return get("/users", { id }); }`,
+			want: map[string][]string{
+				"get":  {"axios GET https://u.example.com/{path}/{id} host=u.example.com path=/{path}/{id} params=[path:path path:id query:key=K header:X-Team=core]"},
+				"user": {"axios GET https://u.example.com/users/{id} host=u.example.com path=/users/{id} params=[path:id query:key=K header:X-Team=core] via=get"},
+			},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := tc.d
