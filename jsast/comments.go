@@ -87,32 +87,12 @@ func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
 		t.Inline = true
 		facts.Comments = append(facts.Comments, t)
 	}
-	n, placeholders := 0, 0
-	check := func(t string, leading bool) {
-		t = strings.TrimSpace(t)
-		if t == "" {
-			return
-		}
-		n++
-		if isPlaceholder(t) {
-			placeholders++
-			return
-		}
-		if leading && lang.StatesGoal(t) {
-			facts.CommentsStateGoal = true
-		}
-	}
-	for _, c := range facts.Comments {
-		check(c.Text, !c.Inline)
-	}
+	doc := ""
 	if facts.Docstring != nil {
-		d := jsdocDescription(facts.Docstring.Text)
-		check(d, true)
-		if len(strings.Fields(d)) >= 3 && !isPlaceholder(d) {
-			facts.CommentsStateGoal = true
-		}
+		// a JSDoc block's @param and @returns lines describe the signature
+		doc = jsdocDescription(facts.Docstring.Text)
 	}
-	facts.CommentsPlaceholder = n > 0 && placeholders == n
+	facts.CommentsPlaceholder, facts.CommentsStateGoal = lang.JudgeComments(facts.Comments, doc, isPlaceholder)
 }
 
 // jsdocDescription is a JSDoc block's text before its first @tag.

@@ -42,3 +42,37 @@ var sectionHeader = regexp.MustCompile(`^[-=*#~_+/\\|. ]{3,}|[-=*#~_+|]{3,}\s*$|
 func StatesGoal(t string) bool {
 	return len(strings.Fields(t)) >= 3 && goalVerb.MatchString(t) && !sectionHeader.MatchString(t)
 }
+
+// JudgeComments sets what a function's comments say, the same for every
+// language: placeholder is set when every comment and the docstring are
+// placeholders; goal when the docstring (three words or more, not a placeholder)
+// or a leading comment states the function's goal. doc is the docstring's text
+// ("" for none); isPlaceholder is the frontend's test (PlaceholderText and its
+// commented-out code).
+func JudgeComments(comments []Text, doc string, isPlaceholder func(string) bool) (placeholder, goal bool) {
+	n, placeholders := 0, 0
+	check := func(t string, leading bool) {
+		t = strings.TrimSpace(t)
+		if t == "" {
+			return
+		}
+		n++
+		if isPlaceholder(t) {
+			placeholders++
+			return
+		}
+		if leading && StatesGoal(t) {
+			goal = true
+		}
+	}
+	for _, c := range comments {
+		check(c.Text, !c.Inline)
+	}
+	if doc != "" {
+		check(doc, true)
+		if len(strings.Fields(doc)) >= 3 && !isPlaceholder(doc) {
+			goal = true
+		}
+	}
+	return n > 0 && placeholders == n, goal
+}

@@ -190,3 +190,39 @@ func DedupParams(ps []CallParam) []CallParam {
 	}
 	return out
 }
+
+// JoinPath joins two URL pieces with exactly one slash between them (a base URL
+// and a path).
+func JoinPath(a, b string) string {
+	if b == "" {
+		return a
+	}
+	if a == "" {
+		return b
+	}
+	return strings.TrimRight(a, "/") + "/" + strings.TrimLeft(b, "/")
+}
+
+// ResolveURL resolves ref against base for the usual cases, as Python's urljoin
+// and JavaScript's new URL(ref, base) do: an absolute ref stands alone, a rooted
+// one replaces base's path, a relative one replaces base's last segment.
+func ResolveURL(base, ref string) string {
+	switch {
+	case strings.Contains(ref, "://"):
+		return ref
+	case strings.HasPrefix(ref, "/"):
+		u := SplitURL(base)
+		if u.Scheme != "" {
+			return u.Scheme + "://" + u.Authority + ref
+		}
+		return strings.TrimRight(base, "/") + ref
+	default:
+		b := base
+		if i := strings.LastIndex(b, "/"); i >= 0 && !strings.HasSuffix(b[:i+1], "//") {
+			b = b[:i+1]
+		} else if !strings.HasSuffix(b, "/") {
+			b += "/"
+		}
+		return b + ref
+	}
+}

@@ -79,31 +79,11 @@ func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
 		t.Inline = true
 		facts.Comments = append(facts.Comments, t)
 	}
-	n, placeholders := 0, 0
-	check := func(t string, leading bool) {
-		t = strings.TrimSpace(t)
-		if t == "" {
-			return
-		}
-		n++
-		if isPlaceholder(t) {
-			placeholders++
-			return
-		}
-		if leading && lang.StatesGoal(t) {
-			facts.CommentsStateGoal = true
-		}
-	}
-	for _, c := range facts.Comments {
-		check(c.Text, !c.Inline)
-	}
+	doc := ""
 	if facts.Docstring != nil {
-		check(facts.Docstring.Text, true)
-		if len(strings.Fields(facts.Docstring.Text)) >= 3 && !isPlaceholder(facts.Docstring.Text) {
-			facts.CommentsStateGoal = true
-		}
+		doc = facts.Docstring.Text
 	}
-	facts.CommentsPlaceholder = n > 0 && placeholders == n
+	facts.CommentsPlaceholder, facts.CommentsStateGoal = lang.JudgeComments(facts.Comments, doc, isPlaceholder)
 }
 
 var codeLike = regexp.MustCompile(`^[\w.\[\]'"]+\s*(=|\(|\.)|^(import|from|print|return|def|if|for)\b`)

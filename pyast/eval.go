@@ -641,27 +641,13 @@ func joinPath(a, b sval) sval {
 	if a.s == "" {
 		return b
 	}
-	return sval{s: strings.TrimRight(a.s, "/") + "/" + strings.TrimLeft(b.s, "/"), complete: a.complete && b.complete}
+	return sval{s: lang.JoinPath(a.s, b.s), complete: a.complete && b.complete}
 }
 
-// urlJoin follows urllib.parse.urljoin for the usual cases.
+// urlJoin resolves ref against base (lang.ResolveURL).
 func urlJoin(base, ref sval) sval {
-	switch {
-	case strings.Contains(ref.s, "://"):
+	if strings.Contains(ref.s, "://") {
 		return ref
-	case strings.HasPrefix(ref.s, "/"):
-		u := lang.SplitURL(base.s)
-		if u.Scheme != "" {
-			return sval{s: u.Scheme + "://" + u.Authority + ref.s, complete: base.complete && ref.complete}
-		}
-		return sval{s: strings.TrimRight(base.s, "/") + ref.s, complete: base.complete && ref.complete}
-	default:
-		b := base.s
-		if i := strings.LastIndex(b, "/"); i >= 0 && !strings.HasSuffix(b[:i+1], "//") {
-			b = b[:i+1]
-		} else if !strings.HasSuffix(b, "/") {
-			b += "/"
-		}
-		return sval{s: b + ref.s, complete: base.complete && ref.complete}
 	}
+	return sval{s: lang.ResolveURL(base.s, ref.s), complete: base.complete && ref.complete}
 }
