@@ -83,7 +83,9 @@ func libOfModule(d string) (lib, rest string) {
 	return "", ""
 }
 
-var clientName = regexp.MustCompile(`(?i)(api|client|http|instance|axios|request|service)`)
+// clientName matches the names an axios instance made elsewhere usually has, for a
+// receiver whose construction is not visible in the file (imported, injected).
+var clientName = regexp.MustCompile(`(?i)(client$|^api$|^\$?http$|instance$|^axios)`)
 
 // requestSite recognises call as an HTTP request, or returns nil.
 func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
@@ -129,7 +131,7 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 		// a preconfigured instance: api.get("/x") where api = axios.create({...})
 		if v, ok := verbs[prop]; ok || prop == "request" {
 			lib, ctor := m.instanceOf(obj, f, 0)
-			if lib == "" && clientName.MatchString(lastName(obj, src)) && m.imports(lang.LibAxios) && prop != "del" {
+			if lib == "" && clientName.MatchString(lastName(obj, src)) && m.imports(lang.LibAxios) && prop != "del" && !routeRegistration(call) {
 				lib = lang.LibAxios
 			}
 			if lib == "" {
@@ -172,6 +174,13 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 		}
 	}
 	return nil
+}
+
+// routeRegistration reports a call that registers a route rather than making a
+// request: a path followed by a handler (router.get("/users", (req, res) => …)).
+func routeRegistration(call *node) bool {
+	a := positional(call)
+	return len(a) >= 2 && (a[0].typ == "string" || a[0].typ == "template_string") && isFunction(a[len(a)-1])
 }
 
 // isModuleRef reports whether a member callee starts from an imported name.

@@ -303,6 +303,16 @@ async function user(id) { return get("/users", { id }); }`,
 				"user": {"axios GET https://u.example.com/users/{id} host=u.example.com path=/users/{id} params=[path:id query:key=K header:X-Team=core] via=get"},
 			},
 		},
+		{
+			name: "an injected axios client is guessed, a route registration is not a request",
+			src: `import axios from "axios";
+import express from "express";
+const apiRouter = express.Router();
+export async function users(apiClient) { return apiClient.get("/users"); }
+apiRouter.get("/x", async (req, res) => res.json({}));
+export function service(userService) { return userService.get(1); }`,
+			want: map[string][]string{"users": {"axios GET /users host= path=/users params=[]"}},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := tc.d
