@@ -49,6 +49,7 @@ func (x *extractor) assemble(f *fnInfo) *program {
 	var extra []lang.PulledIn
 	var target *piece
 	var roots []*node
+	var skip map[*node]bool
 	verbatim := false
 	switch {
 	case f.class != nil && f.class.top && f.parent == nil:
@@ -74,6 +75,19 @@ func (x *extractor) assemble(f *fnInfo) *program {
 				roots = append(roots, c)
 			}
 		}
+	case objectOf(f) != nil:
+		// an object's method: the object reduced to its data and the methods f
+		// reaches through this
+		text, dropped, kept := x.reducedObject(f)
+		if f.stmt.col > 0 {
+			text = dedent(text, f.stmt.col)
+		}
+		target = &piece{start: f.stmt.start, text: text, kind: "target", row: f.stmt.row, end: f.stmt.endRow, node: f.stmt}
+		roots = []*node{f.stmt}
+		skip = dropped
+		for _, k := range kept {
+			extra = append(extra, lang.PulledIn{Name: k.qual, Kind: "method", StartLine: k.outer.row + 1, EndLine: k.outer.endRow + 1})
+		}
 	case f.topLevel:
 		target = &piece{start: f.stmt.start, text: lineText(src, f.stmt), kind: "target", row: f.stmt.row, end: f.stmt.endRow, node: f.stmt}
 		roots = []*node{f.stmt}
@@ -83,7 +97,7 @@ func (x *extractor) assemble(f *fnInfo) *program {
 			end: f.stmt.endRow, node: f.stmt}
 		roots = []*node{f.stmt}
 	}
-	p := x.build(roots, target, closure)
+	p := x.build(roots, target, closure, skip)
 	if !verbatim {
 		p.nodes = nil
 	}
@@ -186,7 +200,7 @@ func memberKind(st *node) string {
 
 // build resolves the free names of roots against the module, transitively, and
 // joins the target with what it pulled in, in source order.
-func (x *extractor) build(roots []*node, target *piece, closure map[string]bool) *program {
+func (x *extractor) build(roots []*node, target *piece, closure map[string]bool, skip map[*node]bool) *program {
 	m := x.m
 	src := m.src
 	pieces := map[*node]*piece{}
@@ -195,7 +209,7 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 	done := map[string]bool{}
 	var queue []string
 	for _, r := range roots {
-		queue = append(queue, freeNames(r, src)...)
+		queue = append(queue, freeNamesSkipping(r, src, skip)...)
 	}
 	inTarget := func(st *node) bool {
 		for _, r := range roots {
@@ -378,11 +392,17 @@ func (x *extractor) classify(spec string) (kind, name string) {
 // not bind (parameters, declarations, function and class names, catch and loop
 // variables, imports). Type names are listed too, as "type:Name", so the type
 // declarations they name are pulled in; a type with none is never unresolved.
-func freeNames(n *node, src []byte) []string {
+func freeNames(n *node, src []byte) []string { return freeNamesSkipping(n, src, nil) }
+
+// freeNamesSkipping is freeNames leaving out the subtrees in skip.
+func freeNamesSkipping(n *node, src []byte, skip map[*node]bool) []string {
 	bound := map[string]bool{}
 	var refs []string
 	seen := map[string]bool{}
 	n.walk(func(c *node) bool {
+		if skip[c] {
+			return false
+		}
 		switch c.typ {
 		case "comment", "html_comment", "string", "regex", "property_identifier", "statement_identifier":
 			return c.typ != "comment" && c.typ != "html_comment" && c.typ != "regex" && c.typ != "string"
@@ -479,4 +499,130 @@ func inPattern(p *node) bool {
 		}
 	}
 	return false
+}
+
+// objectMethods are the named functions that are members of object literals
+// inside the statement st.
+func (x *extractor) objectMethods(st *node) []*fnInfo {
+	var out []*fnInfo
+	for _, g := range x.m.funcs {
+		if g.named && g.stmt == st && objectOf(g) != nil {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// keptMembers are the object functions kept beside the target: state
+// initialisers (data, setup) and what the target reaches through this.name.
+var keptMembers = map[string]bool{"data": true, "setup": true}
+
+// reducedObject returns the text of f's statement with the other methods of its
+// object literals left out, except those f reaches through this.name
+// (transitively) and the state initialisers; the left-out members' nodes; and
+// the kept ones besides f.
+func (x *extractor) reducedObject(f *fnInfo) (string, map[*node]bool, []*fnInfo) {
+	src := x.m.src
+	all := x.objectMethods(f.stmt)
+	byName := map[string][]*fnInfo{}
+	for _, g := range all {
+		byName[g.name] = append(byName[g.name], g)
+	}
+	want := map[*fnInfo]bool{f: true}
+	queue := []*fnInfo{f}
+	for _, g := range all {
+		if keptMembers[g.name] && objectOf(g) == objectOf(f) || keptMembers[g.name] && within(objectOf(g), objectOf(f)) {
+			if !want[g] {
+				want[g] = true
+				queue = append(queue, g)
+			}
+		}
+	}
+	for len(queue) > 0 {
+		g := queue[0]
+		queue = queue[1:]
+		g.outer.walk(func(n *node) bool {
+			if n.typ == "member_expression" {
+				if o := n.child("object"); o != nil && o.typ == "this" {
+					for _, h := range byName[n.child("property").text(src)] {
+						if !want[h] {
+							want[h] = true
+							queue = append(queue, h)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	dropped := map[*node]bool{}
+	var kept []*fnInfo
+	type cut struct{ start, end int }
+	var cuts []cut
+	for _, g := range all {
+		if want[g] {
+			if g != f {
+				kept = append(kept, g)
+			}
+			continue
+		}
+		if within(g.outer, f.outer) && g.outer.start <= f.outer.start && f.outer.end <= g.outer.end {
+			continue // f is inside g's object value
+		}
+		dropped[g.outer] = true
+		cuts = append(cuts, cut{int(g.outer.start), int(g.outer.end)})
+	}
+	base := lineStart(src, int(f.stmt.start))
+	text := src[base:f.stmt.end]
+	var b strings.Builder
+	pos := 0
+	sort.Slice(cuts, func(i, j int) bool { return cuts[i].start < cuts[j].start })
+	for _, c := range cuts {
+		s, e := c.start-base, c.end-base
+		if s < pos {
+			continue
+		}
+		// the member's comma, then its whole lines when it stands on lines of its own
+		for e < len(text) && (text[e] == ' ' || text[e] == '\t') {
+			e++
+		}
+		if e < len(text) && text[e] == ',' {
+			e++
+		}
+		ls := s
+		for ls > 0 && (text[ls-1] == ' ' || text[ls-1] == '\t') {
+			ls--
+		}
+		le := e
+		for le < len(text) && (text[le] == ' ' || text[le] == '\t') {
+			le++
+		}
+		if (ls == 0 || text[ls-1] == '\n') && le < len(text) && text[le] == '\n' {
+			s, e = ls, le+1
+			// the comments directly above the member go with it
+			for s > 0 {
+				prev := strings.LastIndexByte(string(text[:s-1]), '\n') + 1
+				line := strings.TrimSpace(string(text[prev : s-1]))
+				if !strings.HasPrefix(line, "//") && !(strings.HasPrefix(line, "/*") && strings.HasSuffix(line, "*/")) {
+					break
+				}
+				s = prev
+			}
+		}
+		if s < pos {
+			s = pos
+		}
+		b.Write(text[pos:s])
+		pos = e
+	}
+	b.Write(text[pos:])
+	return b.String(), dropped, kept
+}
+
+// lineStart is the offset of the start of the line holding offset i.
+func lineStart(src []byte, i int) int {
+	for i > 0 && src[i-1] != '\n' {
+		i--
+	}
+	return i
 }

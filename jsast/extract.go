@@ -421,7 +421,7 @@ func (x *extractor) topLevel(enc string) (*lang.Function, error) {
 			facts.SyntaxOK = false
 		}
 	}
-	prog := x.build(stmts, &piece{start: stmts[0].start, text: strings.Join(texts, "\n"), kind: "target", row: stmts[0].row}, nil)
+	prog := x.build(stmts, &piece{start: stmts[0].start, text: strings.Join(texts, "\n"), kind: "target", row: stmts[0].row}, nil, nil)
 	fn.Code = prog.code
 	facts.PulledIn, facts.Unresolved, facts.Imports = prog.pulled, prog.unresolved, prog.imports
 	prog.nodes = nil // script statements may start mid-line
