@@ -573,6 +573,9 @@ func (x *extractor) reducedObject(f *fnInfo) (string, map[*node]bool, []*fnInfo)
 		cuts = append(cuts, cut{int(g.outer.start), int(g.outer.end)})
 	}
 	base := lineStart(src, int(f.stmt.start))
+	if strings.TrimSpace(string(src[base:f.stmt.start])) != "" {
+		base = int(f.stmt.start) // other code before it on its line
+	}
 	text := src[base:f.stmt.end]
 	var b strings.Builder
 	pos := 0
