@@ -648,8 +648,9 @@ func statementOf(n, root *node) *node {
 }
 
 // callbackName names what an anonymous function is passed to: the called
-// function or method ("useEffect", "then", "addEventListener"), or "(iife)" for
-// a function called where it is written.
+// function or method ("useEffect", "app.get", "window.addEventListener", "then"
+// for a method of a call's result), or "(iife)" for a function called where it
+// is written.
 func callbackName(n *node, src []byte) string {
 	p := n.parent
 	for p != nil && p.typ == "parenthesized_expression" {
@@ -671,6 +672,10 @@ func callbackName(n *node, src []byte) string {
 	case fn.typ == "identifier":
 		return fn.text(src)
 	case fn.typ == "member_expression":
+		// app.get, window.addEventListener; a method of a call's result by its name (then)
+		if baseName(fn, src) != "" && !strings.ContainsAny(fn.text(src), "([\n") {
+			return fn.text(src)
+		}
 		return fn.child("property").text(src)
 	}
 	return ""

@@ -148,7 +148,7 @@ type Call struct {
 	Params []CallParam `json:"params,omitempty"`
 
 	// Callback names the anonymous function the request is made in, by what it is
-	// passed to ("useEffect", "then", "addEventListener", "setTimeout", "(iife)"
+	// passed to ("useEffect", "then", "app.get", "setTimeout", "(iife)"
 	// for one called where it is written), when the function makes the request
 	// inside one (JavaScript, TypeScript); "" otherwise.
 	Callback string `json:"callback,omitempty"`
