@@ -106,8 +106,8 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 	// a module's own calls: axios.get, got(url), https.request, unirest.get …
 	if lib, rest := libOfModule(d); lib != "" && (fn.typ == "identifier" && m.importPath(fn.text(src)) != "" ||
 		fn.typ == "member_expression" && (m.isModuleRef(fn, f) || lib == lang.LibJQuery)) {
-		if lib == lang.LibJQuery && bound(f, strings.SplitN(d, ".", 2)[0]) {
-			return nil
+		if base := baseName(fn, src); lib == lang.LibJQuery && (bound(f, base) || len(m.bindings[base]) > 0 && m.importPath(base) == "") {
+			return nil // $ = cheerio.load(html) is no jQuery
 		}
 		if m.moduleCall(rs, lib, d, rest) {
 			return rs
@@ -118,7 +118,7 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 	if fn.typ == "member_expression" {
 		obj := unwrap(fn.child("object"))
 		prop := fn.child("property").text(src)
-		if obj.typ == "identifier" && (obj.text(src) == "$" || obj.text(src) == "jQuery") && !bound(f, obj.text(src)) && m.importPath(obj.text(src)) == "" {
+		if obj.typ == "identifier" && (obj.text(src) == "$" || obj.text(src) == "jQuery") && !bound(f, obj.text(src)) && len(m.bindings[obj.text(src)]) == 0 {
 			if m.moduleCall(rs, lang.LibJQuery, "jquery."+prop, prop) {
 				return rs
 			}

@@ -313,6 +313,14 @@ apiRouter.get("/x", async (req, res) => res.json({}));
 export function service(userService) { return userService.get(1); }`,
 			want: map[string][]string{"users": {"axios GET /users host= path=/users params=[]"}},
 		},
+		{
+			name: "cheerio's $ is no jQuery",
+			src: `const cheerio = require("cheerio");
+const $ = cheerio.load("<a></a>");
+function links() { return $.get(0); }
+async function page(u) { const html = await (await fetch(u)).text(); const $$ = cheerio.load(html); return $$("a").length; }`,
+			want: map[string][]string{"page": {"fetch GET  host= path= params=[]"}},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := tc.d
