@@ -22,6 +22,7 @@ const (
 	styleJQueryVerb                  // $.get(url, data) / $.getJSON / $.post
 	styleNodeHTTP                    // https.get(url|options[, options])
 	styleRequest                     // request(options) / request(url, options)
+	styleAngularRequest              // http.request(method, url, options)
 )
 
 // reqSite is one HTTP request call found in the tree, before evaluation.
@@ -127,6 +128,19 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 		if prop == "open" && m.isXHR(obj, f) {
 			rs.lib, rs.style, rs.receiver = lang.LibXHR, styleXHR, strings.Join(strings.Fields(obj.text(src)), "")
 			return rs
+		}
+		// Angular's HttpClient injected into a service: this.http.get<T>(url, {params})
+		if v, ok := verbs[prop]; (ok && prop != "del") || prop == "request" {
+			if m.angularClient(obj, f) {
+				rs.lib, rs.method, rs.style = lang.LibAngular, v, styleURLConfig
+				switch {
+				case prop == "request":
+					rs.style = styleAngularRequest
+				case v == "POST" || v == "PUT" || v == "PATCH":
+					rs.style = styleURLData
+				}
+				return rs
+			}
 		}
 		// a preconfigured instance: api.get("/x") where api = axios.create({...})
 		if v, ok := verbs[prop]; ok || prop == "request" {
@@ -328,6 +342,32 @@ func lastName(n *node, src []byte) string {
 	return ""
 }
 
+// angularTyped matches a class member or constructor parameter that holds
+// Angular's HttpClient: "http: HttpClient" or "http = inject(HttpClient)".
+var angularTyped = regexp.MustCompile(`(\w+)\s*[?!]?\s*(?::\s*HttpClient\b|=\s*inject\s*\(\s*HttpClient\s*\))`)
+
+// angularClient reports whether obj (this.http) is the HttpClient the file
+// imports from @angular/common/http and its class has injected.
+func (m *module) angularClient(obj *node, f *fnInfo) bool {
+	if obj.typ != "member_expression" || unwrap(obj.child("object")).typ != "this" {
+		return false
+	}
+	if normalizeSpec(m.importPath("HttpClient")) != "@angular/common/http.HttpClient" {
+		return false
+	}
+	ci := enclosingClass(f)
+	if ci == nil {
+		return false
+	}
+	name := obj.child("property").text(m.src)
+	for _, mm := range angularTyped.FindAllStringSubmatch(ci.node.text(m.src), -1) {
+		if mm[1] == name {
+			return true
+		}
+	}
+	return false
+}
+
 // isXHR reports whether obj is an XMLHttpRequest: new XMLHttpRequest() bound to
 // a name or a field.
 func (m *module) isXHR(obj *node, f *fnInfo) bool {
@@ -434,6 +474,11 @@ func (sc *scope) facts(rs *reqSite) lang.Call {
 		p = sc.configParts(rs, arg(0), arg(1), nil)
 	case styleURLData:
 		p = sc.configParts(rs, arg(0), arg(2), arg(1))
+	case styleAngularRequest:
+		p = sc.configParts(rs, arg(1), arg(2), nil)
+		if mv := sc.str(arg(0)); mv.complete {
+			p.method = strings.ToUpper(mv.s)
+		}
 	case styleRequest:
 		if a := unwrap(arg(0)); a != nil && sc.isObject(a) {
 			p = sc.configParts(rs, nil, a, nil)

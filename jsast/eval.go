@@ -564,9 +564,18 @@ func (sc *scope) dict(n *node) []kv {
 		}
 		return out
 	case "new_expression":
-		if isCtor(n, "Headers", src) || isCtor(n, "URLSearchParams", src) || isCtor(n, "FormData", src) || isCtor(n, "Map", src) {
+		if isCtor(n, "Headers", src) || isCtor(n, "URLSearchParams", src) || isCtor(n, "FormData", src) || isCtor(n, "Map", src) ||
+			isCtor(n, "HttpHeaders", src) {
 			if a := positional(n); len(a) == 1 {
 				return sc.with(sc.at).dict(a[0])
+			}
+		}
+		// Angular's new HttpParams({ fromObject: {...} })
+		if isCtor(n, "HttpParams", src) {
+			if a := positional(n); len(a) == 1 {
+				if v, vs := sc.get(a[0], "fromObject"); v != nil {
+					return vs.dict(v)
+				}
 			}
 		}
 	case "call_expression":
@@ -588,6 +597,13 @@ func (sc *scope) dict(n *node) []kv {
 			switch fn.child("property").text(src) {
 			case "toString":
 				return sc.with(sc.at).dict(fn.child("object"))
+			case "set", "append":
+				// new HttpParams().set("q", q).set("n", 5): immutable builders
+				if a := positional(n); len(a) == 2 {
+					if k := sc.str(a[0]); k.complete {
+						return append(sc.with(sc.at).dict(fn.child("object")), kv{key: k.s, val: a[1], sc: sc})
+					}
+				}
 			default:
 				// this.headers(): what a method of the class returns
 				if o := unwrap(fn.child("object")); o != nil && o.typ == "this" && sc.fn != nil {

@@ -321,6 +321,28 @@ function links() { return $.get(0); }
 async function page(u) { const html = await (await fetch(u)).text(); const $$ = cheerio.load(html); return $$("a").length; }`,
 			want: map[string][]string{"page": {"fetch GET  host= path= params=[]"}},
 		},
+		{
+			name: "Angular HttpClient in a service",
+			d:    lang.DialectTS,
+			src: `import { Injectable, inject } from "@angular/core";
+import { HttpClient, HttpHeaders, HttpParams } from "@angular/common/http";
+import { Observable } from "rxjs";
+const API = "https://w.example.com/api";
+@Injectable({ providedIn: "root" })
+export class MovieService {
+  private readonly auth = inject(HttpClient);
+  constructor(private http: HttpClient) {}
+  search(q: string, page = 1): Observable<unknown> {
+    const params = new HttpParams().set("query", q).set("page", String(page));
+    return this.http.get<unknown>(` + "`${API}/search`" + `, { params, headers: new HttpHeaders({ "X-Key": "k" }) });
+  }
+  rate(id: string, value: number) { return this.auth.post(API + "/movies/" + id + "/rating", { value }); }
+}`,
+			want: map[string][]string{
+				"MovieService.search": {"@angular/common/http GET https://w.example.com/api/search host=w.example.com path=/api/search params=[query:query query:page header:X-Key=k]"},
+				"MovieService.rate":   {"@angular/common/http POST https://w.example.com/api/movies/{id}/rating host=w.example.com path=/api/movies/{id}/rating params=[path:id json:value]"},
+			},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := tc.d

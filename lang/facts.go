@@ -26,6 +26,7 @@ const (
 	LibUndici     = "undici"
 	LibRequest    = "request" // the deprecated npm request module (RapidAPI's snippets)
 	LibUnirest    = "unirest"
+	LibAngular    = "@angular/common/http" // Angular's HttpClient
 )
 
 // Parameter locations (CallParam.Location).
