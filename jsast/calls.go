@@ -12,17 +12,17 @@ import (
 type style int
 
 const (
-	styleFetch      style = iota + 1 // fetch(url, {method, headers, body})
-	styleConfig                      // axios(config), axios.request(config)
-	styleURLConfig                   // axios(url, config) / axios.get(url, config) / got(url, opts) / ky.get(url, opts)
-	styleURLData                     // axios.post(url, data, config)
-	styleChain                       // superagent.get(url).query().set().send(); unirest
-	styleXHR                         // xhr.open(method, url) + setRequestHeader + send
-	styleJQuery                      // $.ajax(settings) / $.ajax(url, settings)
-	styleJQueryVerb                  // $.get(url, data) / $.getJSON / $.post
-	styleNodeHTTP                    // https.get(url|options[, options])
-	styleRequest                     // request(options) / request(url, options)
-	styleAngularRequest              // http.request(method, url, options)
+	styleFetch          style = iota + 1 // fetch(url, {method, headers, body})
+	styleConfig                          // axios(config), axios.request(config)
+	styleURLConfig                       // axios(url, config) / axios.get(url, config) / got(url, opts) / ky.get(url, opts)
+	styleURLData                         // axios.post(url, data, config)
+	styleChain                           // superagent.get(url).query().set().send(); unirest
+	styleXHR                             // xhr.open(method, url) + setRequestHeader + send
+	styleJQuery                          // $.ajax(settings) / $.ajax(url, settings)
+	styleJQueryVerb                      // $.get(url, data) / $.getJSON / $.post
+	styleNodeHTTP                        // https.get(url|options[, options])
+	styleRequest                         // request(options) / request(url, options)
+	styleAngularRequest                  // http.request(method, url, options)
 )
 
 // reqSite is one HTTP request call found in the tree, before evaluation.
