@@ -26,6 +26,7 @@ const (
 	LibUndici     = "undici"
 	LibRequest    = "request" // the deprecated npm request module (RapidAPI's snippets)
 	LibUnirest    = "unirest"
+	LibAngular    = "@angular/common/http" // Angular's HttpClient
 )
 
 // Parameter locations (CallParam.Location).
@@ -153,6 +154,12 @@ type Call struct {
 	// "" when the code writes some of the path itself, and for a request made
 	// through a helper to which the function passes a concrete path.
 	PathFrom string `json:"path_from,omitempty"`
+
+	// Callback names the anonymous function the request is made in, by what it is
+	// passed to ("useEffect", "then", "app.get", "setTimeout", "(iife)"
+	// for one called where it is written), when the function makes the request
+	// inside one (JavaScript, TypeScript); "" otherwise.
+	Callback string `json:"callback,omitempty"`
 
 	// InHelper names the same-file helper that makes this request on the function's
 	// behalf; "" when the function makes it itself.

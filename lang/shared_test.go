@@ -1,0 +1,71 @@
+package lang
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestSplitAndResolveURL(t *testing.T) {
+	for _, tc := range []struct{ in, host, path, query string }{
+		{"https://API.example.com:8443/v1/x?q={q}&n=2#frag", "api.example.com", "/v1/x", "q={q}&n=2"},
+		{"https://{host}/v1/x", "", "/v1/x", ""},
+		{"https://api.example.com{path}", "api.example.com", "", ""},
+		{"{BASE_URL}/items/{id}", "", "/items/{id}", ""},
+		{"w.p.rapidapi.com/search", "w.p.rapidapi.com", "/search", ""},
+	} {
+		u := SplitURL(tc.in)
+		if u.Host != tc.host || u.Path != tc.path || u.Query != tc.query {
+			t.Errorf("SplitURL(%q) = %+v", tc.in, u)
+		}
+	}
+	for _, tc := range []struct{ base, ref, want string }{
+		{"https://a.example.com/v1/", "items", "https://a.example.com/v1/items"},
+		{"https://a.example.com/v1/x", "/items", "https://a.example.com/items"},
+		{"https://a.example.com/v1", "https://b.example.com/z", "https://b.example.com/z"},
+	} {
+		if got := ResolveURL(tc.base, tc.ref); got != tc.want {
+			t.Errorf("ResolveURL(%q, %q) = %q, want %q", tc.base, tc.ref, got, tc.want)
+		}
+	}
+	if got := JoinPath("https://a.example.com/v1/", "/items"); got != "https://a.example.com/v1/items" {
+		t.Errorf("JoinPath = %q", got)
+	}
+}
+
+func TestCallHeadersAndParams(t *testing.T) {
+	var c Call
+	c.SetURL("{base}/v1/q?city={city}&units=metric", false)
+	c.SetHeader("X-RapidAPI-Host", "w.p.rapidapi.com", true, "")
+	c.SetHeader("X-RapidAPI-Key", "", false, "process.env.KEY")
+	c.HostFromRapidAPI()
+	if c.Host != "w.p.rapidapi.com" || !c.HasRapidAPIKey || c.RapidAPIKey != "" || c.HeaderExprs["X-RapidAPI-Key"] != "process.env.KEY" {
+		t.Errorf("call %+v", c)
+	}
+	ps := DedupParams(append(URLParams("/v1/{id}", c.Query), CallParam{Name: "units", Location: LocQuery, Example: "si", Literal: true}))
+	var got []string
+	for _, p := range ps {
+		got = append(got, p.Location+":"+p.Name+"="+p.Example)
+	}
+	if want := []string{"path:id=", "query:city=", "query:units=si"}; !slices.Equal(got, want) {
+		t.Errorf("params %q, want %q", got, want)
+	}
+}
+
+func TestJudgeCommentsAndScore(t *testing.T) {
+	never := func(string) bool { return false }
+	ph, goal := JudgeComments([]Text{{Text: "TODO"}, {Text: "Set the request headers"}}, "", PlaceholderText)
+	if !ph || goal {
+		t.Errorf("placeholders judged %v %v", ph, goal)
+	}
+	if _, goal := JudgeComments([]Text{{Text: "fetches the forecast for a city", Inline: true}}, "", never); goal {
+		t.Error("an inline comment stated the goal")
+	}
+	if _, goal := JudgeComments(nil, "Returns the latest quote.", never); !goal {
+		t.Error("a docstring did not state the goal")
+	}
+	q := Score(Checks{IsSyntacticallyValid: true, HasAPICall: true, HasResponseHandling: true},
+		QualitySignals{Try: true, EffectiveLOC: 10})
+	if q.Score != 75 || len(q.Components) != len(QualityComponents) {
+		t.Errorf("score %v %v", q.Score, q.Components)
+	}
+}
