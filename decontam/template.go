@@ -120,7 +120,11 @@ func Signals(c Candidate) []Signal {
 			break
 		}
 	}
-	if m, line := banner(c.FileHead, c.Code); m != "" {
+	n := candidateLanguage(c)
+	if style, markers := rapidAPISnippet(n, c.Code); style != "" {
+		out = append(out, Signal{SignalRapidAPISnippet + "_" + style, map[string]any{"style": style, "markers": markers}})
+	}
+	if m, line := banner(n, c.FileHead, c.Code); m != "" {
 		out = append(out, Signal{SignalGeneratorBanner, map[string]any{"literal": m, "line": line}})
 	}
 	if names := templatedNames(c.Code); len(names) >= 2 {
@@ -155,13 +159,34 @@ func IsTemplate(sigs []Signal) bool {
 	return weak >= 2
 }
 
-// banner finds a generator banner in the comment lines of the file head or of the
-// code; it returns the matched text and its line in the text it was found in.
-func banner(texts ...string) (string, int) {
+// candidateLanguage is the language of c: its facts', else its file's.
+func candidateLanguage(c Candidate) lang.Name {
+	if c.Facts != nil && c.Facts.Language != "" {
+		return c.Facts.Language
+	}
+	if n, _, ok := lang.ForPath(c.Path); ok {
+		return n
+	}
+	return lang.Python
+}
+
+// banner finds a generator banner in the comment lines (of language n) of the
+// file head or of the code; it returns the matched text and its line in the text
+// it was found in.
+func banner(n lang.Name, texts ...string) (string, int) {
+	js := n.Family() == lang.JavaScript
 	for _, t := range texts {
 		inDoc := false
 		for i, line := range strings.Split(t, "\n") {
 			l := strings.TrimSpace(line)
+			if js {
+				if strings.HasPrefix(l, "//") || strings.HasPrefix(l, "/*") || strings.HasPrefix(l, "*") {
+					if m := bannerRe.FindString(l); m != "" {
+						return m, i + 1
+					}
+				}
+				continue
+			}
 			q := strings.Count(l, `"""`) + strings.Count(l, `'''`)
 			isComment := strings.HasPrefix(l, "#") || inDoc || q > 0
 			if q%2 == 1 {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"regexp"
 	"runtime"
@@ -26,6 +27,7 @@ import (
 	"sccg/evaluate/sandbox"
 	"sccg/internal/progress"
 	"sccg/internal/workpool"
+	"sccg/lang"
 	"sccg/release"
 	"sccg/secrets"
 )
@@ -230,6 +232,8 @@ type Output struct {
 	Problems []string
 	// Resumed is how many results came from Config.Previous instead of the sandbox.
 	Resumed int
+	// Skipped counts the completions not scored, by why (noRunner).
+	Skipped map[string]int
 	// Runs are what the sandbox ran for this evaluation: how many runs, how many
 	// completions reused one, and where batching placed them. (Not in the summary,
 	// which depends on the results alone.)
@@ -239,6 +243,9 @@ type Output struct {
 // Counts are the output's figures as a run records them.
 func (o *Output) Counts() map[string]int64 {
 	c := map[string]int64{"completions": int64(len(o.Results)), "resumed": int64(o.Resumed)}
+	for _, n := range o.Skipped {
+		c["skipped"] += int64(n)
+	}
 	if r := o.Runs; r != nil {
 		c["runs"], c["reused"], c["batched"], c["own"] = int64(r.Runs), int64(r.Reused), r.Batched, r.Own
 		c["not_tame"], c["batches_ended"], c["batched_failed"] = r.NotTame, r.Ended, r.Failed
@@ -333,8 +340,16 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	results := make([]Result, len(cfg.Generations))
 	have := make([]bool, len(cfg.Generations))
 	for i, g := range cfg.Generations {
-		if _, ok := samples[g.SampleID]; !ok {
+		s, ok := samples[g.SampleID]
+		if !ok {
 			out.Problems = append(out.Problems, fmt.Sprintf("generation %s/%s #%d: unknown sample_id %q; skipped", g.Setting, g.Model, g.SampleIndex, g.SampleID))
+			continue
+		}
+		if why := noRunner(s.rec); why != "" {
+			if out.Skipped == nil {
+				out.Skipped = map[string]int{}
+			}
+			out.Skipped[why]++
 			continue
 		}
 		if p, ok := prev[g.Key()]; ok {
@@ -343,6 +358,10 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 			continue
 		}
 		queue = append(queue, i)
+	}
+
+	for _, why := range slices.Sorted(maps.Keys(out.Skipped)) {
+		out.Problems = append(out.Problems, fmt.Sprintf("%d completion(s) not scored: %s", out.Skipped[why], why))
 	}
 
 	runner, err := sandbox.New(ctx, cfg.Sandbox)
@@ -459,6 +478,11 @@ func cover(sum *Summary, rs []Result, samples map[string]*sampleInfo, expected [
 	}
 	for _, id := range expected {
 		want[id] = true
+	}
+	for id := range want { // TEMPORARY (noRunner): a sample no runner can score is counted as skipped, not expected
+		if s := samples[id]; s != nil && noRunner(s.rec) != "" {
+			delete(want, id)
+		}
 	}
 	type gk struct{ setting, model string }
 	seen := map[gk]map[string]bool{}
@@ -686,4 +710,18 @@ func sortResults(rs []Result) {
 		return cmp.Or(cmp.Compare(a.Setting, b.Setting), cmp.Compare(a.Model, b.Model),
 			cmp.Compare(a.SampleID, b.SampleID), cmp.Compare(a.SampleIndex, b.SampleIndex))
 	})
+}
+
+// noRunner says why a sample's completions cannot be run ("" when they can): the
+// sandbox runs Python, and a sample of another language waits for its runner.
+//
+// TEMPORARY (issue 32, until issue 33's evaluate/jsbox lands): JavaScript and
+// TypeScript samples are skipped with this counted reason instead of being run as
+// Python and scored as failures. Remove it when the runner of each language is
+// chosen by the sample's language.
+func noRunner(r release.Record) string {
+	if n := lang.Of(r.Language); n != lang.Python {
+		return "no runner for " + string(n) + " yet"
+	}
+	return ""
 }

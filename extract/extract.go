@@ -399,7 +399,7 @@ func extractFile(ctx context.Context, st *store.Store, repos *repoCache, f store
 		o.err = fmt.Errorf("%s: %w", ReasonUnreadable, err)
 		return o
 	}
-	xopts.RepoPaths = paths
+	xopts.RepoPaths = sameLanguage(f.Path, paths)
 	o.res, o.err = opts.extract(ctx, f.Path, content, xopts)
 	if o.err != nil && ctx.Err() != nil {
 		o.err = ctx.Err()
@@ -576,4 +576,20 @@ func toStore(f lang.Function) (store.Function, error) {
 		Quality: f.Facts.Quality.Score, QualityComponents: f.Facts.Quality.Components,
 		Facts: facts,
 	}, nil
+}
+
+// sameLanguage keeps the paths of files the frontend of the file at p reads (a
+// repository's tree holds every language's files; a frontend is told of its own).
+func sameLanguage(p string, paths []string) []string {
+	n, _, ok := lang.ForPath(p)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, q := range paths {
+		if m, _, ok := lang.ForPath(q); ok && m.Family() == n.Family() {
+			out = append(out, q)
+		}
+	}
+	return out
 }

@@ -49,6 +49,7 @@ var extensions = map[string]struct {
 	dialect Dialect
 }{
 	".py":  {Python, DialectPython},
+	".pyw": {Python, DialectPython}, // a Python script run without a console (Windows)
 	".js":  {JavaScript, DialectJS},
 	".mjs": {JavaScript, DialectJS},
 	".cjs": {JavaScript, DialectJS},

@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
+	"sccg/lang"
 	"sccg/store"
 )
 
@@ -196,11 +197,15 @@ func unitKey(t Target, layer, text string) string {
 
 // mineAPI runs t's queries from strict to loose.
 func (m *ghMiner) mineAPI(ctx context.Context, t Target) error {
-	hostDone := "github|" + t.API.Slug + "|host-complete"
-	if t.Host != strings.ToLower(t.API.Host) { // another host of the API's
-		hostDone = "github|" + t.API.Slug + "|" + t.Host + "|host-complete"
-	}
-	for _, q := range Queries(t, m.opts.EndpointsPerAPI) {
+	for _, q := range Queries(t, m.opts.EndpointsPerAPI, m.opts.Languages) {
+		// A complete host query of a language subsumes that language's looser ones.
+		hostDone := "github|" + t.API.Slug + "|host-complete"
+		if t.Host != strings.ToLower(t.API.Host) { // another host of the API's
+			hostDone = "github|" + t.API.Slug + "|" + t.Host + "|host-complete"
+		}
+		if qual := queryQualifier(q.Text); qual != "python" {
+			hostDone += "|" + qual
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -374,13 +379,10 @@ var sizeQualifier = regexp.MustCompile(`(^|\s)size:(\S+)`)
 // sizeRanges are the first split of a saturated query: most source files are small.
 var sizeRanges = [][2]int64{{0, 1023}, {1024, 4095}, {4096, 16383}, {16384, 65535}, {65536, 262143}}
 
-// pythonExtensions are the file extensions GitHub counts as Python.
-var pythonExtensions = []string{"py", "pyi", "pyw"}
-
 // splitQuery splits a saturated query into parts that together cover it: first by
 // size ranges (the last part holds the files over maxBytes), then by halving a
-// bounded size range, then by extension. It returns nil when the query cannot be
-// split further.
+// bounded size range, then by the extensions of its language qualifier. It returns
+// nil when the query cannot be split further.
 func splitQuery(text string, maxBytes int64) []string {
 	m := sizeQualifier.FindStringSubmatch(text)
 	if m == nil {
@@ -403,7 +405,7 @@ func splitQuery(text string, maxBytes int64) []string {
 		// A range too narrow to halve: split by extension, once.
 		if ok && err1 == nil && err2 == nil && !strings.Contains(text, "extension:") {
 			var parts []string
-			for _, ext := range pythonExtensions {
+			for _, ext := range qualifierExtensions[queryQualifier(text)] {
 				parts = append(parts, text+" extension:"+ext)
 			}
 			return parts
@@ -456,6 +458,7 @@ type fileHit struct {
 	layer, query string
 	repo, path   string // owner/name, and the file's path in it
 	sha, commit  string // the blob SHA, and the commit the result's URL pins ("" if none)
+	lang         lang.Name
 	key          string // what m.files knows the file by
 	subject      string // the file's URL at its commit
 	ev           map[string]any
@@ -498,6 +501,15 @@ func (m *ghMiner) hit(ctx context.Context, t Target, layer, query string, item *
 	if done, err := m.judgedBefore(ctx, h); done || err != nil {
 		return err
 	}
+	n, skip, ok := SourceOf(h.path, m.opts.Languages)
+	switch {
+	case !ok:
+		return m.reject(ctx, h, store.Rejected, ReasonNotSource, h.ev)
+	case skip != "":
+		m.stats.Skipped++
+		return m.reject(ctx, h, store.Rejected, skip, h.ev)
+	}
+	h.lang = n
 	if lo := minSize(query); lo > m.opts.MaxFileBytes {
 		h.ev["min_size"] = lo
 		return m.reject(ctx, h, store.Rejected, "too large: over --max-file-bytes", h.ev)
@@ -582,6 +594,11 @@ func (m *ghMiner) fetchFile(ctx context.Context, h *fileHit, rs *repoState) ([]b
 	if reason == "" && !HostIn(bytes.ToLower(content), h.t.Host) {
 		reason = "host not in content"
 		m.stats.Wasted++ // the early filter should have caught it
+	}
+	if reason == "" {
+		if reason = SkipContent(h.lang, content); reason != "" {
+			m.stats.Skipped++
+		}
 	}
 	if reason != "" {
 		h.ev["size"] = rc.GetSize()

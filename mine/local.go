@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"sccg/lang"
 	"sccg/store"
 )
 
@@ -33,25 +34,27 @@ func GitBlobSHA(content []byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// skipDirs are never walked: version control, environments, caches.
+// skipDirs are never walked, and what is in them is not judged: version control,
+// environments, caches. (Directories of dependencies and build output are skipped
+// too, with a recorded reason: skipDirReasons.)
 var skipDirs = map[string]bool{".git": true, "node_modules": true, "venv": true, ".venv": true, "env": true,
 	"__pycache__": true, "site-packages": true, ".tox": true, ".mypy_cache": true}
-
-// IsPython reports whether a path names a Python source file, the files --local
-// and the corpus miner read.
-func IsPython(p string) bool {
-	switch path.Ext(p) {
-	case ".py", ".pyw", ".pyi":
-		return true
-	}
-	return false
-}
 
 // localFile is one candidate file of a local repository.
 type localFile struct {
 	path string // slash-separated, relative to the repository root
 	sha  string // git blob SHA when known from git
 	size int64
+	lang lang.Name
+	skip string // why it is not the repository's own source (SourceOf), or ""
+}
+
+// skippedDir is a directory of a local repository whose files are not read
+// (dependencies, build output), with why and, for a git repository, how many
+// source files of the selected languages it holds.
+type skippedDir struct {
+	reason string
+	files  int
 }
 
 // localRepo is a repository directory and what git says about it.
@@ -61,6 +64,8 @@ type localRepo struct {
 	commit string
 	record store.Repository
 	files  []localFile
+	// skipped are the directories not read, by path (SourceOf's directory reasons).
+	skipped map[string]*skippedDir
 }
 
 // MineLocal walks dir — one repository or a folder of repositories (git clones or
@@ -91,13 +96,14 @@ func mineLocal(ctx context.Context, st *store.Store, dir string, opts Options) (
 	if err != nil {
 		return nil, fmt.Errorf("mine --local %s: %w", dir, err)
 	}
+	langs := opts.Languages
 	done, err := st.DoneUnits(ctx, Stage)
 	if err != nil {
 		return nil, fmt.Errorf("mine --local: %w", err)
 	}
 	prints := make([]string, len(targets))
 	for i, t := range targets {
-		prints[i] = TargetPrint(t, opts.EndpointsPerAPI)
+		prints[i] = TargetPrint(t, opts.EndpointsPerAPI, opts.Languages)
 	}
 	set := []byte(strings.Join(slices.Sorted(slices.Values(prints)), "\n"))
 	setSHA := store.HashBlob(set)
@@ -111,7 +117,7 @@ func mineLocal(ctx context.Context, st *store.Store, dir string, opts Options) (
 		if err := ctx.Err(); err != nil {
 			return stats, err
 		}
-		lr, err := inspect(ctx, root)
+		lr, err := inspect(ctx, root, langs)
 		if err != nil {
 			return stats, fmt.Errorf("mine --local %s: %w", filepath.Base(root), err)
 		}
@@ -146,7 +152,7 @@ func mineLocal(ctx context.Context, st *store.Store, dir string, opts Options) (
 		case len(searched[lr.record.FullName][version]) > 0:
 			stats.Redone[RedoNewTargets]++
 			for _, t := range missing {
-				newTargets[TargetPrint(t, opts.EndpointsPerAPI)] = true
+				newTargets[TargetPrint(t, opts.EndpointsPerAPI, opts.Languages)] = true
 			}
 		case otherVersion && lr.isGit:
 			stats.Redone[RedoNewCommit]++
@@ -213,12 +219,12 @@ func loadTargetSet(ctx context.Context, st *store.Store, sha string) (map[string
 }
 
 // TargetPrint names what searching a file for t looks for — the API, its host and
-// its queries — so that a description whose host or routes changed is searched for
-// again, and an unchanged one is not.
-func TargetPrint(t Target, endpointsPerAPI int) string {
+// its queries in langs — so that a description whose host or routes changed, or a
+// language added, is searched for again, and an unchanged one is not.
+func TargetPrint(t Target, endpointsPerAPI int, langs []lang.Name) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%d\x00%s\x00%s\x00%s\n", t.API.ID, t.API.Source, t.API.Slug, t.Host)
-	for _, q := range Queries(t, endpointsPerAPI) {
+	for _, q := range Queries(t, endpointsPerAPI, langs) {
 		fmt.Fprintf(h, "%s\x00%s\x00%s\n", q.Layer, q.Text, q.Route)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:24]
@@ -229,10 +235,11 @@ type LocalRepo struct {
 	Record  store.Repository // its metadata, as MineLocal stores it
 	Commit  string           // HEAD of a git repository; empty for a plain folder
 	Version string           // the commit, or for a plain folder a hash of its files
-	Files   []LocalFile      // its Python files, by path
+	Files   []LocalFile      // its source files, by path
 }
 
-// LocalFile is one Python file of a LocalRepo.
+// LocalFile is one source file of a LocalRepo (of any language, directories of
+// dependencies and build output left out).
 type LocalFile struct {
 	Path    string // slash-separated, relative to the repository root
 	GitSHA  string // git blob SHA
@@ -253,7 +260,7 @@ func WalkLocal(ctx context.Context, dir string, maxBytes int64, fn func(*LocalRe
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		lr, err := inspect(ctx, root)
+		lr, err := inspect(ctx, root, nil)
 		if err != nil {
 			return fmt.Errorf("read %s: %w", filepath.Base(root), err)
 		}
@@ -337,20 +344,28 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 		for _, f := range lr.files {
 			subject := lr.fileURL(f.path)
 			content, ok := contents[f.path]
-			reason := ""
+			reason, notSource := "", false
 			switch {
 			case f.size > opts.MaxFileBytes:
 				reason = "too large: over --max-file-bytes"
 			case !ok:
 				reason = "unreadable"
+			case f.skip != "":
+				reason, notSource = f.skip, true
 			default:
-				reason = Classify(content, opts.MaxFileBytes)
+				if reason = Classify(content, opts.MaxFileBytes); reason == "" {
+					reason = SkipContent(f.lang, content)
+					notSource = reason != ""
+				}
 			}
 			if reason != "" {
 				if !mentionsRapidAPI(content, targets) && f.size <= opts.MaxFileBytes {
 					continue // an unrelated file: no decision to record
 				}
 				stats.Rejected++
+				if notSource {
+					stats.Skipped++
+				}
 				if err := tx.RecordDecision(ctx, store.Decision{RunID: opts.runID, Stage: Stage, SubjectKind: "file",
 					Subject: subject, Verdict: store.Rejected, Reason: reason, Evidence: map[string]any{"size": f.size}}); err != nil {
 					return err
@@ -358,7 +373,7 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 				continue
 			}
 			for _, t := range targets {
-				q, ok := LocalLayer(t, content, opts.EndpointsPerAPI)
+				q, ok := LocalLayer(t, f.lang, content, opts.EndpointsPerAPI)
 				if !ok {
 					continue
 				}
@@ -382,6 +397,19 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 				}
 			}
 		}
+		for _, dir := range slices.Sorted(maps.Keys(lr.skipped)) {
+			sd := lr.skipped[dir]
+			stats.Rejected++
+			stats.Skipped++
+			ev := map[string]any{}
+			if lr.isGit {
+				ev["source_files"] = sd.files
+			}
+			if err := tx.RecordDecision(ctx, store.Decision{RunID: opts.runID, Stage: Stage, SubjectKind: "directory",
+				Subject: lr.fileURL(dir), Verdict: store.Rejected, Reason: sd.reason, Evidence: ev}); err != nil {
+				return err
+			}
+		}
 		if repoID == 0 {
 			// nothing of it is stored: say so, or the repository vanishes silently
 			subject := lr.record.URL
@@ -390,14 +418,16 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 			}
 			if err := tx.RecordDecision(ctx, store.Decision{RunID: opts.runID, Stage: Stage, SubjectKind: "repository",
 				Subject: subject, Verdict: store.Rejected, Reason: ReasonNoCandidate,
-				Evidence: map[string]any{"python_files": len(lr.files), "version": lr.version()}}); err != nil {
+				Evidence: map[string]any{"source_files": len(lr.files), "version": lr.version()}}); err != nil {
 				return err
 			}
 		} else {
 			// the tree, so extraction can tell the repository's own modules from packages
-			paths := make([]string, len(lr.files))
-			for i, f := range lr.files {
-				paths[i] = f.path
+			var paths []string
+			for _, f := range lr.files {
+				if f.skip == "" {
+					paths = append(paths, f.path)
+				}
 			}
 			if err := tx.SaveRepoPaths(ctx, repoID, paths); err != nil {
 				return err
@@ -407,9 +437,9 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 	})
 }
 
-// ReasonNoCandidate is why a local repository gives no file: none of its Python
-// files names a crawled API's host (or URL, or route).
-const ReasonNoCandidate = "no candidate file: no Python file names a crawled API's host, URL or route"
+// ReasonNoCandidate is why a local repository gives no file: none of its source
+// files (of the selected languages) names a crawled API's host (or URL, or route).
+const ReasonNoCandidate = "no candidate file: no source file names a crawled API's host, URL or route"
 
 // mentionsRapidAPI reports whether a rejected file would have been a candidate: it
 // names one of the targets' hosts.
@@ -509,12 +539,14 @@ func isoUTC(s string) string {
 	return t.UTC().Format("2006-01-02T15:04:05Z")
 }
 
-// inspect reads a repository's provenance and lists its Python files.
-func inspect(ctx context.Context, root string) (*localRepo, error) {
-	lr := &localRepo{dir: root, record: store.Repository{Source: "local", FullName: "local/" + filepath.Base(root), Topics: []string{}}}
+// inspect reads a repository's provenance and lists its source files of the
+// languages langs (nil: all), and the directories it does not read.
+func inspect(ctx context.Context, root string, langs []lang.Name) (*localRepo, error) {
+	lr := &localRepo{dir: root, record: store.Repository{Source: "local", FullName: "local/" + filepath.Base(root), Topics: []string{}},
+		skipped: map[string]*skippedDir{}}
 	if isGitDir(root) {
 		lr.isGit = true
-		if err := lr.readGit(ctx); err != nil {
+		if err := lr.readGit(ctx, langs); err != nil {
 			return nil, err
 		}
 	} else {
@@ -522,15 +554,23 @@ func inspect(ctx context.Context, root string) (*localRepo, error) {
 			if err != nil {
 				return err
 			}
+			rel, _ := filepath.Rel(root, p)
+			rel = filepath.ToSlash(rel)
 			if d.IsDir() {
-				if p != root && skipDirs[d.Name()] {
+				if p == root {
+					return nil
+				}
+				if reason, ok := skipDirReasons[strings.ToLower(d.Name())]; ok {
+					lr.skipped[rel] = &skippedDir{reason: reason}
+					return filepath.SkipDir
+				}
+				if skipDirs[d.Name()] {
 					return filepath.SkipDir
 				}
 				return nil
 			}
-			rel, _ := filepath.Rel(root, p)
-			rel = filepath.ToSlash(rel)
-			if !IsPython(rel) || !d.Type().IsRegular() {
+			n, skip, ok := SourceOf(rel, langs)
+			if !ok || !d.Type().IsRegular() {
 				return nil
 			}
 			info, err := d.Info()
@@ -543,20 +583,18 @@ func inspect(ctx context.Context, root string) (*localRepo, error) {
 			if err != nil {
 				return err
 			}
-			lr.files = append(lr.files, localFile{path: rel, sha: sha, size: info.Size()})
+			lr.files = append(lr.files, localFile{path: rel, sha: sha, size: info.Size(), lang: n, skip: skip})
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
-	if len(lr.files) > 0 {
-		lr.record.Language = "Python"
-	}
+	lr.record.Language = mainLanguage(lr.files)
 	return lr, nil
 }
 
-func (lr *localRepo) readGit(ctx context.Context) error {
+func (lr *localRepo) readGit(ctx context.Context, langs []lang.Name) error {
 	out, err := git(ctx, lr.dir, "rev-parse", "HEAD")
 	if err != nil {
 		return err
@@ -590,15 +628,26 @@ func (lr *localRepo) readGit(ctx context.Context) error {
 	}
 	for _, rec := range strings.Split(out, "\x00") {
 		meta, p, ok := strings.Cut(rec, "\t")
-		if !ok || !IsPython(p) {
+		if !ok {
+			continue
+		}
+		n, skip, ok := SourceOf(p, langs)
+		if !ok {
 			continue
 		}
 		fields := strings.Fields(meta) // mode type sha size
 		if len(fields) != 4 || fields[1] != "blob" {
 			continue
 		}
+		if dir := skippedDirOf(p); dir != "" {
+			if lr.skipped[dir] == nil {
+				lr.skipped[dir] = &skippedDir{reason: skipDirReasons[strings.ToLower(path.Base(dir))]}
+			}
+			lr.skipped[dir].files++
+			continue
+		}
 		size, _ := strconv.ParseInt(fields[3], 10, 64)
-		lr.files = append(lr.files, localFile{path: p, sha: fields[2], size: size})
+		lr.files = append(lr.files, localFile{path: p, sha: fields[2], size: size, lang: n, skip: skip})
 	}
 	sort.Slice(lr.files, func(i, j int) bool { return lr.files[i].path < lr.files[j].path })
 	return nil
@@ -668,4 +717,48 @@ func (lr *localRepo) read(ctx context.Context, maxBytes int64) (map[string][]byt
 		return nil, fmt.Errorf("git cat-file: %w", err)
 	}
 	return out, nil
+}
+
+// skippedDirOf is the outermost directory of p that is not read (skipDirReasons),
+// or "".
+func skippedDirOf(p string) string {
+	segs := strings.Split(p, "/")
+	for i, seg := range segs[:len(segs)-1] {
+		if _, ok := skipDirReasons[strings.ToLower(seg)]; ok {
+			return strings.Join(segs[:i+1], "/")
+		}
+	}
+	return ""
+}
+
+// mainLanguage is the language most of a repository's source files are in, as
+// GitHub's metadata names it ("Python", "JavaScript", "TypeScript"), or "".
+func mainLanguage(files []localFile) string {
+	count := map[lang.Name]int{}
+	for _, f := range files {
+		if f.skip == "" {
+			count[f.lang]++
+		}
+	}
+	best, n := lang.Name(""), 0
+	for _, l := range lang.Names() {
+		if count[l] > n {
+			best, n = l, count[l]
+		}
+	}
+	return LanguageName(best)
+}
+
+// LanguageName is a language as GitHub's repository metadata spells it
+// ("Python", "JavaScript", "TypeScript"), "" for none.
+func LanguageName(n lang.Name) string {
+	switch n {
+	case lang.Python:
+		return "Python"
+	case lang.JavaScript:
+		return "JavaScript"
+	case lang.TypeScript:
+		return "TypeScript"
+	}
+	return ""
 }

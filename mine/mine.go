@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sccg/internal/progress"
+	"sccg/lang"
 	"sccg/store"
 )
 
@@ -53,6 +54,9 @@ type Options struct {
 	PerPage int
 	// APIs limits the run to these API slugs; empty means every API in the store.
 	APIs []string
+	// Languages are the languages whose files are searched for; empty means every
+	// language sccg reads (lang.Names).
+	Languages []lang.Name
 	// MetadataMaxAge is how long stored repository metadata is reused without asking
 	// GitHub again (then it is asked for conditionally, with its ETag).
 	MetadataMaxAge time.Duration
@@ -77,7 +81,7 @@ func (o Options) RunArgs() map[string]any {
 	return map[string]any{"api_base": o.APIBase, "tokens": len(o.Tokens), "max_per_api": o.MaxPerAPI,
 		"endpoints_per_api": o.EndpointsPerAPI, "max_file_bytes": o.MaxFileBytes, "search_per_minute": o.SearchPerMinute,
 		"max_tries": o.MaxTries, "per_page": o.PerPage, "apis": apis, "metadata_max_age": o.MetadataMaxAge.String(),
-		"seed": o.Seed}
+		"seed": o.Seed, "languages": o.Languages}
 }
 
 func (o *Options) defaults() {
@@ -92,6 +96,9 @@ func (o *Options) defaults() {
 	}
 	if o.SearchPerMinute == 0 {
 		o.SearchPerMinute = DefaultSearchPerMinute
+	}
+	if len(o.Languages) == 0 {
+		o.Languages = lang.Names()
 	}
 	if o.MaxTries <= 0 {
 		o.MaxTries = DefaultMaxTries
@@ -133,10 +140,13 @@ type Stats struct {
 	Deduped         int           `json:"deduped"`
 	Stored          int           `json:"stored"`
 	Rejected        int           `json:"rejected"`
-	Failed          int           `json:"failed"`
-	QueriesSkipped  int           `json:"queries_skipped"`
-	Splits          int           `json:"splits"`
-	Wasted          int           `json:"wasted"`
+	// Skipped counts the rejected files that are not a repository's own source
+	// (dependencies, build output, minified, generated: SourceOf, SkipContent).
+	Skipped        int `json:"skipped"`
+	Failed         int `json:"failed"`
+	QueriesSkipped int `json:"queries_skipped"`
+	Splits         int `json:"splits"`
+	Wasted         int `json:"wasted"`
 	// ReposSearched counts the repositories a --local run searched, and
 	// TargetsSearched the (repository, API) pairs it searched them for: a repository
 	// already searched for an API at the same commit (or content) is not searched
@@ -169,7 +179,7 @@ func (s *Stats) Counts() map[string]int64 {
 		"requests": int64(s.Requests), "search_requests": int64(s.SearchRequests), "repo_requests": int64(s.RepoRequests),
 		"content_requests": int64(s.ContentRequests), "not_modified": int64(s.NotModified), "cached": int64(s.Cached), "rate_limited": int64(s.RateLimited), "server_errors": int64(s.ServerErrors),
 		"waited_seconds": int64(s.Waited / time.Second), "hits": int64(s.Hits), "early_dropped": int64(s.EarlyDropped),
-		"deduped": int64(s.Deduped), "stored": int64(s.Stored), "rejected": int64(s.Rejected), "failed": int64(s.Failed),
+		"deduped": int64(s.Deduped), "stored": int64(s.Stored), "rejected": int64(s.Rejected), "skipped": int64(s.Skipped), "failed": int64(s.Failed),
 		"queries_skipped": int64(s.QueriesSkipped), "splits": int64(s.Splits), "wasted": int64(s.Wasted),
 		"repos_searched": int64(s.ReposSearched), "targets_searched": int64(s.TargetsSearched),
 		"repos_unchanged": int64(s.ReposUnchanged), "new_targets": int64(s.NewTargets), "files_dropped": int64(s.FilesDropped),

@@ -18,6 +18,7 @@ import (
 	"sccg/internal/golden"
 	"sccg/internal/replay"
 	"sccg/internal/storetest"
+	"sccg/lang"
 	"sccg/mine"
 	"sccg/store"
 )
@@ -102,7 +103,9 @@ func mineTestServer(t testing.TB, clock *fakeClock, opts replay.GitHubOptions) *
 }
 
 func mineTestOptions(srv *replay.Server, clock *fakeClock) mine.Options {
-	return mine.Options{APIBase: srv.URL, Tokens: []string{"tok-a"}, HTTPClient: srv.Client(), Clock: clock, Seed: 1}
+	// Python only: the faults these tests script count the searches of one language.
+	return mine.Options{APIBase: srv.URL, Tokens: []string{"tok-a"}, HTTPClient: srv.Client(), Clock: clock, Seed: 1,
+		Languages: []lang.Name{lang.Python}}
 }
 
 // mineListing renders what a run stored and decided, without volatile fields.

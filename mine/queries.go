@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
+	"sccg/lang"
 	"sccg/store"
 )
 
@@ -21,6 +23,8 @@ type Query struct {
 	Layer string
 	Text  string
 	Route string // the route prefix it names, for endpoint_url and route_host
+	// Language is the language the query's qualifier searches.
+	Language lang.Name
 }
 
 // staticPrefix is the part of a route template before its first path parameter,
@@ -54,11 +58,57 @@ func distinctiveRoute(prefix string) bool {
 	return false
 }
 
-const pyQualifier = " language:python"
+// searchLanguage is how code search names one language (GitHub's linguist names)
+// and the words of its library and function layers.
+type searchLanguage struct {
+	name       lang.Name
+	qualifiers []string // GitHub's language: values (TypeScript's .tsx files are linguist's TSX)
+	libraries  []string
+	function   string
+}
 
-// Queries returns the searches for t from the strictest layer to the loosest, using
-// at most endpointsPerAPI endpoints (current ones first, as the store lists them).
-func Queries(t Target, endpointsPerAPI int) []Query {
+// searchLanguages are the languages the queries cover, in the order they run.
+var searchLanguages = []searchLanguage{
+	{lang.Python, []string{"python"}, []string{"requests", "httpx"}, "def"},
+	{lang.JavaScript, []string{"JavaScript"}, []string{"fetch", "axios"}, "function"},
+	{lang.TypeScript, []string{"TypeScript", "TSX"}, []string{"fetch", "axios"}, "function"},
+}
+
+// qualifierExtensions are the file extensions GitHub counts under each language
+// qualifier, for splitting a saturated query by extension.
+var qualifierExtensions = map[string][]string{
+	"python":     {"py", "pyi", "pyw"},
+	"javascript": {"js", "cjs", "mjs", "jsx"},
+	"typescript": {"ts", "cts", "mts"},
+	"tsx":        {"tsx"},
+}
+
+// qualified is one language qualifier of the selected languages.
+type qualified struct {
+	lang      searchLanguage
+	qualifier string
+}
+
+// selected lists the qualifiers of langs (nil: every language) in query order.
+func selected(langs []lang.Name) []qualified {
+	var out []qualified
+	for _, sl := range searchLanguages {
+		if len(langs) > 0 && !slices.Contains(langs, sl.name) {
+			continue
+		}
+		for _, q := range sl.qualifiers {
+			out = append(out, qualified{sl, q})
+		}
+	}
+	return out
+}
+
+// Queries returns the searches for t in the languages langs (nil: every language)
+// from the strictest layer to the loosest, each layer's queries in every language
+// before the next layer's, using at most endpointsPerAPI endpoints (current ones
+// first, as the store lists them).
+func Queries(t Target, endpointsPerAPI int, langs []lang.Name) []Query {
+	qs := selected(langs)
 	var urls, routes []Query
 	seen := map[string]bool{}
 	n := 0
@@ -75,32 +125,59 @@ func Queries(t Target, endpointsPerAPI int) []Query {
 		}
 		seen[p] = true
 		n++
-		urls = append(urls, Query{Layer: store.LayerEndpointURL, Text: fmt.Sprintf("%q", "https://"+t.Host+p) + pyQualifier, Route: p})
+		for _, q := range qs {
+			urls = append(urls, q.query(store.LayerEndpointURL, fmt.Sprintf("%q", "https://"+t.Host+p), p))
+		}
 		if distinctiveRoute(p) {
-			routes = append(routes, Query{Layer: store.LayerRouteHost, Text: fmt.Sprintf("%q %q", t.Host, p) + pyQualifier, Route: p})
+			for _, q := range qs {
+				routes = append(routes, q.query(store.LayerRouteHost, fmt.Sprintf("%q %q", t.Host, p), p))
+			}
 		}
 	}
-	qs := append(urls, routes...)
+	out := append(urls, routes...)
 	h := fmt.Sprintf("%q", t.Host)
-	qs = append(qs,
-		Query{Layer: store.LayerHost, Text: h + pyQualifier},
-		Query{Layer: store.LayerHeader, Text: `"x-rapidapi-host" ` + h + pyQualifier},
-		Query{Layer: store.LayerLibrary, Text: h + " requests" + pyQualifier},
-		Query{Layer: store.LayerLibrary, Text: h + " httpx" + pyQualifier},
-		Query{Layer: store.LayerFunction, Text: h + " def" + pyQualifier},
-	)
-	return qs
+	for _, layer := range []string{store.LayerHost, store.LayerHeader, store.LayerLibrary, store.LayerFunction} {
+		for _, q := range qs {
+			switch layer {
+			case store.LayerHost:
+				out = append(out, q.query(layer, h, ""))
+			case store.LayerHeader:
+				out = append(out, q.query(layer, `"x-rapidapi-host" `+h, ""))
+			case store.LayerLibrary:
+				for _, l := range q.lang.libraries {
+					out = append(out, q.query(layer, h+" "+l, ""))
+				}
+			case store.LayerFunction:
+				out = append(out, q.query(layer, h+" "+q.lang.function, ""))
+			}
+		}
+	}
+	return out
 }
 
-// LocalLayer is the strongest layer whose evidence content holds for t, as the
-// queries of that layer would have found it, with the query; ok is false when the
-// content does not contain the host at all.
-func LocalLayer(t Target, content []byte, endpointsPerAPI int) (Query, bool) {
+func (q qualified) query(layer, text, route string) Query {
+	return Query{Layer: layer, Text: text + " language:" + q.qualifier, Route: route, Language: q.lang.name}
+}
+
+// queryQualifier reads a query's language: qualifier, lower-cased ("" when none).
+func queryQualifier(text string) string {
+	for _, f := range strings.Fields(text) {
+		if v, ok := strings.CutPrefix(f, "language:"); ok {
+			return strings.ToLower(v)
+		}
+	}
+	return ""
+}
+
+// LocalLayer is the strongest layer whose evidence content, a file of language n,
+// holds for t, as the queries of that layer in n would have found it, with the
+// query; ok is false when the content does not contain the host at all.
+func LocalLayer(t Target, n lang.Name, content []byte, endpointsPerAPI int) (Query, bool) {
 	lower := bytes.ToLower(content)
 	if !HostIn(lower, t.Host) {
 		return Query{}, false
 	}
-	qs := Queries(t, endpointsPerAPI)
+	qs := Queries(t, endpointsPerAPI, []lang.Name{n})
 	for _, q := range qs {
 		switch q.Layer {
 		case store.LayerEndpointURL:

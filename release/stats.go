@@ -5,7 +5,10 @@ package release
 // Summary holds the dataset figures of the paper's Table II and of the published
 // README for one set of records (the whole benchmark or one split).
 type Summary struct {
-	Samples              int            `json:"samples"`
+	Samples int `json:"samples"`
+	// Languages counts the samples by their language field (python, javascript,
+	// typescript; a record without one is python).
+	Languages            map[string]int `json:"languages,omitempty"`
 	DistinctAPIs         int            `json:"distinct_apis"`
 	DistinctRepositories int            `json:"distinct_repositories"`
 	EffectiveLOCAverage  float64        `json:"effective_loc_average"`
@@ -59,6 +62,10 @@ type Stats struct {
 	Total  Summary            `json:"total"`
 	Splits map[string]int     `json:"splits"`
 	Per    map[string]Summary `json:"per_split"`
+	// PerLanguage are the figures of each language's samples (its dependencies are
+	// its ecosystem's: PyPI distributions for Python, npm packages for JavaScript
+	// and TypeScript).
+	PerLanguage map[string]Summary `json:"per_language,omitempty"`
 }
 
 // TopDependencyCount is how many dependencies a Summary lists.

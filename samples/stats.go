@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sccg/frontends"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"sccg/frontends"
+	"sccg/lang"
 	"sccg/release"
 )
 
@@ -64,6 +65,7 @@ func importsOf(ctx context.Context, recs []release.Record) ([][]string, error) {
 func summarize(recs []release.Record, imps [][]string) release.Summary {
 	s := release.Summary{
 		Samples:        len(recs),
+		Languages:      map[string]int{},
 		CommentsSource: map[string]int{},
 		DocMatchType:   map[string]int{},
 		Methods:        map[string]int{},
@@ -71,6 +73,7 @@ func summarize(recs []release.Record, imps [][]string) release.Summary {
 	}
 	if len(recs) == 0 {
 		s.TopDependencies = []release.Dependency{}
+		s.Languages = nil
 		return s
 	}
 	apis := map[string]int{}
@@ -80,6 +83,7 @@ func summarize(recs []release.Record, imps [][]string) release.Summary {
 	var stars, forks, locSum, subs1000, free int
 	for i := range recs {
 		r := &recs[i]
+		s.Languages[string(lang.Of(r.Language))]++
 		apis[release.APIKey(r)]++
 		if r.GitHubInfo.Repo != "" {
 			repos[strings.ToLower(r.GitHubInfo.Repo)] = true
@@ -224,6 +228,21 @@ func ComputeStats(ctx context.Context, recs []release.Record, splitOf func(i int
 		}
 		st.Splits[name] = len(rs)
 		st.Per[name] = summarize(rs, is)
+	}
+	byLang := map[string][]int{}
+	for i := range recs {
+		n := string(lang.Of(recs[i].Language))
+		byLang[n] = append(byLang[n], i)
+	}
+	for n, idx := range byLang {
+		rs, is := make([]release.Record, len(idx)), make([][]string, len(idx))
+		for j, i := range idx {
+			rs[j], is[j] = recs[i], imps[i]
+		}
+		if st.PerLanguage == nil {
+			st.PerLanguage = map[string]release.Summary{}
+		}
+		st.PerLanguage[n] = summarize(rs, is)
 	}
 	return st, nil
 }

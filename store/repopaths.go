@@ -5,8 +5,8 @@ import (
 	"fmt"
 )
 
-// SaveRepoPaths records the Python files of a repository's tree, replacing what
-// an earlier mining recorded.
+// SaveRepoPaths records the source files of a repository's tree (of every
+// language mined), replacing what an earlier mining recorded.
 func (t *Tx) SaveRepoPaths(ctx context.Context, repoID int64, paths []string) error {
 	if _, err := t.exec(ctx, `DELETE FROM repo_paths WHERE repo_id=?`, repoID); err != nil {
 		return fmt.Errorf("repository %d paths: %w", repoID, err)
@@ -19,8 +19,9 @@ func (t *Tx) SaveRepoPaths(ctx context.Context, repoID int64, paths []string) er
 	return nil
 }
 
-// RepoPaths returns the Python files known of a repository, sorted: those of its
-// tree when mining listed it, and always the files mined from it.
+// RepoPaths returns the source files known of a repository, sorted, of every
+// language: those of its tree when mining listed it, and always the files mined
+// from it.
 func (s *Store) RepoPaths(ctx context.Context, repoID int64) ([]string, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT path FROM repo_paths WHERE repo_id=? UNION SELECT path FROM files WHERE repo_id=? ORDER BY 1`,
 		repoID, repoID)

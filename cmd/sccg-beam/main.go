@@ -27,6 +27,7 @@ import (
 	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 
+	"sccg/lang"
 	"sccg/mine"
 	"sccg/mine/corpus"
 	"sccg/mine/corpus/beamjob"
@@ -45,6 +46,7 @@ type options struct {
 	maxFileBytes            int64
 	endpointsPerAPI         int
 	apis                    multiFlag
+	langs                   string
 	noLoad, json, verbose   bool
 }
 
@@ -58,6 +60,7 @@ func bind(fs *flag.FlagSet) *options {
 	fs.Int64Var(&o.maxFileBytes, "max-file-bytes", mine.DefaultMaxFileBytes, "reject files larger than this many bytes")
 	fs.IntVar(&o.endpointsPerAPI, "endpoints-per-api", mine.DefaultEndpointsPerAPI, "endpoints per API whose URL and route are matched")
 	fs.Var(&o.apis, "api", "mine only for the API with this `slug` (repeatable)")
+	fs.StringVar(&o.langs, "lang", "", "judge files of these `languages` only, comma-separated: python,javascript,typescript (default all)")
 	fs.BoolVar(&o.noLoad, "no-load", false, "write the outputs but do not load them (sccg mine --load DIR loads them)")
 	fs.BoolVar(&o.json, "json", false, "print the result as JSON on stdout")
 	fs.BoolVar(&o.verbose, "verbose", false, "show Beam's and the runner's progress lines")
@@ -111,6 +114,14 @@ func run(ctx context.Context, o *options, runner string, stdout io.Writer) error
 	case o.shards <= 0 || o.maxFileBytes <= 0 || o.endpointsPerAPI <= 0:
 		return usageError("--shards, --max-file-bytes and --endpoints-per-api must be positive")
 	}
+	var langs []lang.Name
+	if o.langs != "" {
+		l, err := mine.Languages(strings.Split(o.langs, ","))
+		if err != nil {
+			return usageError("--lang: " + err.Error())
+		}
+		langs = l
+	}
 	var format corpus.Format
 	if o.format != "" {
 		f, err := corpus.ParseFormat(o.format)
@@ -135,7 +146,7 @@ func run(ctx context.Context, o *options, runner string, stdout io.Writer) error
 		return fmt.Errorf("the store %s has no crawled API with a host to mine for (run sccg crawl first)", o.db)
 	}
 	cfg := beamjob.Config{Corpus: o.corpus, Format: format, Out: o.out, Shards: o.shards, Targets: corpus.Targets(ts),
-		Filter:    corpus.FilterOptions{MaxFileBytes: o.maxFileBytes, EndpointsPerAPI: o.endpointsPerAPI},
+		Filter:    corpus.FilterOptions{MaxFileBytes: o.maxFileBytes, EndpointsPerAPI: o.endpointsPerAPI, Languages: langs},
 		CreatedAt: time.Now().UTC().Format("2006-01-02T15:04:05Z")}
 	start := time.Now()
 	if err := beamjob.Run(ctx, runner, cfg); err != nil {

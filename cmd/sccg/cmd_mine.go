@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"sccg/lang"
 	"sccg/mine"
 	"sccg/mine/corpus"
 	"sccg/provenance"
@@ -43,7 +44,12 @@ func runMine(ctx context.Context, e *env, args []string) error {
 	maxTries := fs.Int("max-tries", mine.DefaultMaxTries, "rate-limited tries of one request before giving up on it")
 	var apis multiFlag
 	fs.Var(&apis, "api", "mine only the API with this `slug` (repeatable)")
+	langFlag := fs.String("lang", "", "mine files of these `languages` only, comma-separated: python,javascript,typescript (default all)")
 	pos, err := e.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	langs, err := parseLangs(*langFlag)
 	if err != nil {
 		return err
 	}
@@ -71,6 +77,9 @@ func runMine(ctx context.Context, e *env, args []string) error {
 			"--endpoints-per-api", strconv.Itoa(*endpointsPerAPI)}
 		if *format != "" {
 			args = append(args, "--format", *format)
+		}
+		if *langFlag != "" {
+			args = append(args, "--lang", *langFlag)
 		}
 		for _, a := range apis {
 			args = append(args, "--api", a)
@@ -106,7 +115,7 @@ func runMine(ctx context.Context, e *env, args []string) error {
 	}
 	opts := mine.Options{APIBase: *apiBase, Tokens: tokens, Clock: mineClock{e.now}, MaxPerAPI: *maxPerAPI,
 		EndpointsPerAPI: *endpointsPerAPI, MaxFileBytes: *maxFileBytes, SearchPerMinute: *searchRate, MaxTries: *maxTries,
-		APIs: apis, Logf: e.logf}
+		APIs: apis, Languages: langs, Logf: e.logf}
 	name := "mine github"
 	if *local != "" {
 		name = "mine local"
@@ -125,8 +134,12 @@ func runMine(ctx context.Context, e *env, args []string) error {
 	if e.json {
 		return e.printJSONWith(stats, rej)
 	}
-	fmt.Fprintf(e.stdout, "mined: %d files stored, %d already held, %d rejected, %d failed; %d requests (%d search, %d wasted), waited %s\n",
-		stats.Stored, stats.Deduped, stats.Rejected, stats.Failed, stats.Requests, stats.SearchRequests, stats.Wasted, stats.Waited.Round(time.Second))
+	skipped := ""
+	if stats.Skipped > 0 {
+		skipped = fmt.Sprintf(" (%d not the repositories' own source: dependencies, build output, minified or generated)", stats.Skipped)
+	}
+	fmt.Fprintf(e.stdout, "mined: %d files stored, %d already held, %d rejected%s, %d failed; %d requests (%d search, %d wasted), waited %s\n",
+		stats.Stored, stats.Deduped, stats.Rejected, skipped, stats.Failed, stats.Requests, stats.SearchRequests, stats.Wasted, stats.Waited.Round(time.Second))
 	if *local != "" {
 		fmt.Fprintf(e.stdout, "repositories: %d searched for %d (repository, API) pair(s), %d already searched for every API\n",
 			stats.ReposSearched, stats.TargetsSearched, stats.ReposUnchanged)
@@ -135,6 +148,24 @@ func runMine(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "redid: %s\n", r)
 	}
 	return nil
+}
+
+// parseLangs reads a --lang flag: comma-separated language names, "" for all.
+func parseLangs(s string) ([]lang.Name, error) {
+	var names []string
+	for _, n := range strings.Split(s, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+	langs, err := mine.Languages(names)
+	if err != nil {
+		return nil, usagef("--lang: %v", err)
+	}
+	return langs, nil
 }
 
 // beamBinaryName is the binary that runs the corpus pipeline: Beam more than

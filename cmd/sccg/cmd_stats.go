@@ -43,10 +43,14 @@ func runStats(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("count decisions in %s: %w", e.db, err)
 	}
+	langs, err := s.LanguageCounts(ctx)
+	if err != nil {
+		return fmt.Errorf("count languages in %s: %w", e.db, err)
+	}
 	v, _ := s.Version(ctx)
 	if e.json {
 		return e.printJSON(map[string]any{"db": e.db, "schema_version": v, "tables": counts, "intent_paths": paths,
-			"decisions": decisions, "runs": runs})
+			"decisions": decisions, "languages": langs, "runs": runs})
 	}
 	fmt.Fprintf(e.stdout, "store %s (schema version %d)\n\n", e.db, v)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
@@ -55,6 +59,16 @@ func runStats(ctx context.Context, e *env, args []string) error {
 	}
 	tw.Flush()
 	fmt.Fprintln(e.stdout)
+	if len(langs) > 0 {
+		fmt.Fprintln(e.stdout, "by language:")
+		tw = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "LANGUAGE\tFUNCTIONS\tCANDIDATES\tKEPT\tSAMPLES\t")
+		for _, l := range langs {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t\n", l.Language, l.Functions, l.Candidates, l.Kept, l.Samples)
+		}
+		tw.Flush()
+		fmt.Fprintln(e.stdout)
+	}
 	if len(paths) > 0 {
 		// role/path → counts per role
 		byRole := map[string]map[string]int{}

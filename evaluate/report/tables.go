@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,57 +47,119 @@ var stageNames = map[string]string{evaluate.StageSyntax: "Syntax error", evaluat
 
 var rate = evaluate.FormatRate
 
-// tableII is the dataset statistics of an export's stats.json.
+// tableII is the dataset statistics of an export's stats.json: the totals, and
+// beside them a column per language when the benchmark has more than one.
 func tableII(st *release.Stats, path string) *table {
-	t := newTable("table-ii", "Table II: dataset statistics", "From "+path+".", "Statistic", "Value")
+	langs := slices.Sorted(maps.Keys(st.PerLanguage))
+	if len(langs) < 2 {
+		langs = nil
+	}
+	head := []string{"Statistic", "Value"}
+	for _, l := range langs {
+		head = append(head, l)
+	}
+	t := newTable("table-ii", "Table II: dataset statistics", "From "+path+".", head...)
 	t.Text = true
+	// row adds a statistic: its totals' value, and each language's.
+	row := func(label string, cell func(s release.Summary) string) {
+		cells := []string{label, cell(st.Total)}
+		for _, l := range langs {
+			cells = append(cells, cell(st.PerLanguage[l]))
+		}
+		t.add(cells...)
+	}
 	s := st.Total
-	t.add("Total samples", strconv.Itoa(s.Samples))
+	row("Total samples", func(s release.Summary) string { return strconv.Itoa(s.Samples) })
 	var splits []string
 	for _, name := range []string{"train", "validation", "test"} {
 		splits = append(splits, strconv.Itoa(st.Splits[name]))
 	}
-	t.add("Train / validation / test", strings.Join(splits, " / "))
-	if n := st.Splits["unassigned"]; n > 0 {
-		t.add("Not assigned to a split", strconv.Itoa(n))
+	cells := []string{"Train / validation / test", strings.Join(splits, " / ")}
+	for _, l := range langs {
+		var per []string
+		for _, name := range []string{"train", "validation", "test"} {
+			per = append(per, strconv.Itoa(st.Per[name].Languages[l]))
+		}
+		cells = append(cells, strings.Join(per, " / "))
 	}
-	t.add("Distinct APIs", strconv.Itoa(s.DistinctAPIs))
-	t.add("Distinct repositories", strconv.Itoa(s.DistinctRepositories))
-	t.add("Average / median effective LOC", fmt.Sprintf("%.1f / %g", s.EffectiveLOCAverage, s.EffectiveLOCMedian))
-	cs := s.CommentsSource
-	t.add("Real human comments (original)", strconv.Itoa(cs["original"]))
-	human, strict := cs["intent_humanlike"], cs["intent_redacted"]
-	t.add("Redacted intent comments (human-style / strict redaction)", fmt.Sprintf("%d (%d / %d)", human+strict, human, strict))
-	for _, k := range sortedKeys(cs) {
+	t.add(cells...)
+	if n := st.Splits["unassigned"]; n > 0 {
+		cells := []string{"Not assigned to a split", strconv.Itoa(n)}
+		for _, l := range langs {
+			cells = append(cells, strconv.Itoa(st.Per["unassigned"].Languages[l]))
+		}
+		t.add(cells...)
+	}
+	row("Distinct APIs", func(s release.Summary) string { return strconv.Itoa(s.DistinctAPIs) })
+	row("Distinct repositories", func(s release.Summary) string { return strconv.Itoa(s.DistinctRepositories) })
+	row("Average / median effective LOC", func(s release.Summary) string {
+		return fmt.Sprintf("%.1f / %g", s.EffectiveLOCAverage, s.EffectiveLOCMedian)
+	})
+	row("Real human comments (original)", func(s release.Summary) string { return strconv.Itoa(s.CommentsSource["original"]) })
+	row("Redacted intent comments (human-style / strict redaction)", func(s release.Summary) string {
+		human, strict := s.CommentsSource["intent_humanlike"], s.CommentsSource["intent_redacted"]
+		return fmt.Sprintf("%d (%d / %d)", human+strict, human, strict)
+	})
+	for _, k := range sortedKeys(s.CommentsSource) {
 		if k != "original" && k != "intent_humanlike" && k != "intent_redacted" {
-			t.add(fmt.Sprintf("Comment source %q", k), strconv.Itoa(cs[k]))
+			row(fmt.Sprintf("Comment source %q", k), func(s release.Summary) string { return strconv.Itoa(s.CommentsSource[k]) })
 		}
 	}
-	t.add("Documentation match (url / route / host_only)", fmt.Sprintf("%d / %d / %d", s.DocMatchType["url"], s.DocMatchType["route"], s.DocMatchType["host_only"]))
-	var methods []string
-	for _, m := range sortedKeys(s.Methods) {
-		methods = append(methods, fmt.Sprintf("%s %d", m, s.Methods[m]))
-	}
-	t.add("HTTP methods", strings.Join(methods, ", "))
-	t.add("APIs with one sample", strconv.Itoa(s.APIsWithOneSample))
-	t.add("Samples from the top 20% of APIs", pct(s.TopAPIsShare)+"%")
-	t.add("Average stars / forks", fmt.Sprintf("%.2f / %.2f", s.AverageStars, s.AverageForks))
+	row("Documentation match (url / route / host_only)", func(s release.Summary) string {
+		return fmt.Sprintf("%d / %d / %d", s.DocMatchType["url"], s.DocMatchType["route"], s.DocMatchType["host_only"])
+	})
+	row("HTTP methods", func(s release.Summary) string {
+		var methods []string
+		for _, m := range sortedKeys(s.Methods) {
+			methods = append(methods, fmt.Sprintf("%s %d", m, s.Methods[m]))
+		}
+		return strings.Join(methods, ", ")
+	})
+	row("APIs with one sample", func(s release.Summary) string { return strconv.Itoa(s.APIsWithOneSample) })
+	row("Samples from the top 20% of APIs", func(s release.Summary) string { return pct(s.TopAPIsShare) + "%" })
+	row("Average stars / forks", func(s release.Summary) string { return fmt.Sprintf("%.2f / %.2f", s.AverageStars, s.AverageForks) })
 	if s.RecentFrom != "" {
 		to, _ := strconv.Atoi(s.RecentFrom)
-		t.add(fmt.Sprintf("Repositories updated %s–%d", s.RecentFrom, to+2), pct(s.RecentUpdateShare)+"%")
+		row(fmt.Sprintf("Repositories updated %s–%d", s.RecentFrom, to+2), func(l release.Summary) string {
+			if l.RecentFrom != s.RecentFrom { // a language's own last years differ: count its samples in the totals' years
+				n := 0
+				for y, c := range l.UpdateYears {
+					if y != "unknown" && y >= s.RecentFrom {
+						n += c
+					}
+				}
+				if l.Samples == 0 {
+					return "–"
+				}
+				return pct(float64(n)/float64(l.Samples)) + "%"
+			}
+			return pct(l.RecentUpdateShare) + "%"
+		})
 	}
 	if s.WithSubscribers > 0 && s.Subscribers1000Share != nil {
-		t.add(fmt.Sprintf("Services with ≥1,000 subscribers (of %d samples that say)", s.WithSubscribers), pct(*s.Subscribers1000Share)+"%")
+		row(fmt.Sprintf("Services with ≥1,000 subscribers (of %d samples that say)", s.WithSubscribers), func(s release.Summary) string {
+			if s.Subscribers1000Share == nil {
+				return "–"
+			}
+			return pct(*s.Subscribers1000Share) + "%"
+		})
 	}
 	if s.WithPricing > 0 && s.FreeOrFreemiumShare != nil {
-		t.add(fmt.Sprintf("FREE / FREEMIUM services (of %d samples that say)", s.WithPricing), pct(*s.FreeOrFreemiumShare)+"%")
+		row(fmt.Sprintf("FREE / FREEMIUM services (of %d samples that say)", s.WithPricing), func(s release.Summary) string {
+			if s.FreeOrFreemiumShare == nil {
+				return "–"
+			}
+			return pct(*s.FreeOrFreemiumShare) + "%"
+		})
 	}
-	var deps []string
-	for _, dep := range s.TopDependencies {
-		deps = append(deps, fmt.Sprintf("%s %s%%", dep.Name, fmt.Sprintf("%.1f", 100*dep.Share)))
-	}
-	if len(deps) > 0 {
-		t.add("Most frequent dependencies", strings.Join(deps, ", "))
+	if len(s.TopDependencies) > 0 {
+		row("Most frequent dependencies", func(s release.Summary) string {
+			var deps []string
+			for _, dep := range s.TopDependencies {
+				deps = append(deps, fmt.Sprintf("%s %s%%", dep.Name, fmt.Sprintf("%.1f", 100*dep.Share)))
+			}
+			return strings.Join(deps, ", ")
+		})
 	}
 	return t
 }

@@ -288,6 +288,12 @@ func newGHFile(p string, content []byte) *ghFile {
 	switch path.Ext(p) {
 	case ".py", ".pyw", ".pyi":
 		f.lang = "python"
+	case ".js", ".cjs", ".mjs", ".jsx":
+		f.lang = "javascript"
+	case ".ts", ".cts", ".mts":
+		f.lang = "typescript"
+	case ".tsx":
+		f.lang = "tsx"
 	case ".ipynb":
 		f.lang = "jupyter notebook"
 	case ".md":

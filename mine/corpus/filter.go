@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"sccg/internal/ahocorasick"
+	"sccg/lang"
 	"sccg/mine"
 	"sccg/store"
 )
@@ -50,6 +51,9 @@ func (t Target) mine() mine.Target {
 type FilterOptions struct {
 	MaxFileBytes    int64 `json:"max_file_bytes"`
 	EndpointsPerAPI int   `json:"endpoints_per_api"`
+	// Languages are the languages whose files are judged (mine.Languages); empty
+	// means every language.
+	Languages []lang.Name `json:"languages,omitempty"`
 }
 
 func (o FilterOptions) withDefaults() FilterOptions {
@@ -86,9 +90,9 @@ func NewFilter(targets []Target, opts FilterOptions) *Filter {
 
 // Verdicts of Judge, for counting.
 const (
-	VerdictSkipped  = "skipped"  // not a Python file, or names no target host
+	VerdictSkipped  = "skipped"  // not a source file of the languages, or names no target host
 	VerdictFound    = "found"    // passed the filter
-	VerdictRejected = "rejected" // names a host but is binary or too large
+	VerdictRejected = "rejected" // names a host but is binary, too large or not the repository's own source
 	VerdictCorrupt  = "corrupt"  // the row cannot be used
 )
 
@@ -103,14 +107,22 @@ func (f *Filter) Judge(shard string, index int64, row Row, bad string) (*Record,
 		return &Record{Key: "d\x00" + subject, Decision: &Decision{SubjectKind: "corpus_row", Subject: subject,
 			Verdict: store.Rejected, Reason: bad, Source: src}}, VerdictCorrupt
 	}
-	if !mine.IsPython(row.Path) {
+	n, skip, ok := mine.SourceOf(row.Path, f.opts.Languages)
+	if !ok {
 		return nil, VerdictSkipped
 	}
-	repo := repository(row)
+	repo := repository(row, n)
 	url := fileURL(repo, row.Commit, row.Path)
 	size := int64(len(row.Content))
 	hit := f.hostsIn(row.Content)
-	if reason := mine.Classify(row.Content, f.opts.MaxFileBytes); reason != "" {
+	reason := skip
+	if reason == "" {
+		reason = mine.Classify(row.Content, f.opts.MaxFileBytes)
+	}
+	if reason == "" {
+		reason = mine.SkipContent(n, row.Content)
+	}
+	if reason != "" {
 		if len(hit) == 0 {
 			return nil, VerdictSkipped // an unrelated file: no decision to record
 		}
@@ -120,7 +132,7 @@ func (f *Filter) Judge(shard string, index int64, row Row, bad string) (*Record,
 	var hits []Hit
 	for _, i := range hit {
 		t := f.targets[i]
-		q, ok := mine.LocalLayer(t, row.Content, f.opts.EndpointsPerAPI)
+		q, ok := mine.LocalLayer(t, n, row.Content, f.opts.EndpointsPerAPI)
 		if !ok {
 			continue
 		}
@@ -154,9 +166,10 @@ func isASCII(b []byte) bool {
 	return true
 }
 
-// repository is the store's record of a row's repository.
-func repository(row Row) store.Repository {
-	r := store.Repository{FullName: row.Repo, Source: "corpus", URL: row.RepoURL, Language: "Python", Topics: []string{},
+// repository is the store's record of a row's repository, whose language is taken
+// to be the row's file's n.
+func repository(row Row, n lang.Name) store.Repository {
+	r := store.Repository{FullName: row.Repo, Source: "corpus", URL: row.RepoURL, Language: mine.LanguageName(n), Topics: []string{},
 		License: row.License, Stars: row.Stars, Forks: row.Forks, DefaultBranch: row.Branch,
 		CreatedAt: utcDate(row.CreatedAt), UpdatedAt: utcDate(row.UpdatedAt), PushedAt: utcDate(row.PushedAt)}
 	if !row.HasRepoURL {

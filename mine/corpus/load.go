@@ -83,7 +83,8 @@ func Load(ctx context.Context, st *store.Store, dir string, opts LoadOptions) (*
 		return nil, fmt.Errorf("load corpus outputs: %w", err)
 	}
 	args := map[string]any{"corpus": m.Corpus, "format": m.Format, "outputs": len(m.Outputs),
-		"max_file_bytes": m.Filter.MaxFileBytes, "endpoints_per_api": m.Filter.EndpointsPerAPI, "apis": len(m.APIs)}
+		"max_file_bytes": m.Filter.MaxFileBytes, "endpoints_per_api": m.Filter.EndpointsPerAPI, "apis": len(m.APIs),
+		"languages": m.Filter.Languages}
 	return store.RecordRun(ctx, st, mine.Stage, args, func(runID int64) (*LoadStats, error) {
 		return load(ctx, st, dir, m, runID, opts)
 	})

@@ -47,7 +47,7 @@ func benchCorpus(b *testing.B, copies, groups int) ([]string, string, int) {
 				if err != nil {
 					return err
 				}
-				if mine.IsPython(rel) {
+				if _, skip, ok := mine.SourceOf(rel, nil); ok && skip == "" {
 					python++
 				}
 				out := filepath.Join(dst, rel)

@@ -1,0 +1,6 @@
+export interface Quote {
+  symbol: string;
+  price: number;
+  change: number;
+  currency: string;
+}

@@ -1,0 +1,3 @@
+export function renderTicker(titles) {
+  document.getElementById('ticker').textContent = titles.join('  •  ');
+}
