@@ -18,14 +18,13 @@ import (
 	"sync"
 	"time"
 
-	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/python"
-
 	"sccg/evaluate/answer"
 	"sccg/evaluate/metrics"
 	"sccg/evaluate/sandbox"
+	"sccg/frontends"
 	"sccg/internal/progress"
 	"sccg/internal/workpool"
+	"sccg/lang"
 	"sccg/release"
 	"sccg/secrets"
 )
@@ -248,11 +247,14 @@ func (o *Output) Counts() map[string]int64 {
 
 // sampleInfo is what every completion of one sample shares.
 type sampleInfo struct {
-	rec   release.Record
-	truth GroundTruth
-	ref   metrics.Analysis
-	slice string
-	once  sync.Once
+	rec release.Record
+	// fe reads the sample's language, in its code's dialect.
+	fe      lang.Frontend
+	dialect lang.Dialect
+	truth   GroundTruth
+	ref     metrics.Analysis
+	slice   string
+	once    sync.Once
 
 	// The static scores of each distinct completion of the sample: they depend on
 	// the code alone, so n samples of one completion (and the gold code scored
@@ -272,7 +274,7 @@ type staticScores struct {
 }
 
 // staticOf scores code against the sample's gold code, once per distinct code.
-func (s *sampleInfo) staticOf(ctx context.Context, code string, sc *scanners) *staticScores {
+func (s *sampleInfo) staticOf(ctx context.Context, code string) *staticScores {
 	s.mu.Lock()
 	st, ok := s.static[code]
 	s.mu.Unlock()
@@ -281,9 +283,7 @@ func (s *sampleInfo) staticOf(ctx context.Context, code string, sc *scanners) *s
 	}
 	ref := s.rec.Code.CompleteFunction
 	// One parse for CodeBLEU and the credential scan.
-	w := sc.get()
-	defer sc.put(w)
-	cand, secret := w.analyze(ctx, code)
+	cand, secret := analyze(ctx, s.fe, s.dialect, code)
 	if code == ref {
 		cand = s.ref
 	}
@@ -323,7 +323,12 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 			out.Problems = append(out.Problems, fmt.Sprintf("benchmark: sample_id %q appears twice; the first record is used", r.SampleID))
 			continue
 		}
-		samples[r.SampleID] = &sampleInfo{rec: r, truth: TruthOf(r), slice: timeSlice(r, cutoff)}
+		fe, d, err := frontends.ForRecord(&r)
+		if err != nil {
+			out.Problems = append(out.Problems, fmt.Sprintf("benchmark: %v; its completions are not scored", err))
+			continue
+		}
+		samples[r.SampleID] = &sampleInfo{rec: r, fe: fe, dialect: d, truth: TruthOf(r), slice: timeSlice(r, cutoff)}
 	}
 	prev := map[string]Result{}
 	for _, r := range cfg.Previous {
@@ -355,8 +360,6 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		out.Problems = append(out.Problems, fmt.Sprintf("sandbox: removed %d work director(ies) that killed runs left behind", n))
 	}
 	deps := DefaultDependencies()
-	sc := &scanners{}
-	defer sc.close()
 
 	// Every sample with a completion other than its gold code runs the gold code
 	// once: its imports are what DepRecall measures against (from the sandbox's
@@ -406,7 +409,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		i := queue[k]
 		g := cfg.Generations[i]
 		s := samples[g.SampleID]
-		s.once.Do(func() { s.ref = metrics.Analyze(ctx, s.rec.Code.CompleteFunction) })
+		s.once.Do(func() { s.ref = metrics.Analyze(ctx, s.fe, s.dialect, s.rec.Code.CompleteFunction) })
 		truth := s.truth
 		mu.Lock()
 		if keys, ok := goldKeys[g.SampleID]; ok && truth.ParamsSource == "" {
@@ -414,7 +417,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		}
 		imports := goldImports[g.SampleID]
 		mu.Unlock()
-		res, err := scoreOne(ctx, runs, deps, sc, g, s, truth, imports)
+		res, err := scoreOne(ctx, runs, deps, g, s, truth, imports)
 		if err != nil {
 			return err
 		}
@@ -516,7 +519,7 @@ var notCredential = map[string]bool{secrets.KindEmail: true, secrets.KindUser: t
 
 // scoreOne runs and scores one completion; goldImports are the imports of the
 // sample's gold code (unused when the completion is the gold code: its own are).
-func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, sc *scanners, g Generation, s *sampleInfo, truth GroundTruth, goldImports []string) (Result, error) {
+func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, g Generation, s *sampleInfo, truth GroundTruth, goldImports []string) (Result, error) {
 	ans := answer.Extract(g.Completion, s.rec.FunctionName)
 	code := ans.Text
 	r := Result{SampleID: g.SampleID, Setting: g.Setting, Model: g.Model, SampleIndex: g.SampleIndex,
@@ -555,7 +558,7 @@ func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, sc *scann
 		r.GoldDeps = []string{}
 	}
 	m.DepRecall = DepRecall(r.GoldDeps, sb.Facts.Imports)
-	st := s.staticOf(ctx, code, sc)
+	st := s.staticOf(ctx, code)
 	m.Secret = st.secret
 	m.ExecReq = b2f(len(r.Requests) > 0)
 	if bi, bm := truth.best(r.Requests); bi >= 0 {
@@ -603,74 +606,22 @@ func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, sc *scann
 	return r, nil
 }
 
-// scanners are the tree-sitter parsers and credential scanners of a run's
-// workers, kept between completions: making a scanner compiles its query.
-type scanners struct {
-	mu   sync.Mutex
-	free []*scanner
-}
-
-// scanner parses a completion once for both its CodeBLEU analysis and its
-// credential scan.
-type scanner struct {
-	parser *sitter.Parser
-	sc     *secrets.Scanner
-}
-
-func (p *scanners) get() *scanner {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if n := len(p.free); n > 0 {
-		w := p.free[n-1]
-		p.free = p.free[:n-1]
-		return w
+// analyze parses code once with its language's frontend: its CodeBLEU analysis,
+// and 1 when it holds no credential literal (also when it cannot be parsed:
+// Syntax fails it already).
+func analyze(ctx context.Context, fe lang.Frontend, d lang.Dialect, code string) (metrics.Analysis, float64) {
+	tree, err := fe.Parse(ctx, d, []byte(code))
+	if err != nil {
+		return metrics.AnalyzeTree(code, fe.Grammar(d), nil), 1
 	}
-	w := &scanner{parser: sitter.NewParser(), sc: secrets.NewScanner()}
-	w.parser.SetLanguage(python.GetLanguage())
-	return w
-}
-
-func (p *scanners) put(w *scanner) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.free = append(p.free, w)
-}
-
-func (p *scanners) close() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, w := range p.free {
-		w.sc.Close()
-		w.parser.Close()
-	}
-	p.free = nil
-}
-
-// analyze parses code once: its CodeBLEU analysis, and 1 when it holds no
-// credential literal (also when it cannot be parsed: Syntax fails it already).
-func (w *scanner) analyze(ctx context.Context, code string) (metrics.Analysis, float64) {
-	src := []byte(code)
-	tree, err := w.parser.ParseCtx(ctx, nil, src)
-	if err != nil || tree == nil {
-		return metrics.AnalyzeTree(code, nil), 1
-	}
-	defer tree.Close()
 	secret := 1.0
-	for _, f := range w.sc.FindTree(tree.RootNode(), src) {
+	for _, f := range secrets.FindTree(tree) {
 		if !notCredential[f.Kind] {
 			secret = 0
 			break
 		}
 	}
-	return metrics.AnalyzeTree(code, tree.RootNode()), secret
-}
-
-// secretScore is 1 when the code holds no credential literal.
-func (p *scanners) secretScore(ctx context.Context, code string) float64 {
-	w := p.get()
-	defer p.put(w)
-	_, secret := w.analyze(ctx, code)
-	return secret
+	return metrics.AnalyzeTree(code, fe.Grammar(d), tree), secret
 }
 
 func b2f(b bool) float64 {

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"sccg/evaluate/sandbox"
+	"sccg/frontends"
+	"sccg/lang"
 	"sccg/release"
 )
 
@@ -126,11 +128,10 @@ func TestSecretScore(t *testing.T) {
 		{"RapidAPI key literal", `headers = {"X-RapidAPI-Key": "9f8e7d6c5bmsh1234567890abcdep1a2b3cjsn0123456789ab"}`, 0},
 		{"key-like variable", `API_KEY = "a1b2c3d4e5f6a7b8c9d0e1f2"`, 0},
 	}
-	sc := &scanners{}
-	defer sc.close()
+	py := frontends.MustFor(lang.Python)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := sc.secretScore(context.Background(), tt.code); got != tt.want {
+			if _, got := analyze(context.Background(), py, lang.DialectPython, tt.code); got != tt.want {
 				t.Errorf("secretScore(%s) = %v, want %v", tt.code, got, tt.want)
 			}
 		})

@@ -3,6 +3,8 @@ package secrets
 import (
 	"context"
 	"encoding/json"
+	"sccg/frontends"
+	"sccg/lang"
 	"strings"
 	"testing"
 )
@@ -104,8 +106,7 @@ func TestRedact(t *testing.T) {
 			kinds: []string{KindAPIKey},
 		},
 	}
-	sc := NewScanner()
-	defer sc.Close()
+	sc := pythonScanner()
 	ctx := context.Background()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -135,8 +136,7 @@ func TestRedactedCodeParses(t *testing.T) {
 	code := "import requests\n\ndef f(q, key=\"" + rapidKey + "\"):\n    \"\"\"Mail alice@corp.io for access.\"\"\"\n" +
 		"    h = {'Authorization': 'Bearer " + jwt + "', 'Cookie': 'sid=deadbeef1234'}\n" +
 		"    return requests.get(f'https://u:p4ssw0rd@x.io/{q}', headers=h)\n"
-	sc := NewScanner()
-	defer sc.Close()
+	sc := pythonScanner()
 	out, fs, err := sc.Redact(context.Background(), []byte(code))
 	if err != nil {
 		t.Fatalf("Redact: %v", err)
@@ -149,8 +149,8 @@ func TestRedactedCodeParses(t *testing.T) {
 	if len(fs) != 5 {
 		t.Errorf("%d findings, want 5: %+v", len(fs), fs)
 	}
-	tree, _ := sc.parser.ParseCtx(context.Background(), nil, out)
-	if tree.RootNode().HasError() {
+	tree, err := frontends.MustFor(lang.Python).Parse(context.Background(), lang.DialectPython, out)
+	if err != nil || tree.HasError() {
 		t.Errorf("redacted code does not parse:\n%s", out)
 	}
 }
@@ -193,8 +193,7 @@ func TestNotCredentials(t *testing.T) {
 		{"expression text", `exprs = {"X-RapidAPI-Key": "os.environ.get('RAPIDAPI_KEY2')"}`},
 		{"dotted setting", `headers = {"X-RapidAPI-Key": "settings.RAPIDAPI_KEY_2"}`},
 	}
-	sc := NewScanner()
-	defer sc.Close()
+	sc := pythonScanner()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if fs, _ := sc.Find(context.Background(), []byte(tt.code)); len(fs) != 0 {
@@ -207,8 +206,7 @@ func TestNotCredentials(t *testing.T) {
 func TestWithin(t *testing.T) {
 	code := "import requests\n\nKEY = 'x'\n\ndef f():\n    h = {'X-RapidAPI-Key': '" + rapidKey + "'}\n    return h\n"
 	source := code[strings.Index(code, "def f"):]
-	sc := NewScanner()
-	defer sc.Close()
+	sc := pythonScanner()
 	_, fs, err := sc.Redact(context.Background(), []byte(code))
 	if err != nil {
 		t.Fatal(err)
@@ -248,3 +246,5 @@ func TestRedactJSON(t *testing.T) {
 		t.Errorf("redacted JSON is not valid: %s", out)
 	}
 }
+
+func pythonScanner() *Scanner { return NewScanner(frontends.MustFor(lang.Python), lang.DialectPython) }

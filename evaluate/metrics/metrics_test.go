@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"sccg/frontends"
+	"sccg/lang"
 	"testing"
 )
 
@@ -33,7 +35,7 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 func TestCodeBLEU(t *testing.T) {
 	ctx := context.Background()
-	ref := Analyze(ctx, refCode)
+	ref := Analyze(ctx, python, lang.DialectPython, refCode)
 	tests := []struct {
 		name                 string
 		cand                 string
@@ -47,7 +49,7 @@ func TestCodeBLEU(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Score(Analyze(ctx, tt.cand), ref)
+			got := Score(Analyze(ctx, python, lang.DialectPython, tt.cand), ref)
 			if !tt.wantScore(got.Score) || !tt.wantSyntax(got.Syntax) || !tt.wantFlow(got.Dataflow) {
 				t.Errorf("got %+v", got)
 			}
@@ -55,7 +57,7 @@ func TestCodeBLEU(t *testing.T) {
 	}
 	var c Corpus
 	c.Add(ref, ref)
-	c.Add(Analyze(ctx, renamed), ref)
+	c.Add(Analyze(ctx, python, lang.DialectPython, renamed), ref)
 	got := c.Score().Score
 	if !(got > 0.5 && got < 1) {
 		t.Errorf("corpus CodeBLEU = %v, want in (0.5, 1)", got)
@@ -137,7 +139,7 @@ func tableDistance(a, b []rune) int {
 }
 
 func TestTokenize(t *testing.T) {
-	got := Tokenize("x = f('a # b', y**2)  # note\n")
+	got := Tokenize(python.Grammar(lang.DialectPython), "x = f('a # b', y**2)  # note\n")
 	want := []string{"x", "=", "f", "(", "'a # b'", ",", "y", "**", "2", ")"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Tokenize = %q, want %q", got, want)
@@ -170,3 +172,5 @@ func TestPRF(t *testing.T) {
 		})
 	}
 }
+
+var python = frontends.MustFor(lang.Python)
