@@ -373,7 +373,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	for _, i := range queue {
 		g := cfg.Generations[i]
 		s := samples[g.SampleID]
-		if answer.Extract(g.Completion, s.rec.FunctionName).Text != s.rec.Code.CompleteFunction && !slices.Contains(needGold, s.rec.SampleID) {
+		if answer.Extract(g.Completion, s.rec.FunctionName, lang.Of(s.rec.Language)).Text != s.rec.Code.CompleteFunction && !slices.Contains(needGold, s.rec.SampleID) {
 			needGold = append(needGold, s.rec.SampleID)
 		}
 	}
@@ -520,7 +520,7 @@ var notCredential = map[string]bool{secrets.KindEmail: true, secrets.KindUser: t
 // scoreOne runs and scores one completion; goldImports are the imports of the
 // sample's gold code (unused when the completion is the gold code: its own are).
 func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, g Generation, s *sampleInfo, truth GroundTruth, goldImports []string) (Result, error) {
-	ans := answer.Extract(g.Completion, s.rec.FunctionName)
+	ans := answer.Extract(g.Completion, s.rec.FunctionName, lang.Of(s.rec.Language))
 	code := ans.Text
 	r := Result{SampleID: g.SampleID, Setting: g.Setting, Model: g.Model, SampleIndex: g.SampleIndex,
 		DocMatchType: s.rec.APIMetadata.DocMatchType, CommentsSource: s.rec.CommentsSource, TimeSlice: s.slice,
