@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"regexp"
 	"runtime"
@@ -166,6 +167,8 @@ type Result struct {
 	DocMatchType   string `json:"doc_match_type"`
 	CommentsSource string `json:"comments_source"`
 	TimeSlice      string `json:"time_slice"`
+	// Language is the sample's language ("python", "javascript", "typescript").
+	Language string `json:"language,omitempty"`
 	// HasEndpoint is false for host_only samples without an endpoint: they are scored
 	// on host and method and reported apart.
 	HasEndpoint  bool   `json:"has_endpoint"`
@@ -220,7 +223,26 @@ type Config struct {
 	// Expected are the sample ids every (setting, model) should cover: the split
 	// evaluated. Nil means every sample of Bench.
 	Expected []string
+	// Runners start the runner of each language other than Python (whose runner
+	// is the sandbox of Sandbox), when the evaluation has a completion of it. The
+	// completions of a language with no runner are not scored: the summary counts
+	// them under Unscored with the reason.
+	Runners map[lang.Name]StartRunner
 }
+
+// Runner runs one completion of its language in isolation and reports what it
+// tried to send; a failure of the code is a Result status, never an error.
+// sandbox.Runner is Python's; evaluate/jsbox's serves JavaScript and TypeScript.
+type Runner interface {
+	Run(ctx context.Context, code, function string) (sandbox.Result, error)
+	Close() error
+}
+
+// StartRunner starts a language's runner; the evaluation closes it.
+type StartRunner func(ctx context.Context) (Runner, error)
+
+// isolated is a runner that says how it isolates completions.
+type isolated interface{ Isolation() string }
 
 // Output is what a run produces.
 type Output struct {
@@ -233,6 +255,8 @@ type Output struct {
 	// completions reused one, and where batching placed them. (Not in the summary,
 	// which depends on the results alone.)
 	Runs *RunCounts
+
+	unscored map[string]int // completions not scored, by reason
 }
 
 // Counts are the output's figures as a run records them.
@@ -248,9 +272,11 @@ func (o *Output) Counts() map[string]int64 {
 // sampleInfo is what every completion of one sample shares.
 type sampleInfo struct {
 	rec release.Record
-	// fe reads the sample's language, in its code's dialect.
+	// fe reads the sample's language, in its code's dialect (nil when no
+	// frontend reads it); runner runs it (nil when the language has none).
 	fe      lang.Frontend
 	dialect lang.Dialect
+	runner  Runner
 	truth   GroundTruth
 	ref     metrics.Analysis
 	slice   string
@@ -271,6 +297,8 @@ type staticScores struct {
 	es       float64
 	tokens   metrics.PRF
 	secret   float64
+	// clients are the global HTTP clients the code names (JavaScript's fetch).
+	clients map[string]bool
 }
 
 // staticOf scores code against the sample's gold code, once per distinct code.
@@ -283,12 +311,12 @@ func (s *sampleInfo) staticOf(ctx context.Context, code string) *staticScores {
 	}
 	ref := s.rec.Code.CompleteFunction
 	// One parse for CodeBLEU and the credential scan.
-	cand, secret := analyze(ctx, s.fe, s.dialect, code)
+	cand, secret, clients := analyze(ctx, s.fe, s.dialect, code)
 	if code == ref {
 		cand = s.ref
 	}
 	st = &staticScores{codebleu: metrics.PairStats(cand, s.ref), es: metrics.EditSimilarity(code, ref),
-		tokens: metrics.TokenPRF(cand.Tokens, s.ref.Tokens), secret: secret}
+		tokens: metrics.TokenPRF(cand.Tokens, s.ref.Tokens), secret: secret, clients: clients}
 	st.parts = st.codebleu.Score()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -323,12 +351,11 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 			out.Problems = append(out.Problems, fmt.Sprintf("benchmark: sample_id %q appears twice; the first record is used", r.SampleID))
 			continue
 		}
-		fe, d, err := frontends.ForRecord(&r)
-		if err != nil {
-			out.Problems = append(out.Problems, fmt.Sprintf("benchmark: %v; its completions are not scored", err))
-			continue
+		s := &sampleInfo{rec: r, truth: TruthOf(r), slice: timeSlice(r, cutoff)}
+		if fe, d, err := frontends.ForRecord(&r); err == nil {
+			s.fe, s.dialect = fe, d
 		}
-		samples[r.SampleID] = &sampleInfo{rec: r, fe: fe, dialect: d, truth: TruthOf(r), slice: timeSlice(r, cutoff)}
+		samples[r.SampleID] = s
 	}
 	prev := map[string]Result{}
 	for _, r := range cfg.Previous {
@@ -355,7 +382,13 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		return nil, fmt.Errorf("evaluate: %w", err)
 	}
 	defer runner.Close()
-	runs := newRunCache(runner, cfg.NoReuse)
+	runners, closeRunners, err := startRunners(ctx, cfg, runner, samples, queue, out)
+	defer closeRunners()
+	if err != nil {
+		return nil, err
+	}
+	queue = slices.DeleteFunc(queue, func(i int) bool { return samples[cfg.Generations[i].SampleID].runner == nil })
+	runs := newRunCache(cfg.NoReuse)
 	if n := runner.Stale(); n > 0 {
 		out.Problems = append(out.Problems, fmt.Sprintf("sandbox: removed %d work director(ies) that killed runs left behind", n))
 	}
@@ -379,7 +412,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	}
 	if err := workpool.ForEach(ctx, workers, len(needGold), func(i int) error {
 		s := samples[needGold[i]]
-		res, err := runs.run(ctx, s.rec.SampleID, s.rec.Code.CompleteFunction, s.rec.FunctionName)
+		res, err := runs.run(ctx, s.runner, s.rec.SampleID, s.rec.Code.CompleteFunction, s.rec.FunctionName)
 		if err != nil {
 			return err
 		}
@@ -442,13 +475,70 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		}
 	}
 	out.Summary = Summarize(out.Results, cfg.K)
+	out.Summary.Unscored = out.unscored
 	cover(&out.Summary, out.Results, samples, cfg.Expected)
 	out.Summary.Isolation = runner.Isolation()
 	out.Summary.NetworkNamespace = runner.NetworkNamespace()
 	out.Summary.Python = runner.Python()
+	for n, r := range runners {
+		if i, ok := r.(isolated); ok && n != lang.Python {
+			if out.Summary.Runners == nil {
+				out.Summary.Runners = map[string]string{}
+			}
+			out.Summary.Runners[string(n)] = i.Isolation()
+		}
+	}
 	out.Summary.Problems = out.Problems
 	out.Runs = runCounts(runs, runner.BatchStats())
 	return out, nil
+}
+
+// startRunners starts the runner of every language the queued completions are
+// in (Python's is py), and gives each sample its runner. The completions of a
+// language with no frontend or no runner are counted in out's summary as
+// unscored, with the reason, and named in its problems. The caller calls stop,
+// also on an error.
+func startRunners(ctx context.Context, cfg Config, py Runner, samples map[string]*sampleInfo, queue []int, out *Output) (map[lang.Name]Runner, func(), error) {
+	runners := map[lang.Name]Runner{lang.Python: py}
+	var started []Runner
+	stop := func() {
+		for _, r := range started {
+			r.Close()
+		}
+	}
+	missing := map[string]int{}
+	for _, i := range queue {
+		s := samples[cfg.Generations[i].SampleID]
+		n := lang.Of(s.rec.Language)
+		if s.fe == nil {
+			missing[fmt.Sprintf("no frontend for %s", n)]++
+			continue
+		}
+		r, ok := runners[n]
+		if !ok {
+			if start := cfg.Runners[n]; start != nil {
+				var err error
+				if r, err = start(ctx); err != nil {
+					return nil, stop, fmt.Errorf("evaluate: start the %s runner: %w", n, err)
+				}
+				started = append(started, r)
+			}
+			runners[n] = r
+		}
+		if r == nil {
+			missing[fmt.Sprintf("no runner for %s", n)]++
+			continue
+		}
+		s.runner = r
+	}
+	for _, reason := range slices.Sorted(maps.Keys(missing)) {
+		if out.unscored == nil {
+			out.unscored = map[string]int{}
+		}
+		out.unscored[reason] = missing[reason]
+		out.Problems = append(out.Problems, fmt.Sprintf("%s: %d completion(s) not scored", reason, missing[reason]))
+	}
+	return runners, stop, nil
 }
 
 // cover sets each group's coverage of the expected samples (every sample when
@@ -524,10 +614,11 @@ func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, g Generat
 	code := ans.Text
 	r := Result{SampleID: g.SampleID, Setting: g.Setting, Model: g.Model, SampleIndex: g.SampleIndex,
 		DocMatchType: s.rec.APIMetadata.DocMatchType, CommentsSource: s.rec.CommentsSource, TimeSlice: s.slice,
+		Language:    string(lang.Of(s.rec.Language)),
 		HasEndpoint: truth.HasEndpoint(), ParamsSource: truth.ParamsSource, Requests: []Captured{},
 		AnswerForm: ans.Form, Reasoning: ans.Reasoning || g.Reasoning != "", Truncated: g.Truncated()}
 	start := time.Now()
-	sb, err := runs.run(ctx, g.SampleID, code, s.rec.FunctionName)
+	sb, err := runs.run(ctx, s.runner, g.SampleID, code, s.rec.FunctionName)
 	if err != nil {
 		return r, fmt.Errorf("evaluate %s: %w", g.SampleID, err)
 	}
@@ -544,12 +635,14 @@ func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, g Generat
 	if !sb.Facts.Syntax {
 		r.SyntaxError, r.SyntaxLine = syntaxError(sb.Facts.Error)
 	}
-	m.Dep = b2f(sb.Facts.Syntax && deps.Valid(sb.Facts.Imports))
+	st := s.staticOf(ctx, code)
+	language := lang.Of(s.rec.Language)
+	m.Dep = b2f(sb.Facts.Syntax && deps.Valid(language, sb.Facts.Imports, st.clients))
 	ref := s.rec.Code.CompleteFunction
 	if code == ref {
 		goldImports = sb.Facts.Imports
 	}
-	r.GoldDeps = ThirdParty(goldImports)
+	r.GoldDeps = ThirdParty(language, goldImports)
 	if deps, ok := RecordDependencies(&s.rec); ok {
 		// the builder resolved the gold code's imports against its repository's files
 		r.GoldDeps = deps
@@ -557,8 +650,7 @@ func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, g Generat
 	if r.GoldDeps == nil {
 		r.GoldDeps = []string{}
 	}
-	m.DepRecall = DepRecall(r.GoldDeps, sb.Facts.Imports)
-	st := s.staticOf(ctx, code)
+	m.DepRecall = DepRecall(language, r.GoldDeps, sb.Facts.Imports)
 	m.Secret = st.secret
 	m.ExecReq = b2f(len(r.Requests) > 0)
 	if bi, bm := truth.best(r.Requests); bi >= 0 {
@@ -606,13 +698,13 @@ func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, g Generat
 	return r, nil
 }
 
-// analyze parses code once with its language's frontend: its CodeBLEU analysis,
-// and 1 when it holds no credential literal (also when it cannot be parsed:
-// Syntax fails it already).
-func analyze(ctx context.Context, fe lang.Frontend, d lang.Dialect, code string) (metrics.Analysis, float64) {
+// analyze parses code once with its language's frontend: its CodeBLEU analysis;
+// 1 when it holds no credential literal (also when it cannot be parsed: Syntax
+// fails it already); and the global HTTP clients it names.
+func analyze(ctx context.Context, fe lang.Frontend, d lang.Dialect, code string) (metrics.Analysis, float64, map[string]bool) {
 	tree, err := fe.Parse(ctx, d, []byte(code))
 	if err != nil {
-		return metrics.AnalyzeTree(code, fe.Grammar(d), nil), 1
+		return metrics.AnalyzeTree(code, fe.Grammar(d), nil), 1, nil
 	}
 	secret := 1.0
 	for _, f := range secrets.FindTree(tree) {
@@ -621,7 +713,20 @@ func analyze(ctx context.Context, fe lang.Frontend, d lang.Dialect, code string)
 			break
 		}
 	}
-	return metrics.AnalyzeTree(code, fe.Grammar(d), tree), secret
+	var clients map[string]bool
+	g := tree.Grammar
+	tree.Root.Walk(func(n *lang.Node) bool {
+		if g.Identifiers[n.Kind] && n.End-n.Start <= len("XMLHttpRequest") {
+			if name := n.Text(tree.Source); globalClients[name] {
+				if clients == nil {
+					clients = map[string]bool{}
+				}
+				clients[name] = true
+			}
+		}
+		return true
+	})
+	return metrics.AnalyzeTree(code, g, tree), secret, clients
 }
 
 func b2f(b bool) float64 {
