@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"sccg/jsast"
 	"sccg/lang"
 	"sccg/pyast"
 	"sccg/release"
@@ -19,6 +20,8 @@ func For(n lang.Name) (lang.Frontend, error) {
 	switch n.Family() {
 	case lang.Python:
 		return pyast.Frontend{}, nil
+	case lang.JavaScript:
+		return jsast.Frontend{}, nil
 	}
 	return nil, fmt.Errorf("no frontend reads %q", n)
 }

@@ -26,6 +26,12 @@ func TestForPathAndRecord(t *testing.T) {
 	if got := EffectiveLOC(r); got != 4 {
 		t.Errorf("EffectiveLOC without a frontend counts non-blank lines: %d, want 4", got)
 	}
+	for _, p := range []string{"web/app.js", "web/App.jsx", "srv/api.ts", "web/App.tsx", "lib/x.mjs"} {
+		f, n, _, ok := ForPath(p)
+		if !ok || f.Language() != lang.JavaScript || n.Family() != lang.JavaScript {
+			t.Errorf("ForPath(%s) = %v %q %v, want JavaScript's frontend", p, f, n, ok)
+		}
+	}
 	if d := DialectOf(lang.TypeScript, "web/App.tsx"); d != lang.DialectTSX {
 		t.Errorf("DialectOf(typescript, .tsx) = %q", d)
 	}

@@ -147,6 +147,12 @@ type Call struct {
 	// Params are the parameters the call sends, by location, with literal examples.
 	Params []CallParam `json:"params,omitempty"`
 
+	// Callback names the anonymous function the request is made in, by what it is
+	// passed to ("useEffect", "then", "addEventListener", "setTimeout", "(iife)"
+	// for one called where it is written), when the function makes the request
+	// inside one (JavaScript, TypeScript); "" otherwise.
+	Callback string `json:"callback,omitempty"`
+
 	// InHelper names the same-file helper that makes this request on the function's
 	// behalf; "" when the function makes it itself.
 	InHelper string `json:"in_helper,omitempty"`

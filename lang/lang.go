@@ -303,3 +303,11 @@ type Masked struct {
 	// masking, in source order (its nested functions' returns left out).
 	Returns []string
 }
+
+// ModuleQualName is the qualname of the pseudo-function that holds a file's
+// top-level script requests, in every language.
+const ModuleQualName = "<module>"
+
+// ReasonTopLevel rejects that pseudo-function: script code is no function to
+// complete.
+const ReasonTopLevel = "top-level script request (no enclosing function)"

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -579,7 +578,7 @@ func (sc *scope) facts(rs *reqSite) lang.Call {
 	setURL(&c, p.url)
 	setHeaders(&c, p.headers, src)
 	// path and query parameters come first, in URL order
-	c.Params = dedupParams(slices.Concat(urlParams(c.Path, c.Query), p.extra, headerParams(p.headers)))
+	c.Params = lang.DedupParams(slices.Concat(lang.URLParams(c.Path, c.Query), p.extra, headerParams(p.headers)))
 	return c
 }
 
@@ -678,34 +677,6 @@ func (sc *scope) clientParts(rs *reqSite, args callArgs) reqParts {
 	return p
 }
 
-// urlParams are the placeholders of path and the parameters of query, in URL order.
-func urlParams(path, query string) []lang.CallParam {
-	var out []lang.CallParam
-	for _, ph := range placeholders.FindAllStringSubmatch(path, -1) {
-		out = append(out, lang.CallParam{Name: ph[1], Location: lang.LocPath})
-	}
-	if query == "" {
-		return out
-	}
-	for _, kvs := range strings.Split(query, "&") {
-		k, v, _ := strings.Cut(kvs, "=")
-		if k == "" {
-			continue
-		}
-		p := lang.CallParam{Name: k, Location: lang.LocQuery}
-		if ph := placeholders.FindStringSubmatch(v); ph == nil {
-			if uv, err := url.QueryUnescape(v); err == nil {
-				v = uv
-			}
-			p.Example, p.Literal = v, true
-		}
-		out = append(out, p)
-	}
-	return out
-}
-
-var placeholders = regexp.MustCompile(`\{([^{}]*)\}`)
-
 // addHeaders finds req.add_header(k, v) calls on the named request object.
 func (sc *scope) addHeaders(name string) []kv {
 	src := sc.m.src
@@ -728,67 +699,25 @@ func (sc *scope) addHeaders(name string) []kv {
 	return out
 }
 
-func setURL(c *lang.Call, u sval) {
-	if u.s == "" || u.s == "{param}" || (strings.HasPrefix(u.s, "{") && strings.HasSuffix(u.s, "}") && strings.Count(u.s, "{") == 1) {
-		return
-	}
-	c.URL = u.s
-	c.URLResolved = u.complete
-	p := splitURL(u.s)
-	c.Scheme, c.Host, c.Path, c.Query = p.scheme, p.host, p.path, p.query
-}
+func setURL(c *lang.Call, u sval) { c.SetURL(u.s, u.complete) }
 
 func setHeaders(c *lang.Call, hs []kv, src []byte) {
 	for _, h := range hs {
 		v := h.sc.str(h.val)
-		if c.Headers == nil {
-			c.Headers = map[string]string{}
+		expr := ""
+		if h.val != nil {
+			expr = h.val.text(src)
 		}
-		if v.complete {
-			c.Headers[h.key] = v.s
-			delete(c.HeaderExprs, h.key)
-		} else {
-			c.Headers[h.key] = ""
-			if c.HeaderExprs == nil {
-				c.HeaderExprs = map[string]string{}
-			}
-			if h.val != nil {
-				c.HeaderExprs[h.key] = h.val.text(src)
-			}
-		}
-		switch strings.ToLower(strings.TrimSpace(h.key)) {
-		case "x-rapidapi-host":
-			c.HasRapidAPIHost = true
-			if v.complete {
-				c.RapidAPIHost = v.s
-			}
-		case "x-rapidapi-key":
-			c.HasRapidAPIKey = true
-			if v.complete {
-				c.RapidAPIKey = v.s
-			}
-		}
+		c.SetHeader(h.key, v.s, v.complete, expr)
 	}
-	if c.Host == "" && c.RapidAPIHost != "" && !strings.ContainsAny(c.RapidAPIHost, "{} /") {
-		c.Host = strings.ToLower(strings.TrimSpace(c.RapidAPIHost))
-	}
-}
-
-// ordinaryHeader reports headers that are not API parameters.
-func ordinaryHeader(k string) bool {
-	switch strings.ToLower(k) {
-	case "x-rapidapi-host", "x-rapidapi-key", "content-type", "accept", "user-agent", "accept-encoding",
-		"connection", "cache-control", "accept-language":
-		return true
-	}
-	return false
+	c.HostFromRapidAPI()
 }
 
 // headerParams are the headers that are API parameters, in order.
 func headerParams(hs []kv) []lang.CallParam {
 	var out []lang.CallParam
 	for _, h := range hs {
-		if !ordinaryHeader(h.key) {
+		if !lang.OrdinaryHeader(h.key) {
 			out = append(out, headerParam(h))
 		}
 	}
@@ -843,20 +772,4 @@ func hasInterpolation(n *node) bool {
 		}
 	}
 	return false
-}
-
-// dedupParams keeps the last occurrence of each (location, name), in first-seen order.
-func dedupParams(ps []lang.CallParam) []lang.CallParam {
-	idx := map[string]int{}
-	var out []lang.CallParam
-	for _, p := range ps {
-		k := p.Location + "\x00" + p.Name
-		if i, ok := idx[k]; ok {
-			out[i] = p
-			continue
-		}
-		idx[k] = len(out)
-		out = append(out, p)
-	}
-	return out
 }

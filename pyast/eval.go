@@ -2,6 +2,7 @@ package pyast
 
 import (
 	"regexp"
+	"sccg/lang"
 	"strconv"
 	"strings"
 )
@@ -649,9 +650,9 @@ func urlJoin(base, ref sval) sval {
 	case strings.Contains(ref.s, "://"):
 		return ref
 	case strings.HasPrefix(ref.s, "/"):
-		u := splitURL(base.s)
-		if u.scheme != "" {
-			return sval{s: u.scheme + "://" + u.authority + ref.s, complete: base.complete && ref.complete}
+		u := lang.SplitURL(base.s)
+		if u.Scheme != "" {
+			return sval{s: u.Scheme + "://" + u.Authority + ref.s, complete: base.complete && ref.complete}
 		}
 		return sval{s: strings.TrimRight(base.s, "/") + ref.s, complete: base.complete && ref.complete}
 	default:
@@ -663,75 +664,4 @@ func urlJoin(base, ref sval) sval {
 		}
 		return sval{s: b + ref.s, complete: base.complete && ref.complete}
 	}
-}
-
-// urlParts are the pieces of a URL string that may hold placeholders.
-type urlParts struct {
-	scheme, authority, host, path, query string
-}
-
-// splitURL splits a (possibly templated) URL without rejecting placeholders.
-func splitURL(s string) urlParts {
-	var u urlParts
-	rest := strings.TrimSpace(s)
-	if i := strings.Index(rest, "://"); i > 0 && !strings.ContainsAny(rest[:i], "/{}?") {
-		u.scheme = strings.ToLower(rest[:i])
-		rest = rest[i+3:]
-		j := strings.IndexAny(rest, "/?#")
-		if j < 0 {
-			j = len(rest)
-		}
-		u.authority = rest[:j]
-		rest = rest[j:]
-		// "https://" + HOST + path: the host ends where an unknown path begins
-		if k := strings.Index(u.authority, "{"); k > 0 && strings.Contains(u.authority[:k], ".") && !strings.Contains(u.authority[:k], "@") {
-			tail := u.authority[k:] + rest
-			if strings.Count(tail, "{") == 1 && strings.HasSuffix(tail, "}") {
-				tail = "" // the whole path is unknown: no route evidence
-			} else {
-				tail = "/" + tail
-			}
-			rest = tail
-			u.authority = u.authority[:k]
-		}
-		h := u.authority
-		if k := strings.LastIndex(h, "@"); k >= 0 {
-			h = h[k+1:]
-		}
-		if k := strings.LastIndex(h, ":"); k >= 0 && !strings.Contains(h[k:], "}") {
-			h = h[:k]
-		}
-		if !strings.ContainsAny(h, "{}") {
-			u.host = strings.ToLower(h)
-		}
-	} else if strings.HasPrefix(rest, "{") {
-		// {BASE_URL}/path: the base is unknown, the path still tells the route
-		if k := strings.Index(rest, "}"); k > 0 {
-			rest = rest[k+1:]
-		}
-		if !strings.HasPrefix(rest, "/") {
-			rest = ""
-		}
-	} else if !strings.HasPrefix(rest, "/") {
-		// "host.p.rapidapi.com/path" without a scheme
-		j := strings.IndexAny(rest, "/?#")
-		if j < 0 {
-			j = len(rest)
-		}
-		if h := rest[:j]; strings.Contains(h, ".") && !strings.ContainsAny(h, "{} ") {
-			u.authority, u.host = h, strings.ToLower(h)
-			rest = rest[j:]
-		} else {
-			rest = ""
-		}
-	}
-	if i := strings.Index(rest, "#"); i >= 0 {
-		rest = rest[:i]
-	}
-	if i := strings.Index(rest, "?"); i >= 0 {
-		u.query = rest[i+1:]
-		rest = rest[:i]
-	}
-	u.path = rest
-	return u
 }

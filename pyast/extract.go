@@ -15,7 +15,7 @@ import (
 
 // Reject reasons.
 const (
-	ReasonTopLevel      = "top-level script request (no enclosing function)"
+	ReasonTopLevel      = lang.ReasonTopLevel
 	ReasonSyntax        = "syntax error in the function (tree-sitter ERROR/MISSING nodes)"
 	ReasonPython2       = "Python 2 syntax"
 	ReasonExtractedCode = "extracted code does not parse on its own"
@@ -23,7 +23,7 @@ const (
 
 // ModuleQualName is the qualname of the pseudo-function that holds top-level
 // script requests.
-const ModuleQualName = "<module>"
+const ModuleQualName = lang.ModuleQualName
 
 // Options tune Extract.
 type Options struct {
@@ -386,10 +386,7 @@ func (x *extractor) topLevel(enc string) (*lang.Function, error) {
 	fn.CodeHash = hash
 	facts.EffectiveLOC = len(strings.Split(strings.TrimSpace(fn.Source), "\n"))
 	// script code is rejected; its quality is recorded as zero in every component
-	facts.Quality = lang.Quality{Components: map[string]float64{}}
-	for _, k := range qualityComponents {
-		facts.Quality.Components[k] = 0
-	}
+	facts.Quality = lang.ZeroQuality()
 	return fn, nil
 }
 

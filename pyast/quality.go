@@ -1,32 +1,11 @@
 package pyast
 
 import (
-	"math"
 	"slices"
 	"strings"
 
 	"sccg/lang"
 )
-
-// Quality component weights; the positive ones sum to 100.
-const (
-	wSyntax           = 20
-	wAPICall          = 20
-	wResponse         = 15
-	wErrorTry         = 10
-	wErrorStatus      = 5
-	wLength           = 10
-	wRepo             = 10
-	wComments         = 5
-	wDocstring        = 5
-	penDatabase       = -10
-	penIndentation    = -10
-	penMissingImports = -10
-)
-
-// qualityComponents names every component of Quality.Components.
-var qualityComponents = []string{"syntax", "api_call", "response_handling", "error_handling", "length", "repo_signals",
-	"comments", "docstring", "database_call", "indentation", "missing_imports"}
 
 var responseAttrs = map[string]bool{"json": true, "text": true, "content": true, "read": true, "iter_content": true,
 	"iter_lines": true, "status_code": true, "status": true, "raise_for_status": true, "ok": true, "getresponse": true,
@@ -105,43 +84,10 @@ func (x *extractor) quality(f *fnInfo, facts *lang.Facts, imports lang.Imports) 
 		return true
 	})
 
-	c := q.Components
-	c["syntax"] = boolScore(ck.IsSyntacticallyValid, wSyntax)
-	c["api_call"] = boolScore(ck.HasAPICall, wAPICall)
-	c["response_handling"] = boolScore(ck.HasResponseHandling, wResponse)
-	c["error_handling"] = boolScore(try, wErrorTry) + boolScore(status, wErrorStatus)
-	switch loc := facts.EffectiveLOC; {
-	case loc >= 4 && loc <= 60:
-		c["length"] = wLength
-	case loc >= 2 && loc <= 150:
-		c["length"] = wLength / 2
-	default:
-		c["length"] = 0
-	}
-	signal := (math.Log10(1+float64(x.opts.Stars)) + 0.5*math.Log10(1+float64(x.opts.Forks))) / 3
-	c["repo_signals"] = round1(wRepo * math.Min(1, signal))
 	hasReal := slices.ContainsFunc(facts.Comments, func(cm lang.Text) bool { return !isPlaceholder(cm.Text) })
-	c["comments"] = boolScore(hasReal, wComments)
-	c["docstring"] = boolScore(ck.HasDocstring, wDocstring)
-	c["database_call"] = boolScore(ck.HasDatabaseCall, penDatabase)
-	c["indentation"] = boolScore(ck.HasIndentationIssue, penIndentation)
-	c["missing_imports"] = boolScore(len(ck.MissingImports) > 0, penMissingImports)
-	total := 0.0
-	for _, v := range c {
-		total += v
-	}
-	q.Score = round1(math.Max(0, math.Min(100, total)))
-	return q
+	return lang.Score(*ck, lang.QualitySignals{Try: try, StatusCheck: status, EffectiveLOC: facts.EffectiveLOC,
+		Stars: x.opts.Stars, Forks: x.opts.Forks, RealComments: hasReal})
 }
-
-func boolScore(b bool, w float64) float64 {
-	if b {
-		return w
-	}
-	return 0
-}
-
-func round1(v float64) float64 { return math.Round(v*10) / 10 }
 
 func appendOnce(xs []string, s string) []string {
 	if slices.Contains(xs, s) {

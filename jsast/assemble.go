@@ -1,0 +1,465 @@
+package jsast
+
+import (
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+
+	"sccg/lang"
+)
+
+// program is an assembled self-contained program.
+type program struct {
+	code       string
+	pulled     []lang.PulledIn
+	unresolved []string
+	imports    lang.Imports
+}
+
+// piece is one block of the extracted program.
+type piece struct {
+	start uint32
+	text  string
+	kind  string // import | constant | assignment | function | class | type | target
+	name  string
+	row   int
+	end   int
+	node  *node
+}
+
+// assemble builds f's self-contained program: f (a method: its class reduced to
+// what f needs), plus the imports and module-level definitions its free names
+// refer to, transitively, in source order.
+func (x *extractor) assemble(f *fnInfo) *program {
+	src := x.m.src
+	closure := map[string]bool{}
+	for g := f.parent; g != nil; g = g.parent {
+		for n := range g.locals {
+			closure[n] = true
+		}
+		for _, p := range g.params {
+			closure[p.name] = true
+		}
+	}
+	var extra []lang.PulledIn
+	var target *piece
+	var roots []*node
+	switch {
+	case f.class != nil && f.class.top && f.parent == nil:
+		ci := f.class
+		members := x.classMembers(ci, f)
+		body := ci.node.child("body")
+		var b strings.Builder
+		b.WriteString(strings.TrimRight(lineTextTo(src, ci.outer, body.start+1), " \t"))
+		for _, mem := range members {
+			b.WriteString("\n")
+			b.WriteString(lineText(src, mem))
+			if mem != f.outer {
+				extra = append(extra, lang.PulledIn{Name: ci.name + "." + memberName(mem, src), Kind: memberKind(mem),
+					StartLine: mem.row + 1, EndLine: mem.endRow + 1})
+			}
+		}
+		b.WriteString("\n}")
+		extra = append(extra, lang.PulledIn{Name: ci.name, Kind: "class", StartLine: ci.outer.row + 1, EndLine: body.row + 1})
+		target = &piece{start: ci.outer.start, text: b.String(), kind: "target", row: ci.outer.row, end: ci.outer.endRow, node: ci.outer}
+		roots = append(roots, members...)
+		for _, c := range ci.node.children {
+			if c.typ == "class_heritage" || c.typ == "decorator" {
+				roots = append(roots, c)
+			}
+		}
+	case f.topLevel:
+		target = &piece{start: f.stmt.start, text: lineText(src, f.stmt), kind: "target", row: f.stmt.row, end: f.stmt.endRow, node: f.stmt}
+		roots = []*node{f.stmt}
+	default:
+		target = &piece{start: f.stmt.start, text: dedent(lineText(src, f.stmt), f.stmt.col), kind: "target", row: f.stmt.row,
+			end: f.stmt.endRow, node: f.stmt}
+		roots = []*node{f.stmt}
+	}
+	p := x.build(roots, target, closure)
+	p.pulled = append(p.pulled, extra...)
+	sort.SliceStable(p.pulled, func(i, j int) bool { return p.pulled[i].StartLine < p.pulled[j].StartLine })
+	return p
+}
+
+// lineTextTo is src from the start of n's line to end.
+func lineTextTo(src []byte, n *node, end uint32) string {
+	start := int(n.start)
+	for start > 0 && src[start-1] != '\n' && (src[start-1] == ' ' || src[start-1] == '\t') {
+		start--
+	}
+	return string(src[start:end])
+}
+
+// classMembers picks the members of f's class that f needs: fields, the
+// constructor, f, and the methods reached through this.name, transitively.
+func (x *extractor) classMembers(ci *classInfo, f *fnInfo) []*node {
+	src := x.m.src
+	body := ci.node.child("body")
+	byName := map[string]*node{}
+	for _, c := range body.namedKids() {
+		if c.typ == "method_definition" {
+			if nm := c.child("name"); nm != nil {
+				byName[keyText(nm, src)] = c
+			}
+		}
+	}
+	want := map[*node]bool{f.outer: true}
+	queue := []*node{f.outer}
+	if c, ok := byName["constructor"]; ok {
+		want[c] = true
+		queue = append(queue, c)
+	}
+	for len(queue) > 0 {
+		st := queue[0]
+		queue = queue[1:]
+		st.walk(func(n *node) bool {
+			if n.typ == "member_expression" {
+				if o := n.child("object"); o != nil && o.typ == "this" {
+					if c, ok := byName[n.child("property").text(src)]; ok && !want[c] {
+						want[c] = true
+						queue = append(queue, c)
+					}
+				}
+			}
+			return true
+		})
+	}
+	var out []*node
+	var pendingDecorators []*node
+	for _, c := range body.children {
+		switch {
+		case c.typ == "decorator":
+			pendingDecorators = append(pendingDecorators, c)
+			continue
+		case c.typ == "method_definition" || c.typ == "method_signature" || c.typ == "abstract_method_signature":
+			if want[c] {
+				out = append(out, pendingDecorators...)
+				out = append(out, c)
+			}
+		case c.typ == "field_definition" || c.typ == "public_field_definition" || c.typ == "class_static_block" ||
+			c.typ == "index_signature":
+			out = append(out, pendingDecorators...)
+			out = append(out, c)
+			// a field's terminating semicolon is a sibling
+		case c.typ == ";" && len(out) > 0 && out[len(out)-1].end == c.start:
+			out[len(out)-1] = extendTo(out[len(out)-1], c.end)
+		}
+		pendingDecorators = nil
+	}
+	return out
+}
+
+// extendTo returns a copy of n that ends at end (a field with its semicolon).
+func extendTo(n *node, end uint32) *node {
+	c := *n
+	c.end = end
+	return &c
+}
+
+func memberName(st *node, src []byte) string {
+	if nm := st.child("name"); nm != nil {
+		return keyText(nm, src)
+	}
+	if nm := st.child("property"); nm != nil {
+		return nm.text(src)
+	}
+	return st.typ
+}
+
+func memberKind(st *node) string {
+	if st.typ == "method_definition" {
+		return "method"
+	}
+	return "class_attribute"
+}
+
+// build resolves the free names of roots against the module, transitively, and
+// joins the target with what it pulled in, in source order.
+func (x *extractor) build(roots []*node, target *piece, closure map[string]bool) *program {
+	m := x.m
+	src := m.src
+	pieces := map[*node]*piece{}
+	var unresolved []string
+	unres := map[string]bool{}
+	done := map[string]bool{}
+	var queue []string
+	for _, r := range roots {
+		queue = append(queue, freeNames(r, src)...)
+	}
+	inTarget := func(st *node) bool {
+		for _, r := range roots {
+			if st == r || (r.start >= st.start && r.end <= st.end) || (st.start >= r.start && st.end <= r.end) {
+				return true
+			}
+		}
+		return target.node != nil && st.start >= target.node.start && st.end <= target.node.end
+	}
+	add := func(st *node, kind, name string) {
+		if _, ok := pieces[st]; ok || inTarget(st) {
+			return
+		}
+		pieces[st] = &piece{start: st.start, text: lineText(src, st), kind: kind, name: name, row: st.row, end: st.endRow, node: st}
+		if kind != "import" {
+			queue = append(queue, freeNames(st, src)...)
+		}
+	}
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		if done[name] {
+			continue
+		}
+		done[name] = true
+		if closure[name] {
+			if !unres[name] {
+				unres[name] = true
+				unresolved = append(unresolved, name)
+			}
+			continue
+		}
+		typeRef := strings.HasPrefix(name, "type:")
+		if typeRef {
+			name = strings.TrimPrefix(name, "type:")
+			if done[name] {
+				continue
+			}
+		}
+		bs := m.bindings[name]
+		if len(bs) == 0 {
+			if jsGlobals[name] || typeRef {
+				continue
+			}
+			if !unres[name] {
+				unres[name] = true
+				unresolved = append(unresolved, name)
+			}
+			continue
+		}
+		for _, b := range bs {
+			add(b.stmt, b.kind, name)
+		}
+		for _, st := range m.mutations[name] {
+			if configures(st, src) {
+				add(st, "assignment", name)
+			}
+		}
+	}
+	all := []*piece{target}
+	for _, p := range pieces {
+		all = append(all, p)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].start < all[j].start })
+	var b strings.Builder
+	var pulled []lang.PulledIn
+	for i, p := range all {
+		if i > 0 {
+			prev := all[i-1]
+			if prev.kind != p.kind || isBlock(p.kind) || isBlock(prev.kind) {
+				b.WriteString("\n\n")
+			} else {
+				b.WriteString("\n")
+			}
+		}
+		b.WriteString(strings.TrimRight(p.text, " \t\r\n"))
+		if p.kind != "import" && p.kind != "target" {
+			pulled = append(pulled, lang.PulledIn{Name: p.name, Kind: p.kind, StartLine: p.row + 1, EndLine: p.end + 1})
+		}
+	}
+	b.WriteString("\n")
+	// imports: the import statements and requires the program holds
+	specs := map[string]bool{}
+	for _, p := range all {
+		if p.node == nil {
+			continue
+		}
+		for _, s := range importSpecs(p.node, src) {
+			specs[s] = true
+		}
+	}
+	for _, r := range roots {
+		for _, s := range importSpecs(r, src) {
+			specs[s] = true
+		}
+	}
+	set := map[string]map[string]bool{"stdlib": {}, "third_party": {}, "local": {}}
+	for s := range specs {
+		kind, name := x.classify(s)
+		set[kind][name] = true
+	}
+	imports := lang.Imports{
+		Stdlib:     slices.Sorted(maps.Keys(set["stdlib"])),
+		ThirdParty: slices.Sorted(maps.Keys(set["third_party"])),
+		Local:      slices.Sorted(maps.Keys(set["local"])),
+	}
+	if imports.Stdlib == nil {
+		imports.Stdlib = []string{}
+	}
+	if imports.ThirdParty == nil {
+		imports.ThirdParty = []string{}
+	}
+	return &program{code: b.String(), pulled: pulled, unresolved: unresolved, imports: imports}
+}
+
+// configures reports a module-level statement that configures an instance or
+// client the program uses: its defaults, interceptors or headers.
+func configures(st *node, src []byte) bool {
+	t := st.text(src)
+	i := strings.IndexAny(t, "=(")
+	if i < 0 {
+		return false
+	}
+	head := t[:i]
+	return strings.Contains(head, "defaults") || strings.Contains(head, "interceptors") || strings.Contains(head, "headers") ||
+		strings.Contains(head, "searchParams")
+}
+
+func isBlock(kind string) bool {
+	return kind == "function" || kind == "class" || kind == "target" || kind == "type"
+}
+
+// importSpecs lists the module specifiers imported or required in n.
+func importSpecs(n *node, src []byte) []string {
+	var out []string
+	n.walk(func(c *node) bool {
+		switch c.typ {
+		case "import_statement", "export_statement":
+			if s := c.child("source"); s != nil {
+				out = append(out, stringValue(s, src))
+			}
+			return c.typ == "export_statement"
+		case "call_expression":
+			fn := c.child("function")
+			if fn != nil && (fn.typ == "import" || fn.typ == "identifier" && fn.text(src) == "require") {
+				if a := positional(c); len(a) == 1 && a[0].typ == "string" {
+					out = append(out, stringValue(a[0], src))
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// classify says where an imported module comes from: Node's built-ins, the
+// repository itself (a relative specifier, or a path or alias that names one of
+// its files), or an npm package, and the name it is listed under.
+func (x *extractor) classify(spec string) (kind, name string) {
+	switch {
+	case strings.HasPrefix(spec, ".") || strings.HasPrefix(spec, "/"):
+		return "local", spec
+	case IsBuiltin(spec):
+		return "stdlib", strings.TrimPrefix(packageName(spec), "node:")
+	case repoHas(x.opts.Path, x.opts.RepoPaths, spec):
+		return "local", spec
+	}
+	return "third_party", packageName(spec)
+}
+
+// freeNames lists, in order of first use, the names n reads that n itself does
+// not bind (parameters, declarations, function and class names, catch and loop
+// variables, imports). Type names are listed too, as "type:Name", so the type
+// declarations they name are pulled in; a type with none is never unresolved.
+func freeNames(n *node, src []byte) []string {
+	bound := map[string]bool{}
+	var refs []string
+	seen := map[string]bool{}
+	n.walk(func(c *node) bool {
+		switch c.typ {
+		case "comment", "html_comment", "string", "regex", "property_identifier", "statement_identifier":
+			return c.typ != "comment" && c.typ != "html_comment" && c.typ != "regex" && c.typ != "string"
+		case "type_identifier":
+			if c.field == "name" && c.parent != nil && c.parent.typ != "generic_type" {
+				return false // the name of a class, interface or type being declared
+			}
+			name := "type:" + c.text(src)
+			if !seen[name] {
+				seen[name] = true
+				refs = append(refs, name)
+			}
+			return false
+		case "identifier", "shorthand_property_identifier":
+			name := c.text(src)
+			if c.typ == "identifier" && bindsName(c) {
+				bound[name] = true
+				return false
+			}
+			if c.typ == "identifier" && c.parent != nil && jsxName(c.parent) && name != "" && name[0] >= 'a' && name[0] <= 'z' {
+				return false // an intrinsic element: <div>
+			}
+			if !seen[name] {
+				seen[name] = true
+				refs = append(refs, name)
+			}
+			return false
+		case "shorthand_property_identifier_pattern":
+			bound[c.text(src)] = true
+			return false
+		case "type_parameter":
+			if nm := c.child("name"); nm != nil {
+				bound[nm.text(src)] = true
+			}
+		}
+		return true
+	})
+	var out []string
+	for _, r := range refs {
+		if !bound[strings.TrimPrefix(r, "type:")] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func jsxName(p *node) bool {
+	switch p.typ {
+	case "jsx_opening_element", "jsx_closing_element", "jsx_self_closing_element":
+		return true
+	}
+	return false
+}
+
+// bindsName reports an identifier in a binding position.
+func bindsName(id *node) bool {
+	p := id.parent
+	if p == nil {
+		return false
+	}
+	switch p.typ {
+	case "variable_declarator":
+		return id.field == "name"
+	case "formal_parameters", "rest_pattern", "array_pattern", "import_clause", "namespace_import":
+		return true
+	case "required_parameter", "optional_parameter":
+		return id.field == "pattern"
+	case "assignment_pattern", "object_assignment_pattern":
+		return id.field == "left" && inPattern(p)
+	case "pair_pattern":
+		return id.field == "value"
+	case "function_declaration", "function_expression", "function", "generator_function_declaration",
+		"generator_function", "class_declaration", "class", "abstract_class_declaration":
+		return id.field == "name"
+	case "catch_clause":
+		return id.field == "parameter"
+	case "arrow_function":
+		return id.field == "parameter"
+	case "import_specifier":
+		return id.field == "alias" || p.child("alias") == nil
+	case "for_in_statement":
+		return id.field == "left" && p.child("kind") != nil
+	}
+	return false
+}
+
+func inPattern(p *node) bool {
+	for q := p.parent; q != nil; q = q.parent {
+		switch q.typ {
+		case "formal_parameters", "object_pattern", "array_pattern", "variable_declarator":
+			return true
+		case "expression_statement", "statement_block", "program":
+			return false
+		}
+	}
+	return false
+}

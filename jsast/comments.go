@@ -1,0 +1,166 @@
+package jsast
+
+import (
+	"regexp"
+	"strings"
+
+	"sccg/lang"
+)
+
+// pragma matches comments addressed to tools, not people: linters, formatters,
+// type checkers, coverage, bundlers, editors' regions.
+var pragma = regexp.MustCompile(`(?i)^\s*(eslint|prettier|@ts-|istanbul|c8 |jshint|jslint|global\s|@flow|@jsx|#region|#endregion|webpack|@vite|@refresh|tslint|sourceMappingURL|@license|@preserve)`)
+
+// codeLike matches commented-out JavaScript.
+var codeLike = regexp.MustCompile(`^[\w$.\[\]'"]+\s*(=[^=]|\(|\.\w)|^(import|export|const|let|var|return|function|if|for|await|async|console\.|}|\))|;\s*$`)
+
+// isPlaceholder reports a comment that carries no intent: boilerplate, pragmas,
+// or commented-out code.
+func isPlaceholder(t string) bool {
+	return lang.PlaceholderText(t) || pragma.MatchString(t) || codeLike.MatchString(t)
+}
+
+// comments fills Comments, Docstring, CommentsPlaceholder and CommentsStateGoal.
+// The JSDoc block (/** … */) directly above the definition is the docstring; the
+// other comments directly above, and the block the body opens with when it stands
+// apart, speak for the whole function; comments among the statements are Inline.
+func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
+	src := x.m.src
+	var above []*node
+	row := f.outer.row
+	for i := len(x.m.comments) - 1; i >= 0; i-- {
+		c := x.m.comments[i]
+		if c.start >= f.outer.start {
+			continue
+		}
+		if c.endRow == row-1 && lineStartsWith(src, c) {
+			above = append([]*node{c}, above...)
+			row = c.row
+			continue
+		}
+		if c.endRow < row-1 {
+			break
+		}
+	}
+	if len(above) > 0 {
+		last := above[len(above)-1]
+		if strings.HasPrefix(last.text(src), "/**") {
+			t := commentText(last, src)
+			facts.Docstring = &t
+			above = above[:len(above)-1]
+		}
+	}
+	for _, c := range above {
+		facts.Comments = append(facts.Comments, commentText(c, src))
+	}
+	var first *node // the body's first statement
+	if body := f.node.child("body"); body != nil && body.typ == "statement_block" {
+		for _, st := range body.namedKids() {
+			if st.typ != "comment" {
+				first = st
+				break
+			}
+		}
+	}
+	var inside []*node
+	for _, c := range x.m.comments {
+		if c.start > f.outer.start && c.end <= f.outer.end {
+			inside = append(inside, c)
+		}
+	}
+	opening, rest := inside, []*node(nil)
+	if first != nil {
+		n := 0
+		for n < len(inside) && inside[n].end <= first.start {
+			n++
+		}
+		opening, rest = inside[:n], inside[n:]
+	}
+	openingLeads := len(opening) > 0 && (len(rest) == 0 || first == nil || first.row > opening[len(opening)-1].endRow+1)
+	for _, c := range opening {
+		t := commentText(c, src)
+		t.Inline = !openingLeads
+		facts.Comments = append(facts.Comments, t)
+	}
+	for _, c := range rest {
+		t := commentText(c, src)
+		t.Inline = true
+		facts.Comments = append(facts.Comments, t)
+	}
+	n, placeholders := 0, 0
+	check := func(t string, leading bool) {
+		t = strings.TrimSpace(t)
+		if t == "" {
+			return
+		}
+		n++
+		if isPlaceholder(t) {
+			placeholders++
+			return
+		}
+		if leading && lang.StatesGoal(t) {
+			facts.CommentsStateGoal = true
+		}
+	}
+	for _, c := range facts.Comments {
+		check(c.Text, !c.Inline)
+	}
+	if facts.Docstring != nil {
+		d := jsdocDescription(facts.Docstring.Text)
+		check(d, true)
+		if len(strings.Fields(d)) >= 3 && !isPlaceholder(d) {
+			facts.CommentsStateGoal = true
+		}
+	}
+	facts.CommentsPlaceholder = n > 0 && placeholders == n
+}
+
+// jsdocDescription is a JSDoc block's text before its first @tag.
+func jsdocDescription(t string) string {
+	var out []string
+	for _, l := range strings.Split(t, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "@") {
+			break
+		}
+		out = append(out, l)
+	}
+	return strings.TrimSpace(strings.Join(out, "\n"))
+}
+
+func lineStartsWith(src []byte, c *node) bool {
+	i := int(c.start)
+	for i > 0 && src[i-1] != '\n' {
+		i--
+		if src[i] != ' ' && src[i] != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// commentText is a comment's text without its markers: // and /* */, and the
+// leading * of a block's lines.
+func commentText(c *node, src []byte) lang.Text {
+	return lang.Text{Text: commentBody(c.text(src)), StartLine: c.row + 1, EndLine: c.endRow + 1}
+}
+
+func commentBody(t string) string {
+	switch {
+	case strings.HasPrefix(t, "//"):
+		return strings.TrimSpace(strings.TrimPrefix(t, "//"))
+	case strings.HasPrefix(t, "/*"):
+		t = strings.TrimSuffix(strings.TrimPrefix(t, "/*"), "*/")
+		t = strings.TrimPrefix(t, "*")
+		lines := strings.Split(t, "\n")
+		var out []string
+		for _, l := range lines {
+			l = strings.TrimSpace(l)
+			l = strings.TrimSpace(strings.TrimPrefix(l, "*"))
+			out = append(out, l)
+		}
+		return strings.TrimSpace(strings.Join(out, "\n"))
+	case strings.HasPrefix(t, "<!--"):
+		return strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(t, "<!--"), "-->"))
+	}
+	return strings.TrimSpace(t)
+}

@@ -1,0 +1,284 @@
+package jsast
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"sccg/lang"
+)
+
+// identifierTypes are the node types Mask offers as identifiers: names of
+// bindings, properties, object keys and TypeScript types.
+var identifierTypes = map[string]bool{"identifier": true, "property_identifier": true, "shorthand_property_identifier": true,
+	"shorthand_property_identifier_pattern": true, "type_identifier": true}
+
+// Mask offers every identifier, literal string part (of strings and template
+// literals), pair-value number and comment of code to rewrite, applies the edits
+// rewrite returns and checks that the result still parses (when code did):
+// lang.ErrMaskBrokeSyntax otherwise. Edits of an identifier that would not leave
+// an identifier, and edits that cut an escape sequence, are left out. fn names the
+// function whose name, parameters and returns Masked reports.
+func Mask(ctx context.Context, d lang.Dialect, code []byte, fn string, rewrite func(lang.Piece) []lang.Edit) (m *lang.Masked, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			m, err = nil, fmt.Errorf("mask panic: %v", r)
+		}
+	}()
+	g := grammarOf(d)
+	root, err := parse(ctx, g, code)
+	if err != nil {
+		return nil, fmt.Errorf("mask: %w", err)
+	}
+	broken := root.hasError()
+	type span struct {
+		start, end int
+		text       string
+	}
+	var spans []span
+	addEdits := func(base int, p lang.Piece, keep func(lang.Edit) bool) {
+		for _, e := range rewrite(p) {
+			if e.Start < 0 || e.End > len(p.Text) || e.Start > e.End || (keep != nil && !keep(e)) {
+				continue
+			}
+			spans = append(spans, span{base + e.Start, base + e.End, e.New})
+		}
+	}
+	// stringPiece offers the literal stretch [from, to) of a string or template,
+	// with the escape sequences inside it protected.
+	stringPiece := func(parts []*node, whole bool, key bool, pairKey string) {
+		if len(parts) == 0 {
+			return
+		}
+		from, to := parts[0].start, parts[len(parts)-1].end
+		var escapes [][2]int
+		for _, c := range parts {
+			if c.typ == "escape_sequence" {
+				escapes = append(escapes, [2]int{int(c.start - from), int(c.end - from)})
+			}
+		}
+		p := lang.Piece{Kind: lang.PieceString, Text: string(code[from:to]), Whole: whole, Key: key, PairKey: pairKey, Line: parts[0].row + 1}
+		addEdits(int(from), p, func(e lang.Edit) bool {
+			for _, es := range escapes {
+				if e.Start < es[1] && es[0] < e.End {
+					return false
+				}
+			}
+			return true
+		})
+	}
+	root.walk(func(n *node) bool {
+		switch {
+		case identifierTypes[n.typ]:
+			p := lang.Piece{Kind: lang.PieceIdentifier, Text: n.text(code), Line: n.row + 1}
+			if n.parent != nil && n.parent.typ == "pair" && n.field == "key" {
+				p.Key = true
+			}
+			name := p.Text
+			addEdits(int(n.start), p, func(e lang.Edit) bool {
+				return IsIdentifier(name[:e.Start] + e.New + name[e.End:])
+			})
+			return false
+		case n.typ == "string":
+			key, pairKey := pairContext(n, code)
+			var parts []*node
+			for _, c := range n.children {
+				if c.typ == "string_fragment" || c.typ == "escape_sequence" {
+					parts = append(parts, c)
+				}
+			}
+			stringPiece(parts, true, key, pairKey)
+			return false
+		case n.typ == "template_string":
+			key, pairKey := pairContext(n, code)
+			whole := firstOfType(n, "template_substitution") == nil
+			var run []*node
+			for _, c := range n.children {
+				switch c.typ {
+				case "string_fragment", "escape_sequence":
+					run = append(run, c)
+				case "template_substitution":
+					stringPiece(run, whole, key, pairKey)
+					run = nil
+				}
+			}
+			stringPiece(run, whole, key, pairKey)
+			return true // substitutions hold code: their names are pieces too
+		case n.typ == "number":
+			if key, pairKey := pairContext(n, code); pairKey != "" && !key {
+				addEdits(int(n.start), lang.Piece{Kind: lang.PieceNumber, Text: n.text(code), PairKey: pairKey, Line: n.row + 1}, nil)
+			}
+			return false
+		case n.typ == "comment":
+			t := n.text(code)
+			off, end := 2, len(t)
+			if strings.HasPrefix(t, "/*") && strings.HasSuffix(t, "*/") && len(t) >= 4 {
+				end = len(t) - 2
+			}
+			if end < off {
+				return false
+			}
+			addEdits(int(n.start)+off, lang.Piece{Kind: lang.PieceComment, Text: t[off:end], Line: n.row + 1}, nil)
+			return false
+		}
+		return true
+	})
+	slices.SortStableFunc(spans, func(a, b span) int { return a.start - b.start })
+	var b strings.Builder
+	pos, edits := 0, 0
+	for _, s := range spans {
+		if s.start < pos {
+			continue // overlaps an edit already made
+		}
+		b.Write(code[pos:s.start])
+		b.WriteString(s.text)
+		pos = s.end
+		edits++
+	}
+	b.Write(code[pos:])
+	out := []byte(b.String())
+	mroot := root
+	if edits > 0 {
+		if mroot, err = parse(ctx, g, out); err != nil {
+			return nil, fmt.Errorf("mask: %w", err)
+		}
+		if !broken && mroot.hasError() {
+			return nil, lang.ErrMaskBrokeSyntax
+		}
+	}
+	res := &lang.Masked{Code: string(out), Edits: edits}
+	if i := functionIndex(root, code, fn); i >= 0 {
+		// edits never change the tree's shape: the function is the same one there
+		if f, name := nthFunction(mroot, out, i); f != nil {
+			res.Name = name
+			res.Parameters, res.Returns = outline(f, out)
+		}
+	}
+	return res, nil
+}
+
+// pairContext says whether n (a string or number) is the key of an object pair
+// and, when it is a pair's value, that pair's literal key.
+func pairContext(n *node, src []byte) (key bool, pairKey string) {
+	p := n.parent
+	switch {
+	case p == nil || p.typ != "pair":
+	case n.field == "key":
+		return true, ""
+	case n.field == "value":
+		if k := p.child("key"); k != nil && k.typ != "computed_property_name" {
+			return false, keyText(k, src)
+		}
+	}
+	return false, ""
+}
+
+// functionName is the name a function node is known by (see newFunc), "" for an
+// anonymous one.
+func functionName(n *node, src []byte) string {
+	switch n.typ {
+	case "function_declaration", "generator_function_declaration":
+		return n.child("name").text(src)
+	case "method_definition":
+		return keyText(n.child("name"), src)
+	}
+	p := n.parent
+	switch {
+	case p == nil:
+	case p.typ == "variable_declarator" && n.field == "value":
+		return p.child("name").text(src)
+	case p.typ == "assignment_expression" && n.field == "right":
+		nm := assignedName(p.child("left"), src)
+		return nm[strings.LastIndex(nm, ".")+1:]
+	case p.typ == "pair" && n.field == "value":
+		return keyText(p.child("key"), src)
+	case (p.typ == "field_definition" || p.typ == "public_field_definition"):
+		if k := p.child("property"); k != nil {
+			return k.text(src)
+		}
+		if k := p.child("name"); k != nil {
+			return k.text(src)
+		}
+	case p.typ == "export_statement":
+		return "default"
+	}
+	return ""
+}
+
+// functionIndex returns the preorder index among the tree's functions of the one
+// named fn (a name, or a qualname whose last part is used), or -1.
+func functionIndex(root *node, src []byte, fn string) int {
+	if i := strings.LastIndexByte(fn, '.'); i >= 0 {
+		fn = fn[i+1:]
+	}
+	if fn == "" {
+		return -1
+	}
+	idx, found := -1, -1
+	root.walk(func(n *node) bool {
+		if found >= 0 {
+			return false
+		}
+		if functionTypes[n.typ] {
+			idx++
+			if functionName(n, src) == fn {
+				found = idx
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// nthFunction returns the i-th function of the tree in preorder and its name.
+func nthFunction(root *node, src []byte, i int) (*node, string) {
+	var def *node
+	idx := -1
+	root.walk(func(n *node) bool {
+		if def != nil {
+			return false
+		}
+		if functionTypes[n.typ] {
+			if idx++; idx == i {
+				def = n
+				return false
+			}
+		}
+		return true
+	})
+	if def == nil {
+		return nil, ""
+	}
+	return def, functionName(def, src)
+}
+
+// outline returns the parameter names of a function and the source of its
+// return expressions (an arrow function's expression body is its return).
+func outline(def *node, src []byte) (params, returns []string) {
+	m := &module{src: src}
+	for _, p := range m.params(def) {
+		params = append(params, p.name)
+	}
+	body := def.child("body")
+	if body == nil {
+		return params, nil
+	}
+	if body.typ != "statement_block" {
+		return params, []string{strings.Join(strings.Fields(body.text(src)), " ")}
+	}
+	body.walk(func(n *node) bool {
+		switch {
+		case n != body && (functionTypes[n.typ] || classTypes[n.typ]):
+			return false
+		case n.typ == "return_statement":
+			if kids := n.namedKids(); len(kids) > 0 && kids[0].typ != "comment" {
+				returns = append(returns, strings.Join(strings.Fields(kids[0].text(src)), " "))
+			}
+			return false
+		}
+		return true
+	})
+	return params, returns
+}
