@@ -248,3 +248,58 @@ func TestRedactJSON(t *testing.T) {
 }
 
 func pythonScanner() *Scanner { return NewScanner(frontends.MustFor(lang.Python), lang.DialectPython) }
+
+func TestRedactJavaScript(t *testing.T) {
+	tests := []struct {
+		name    string
+		dialect lang.Dialect
+		code    string
+		want    string
+		kinds   []string
+	}{
+		{"RapidAPI key in a fetch header", lang.DialectJS,
+			"const r = await fetch(url, { headers: { 'X-RapidAPI-Key': '" + rapidKey + "' } });\n",
+			"const r = await fetch(url, { headers: { 'X-RapidAPI-Key': '<REDACTED_RAPIDAPI_KEY>' } });\n",
+			[]string{KindRapidAPIKey}},
+		{"key-like const and bare object key", lang.DialectJS,
+			"const API_KEY = 'a1b2c3d4e5f6a7b8c9d0e1f2';\nconst cfg = { apiKey: 'Zx81Qw72Er63Ty54' };\n",
+			"const API_KEY = '<REDACTED_API_KEY>';\nconst cfg = { apiKey: '<REDACTED_API_KEY>' };\n",
+			[]string{KindAPIKey, KindAPIKey}},
+		{"setRequestHeader and a member assignment", lang.DialectJS,
+			"xhr.setRequestHeader('X-Api-Key', 'Zx81Qw72Er63Ty54');\nclient.token = 'f00dfeed12345678';\n",
+			"xhr.setRequestHeader('X-Api-Key', '<REDACTED_API_KEY>');\nclient.token = '<REDACTED_ACCESS_TOKEN>';\n",
+			[]string{KindAPIKey, KindAccessToken}},
+		{"template literal part and comment", lang.DialectJS,
+			"// by jane.doe@gmail.com\nconst u = `https://h/x?jwt=" + jwt + "&q=${q}`;\n",
+			"// by <REDACTED_EMAIL>\nconst u = `https://h/x?jwt=<REDACTED_JWT>&q=${q}`;\n",
+			[]string{KindEmail, KindJWT}},
+		{"TypeScript parameter default", lang.DialectTS,
+			"export async function get(city: string, apiKey: string = '9d8c7b6a5f4e3d2c1b0a') {}\n",
+			"export async function get(city: string, apiKey: string = '<REDACTED_API_KEY>') {}\n",
+			[]string{KindAPIKey}},
+		{"placeholders and environment stay", lang.DialectJS,
+			"const key = process.env.RAPIDAPI_KEY;\nconst h = { 'X-RapidAPI-Key': 'YOUR_API_KEY' };\n",
+			"const key = process.env.RAPIDAPI_KEY;\nconst h = { 'X-RapidAPI-Key': 'YOUR_API_KEY' };\n", nil},
+	}
+	fe := frontends.MustFor(lang.JavaScript)
+	ctx := context.Background()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sc := NewScanner(fe, tt.dialect)
+			got, fs, err := sc.Redact(ctx, []byte(tt.code))
+			if err != nil {
+				t.Fatalf("Redact: %v", err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("Redact:\n got %q\nwant %q", got, tt.want)
+			}
+			var kinds []string
+			for _, f := range fs {
+				kinds = append(kinds, f.Kind)
+			}
+			if strings.Join(kinds, ",") != strings.Join(tt.kinds, ",") {
+				t.Errorf("kinds %v, want %v", kinds, tt.kinds)
+			}
+		})
+	}
+}

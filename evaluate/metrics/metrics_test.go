@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"sccg/frontends"
 	"sccg/lang"
+	"strings"
 	"testing"
 )
 
@@ -174,3 +175,63 @@ func TestPRF(t *testing.T) {
 }
 
 var python = frontends.MustFor(lang.Python)
+
+const jsRef = `import axios from 'axios';
+
+// the price of a symbol
+export async function getPrice(symbol) {
+  const url = ` + "`https://stocks.p.rapidapi.com/quote/${symbol}`" + `;
+  const res = await axios.get(url, { headers: { 'X-RapidAPI-Host': 'stocks.p.rapidapi.com' } });
+  const body = res.data;
+  return body.price;
+}
+`
+
+const jsRenamed = `import axios from 'axios';
+
+export async function fetchQuote(ticker) {
+  const endpoint = ` + "`https://stocks.p.rapidapi.com/quote/${ticker}`" + `;
+  const response = await axios.get(endpoint, { headers: { 'X-RapidAPI-Host': 'stocks.p.rapidapi.com' } });
+  const payload = response.data;
+  return payload.price;
+}
+`
+
+func TestCodeBLEUJavaScript(t *testing.T) {
+	ctx := context.Background()
+	js := frontends.MustFor(lang.JavaScript)
+	ref := Analyze(ctx, js, lang.DialectJS, jsRef)
+	if ref.NSub == 0 || ref.NFlow == 0 {
+		t.Fatalf("the reference has %d subtrees and %d data-flow edges, want both", ref.NSub, ref.NFlow)
+	}
+	if got := Score(ref, ref); !near(got.Score, 1) {
+		t.Errorf("identical: %+v", got)
+	}
+	renamed := Score(Analyze(ctx, js, lang.DialectJS, jsRenamed), ref)
+	if !near(renamed.Syntax, 1) || !near(renamed.Dataflow, 1) || renamed.Score >= 1 || renamed.Score < 0.5 {
+		t.Errorf("renamed identifiers keep structure and data flow: %+v", renamed)
+	}
+	other := Score(Analyze(ctx, js, lang.DialectJS, "let x = 1;\nconsole.log(x);\n"), ref)
+	if other.Score > 0.3 {
+		t.Errorf("unrelated code: %+v", other)
+	}
+	// TypeScript's grammar has kinds of its own (typed parameters): a pair is
+	// read in the reference's dialect
+	tsRef := Analyze(ctx, js, lang.DialectTS, strings.Replace(jsRef, "(symbol)", "(symbol: string)", 1))
+	tsCand := Analyze(ctx, js, lang.DialectTS, strings.Replace(jsRenamed, "(ticker)", "(ticker: string)", 1))
+	if ts := Score(tsCand, tsRef); !near(ts.Syntax, 1) || !near(ts.Dataflow, 1) {
+		t.Errorf("renamed TypeScript: %+v", ts)
+	}
+}
+
+func TestTokenizeJavaScript(t *testing.T) {
+	g := frontends.MustFor(lang.JavaScript).Grammar(lang.DialectJS)
+	got := Tokenize(g, "const u = `a // b ${x}`; // note\n/* block\n */ if (a === b?.c) x **= 2;\n")
+	want := []string{"const", "u", "=", "`a // b ${x}`", ";", "if", "(", "a", "===", "b", "?.", "c", ")", "x", "**=", "2", ";"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Tokenize = %q, want %q", got, want)
+	}
+	if !g.Keywords["const"] || g.Keywords["def"] {
+		t.Error("JavaScript's keywords are not Python's")
+	}
+}
