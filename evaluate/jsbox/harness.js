@@ -1,0 +1,1440 @@
+// The JavaScript side of the sandbox: compiled once per worker, run in every fresh
+// runtime before the completion. It is one function expression taking `host` (the
+// Go side: record, console, exit, stubbed, b64) and returning what the Go driver
+// calls. Nothing of host reaches a global: the completion sees only the globals and
+// modules this file makes — recorders for the HTTP clients, safe stubs for Node's
+// built-ins, refusals for the ones that reach the system, permissive stubs for the
+// rest — and a virtual clock for its timers.
+(function (host) {
+  "use strict";
+  var G = globalThis;
+  var MAX_TIMERS = 10000; // pending at once
+  var hasOwn = Object.prototype.hasOwnProperty;
+
+  // ---- values -------------------------------------------------------------
+
+  function str(v) {
+    try {
+      return String(v);
+    } catch (e) {
+      return "?";
+    }
+  }
+
+  // A permissive stub: every property is another stub, it can be called and
+  // constructed, it is no thenable, iterates over one stub, and reads as "test".
+  function makeStub(name) {
+    var target = function () {};
+    var proxy;
+    var handler = {
+      get: function (t, k) {
+        if (k === "then") return undefined;
+        if (k === Symbol.toPrimitive) return function (hint) { return hint === "number" ? 1 : "test"; };
+        if (k === Symbol.iterator) return function* () { yield makeStub(name); };
+        if (k === Symbol.asyncIterator) return undefined;
+        if (k === "toString" || k === "toJSON") return function () { return "test"; };
+        if (k === "valueOf") return function () { return 1; };
+        if (k === "__esModule") return false;
+        if (k === "length") return 1;
+        if (k === "prototype") return t.prototype;
+        if (typeof k === "symbol") return undefined;
+        if (hasOwn.call(t, k) && k !== "name") return t[k];
+        return makeStub(name);
+      },
+      set: function (t, k, v) {
+        try { t[k] = v; } catch (e) {}
+        return true;
+      },
+      has: function () { return true; },
+      apply: function () { return makeStub(name); },
+      construct: function () { return makeStub(name); },
+      getPrototypeOf: function () { return Object.prototype; },
+    };
+    proxy = new Proxy(target, handler);
+    return proxy;
+  }
+
+  // What a fake response's json() gives: a record whose every field is another
+  // record, iterable over one item, that reads as "test" or 1.
+  function makeData() {
+    return makeStub("data");
+  }
+
+  function isObj(v) {
+    return v !== null && (typeof v === "object" || typeof v === "function");
+  }
+
+  // keysOf: the names in a params, query or body value (null when none).
+  function keysOf(v) {
+    if (v === undefined || v === null) return null;
+    if (typeof v === "string") return v;
+    if (v instanceof URLSearchParams || v instanceof FormData || v instanceof Headers) {
+      var out = [];
+      v.forEach(function (val, k) { out.push(k); });
+      return out;
+    }
+    if (Array.isArray(v)) {
+      var ks = [];
+      for (var i = 0; i < v.length; i++) if (Array.isArray(v[i]) && v[i].length) ks.push(str(v[i][0]));
+      return ks;
+    }
+    if (isObj(v)) {
+      try {
+        return Object.keys(v);
+      } catch (e) {
+        return [];
+      }
+    }
+    return str(v);
+  }
+
+  // headersOf: headers as a plain object of strings.
+  function headersOf(h) {
+    var out = {};
+    if (!h) return out;
+    try {
+      if (h instanceof Headers) {
+        h.forEach(function (v, k) { out[k] = str(v); });
+      } else if (Array.isArray(h)) {
+        for (var i = 0; i < h.length; i++) if (Array.isArray(h[i]) && h[i].length > 1) out[str(h[i][0])] = str(h[i][1]);
+      } else if (isObj(h)) {
+        var ks = Object.keys(h);
+        for (var j = 0; j < ks.length; j++) {
+          var v = h[ks[j]];
+          if (v !== undefined && v !== null && !isObj(v)) out[ks[j]] = str(v);
+          else if (Array.isArray(v)) out[ks[j]] = v.join(", ");
+        }
+      }
+    } catch (e) {}
+    return out;
+  }
+
+  function assign(dst) {
+    for (var i = 1; i < arguments.length; i++) {
+      var s = arguments[i];
+      if (!isObj(s)) continue;
+      var ks = Object.keys(s);
+      for (var j = 0; j < ks.length; j++) dst[ks[j]] = s[ks[j]];
+    }
+    return dst;
+  }
+
+  function joinURL(base, url) {
+    var u = url === undefined || url === null ? "" : str(url);
+    if (base === undefined || base === null || base === "" || /^[a-z][a-z0-9+.-]*:\/\//i.test(u)) return u;
+    var b = str(base);
+    if (!u) return b;
+    return b.replace(/\/+$/, "") + "/" + u.replace(/^\/+/, "");
+  }
+
+  // A body: JSON keys for a plain object, form keys (or the string) otherwise.
+  function bodyOf(body) {
+    if (body === undefined || body === null) return { json: null, data: null };
+    if (typeof body === "string") return { json: null, data: body };
+    if (body instanceof URLSearchParams || body instanceof FormData) return { json: null, data: keysOf(body) };
+    if (isObj(body) && !(body instanceof ArrayBuffer)) return { json: keysOf(body), data: null };
+    return { json: null, data: str(body) };
+  }
+
+  // record reports one request; params may be keys, a string or an object.
+  function record(lib, method, url, params, headers, json, data) {
+    host.record(lib, str(method || "GET").toUpperCase(), str(url), paramsOf(params), headersOf(headers),
+      json === undefined ? null : json, data === undefined ? null : data);
+  }
+
+  function paramsOf(p) {
+    if (p === undefined || p === null) return null;
+    var k = keysOf(p);
+    return k;
+  }
+
+  // ---- timers (a virtual clock) -------------------------------------------
+
+  var timers = [];
+  var timerSeq = 0;
+  var clock = 0;
+
+  function addTimer(fn, delay, args, repeat) {
+    if (typeof fn !== "function") return ++timerSeq;
+    if (timers.length >= MAX_TIMERS) throw new RangeError("sandbox: too many pending timers");
+    var d = Number(delay) || 0;
+    if (d < 0) d = 0;
+    var t = { id: ++timerSeq, at: clock + d, fn: fn, args: args, repeat: repeat ? Math.max(d, 1) : 0 };
+    timers.push(t);
+    return t.id;
+  }
+
+  function clearTimer(id) {
+    if (isObj(id) && id._id !== undefined) id = id._id;
+    for (var i = 0; i < timers.length; i++) {
+      if (timers[i].id === id) {
+        timers.splice(i, 1);
+        return;
+      }
+    }
+  }
+
+  function Timeout(id) {
+    this._id = id;
+  }
+  Timeout.prototype.unref = function () { return this; };
+  Timeout.prototype.ref = function () { return this; };
+  Timeout.prototype.hasRef = function () { return true; };
+  Timeout.prototype.refresh = function () { return this; };
+  Timeout.prototype[Symbol.toPrimitive] = function () { return this._id; };
+
+  // tick runs the earliest timer; false when none is pending.
+  function tick() {
+    if (!timers.length) return false;
+    var k = 0;
+    for (var i = 1; i < timers.length; i++) if (timers[i].at < timers[k].at) k = i;
+    var t = timers[k];
+    clock = t.at;
+    if (t.repeat) t.at = clock + t.repeat;
+    else timers.splice(k, 1);
+    t.fn.apply(undefined, t.args);
+    return true;
+  }
+
+  var setTimeoutF = function setTimeout(fn, delay) {
+    return new Timeout(addTimer(fn, delay, Array.prototype.slice.call(arguments, 2), false));
+  };
+  var setIntervalF = function setInterval(fn, delay) {
+    return new Timeout(addTimer(fn, delay, Array.prototype.slice.call(arguments, 2), true));
+  };
+  var setImmediateF = function setImmediate(fn) {
+    return new Timeout(addTimer(fn, 0, Array.prototype.slice.call(arguments, 1), false));
+  };
+  var clearF = function clearTimeout(id) { clearTimer(id); };
+
+  function sleep(ms, value) {
+    return new Promise(function (resolve) { addTimer(resolve, ms, [value], false); });
+  }
+
+  // ---- console --------------------------------------------------------------
+
+  function fmt(v, depth) {
+    if (typeof v === "string") return v;
+    if (v === undefined) return "undefined";
+    if (v === null || typeof v !== "object") return str(v);
+    if (v instanceof Error) return str(v.stack || v);
+    try {
+      return JSON.stringify(v);
+    } catch (e) {
+      return str(v);
+    }
+  }
+
+  function logger(level) {
+    return function () {
+      var parts = [];
+      for (var i = 0; i < arguments.length; i++) parts.push(fmt(arguments[i]));
+      host.console(level, parts.join(" "));
+    };
+  }
+
+  var consoleObj = {
+    log: logger("log"), info: logger("info"), debug: logger("debug"), warn: logger("warn"),
+    error: logger("error"), trace: logger("trace"), dir: logger("log"), table: logger("log"),
+    time: function () {}, timeEnd: function () {}, timeLog: function () {}, group: function () {},
+    groupEnd: function () {}, assert: function () {}, count: function () {},
+  };
+
+  // ---- WHATWG: URL, URLSearchParams, Headers, FormData, AbortController -----
+
+  function URLSearchParams(init) {
+    this._l = [];
+    if (init === undefined || init === null) return;
+    if (typeof init === "string") {
+      var s = init.charAt(0) === "?" ? init.slice(1) : init;
+      if (!s) return;
+      var parts = s.split("&");
+      for (var i = 0; i < parts.length; i++) {
+        if (!parts[i]) continue;
+        var eq = parts[i].indexOf("=");
+        var k = eq < 0 ? parts[i] : parts[i].slice(0, eq);
+        var v = eq < 0 ? "" : parts[i].slice(eq + 1);
+        this._l.push([dec(k), dec(v)]);
+      }
+    } else if (init instanceof URLSearchParams) {
+      this._l = init._l.map(function (p) { return [p[0], p[1]]; });
+    } else if (Array.isArray(init)) {
+      for (var j = 0; j < init.length; j++) this._l.push([str(init[j][0]), str(init[j][1])]);
+    } else if (isObj(init)) {
+      var ks = Object.keys(init);
+      for (var n = 0; n < ks.length; n++) this._l.push([ks[n], str(init[ks[n]])]);
+    }
+  }
+  function dec(s) {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, " "));
+    } catch (e) {
+      return s;
+    }
+  }
+  function enc(s) {
+    return encodeURIComponent(s).replace(/%20/g, "+");
+  }
+  URLSearchParams.prototype = {
+    append: function (k, v) { this._l.push([str(k), str(v)]); if (this._u) this._u._sync(); },
+    set: function (k, v) {
+      k = str(k);
+      var found = false;
+      this._l = this._l.filter(function (p) {
+        if (p[0] !== k) return true;
+        if (found) return false;
+        found = true;
+        p[1] = str(v);
+        return true;
+      });
+      if (!found) this._l.push([k, str(v)]);
+      if (this._u) this._u._sync();
+    },
+    get: function (k) {
+      for (var i = 0; i < this._l.length; i++) if (this._l[i][0] === str(k)) return this._l[i][1];
+      return null;
+    },
+    getAll: function (k) { return this._l.filter(function (p) { return p[0] === str(k); }).map(function (p) { return p[1]; }); },
+    has: function (k) { return this.get(k) !== null; },
+    delete: function (k) { this._l = this._l.filter(function (p) { return p[0] !== str(k); }); if (this._u) this._u._sync(); },
+    forEach: function (fn, self) { for (var i = 0; i < this._l.length; i++) fn.call(self, this._l[i][1], this._l[i][0], this); },
+    keys: function () { return this._l.map(function (p) { return p[0]; })[Symbol.iterator](); },
+    values: function () { return this._l.map(function (p) { return p[1]; })[Symbol.iterator](); },
+    entries: function () { return this._l.map(function (p) { return [p[0], p[1]]; })[Symbol.iterator](); },
+    sort: function () { this._l.sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0; }); },
+    toString: function () { return this._l.map(function (p) { return enc(p[0]) + "=" + enc(p[1]); }).join("&"); },
+    get size() { return this._l.length; },
+  };
+  URLSearchParams.prototype[Symbol.iterator] = URLSearchParams.prototype.entries;
+  URLSearchParams.prototype.constructor = URLSearchParams;
+
+  var urlRe = /^([a-z][a-z0-9+.-]*:)(?:\/\/(?:([^:@\/]*)(?::([^@\/]*))?@)?([^:\/?#]*)(?::(\d*))?)?([^?#]*)(\?[^#]*)?(#.*)?$/i;
+
+  function URL(u, base) {
+    var s = str(u);
+    if (base !== undefined && !/^[a-z][a-z0-9+.-]*:/i.test(s)) {
+      var b = new URL(base);
+      if (s.charAt(0) === "/" && s.charAt(1) === "/") s = b.protocol + s;
+      else if (s.charAt(0) === "/") s = b.origin + s;
+      else if (s.charAt(0) === "?") s = b.origin + b.pathname + s;
+      else s = b.origin + b.pathname.replace(/[^\/]*$/, "") + s;
+    }
+    var m = urlRe.exec(s);
+    if (!m) throw new TypeError("Invalid URL: " + s);
+    this.protocol = m[1].toLowerCase();
+    this.username = m[2] || "";
+    this.password = m[3] || "";
+    this.hostname = (m[4] || "").toLowerCase();
+    this.port = m[5] || "";
+    this.pathname = m[6] || (m[4] !== undefined ? "/" : "");
+    this.hash = m[8] || "";
+    this.searchParams = new URLSearchParams(m[7] || "");
+    this.searchParams._u = this;
+    this._search = m[7] && m[7] !== "?" ? m[7] : "";
+  }
+  URL.prototype = {
+    _sync: function () {
+      var q = this.searchParams.toString();
+      this._search = q ? "?" + q : "";
+    },
+    get search() { return this._search; },
+    set search(v) {
+      v = str(v);
+      this.searchParams = new URLSearchParams(v);
+      this.searchParams._u = this;
+      this._search = v && v !== "?" ? (v.charAt(0) === "?" ? v : "?" + v) : "";
+    },
+    get host() { return this.hostname + (this.port ? ":" + this.port : ""); },
+    set host(v) { var p = str(v).split(":"); this.hostname = p[0]; this.port = p[1] || ""; },
+    get origin() { return this.protocol + "//" + this.host; },
+    get href() {
+      var auth = this.username ? this.username + (this.password ? ":" + this.password : "") + "@" : "";
+      return this.protocol + "//" + auth + this.host + this.pathname + this.search + this.hash;
+    },
+    set href(v) { var n = new URL(v); for (var k in n) if (hasOwn.call(n, k)) this[k] = n[k]; this.searchParams._u = this; },
+    toString: function () { return this.href; },
+    toJSON: function () { return this.href; },
+  };
+  URL.prototype.constructor = URL;
+  URL.canParse = function (u, b) {
+    try {
+      new URL(u, b);
+      return true;
+    } catch (e) {
+      return false;
+    }
+  };
+
+  function Headers(init) {
+    this._m = {};
+    var self = this;
+    if (init instanceof Headers) init.forEach(function (v, k) { self.append(k, v); });
+    else if (Array.isArray(init)) init.forEach(function (p) { self.append(p[0], p[1]); });
+    else if (isObj(init)) Object.keys(init).forEach(function (k) { self.append(k, init[k]); });
+  }
+  Headers.prototype = {
+    append: function (k, v) {
+      var n = str(k).toLowerCase();
+      this._m[n] = this._m[n] !== undefined ? this._m[n] + ", " + str(v) : str(v);
+    },
+    set: function (k, v) { this._m[str(k).toLowerCase()] = str(v); },
+    get: function (k) { var v = this._m[str(k).toLowerCase()]; return v === undefined ? null : v; },
+    has: function (k) { return this._m[str(k).toLowerCase()] !== undefined; },
+    delete: function (k) { delete this._m[str(k).toLowerCase()]; },
+    forEach: function (fn, self) { var m = this._m; Object.keys(m).forEach(function (k) { fn.call(self, m[k], k, this); }, this); },
+    keys: function () { return Object.keys(this._m)[Symbol.iterator](); },
+    values: function () { var m = this._m; return Object.keys(m).map(function (k) { return m[k]; })[Symbol.iterator](); },
+    entries: function () { var m = this._m; return Object.keys(m).map(function (k) { return [k, m[k]]; })[Symbol.iterator](); },
+    raw: function () { return this._m; },
+  };
+  Headers.prototype[Symbol.iterator] = Headers.prototype.entries;
+  Headers.prototype.constructor = Headers;
+
+  function FormData() {
+    this._l = [];
+  }
+  FormData.prototype = Object.create(URLSearchParams.prototype);
+  FormData.prototype.constructor = FormData;
+  FormData.prototype.append = function (k, v) { this._l.push([str(k), v]); };
+  FormData.prototype.getHeaders = function () { return { "content-type": "multipart/form-data; boundary=sccg" }; };
+
+  function AbortSignal() {
+    this.aborted = false;
+    this.reason = undefined;
+    this.onabort = null;
+  }
+  AbortSignal.prototype.addEventListener = function () {};
+  AbortSignal.prototype.removeEventListener = function () {};
+  AbortSignal.prototype.throwIfAborted = function () {};
+  AbortSignal.timeout = function () { return new AbortSignal(); };
+  AbortSignal.abort = function () { var s = new AbortSignal(); s.aborted = true; return s; };
+  AbortSignal.any = function () { return new AbortSignal(); };
+  function AbortController() {
+    this.signal = new AbortSignal();
+  }
+  AbortController.prototype.abort = function (r) { this.signal.aborted = true; this.signal.reason = r; };
+
+  function Blob(parts) {
+    this._s = (parts || []).map(str).join("");
+    this.size = this._s.length;
+    this.type = "";
+  }
+  Blob.prototype.text = function () { return Promise.resolve(this._s); };
+  Blob.prototype.arrayBuffer = function () { return Promise.resolve(new ArrayBuffer(this._s.length)); };
+
+  // ---- fetch ------------------------------------------------------------------
+
+  function Response(body, init) {
+    init = init || {};
+    this.status = init.status !== undefined ? init.status : 200;
+    this.statusText = init.statusText !== undefined ? init.statusText : "OK";
+    this.ok = this.status >= 200 && this.status < 300;
+    this.headers = new Headers(init.headers || { "content-type": "application/json" });
+    this.url = init.url || "";
+    this.redirected = false;
+    this.type = "basic";
+    this.bodyUsed = false;
+    this._body = body === undefined || body === null ? "{}" : body;
+    this.body = makeStub("body");
+  }
+  Response.prototype = {
+    json: function () { this.bodyUsed = true; return Promise.resolve(makeData()); },
+    text: function () { this.bodyUsed = true; return Promise.resolve(str(this._body)); },
+    blob: function () { return Promise.resolve(new Blob([str(this._body)])); },
+    arrayBuffer: function () { return Promise.resolve(new ArrayBuffer(2)); },
+    formData: function () { return Promise.resolve(new FormData()); },
+    buffer: function () { return Promise.resolve(Buffer.from(str(this._body))); },
+    clone: function () { return new Response(this._body, { url: this.url }); },
+  };
+  Response.prototype.constructor = Response;
+  Response.json = function (d) { return new Response(JSON.stringify(d)); };
+  Response.error = function () { return new Response(null, { status: 0 }); };
+
+  function Request(input, init) {
+    init = init || {};
+    if (input instanceof Request) {
+      this.url = input.url;
+      this.method = init.method || input.method;
+      this.headers = new Headers(init.headers || input.headers);
+      this._body = init.body !== undefined ? init.body : input._body;
+    } else {
+      this.url = isObj(input) && input.href !== undefined ? str(input.href) : str(input);
+      this.method = str(init.method || "GET").toUpperCase();
+      this.headers = new Headers(init.headers);
+      this._body = init.body;
+    }
+    this.signal = init.signal || new AbortSignal();
+  }
+  Request.prototype.clone = function () { return new Request(this); };
+
+  function makeFetch(lib) {
+    return function fetch(input, init) {
+      try {
+        var req = new Request(input, init);
+        var b = bodyOf(req._body);
+        record(lib, req.method, req.url, null, req.headers, b.json, b.data);
+        return Promise.resolve(new Response("{}", { url: req.url }));
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    };
+  }
+  var fetchF = makeFetch("fetch");
+
+  function fetchModule(lib) {
+    var f = makeFetch(lib);
+    f.default = f;
+    f.Headers = Headers;
+    f.Request = Request;
+    f.Response = Response;
+    f.FormData = FormData;
+    f.FetchError = Error;
+    f.AbortError = Error;
+    f.fetch = f;
+    return f;
+  }
+
+  // ---- axios ---------------------------------------------------------------------
+
+  function AxiosError(message, code, config, request, response) {
+    var e = new Error(message);
+    Object.setPrototypeOf(e, AxiosError.prototype);
+    e.name = "AxiosError";
+    e.isAxiosError = true;
+    e.code = code;
+    e.config = config;
+    e.response = response;
+    return e;
+  }
+  AxiosError.prototype = Object.create(Error.prototype);
+
+  function Interceptors() {
+    this.handlers = [];
+  }
+  Interceptors.prototype.use = function (ok, bad) {
+    this.handlers.push({ ok: ok, bad: bad });
+    return this.handlers.length - 1;
+  };
+  Interceptors.prototype.eject = function (i) { this.handlers[i] = null; };
+  Interceptors.prototype.clear = function () { this.handlers = []; };
+  Interceptors.prototype.forEach = function (fn) { this.handlers.forEach(function (h) { if (h) fn(h); }); };
+
+  function axiosDefaults(init) {
+    init = init || {};
+    var d = assign({}, init);
+    var h = isObj(init.headers) ? init.headers : {};
+    d.headers = assign({ common: {}, get: {}, post: {}, put: {}, patch: {}, delete: {}, head: {} }, h);
+    return d;
+  }
+
+  var methodNames = ["get", "post", "put", "patch", "delete", "head", "options", "common"];
+
+  function makeAxios(defaults) {
+    var interceptors = { request: new Interceptors(), response: new Interceptors() };
+
+    function dispatch(config) {
+      var d = instance.defaults;
+      var method = str(config.method || d.method || "get").toLowerCase();
+      var headers = assign({}, d.headers && d.headers.common, d.headers && d.headers[method]);
+      var dh = d.headers || {};
+      Object.keys(dh).forEach(function (k) {
+        if (methodNames.indexOf(k) < 0 && !isObj(dh[k])) headers[k] = dh[k];
+      });
+      if (config.headers instanceof Headers) config.headers.forEach(function (v, k) { headers[k] = v; });
+      else assign(headers, config.headers);
+      var params = config.params !== undefined ? config.params : d.params;
+      if (isObj(d.params) && isObj(config.params) && d.params !== config.params) params = assign({}, d.params, config.params);
+      var url = joinURL(config.baseURL !== undefined ? config.baseURL : d.baseURL, config.url);
+      var b = bodyOf(config.data);
+      if (config.auth) headers.Authorization = "Basic <auth>";
+      record("axios", method, url, params, headers, b.json, b.data);
+      var resp = { data: makeData(), status: 200, statusText: "OK", headers: { "content-type": "application/json" }, config: config, request: {} };
+      return resp;
+    }
+
+    function request(config) {
+      config = assign({}, config);
+      var p = Promise.resolve(config);
+      var reqs = [];
+      interceptors.request.forEach(function (h) { reqs.unshift(h); });
+      reqs.forEach(function (h) { p = p.then(h.ok, h.bad); });
+      p = p.then(function (c) { return dispatch(c || config); });
+      interceptors.response.forEach(function (h) { p = p.then(h.ok, h.bad); });
+      return p;
+    }
+
+    function instance(a, b) {
+      if (typeof a === "string" || a instanceof URL) return request(assign({}, b, { url: str(a) }));
+      return request(a || {});
+    }
+    instance.defaults = axiosDefaults(defaults);
+    instance.interceptors = interceptors;
+    instance.request = function (c) { return request(c); };
+    ["get", "delete", "head", "options"].forEach(function (m) {
+      instance[m] = function (url, c) { return request(assign({}, c, { method: m, url: url })); };
+    });
+    ["post", "put", "patch"].forEach(function (m) {
+      instance[m] = function (url, data, c) { return request(assign({}, c, { method: m, url: url, data: data })); };
+      instance[m + "Form"] = function (url, data, c) { return request(assign({}, c, { method: m, url: url, data: data })); };
+    });
+    instance.getUri = function (c) { return joinURL((c || {}).baseURL || instance.defaults.baseURL, (c || {}).url); };
+    instance.create = function (c) {
+      var merged = assign({}, instance.defaults, c);
+      merged.headers = assign({}, instance.defaults.headers, c && c.headers);
+      return makeAxios(merged);
+    };
+    instance.all = function (ps) { return Promise.all(ps); };
+    instance.spread = function (fn) { return function (arr) { return fn.apply(null, arr); }; };
+    instance.isAxiosError = function (e) { return isObj(e) && e.isAxiosError === true; };
+    instance.isCancel = function () { return false; };
+    instance.AxiosError = AxiosError;
+    instance.CanceledError = AxiosError;
+    instance.Cancel = AxiosError;
+    instance.CancelToken = function (ex) { if (typeof ex === "function") ex(function () {}); };
+    instance.CancelToken.source = function () { return { token: {}, cancel: function () {} }; };
+    instance.AxiosHeaders = Headers;
+    instance.HttpStatusCode = { Ok: 200, Created: 201, NoContent: 204, BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404, TooManyRequests: 429, InternalServerError: 500 };
+    instance.VERSION = "1.7.0";
+    instance.default = instance;
+    instance.axios = instance;
+    return instance;
+  }
+
+  // ---- got, ky: promises with body shortcuts ---------------------------------------
+
+  function withShortcuts(p, body) {
+    p.json = function () { return p.then(function () { return makeData(); }); };
+    p.text = function () { return p.then(function () { return "{}"; }); };
+    p.buffer = function () { return p.then(function () { return Buffer.from("{}"); }); };
+    p.blob = function () { return p.then(function () { return new Blob(["{}"]); }); };
+    p.arrayBuffer = function () { return p.then(function () { return new ArrayBuffer(2); }); };
+    p.cancel = function () {};
+    p.on = function () { return p; };
+    return p;
+  }
+
+  function makeGot(defaults) {
+    defaults = defaults || {};
+    function got(url, opts) {
+      if (isObj(url) && !(url instanceof URL)) {
+        opts = url;
+        url = opts.url;
+      }
+      opts = assign({}, defaults, opts);
+      var method = str(opts.method || "GET");
+      var u = joinURL(opts.prefixUrl, url);
+      var headers = assign({}, defaults.headers, opts.headers);
+      var body = opts.json !== undefined ? { json: keysOf(opts.json), data: null } : opts.form !== undefined ? { json: null, data: keysOf(opts.form) } : bodyOf(opts.body);
+      var sp = opts.searchParams !== undefined ? opts.searchParams : opts.query;
+      record("got", method, u, sp, headers, body.json, body.data);
+      var resp = { statusCode: 200, statusMessage: "OK", ok: true, headers: { "content-type": "application/json" }, url: u, body: opts.responseType === "json" ? makeData() : "{}", rawBody: "{}", request: {} };
+      return withShortcuts(Promise.resolve(resp));
+    }
+    ["get", "post", "put", "patch", "delete", "head", "options"].forEach(function (m) {
+      got[m] = function (url, opts) {
+        if (isObj(url) && !(url instanceof URL)) return got(assign({}, url, { method: m.toUpperCase() }));
+        return got(url, assign({}, opts, { method: m.toUpperCase() }));
+      };
+    });
+    got.extend = function () {
+      var d = assign({}, defaults);
+      for (var i = 0; i < arguments.length; i++) {
+        var o = arguments[i];
+        if (isObj(o) && o.defaults && o.defaults.options) o = o.defaults.options;
+        d = assign(d, o, { headers: assign({}, d.headers, o && o.headers) });
+      }
+      return makeGot(d);
+    };
+    got.stream = function (url, opts) { got(url, opts); return makeStub("stream"); };
+    got.paginate = makeStub("paginate");
+    got.defaults = { options: defaults };
+    got.HTTPError = Error;
+    got.RequestError = Error;
+    got.TimeoutError = Error;
+    got.default = got;
+    got.got = got;
+    return got;
+  }
+
+  function makeKy(defaults) {
+    defaults = defaults || {};
+    function ky(url, opts) {
+      opts = assign({}, defaults, opts);
+      var method = str(opts.method || "GET");
+      var u = joinURL(opts.prefixUrl || opts.prefix, url instanceof Request ? url.url : url);
+      var headers = new Headers(defaults.headers);
+      new Headers(opts.headers).forEach(function (v, k) { headers.set(k, v); });
+      var body = opts.json !== undefined ? { json: keysOf(opts.json), data: null } : bodyOf(opts.body);
+      record("ky", method, u, opts.searchParams, headers, body.json, body.data);
+      return withShortcuts(Promise.resolve(new Response("{}", { url: u })));
+    }
+    ["get", "post", "put", "patch", "delete", "head"].forEach(function (m) {
+      ky[m] = function (url, opts) { return ky(url, assign({}, opts, { method: m.toUpperCase() })); };
+    });
+    ky.create = function (o) { return makeKy(o); };
+    ky.extend = function (o) { return makeKy(assign({}, defaults, o, { headers: assign({}, defaults.headers, o && o.headers) })); };
+    ky.HTTPError = Error;
+    ky.TimeoutError = Error;
+    ky.stop = {};
+    ky.default = ky;
+    return ky;
+  }
+
+  // ---- superagent: a chain sent when it is awaited or ended -------------------------
+
+  function makeSuperagent() {
+    function Chain(method, url) {
+      this._m = str(method).toUpperCase();
+      this._u = str(url);
+      this._q = null;
+      this._qs = [];
+      this._h = {};
+      this._b = undefined;
+      this._form = false;
+      this._sent = null;
+    }
+    Chain.prototype = {
+      query: function (q) {
+        if (typeof q === "string") this._qs.push(q);
+        else this._q = assign(this._q || {}, q);
+        return this;
+      },
+      set: function (k, v) {
+        if (isObj(k)) assign(this._h, k);
+        else this._h[k] = v;
+        return this;
+      },
+      type: function (t) { if (/form/.test(str(t))) this._form = true; this._h["Content-Type"] = str(t); return this; },
+      accept: function (t) { this._h.Accept = str(t); return this; },
+      auth: function () { this._h.Authorization = "<auth>"; return this; },
+      send: function (b) {
+        if (isObj(b) && isObj(this._b)) assign(this._b, b);
+        else this._b = isObj(b) ? assign({}, b) : b;
+        return this;
+      },
+      field: function (k, v) { this._form = true; this._b = assign(this._b || {}, isObj(k) ? k : { [k]: v }); return this; },
+      attach: function () { return this; },
+      timeout: function () { return this; },
+      retry: function () { return this; },
+      withCredentials: function () { return this; },
+      redirects: function () { return this; },
+      ok: function () { return this; },
+      use: function (fn) { if (typeof fn === "function") fn(this); return this; },
+      responseType: function () { return this; },
+      buffer: function () { return this; },
+      _send: function () {
+        if (!this._sent) {
+          var b = this._form ? { json: null, data: keysOf(this._b) } : bodyOf(this._b);
+          var params = this._q ? Object.keys(this._q) : null;
+          if (this._qs.length) params = (params || []).concat(keysOf(new URLSearchParams(this._qs.join("&"))));
+          record("superagent", this._m, this._u, params, this._h, b.json, b.data);
+          this._sent = Promise.resolve({ status: 200, statusCode: 200, ok: true, body: makeData(), text: "{}", headers: { "content-type": "application/json" }, type: "application/json" });
+        }
+        return this._sent;
+      },
+      then: function (a, b) { return this._send().then(a, b); },
+      catch: function (b) { return this._send().catch(b); },
+      finally: function (f) { return this._send().finally(f); },
+      end: function (cb) {
+        var p = this._send();
+        if (typeof cb === "function") p.then(function (r) { cb(null, r); });
+        return this;
+      },
+      abort: function () { return this; },
+    };
+    function sa(method, url) {
+      if (url === undefined) return new Chain("GET", method);
+      return new Chain(method, url);
+    }
+    ["get", "post", "put", "patch", "delete", "head", "options"].forEach(function (m) {
+      sa[m] = function (url, data, cb) {
+        var c = new Chain(m, url);
+        if (typeof data === "function") cb = data;
+        else if (data !== undefined) m === "get" || m === "head" ? c.query(data) : c.send(data);
+        if (typeof cb === "function") c.end(cb);
+        return c;
+      };
+    });
+    sa.del = sa.delete;
+    sa.agent = function () { return sa; };
+    sa.default = sa;
+    return sa;
+  }
+
+  // ---- request (legacy) ------------------------------------------------------------
+
+  function makeRequestLib(promised) {
+    function req(a, b, c) {
+      var opts = isObj(a) && !(a instanceof URL) ? a : assign({}, isObj(b) ? b : {}, { url: a });
+      var cb = typeof b === "function" ? b : c;
+      var url = joinURL(opts.baseUrl, opts.url !== undefined ? opts.url : opts.uri);
+      var body = opts.form !== undefined ? { json: null, data: keysOf(opts.form) } : isObj(opts.json) ? { json: keysOf(opts.json), data: null } : bodyOf(opts.body);
+      record("request", opts.method || "GET", url, opts.qs, opts.headers, body.json, body.data);
+      var resp = { statusCode: 200, statusMessage: "OK", headers: {}, body: opts.json ? makeData() : "{}" };
+      if (typeof cb === "function") setImmediateF(function () { cb(null, resp, resp.body); });
+      if (promised) return Promise.resolve(opts.resolveWithFullResponse ? resp : resp.body);
+      return makeStub("request");
+    }
+    ["get", "post", "put", "patch", "delete", "head"].forEach(function (m) {
+      req[m] = function (a, b, c) {
+        var opts = isObj(a) && !(a instanceof URL) ? assign({}, a) : assign({}, isObj(b) ? b : {}, { url: a });
+        opts.method = m.toUpperCase();
+        return req(opts, typeof b === "function" ? b : c);
+      };
+    });
+    req.del = req.delete;
+    req.defaults = function () { return req; };
+    req.default = req;
+    return req;
+  }
+
+  // ---- XMLHttpRequest, jQuery --------------------------------------------------------
+
+  function XMLHttpRequest() {
+    this.readyState = 0;
+    this.status = 0;
+    this.statusText = "";
+    this.responseText = "";
+    this.response = null;
+    this.responseType = "";
+    this._h = {};
+    this._ls = {};
+    this.onload = this.onreadystatechange = this.onerror = null;
+    this.upload = { addEventListener: function () {} };
+  }
+  XMLHttpRequest.UNSENT = 0;
+  XMLHttpRequest.OPENED = 1;
+  XMLHttpRequest.DONE = 4;
+  XMLHttpRequest.prototype = {
+    DONE: 4,
+    open: function (m, u) { this._m = m; this._u = str(u); this.readyState = 1; },
+    setRequestHeader: function (k, v) { this._h[k] = v; },
+    getResponseHeader: function (k) { return /content-type/i.test(str(k)) ? "application/json" : null; },
+    getAllResponseHeaders: function () { return "content-type: application/json\r\n"; },
+    addEventListener: function (e, fn) { (this._ls[e] = this._ls[e] || []).push(fn); },
+    removeEventListener: function () {},
+    overrideMimeType: function () {},
+    abort: function () {},
+    send: function (body) {
+      var b = bodyOf(body);
+      record("xhr", this._m, this._u, null, this._h, b.json, b.data);
+      var x = this;
+      setImmediateF(function () {
+        x.readyState = 4;
+        x.status = 200;
+        x.statusText = "OK";
+        x.responseText = "{}";
+        x.response = x.responseType === "json" ? makeData() : "{}";
+        var ev = { target: x, currentTarget: x, type: "load" };
+        if (typeof x.onreadystatechange === "function") x.onreadystatechange(ev);
+        if (typeof x.onload === "function") x.onload(ev);
+        (x._ls.readystatechange || []).concat(x._ls.load || [], x._ls.loadend || []).forEach(function (f) { f.call(x, ev); });
+      });
+    },
+  };
+  XMLHttpRequest.prototype.constructor = XMLHttpRequest;
+
+  function makeJQuery() {
+    function jqXHR(p) {
+      var x = { status: 200, statusText: "success", readyState: 4, responseText: "{}", responseJSON: makeData() };
+      x.then = function (a, b) { return p.then(a, b); };
+      x.catch = function (b) { return p.catch(b); };
+      x.done = function (fn) { p.then(function (d) { fn(d, "success", x); }); return x; };
+      x.fail = function () { return x; };
+      x.always = function (fn) { p.then(function (d) { fn(d, "success", x); }); return x; };
+      x.abort = function () {};
+      return x;
+    }
+    function ajax(url, settings) {
+      var s = isObj(url) ? assign({}, url) : assign({}, settings, { url: url });
+      var method = str(s.method || s.type || "GET").toUpperCase();
+      var isGet = method === "GET" || method === "HEAD";
+      var params = null;
+      var b = { json: null, data: null };
+      if (s.data !== undefined) {
+        if (isGet) params = s.data;
+        else if (typeof s.data === "string" && /json/i.test(str(s.contentType))) b = { json: null, data: s.data };
+        else b = isObj(s.data) ? { json: null, data: keysOf(s.data) } : bodyOf(s.data);
+      }
+      record("jquery", method, str(s.url), params, s.headers, b.json, b.data);
+      var data = makeData();
+      var p = Promise.resolve(data);
+      var x = jqXHR(p);
+      p.then(function () {
+        if (typeof s.success === "function") s.success(data, "success", x);
+        if (typeof s.complete === "function") s.complete(x, "success");
+      });
+      return x;
+    }
+    function shortcut(method, dataType) {
+      return function (url, data, success) {
+        if (isObj(url)) return ajax(assign({}, url, { type: method }));
+        if (typeof data === "function") {
+          success = data;
+          data = undefined;
+        }
+        return ajax({ url: url, type: method, data: data, success: success, dataType: dataType });
+      };
+    }
+    var $ = function () { return makeStub("jquery"); };
+    $.ajax = ajax;
+    $.get = shortcut("GET");
+    $.getJSON = shortcut("GET", "json");
+    $.post = shortcut("POST");
+    $.param = function (o) { return new URLSearchParams(o).toString(); };
+    $.ajaxSetup = function () {};
+    $.each = function (o, fn) { if (isObj(o)) Object.keys(o).forEach(function (k) { fn(k, o[k]); }); };
+    $.extend = function () { return assign.apply(null, arguments); };
+    $.Deferred = function () { return makeStub("deferred"); };
+    $.when = function () { return Promise.all(Array.prototype.slice.call(arguments)); };
+    $.fn = {};
+    $.default = $;
+    return $;
+  }
+
+  // ---- Node http/https, undici ---------------------------------------------------------
+
+  function EventEmitter() {}
+  EventEmitter.prototype = {
+    on: function (e, fn) {
+      if (!this._ev) this._ev = {};
+      (this._ev[e] = this._ev[e] || []).push(fn);
+      return this;
+    },
+    emit: function (e) {
+      var fs = (this._ev && this._ev[e]) || [];
+      var args = Array.prototype.slice.call(arguments, 1);
+      for (var i = 0; i < fs.length; i++) fs[i].apply(this, args);
+      return fs.length > 0;
+    },
+    removeListener: function () { return this; },
+    removeAllListeners: function () { return this; },
+    setMaxListeners: function () { return this; },
+    listenerCount: function (e) { return ((this._ev && this._ev[e]) || []).length; },
+  };
+  EventEmitter.prototype.once = EventEmitter.prototype.on;
+  EventEmitter.prototype.addListener = EventEmitter.prototype.on;
+  EventEmitter.prototype.off = EventEmitter.prototype.removeListener;
+  EventEmitter.EventEmitter = EventEmitter;
+  EventEmitter.default = EventEmitter;
+  EventEmitter.once = function () { return Promise.resolve([]); };
+
+  function makeNodeHTTP(proto) {
+    var lib = proto === "https:" ? "https" : "http";
+    function IncomingMessage() {
+      this.statusCode = 200;
+      this.statusMessage = "OK";
+      this.headers = { "content-type": "application/json" };
+    }
+    IncomingMessage.prototype = Object.create(EventEmitter.prototype);
+    IncomingMessage.prototype.setEncoding = function () { return this; };
+    IncomingMessage.prototype.resume = function () { return this; };
+    IncomingMessage.prototype.pipe = function (d) { return d; };
+    IncomingMessage.prototype[Symbol.asyncIterator] = function () {
+      var done = false;
+      return { next: function () { var r = { value: done ? undefined : Buffer.from("{}"), done: done }; done = true; return Promise.resolve(r); } };
+    };
+
+    function ClientRequest(url, opts, cb) {
+      this._url = url;
+      this._o = opts;
+      this._cb = cb;
+      this._chunks = [];
+      this._h = assign({}, opts.headers);
+      this._done = false;
+    }
+    ClientRequest.prototype = Object.create(EventEmitter.prototype);
+    ClientRequest.prototype.setHeader = function (k, v) { this._h[k] = v; };
+    ClientRequest.prototype.getHeader = function (k) { return this._h[k]; };
+    ClientRequest.prototype.removeHeader = function (k) { delete this._h[k]; };
+    ClientRequest.prototype.setTimeout = function () { return this; };
+    ClientRequest.prototype.destroy = function () { return this; };
+    ClientRequest.prototype.abort = function () {};
+    ClientRequest.prototype.write = function (c) { this._chunks.push(str(c)); return true; };
+    ClientRequest.prototype.end = function (c) {
+      if (this._done) return this;
+      this._done = true;
+      if (c !== undefined && typeof c !== "function") this._chunks.push(str(c));
+      var body = this._chunks.length ? this._chunks.join("") : null;
+      record(lib, this._o.method || "GET", this._url, null, this._h, null, body);
+      var self = this;
+      setImmediateF(function () {
+        var res = new IncomingMessage();
+        if (typeof self._cb === "function") self._cb(res);
+        self.emit("response", res);
+        setImmediateF(function () {
+          res.emit("data", Buffer.from("{}"));
+          res.emit("end");
+        });
+      });
+      return this;
+    };
+
+    function target(a, b, cb) {
+      var opts = {};
+      var url;
+      if (typeof a === "string" || a instanceof URL) {
+        url = str(a);
+        if (typeof b === "function") cb = b;
+        else if (isObj(b)) opts = b;
+      } else {
+        opts = a || {};
+        if (typeof b === "function") cb = b;
+        var host = opts.hostname || opts.host || "localhost";
+        var port = opts.port && str(opts.port) !== "443" && str(opts.port) !== "80" ? ":" + opts.port : "";
+        url = (opts.protocol || proto) + "//" + host + port + (opts.path || "/");
+      }
+      return new ClientRequest(url, opts, cb);
+    }
+    var m = {
+      request: function (a, b, c) { return target(a, b, c); },
+      get: function (a, b, c) { var r = target(a, b, c); r._o = assign({}, r._o, { method: "GET" }); r.end(); return r; },
+      Agent: function () {},
+      globalAgent: {},
+      STATUS_CODES: { 200: "OK", 404: "Not Found", 500: "Internal Server Error" },
+      METHODS: ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"],
+      IncomingMessage: IncomingMessage,
+      ClientRequest: ClientRequest,
+      createServer: refusing(lib + ".createServer"),
+    };
+    m.default = m;
+    return m;
+  }
+
+  function makeUndici() {
+    function body() {
+      return {
+        json: function () { return Promise.resolve(makeData()); },
+        text: function () { return Promise.resolve("{}"); },
+        arrayBuffer: function () { return Promise.resolve(new ArrayBuffer(2)); },
+        blob: function () { return Promise.resolve(new Blob(["{}"])); },
+      };
+    }
+    function request(url, opts) {
+      opts = opts || {};
+      var u = joinURL(opts.origin, isObj(url) && !(url instanceof URL) ? url.path : url);
+      var b = bodyOf(opts.body);
+      record("undici", opts.method || "GET", u, opts.query, opts.headers, b.json, b.data);
+      return Promise.resolve({ statusCode: 200, headers: { "content-type": "application/json" }, body: body(), trailers: {} });
+    }
+    function Client(origin) {
+      this.origin = str(origin);
+    }
+    Client.prototype.request = function (o) { return request(o.path || "/", assign({}, o, { origin: this.origin })); };
+    Client.prototype.close = function () { return Promise.resolve(); };
+    var m = {
+      request: request,
+      fetch: makeFetch("undici"),
+      Client: Client,
+      Pool: Client,
+      Agent: function () {},
+      setGlobalDispatcher: function () {},
+      getGlobalDispatcher: function () { return {}; },
+      Headers: Headers,
+      Request: Request,
+      Response: Response,
+      FormData: FormData,
+    };
+    m.default = m;
+    return m;
+  }
+
+  // ---- Node built-ins: safe stubs and refusals ------------------------------------
+
+  function refusing(name) {
+    return function () { throw new Error(name + " is not available in the sandbox"); };
+  }
+
+  // A module that reaches the system: requiring it works, using it throws.
+  function refused(name) {
+    return new Proxy(function () {}, {
+      get: function (t, k) {
+        if (k === "then" || typeof k === "symbol") return undefined;
+        if (k === "__esModule") return false;
+        return refusing("require('" + name + "')." + str(k));
+      },
+      apply: function () { refusing("require('" + name + "')")(); },
+      construct: function () { refusing("require('" + name + "')")(); },
+      getPrototypeOf: function () { return Object.prototype; },
+    });
+  }
+
+  var b64chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  function Buffer(s) {
+    this._s = str(s);
+    this.length = this._s.length;
+  }
+  Buffer.from = function (v, enc) {
+    if (v instanceof Buffer) return new Buffer(v._s);
+    var s = str(v);
+    if (enc === "base64") s = host.b64dec(s);
+    else if (enc === "hex") s = s.replace(/../g, function (h) { return String.fromCharCode(parseInt(h, 16)); });
+    return new Buffer(s);
+  };
+  Buffer.alloc = function (n) { return new Buffer(""); };
+  Buffer.isBuffer = function (b) { return b instanceof Buffer; };
+  Buffer.concat = function (l) { return new Buffer(l.map(function (b) { return b._s; }).join("")); };
+  Buffer.byteLength = function (s) { return str(s).length; };
+  Buffer.prototype.toString = function (enc) {
+    if (enc === "base64") return host.b64enc(this._s);
+    if (enc === "hex") return this._s.split("").map(function (c) { return ("0" + c.charCodeAt(0).toString(16)).slice(-2); }).join("");
+    return this._s;
+  };
+  Buffer.prototype.toJSON = function () { return { type: "Buffer", data: [] }; };
+  void b64chars;
+
+  function btoa(s) { return host.b64enc(str(s)); }
+  function atob(s) { return host.b64dec(str(s)); }
+
+  var pathMod = {
+    sep: "/",
+    join: function () { return Array.prototype.slice.call(arguments).map(str).join("/").replace(/\/+/g, "/"); },
+    resolve: function () { var a = Array.prototype.slice.call(arguments).map(str); var p = a.join("/"); return p.charAt(0) === "/" ? p : "/sandbox/" + p; },
+    basename: function (p, ext) { var b = str(p).replace(/\/+$/, "").split("/").pop(); return ext && b.slice(-ext.length) === ext ? b.slice(0, -ext.length) : b; },
+    dirname: function (p) { var s = str(p).split("/"); s.pop(); return s.join("/") || "."; },
+    extname: function (p) { var m = /\.[^.\/]*$/.exec(str(p)); return m ? m[0] : ""; },
+    normalize: function (p) { return str(p); },
+    isAbsolute: function (p) { return str(p).charAt(0) === "/"; },
+    relative: function (a, b) { return str(b); },
+    parse: function (p) { return { root: "", dir: pathMod.dirname(p), base: pathMod.basename(p), ext: pathMod.extname(p), name: pathMod.basename(p, pathMod.extname(p)) }; },
+    format: function (o) { return (o.dir ? o.dir + "/" : "") + (o.base || o.name + (o.ext || "")); },
+  };
+  pathMod.posix = pathMod;
+
+  var qs = {
+    stringify: function (o) { return new URLSearchParams(isObj(o) ? o : {}).toString(); },
+    parse: function (s) { var out = {}; new URLSearchParams(str(s)).forEach(function (v, k) { out[k] = v; }); return out; },
+    escape: encodeURIComponent,
+    unescape: decodeURIComponent,
+  };
+  qs.encode = qs.stringify;
+  qs.decode = qs.parse;
+
+  var utilMod = {
+    format: function () { return Array.prototype.slice.call(arguments).map(function (a) { return fmt(a); }).join(" "); },
+    inspect: function (v) { return fmt(v); },
+    promisify: function (fn) {
+      return function () {
+        var args = Array.prototype.slice.call(arguments);
+        var self = this;
+        return new Promise(function (resolve, reject) {
+          args.push(function (err, v) { if (err) reject(err); else resolve(v); });
+          fn.apply(self, args);
+        });
+      };
+    },
+    inherits: function (c, p) { Object.setPrototypeOf(c.prototype, p.prototype); },
+    isDeepStrictEqual: function (a, b) { return JSON.stringify(a) === JSON.stringify(b); },
+    types: {},
+    TextEncoder: function () {},
+    TextDecoder: function () {},
+  };
+
+  var cryptoMod = {
+    createHash: function () {
+      var h = { update: function () { return h; }, digest: function () { return "0000000000000000000000000000000000000000"; } };
+      return h;
+    },
+    createHmac: function () {
+      var h = { update: function () { return h; }, digest: function () { return "0000000000000000000000000000000000000000"; } };
+      return h;
+    },
+    randomUUID: function () { return "00000000-0000-4000-8000-000000000000"; },
+    randomBytes: function (n) { return Buffer.from("0".repeat(Math.min(Number(n) || 0, 1024))); },
+    randomInt: function () { return 1; },
+    getRandomValues: function (a) { return a; },
+    subtle: makeStub("subtle"),
+  };
+
+  var osMod = {
+    platform: function () { return "linux"; }, type: function () { return "Linux"; }, arch: function () { return "x64"; },
+    homedir: function () { return "/sandbox"; }, tmpdir: function () { return "/tmp"; }, hostname: function () { return "sandbox"; },
+    cpus: function () { return [{}]; }, totalmem: function () { return 1 << 30; }, freemem: function () { return 1 << 29; },
+    EOL: "\n", userInfo: function () { return { username: "sandbox" }; }, release: function () { return "6.0.0"; },
+  };
+
+  var exitCode = 0;
+  var processObj = {
+    env: {},
+    argv: ["node", "/sandbox/main.js"],
+    execArgv: [],
+    platform: "linux",
+    arch: "x64",
+    pid: 1,
+    ppid: 0,
+    version: "v20.0.0",
+    versions: { node: "20.0.0" },
+    release: { name: "node" },
+    title: "node",
+    cwd: function () { return "/sandbox"; },
+    chdir: refusing("process.chdir"),
+    exit: function (code) { host.exit(code === undefined ? exitCode : Number(code) || 0); },
+    abort: function () { host.exit(134); },
+    kill: refusing("process.kill"),
+    binding: refusing("process.binding"),
+    _linkedBinding: refusing("process._linkedBinding"),
+    dlopen: refusing("process.dlopen"),
+    nextTick: function (fn) { var a = Array.prototype.slice.call(arguments, 1); Promise.resolve().then(function () { fn.apply(undefined, a); }); },
+    hrtime: Object.assign(function () { return [0, clock * 1e6]; }, { bigint: function () { return 0; } }),
+    uptime: function () { return clock / 1000; },
+    memoryUsage: function () { return { rss: 0, heapUsed: 0, heapTotal: 0 }; },
+    cpuUsage: function () { return { user: 0, system: 0 }; },
+    on: function () { return processObj; },
+    once: function () { return processObj; },
+    off: function () { return processObj; },
+    emit: function () { return false; },
+    emitWarning: function () {},
+    stdout: { write: function (s) { host.console("log", str(s)); return true; }, isTTY: false },
+    stderr: { write: function (s) { host.console("error", str(s)); return true; }, isTTY: false },
+    stdin: makeStub("stdin"),
+  };
+  Object.defineProperty(processObj, "exitCode", { get: function () { return exitCode; }, set: function (v) { exitCode = Number(v) || 0; } });
+
+  var timersMod = { setTimeout: setTimeoutF, setInterval: setIntervalF, setImmediate: setImmediateF, clearTimeout: clearF, clearInterval: clearF, clearImmediate: clearF };
+  var timersPromises = {
+    setTimeout: function (ms, v) { return sleep(ms, v); },
+    setImmediate: function (v) { return sleep(0, v); },
+    setInterval: function () { return makeStub("interval"); },
+    scheduler: { wait: function (ms) { return sleep(ms); } },
+  };
+
+  var stubModules = {};
+  function stubModule(name) {
+    if (!stubModules[name]) {
+      host.stubbed(name);
+      stubModules[name] = makeStub(name);
+    }
+    return stubModules[name];
+  }
+
+  var systemModules = ["fs", "fs/promises", "child_process", "net", "tls", "dgram", "dns", "dns/promises", "cluster",
+    "worker_threads", "vm", "v8", "inspector", "module", "http2", "repl", "readline", "perf_hooks", "async_hooks",
+    "trace_events", "wasi", "diagnostics_channel", "tty", "sqlite", "test"];
+
+  var modules = {};
+  function lazy(name, make) {
+    Object.defineProperty(modules, name, { configurable: true, enumerable: true, get: function () { var v = make(); Object.defineProperty(modules, name, { value: v }); return v; } });
+  }
+  var axiosRoot;
+  lazy("axios", function () { return axiosRoot || (axiosRoot = makeAxios()); });
+  lazy("node-fetch", function () { return fetchModule("node-fetch"); });
+  lazy("cross-fetch", function () { return fetchModule("cross-fetch"); });
+  lazy("isomorphic-fetch", function () { return fetchModule("isomorphic-fetch"); });
+  lazy("isomorphic-unfetch", function () { return fetchModule("isomorphic-unfetch"); });
+  lazy("got", function () { return makeGot(); });
+  lazy("ky", function () { return makeKy(); });
+  lazy("ky-universal", function () { return makeKy(); });
+  lazy("superagent", function () { return makeSuperagent(); });
+  lazy("request", function () { return makeRequestLib(false); });
+  lazy("request-promise", function () { return makeRequestLib(true); });
+  lazy("request-promise-native", function () { return makeRequestLib(true); });
+  lazy("jquery", function () { return makeJQuery(); });
+  lazy("https", function () { return makeNodeHTTP("https:"); });
+  lazy("http", function () { return makeNodeHTTP("http:"); });
+  lazy("undici", function () { return makeUndici(); });
+  modules.url = { URL: URL, URLSearchParams: URLSearchParams, parse: function (u) { var x = new URL(u); return { protocol: x.protocol, host: x.host, hostname: x.hostname, port: x.port, pathname: x.pathname, search: x.search, query: x.search.slice(1), path: x.pathname + x.search, href: x.href }; }, format: function (u) { return u instanceof URL ? u.href : (u.protocol || "https:") + "//" + (u.host || u.hostname) + (u.pathname || "") + (u.search || ""); }, resolve: function (a, b) { return new URL(b, a).href; }, fileURLToPath: function (u) { return str(u).replace(/^file:\/\//, ""); }, pathToFileURL: function (p) { return new URL("file://" + p); } };
+  modules.querystring = qs;
+  modules.path = pathMod;
+  modules.util = utilMod;
+  modules.events = EventEmitter;
+  modules.crypto = cryptoMod;
+  modules.os = osMod;
+  modules.buffer = { Buffer: Buffer };
+  modules.process = processObj;
+  modules.timers = timersMod;
+  modules["timers/promises"] = timersPromises;
+  modules.assert = Object.assign(function (c, m) { if (!c) throw new Error(m || "assertion failed"); }, { ok: function (c, m) { if (!c) throw new Error(m || "assertion failed"); }, equal: function () {}, strictEqual: function () {}, deepStrictEqual: function () {} });
+  modules.stream = { Readable: EventEmitter, Writable: EventEmitter, Transform: EventEmitter, PassThrough: EventEmitter, pipeline: function () {} };
+  modules["stream/promises"] = { pipeline: function () { return Promise.resolve(); } };
+  modules.zlib = makeStub("zlib");
+  modules.string_decoder = { StringDecoder: function () { this.write = str; this.end = function () { return ""; }; } };
+  systemModules.forEach(function (n) { modules[n] = refused(n); });
+
+  function requireF(name) {
+    var n = str(name);
+    if (n.slice(0, 5) === "node:") n = n.slice(5);
+    if (hasOwn.call(modules, n)) return modules[n];
+    var base = n.charAt(0) === "@" ? n.split("/").slice(0, 2).join("/") : n.split("/")[0];
+    if (base !== n && hasOwn.call(modules, base) && base !== "fs") return modules[base];
+    return stubModule(n);
+  }
+  requireF.resolve = function (n) { return str(n); };
+  requireF.cache = {};
+  requireF.main = undefined;
+
+  // ---- globals ---------------------------------------------------------------------
+
+  var globals = {
+    console: consoleObj, fetch: fetchF, Headers: Headers, Request: Request, Response: Response, URL: URL,
+    URLSearchParams: URLSearchParams, FormData: FormData, AbortController: AbortController, AbortSignal: AbortSignal,
+    Blob: Blob, XMLHttpRequest: XMLHttpRequest, setTimeout: setTimeoutF, setInterval: setIntervalF,
+    setImmediate: setImmediateF, clearTimeout: clearF, clearInterval: clearF, clearImmediate: clearF,
+    queueMicrotask: function (fn) { Promise.resolve().then(fn); }, process: processObj, Buffer: Buffer, btoa: btoa,
+    atob: atob, global: G, self: G, structuredClone: function (v) { return JSON.parse(JSON.stringify(v)); },
+    TextEncoder: function () { this.encode = function (s) { return str(s); }; },
+    TextDecoder: function () { this.decode = function (s) { return str(s); }; },
+    performance: { now: function () { return clock; }, mark: function () {}, measure: function () {} },
+    crypto: { randomUUID: cryptoMod.randomUUID, getRandomValues: function (a) { return a; }, subtle: makeStub("subtle") },
+  };
+  Object.keys(globals).forEach(function (k) {
+    Object.defineProperty(G, k, { value: globals[k], writable: true, configurable: true, enumerable: false });
+  });
+
+  // Names a browser script reads as globals: bound to recorders when the code uses
+  // them without defining them.
+  var knownGlobals = {
+    axios: function () { return requireF("axios"); },
+    $: function () { return requireF("jquery"); },
+    jQuery: function () { return requireF("jquery"); },
+    got: function () { return requireF("got"); },
+    ky: function () { return requireF("ky"); },
+    superagent: function () { return requireF("superagent"); },
+    window: function () { return G; },
+    document: function () { return makeStub("document"); },
+  };
+
+  // ---- dummies -------------------------------------------------------------------------
+
+  var secretish = /key|token|secret|password|auth/;
+  var countish = /^(month|day|days|hours|limit|count|page|size|num|n|max|top|offset|amount|quantity|age|k|perpage|per_page|maxresults|max_results|radius|retries|timeout|zoom|level|pagesize|page_size|index|idx|i)$/;
+
+  // dummy: a value for parameter p ({name, kind, keys}) by its name and its uses.
+  function dummy(p, mode) {
+    if (mode === 2) return makeStub(p.name || "arg");
+    if (p.keys && p.keys.length) {
+      var o = {};
+      for (var i = 0; i < p.keys.length; i++) o[p.keys[i]] = dummy({ name: p.keys[i], kind: "" }, mode);
+      return o;
+    }
+    var n = str(p.name || "").toLowerCase().replace(/[-_]/g, "");
+    var raw = str(p.name || "").toLowerCase();
+    switch (p.kind) {
+      case "num":
+        return /year/.test(n) ? 2024 : /^lat/.test(n) ? 40.7 : /^(lon|lng)/.test(n) ? -74.0 : 1;
+      case "arr":
+        return ["test"];
+      case "fn":
+        return function () {};
+      case "obj":
+        return makeStub(p.name || "arg");
+    }
+    if (/url|endpoint/.test(n)) return "https://example.com/test";
+    if (n === "lat" || n === "latitude") return 40.7;
+    if (n === "lon" || n === "lng" || n === "long" || n === "longitude") return -74.0;
+    if (secretish.test(n)) return "test-key";
+    if (/email/.test(n)) return "test@example.com";
+    if (/date/.test(n) || /^(start|end|since|until|begin|from|to)$/.test(n)) return "2024-01-01";
+    if (/year/.test(n)) return 2024;
+    if (countish.test(raw) || countish.test(n) || /^(num|max)[A-Z_]/.test(str(p.name))) return 1;
+    if (/^(headers|params|data|payload|body|json|options|opts|config|settings|cfg|conf|context|ctx|info|meta|metadata|query|queryparams|filters|extra|args|init)$/.test(n)) return {};
+    if (/^(req|request|res|response|event|message|msg|client|app|db|conn|logger|log|bot|interaction)$/.test(n)) return makeStub(p.name);
+    if (/^(callback|cb|done|next|handler|fn|resolve|reject|onsuccess|onerror|success|error)$/.test(n)) return function () {};
+    if (/list$|ids$/.test(n)) return ["test"];
+    if (/s$/.test(n) && n.length > 3 && !/(address|status|news|class|alias|bus|is|has|ss)$/.test(n)) return ["test"];
+    if (/lang|locale/.test(n)) return "en";
+    if (/country/.test(n)) return "US";
+    if (/^(city|location|place|address|region|state|q|query|term|search|keyword|keywords)$/.test(n)) return "London";
+    if (/id$/.test(n)) return "1";
+    return "test";
+  }
+
+  function args(params, mode) {
+    var out = [];
+    for (var i = 0; i < params.length; i++) {
+      var p = params[i];
+      if (p.rest) break;
+      if (mode === 0 && p.def) out.push(undefined);
+      else out.push(dummy(p, mode));
+    }
+    return out;
+  }
+
+  // ---- the driver's entry points ---------------------------------------------------------
+
+  var lookup = null;
+  var moduleObj = { exports: {} };
+  var instances = {};
+
+  function find(name) {
+    try {
+      if (lookup) {
+        var v = lookup(name);
+        if (v !== undefined) return v;
+      }
+    } catch (e) {}
+    var ex = moduleObj.exports;
+    if (isObj(ex)) {
+      if (name === "default" && ex.default !== undefined) return ex.default;
+      try {
+        if (ex[name] !== undefined) return ex[name];
+        if (typeof ex === "function" && ex.name === name) return ex;
+        if (isObj(ex.default) && ex.default[name] !== undefined) return ex.default[name];
+      } catch (e) {}
+    }
+    return undefined;
+  }
+
+  // target: the function to call for a def ("f", "Class.method", "obj.m") and what
+  // `this` it gets; null when there is none.
+  function target(def) {
+    var dot = def.indexOf(".");
+    if (dot < 0) {
+      var f = find(def);
+      return typeof f === "function" ? { fn: f, self: undefined } : null;
+    }
+    var owner = def.slice(0, dot), m = def.slice(dot + 1);
+    var o = find(owner);
+    if (!isObj(o)) return null;
+    if (typeof o === "function" && o.prototype && typeof o.prototype[m] === "function" && typeof o[m] !== "function") {
+      if (!hasOwn.call(instances, owner)) {
+        var inst;
+        try {
+          inst = new o(...args(drive.ctorParams[owner] || [], 1));
+        } catch (e) {
+          try {
+            inst = Object.create(o.prototype);
+          } catch (e2) {
+            inst = null;
+          }
+        }
+        instances[owner] = inst;
+      }
+      var self = instances[owner];
+      return self ? { fn: self[m], self: self } : null;
+    }
+    var fn = o[m];
+    return typeof fn === "function" ? { fn: fn, self: o } : null;
+  }
+
+  // drive calls def with the dummies of mode; it returns what the call returned.
+  function drive(def, params, mode) {
+    var t = target(def);
+    if (!t) return { missing: true };
+    return { value: Reflect.apply(t.fn, t.self, args(params, mode)) };
+  }
+  drive.ctorParams = {};
+
+  return {
+    require: requireF,
+    module: moduleObj,
+    setLookup: function (f) { lookup = f; },
+    bindGlobals: function (names) {
+      for (var i = 0; i < names.length; i++) {
+        var n = names[i];
+        if (hasOwn.call(G, n)) continue;
+        var v;
+        if (hasOwn.call(knownGlobals, n)) v = knownGlobals[n]();
+        else {
+          host.undefined(n);
+          v = makeStub(n);
+        }
+        Object.defineProperty(G, n, { value: v, writable: true, configurable: true });
+      }
+    },
+    drive: drive,
+    setCtorParams: function (c) { drive.ctorParams = c; },
+    tick: tick,
+    pending: function () { return timers.length; },
+    promiseState: function (p) { return p; },
+  };
+})
