@@ -167,6 +167,10 @@ func (e *engine) run(j job) (res sandbox.Result, ph phases) {
 		return res, ph
 	}
 	an := analyze(body, e.builtins)
+	if !strings.Contains(j.Code, "catch") {
+		// a try esbuild wrote lowering for-await or an async generator is not the code's
+		an.facts.HasTry = false
+	}
 	res.Facts = an.facts
 	compiled, err := goja.CompileAST(prg, false)
 	ph.parse = time.Since(t)
@@ -265,19 +269,32 @@ func (d *driver) note(where string, err error) {
 }
 
 func exceptionText(err error) string {
+	var so *goja.StackOverflowError
+	if errors.As(err, &so) {
+		return "RangeError: maximum call stack size exceeded"
+	}
 	var ex *goja.Exception
 	if errors.As(err, &ex) {
 		if v := ex.Value(); v != nil {
 			if o, ok := v.(*goja.Object); ok {
 				name, msg := o.Get("name"), o.Get("message")
-				if name != nil && msg != nil && !goja.IsUndefined(name) {
+				if isString(name) && isString(msg) && name.String() != "" {
 					return firstLine(name.String() + ": " + msg.String())
 				}
 			}
+			// not an Error: never its own toString, which is the code's
 			return firstLine("thrown: " + safeString(v))
 		}
 	}
 	return firstLine(err.Error())
+}
+
+func isString(v goja.Value) bool {
+	if v == nil {
+		return false
+	}
+	_, ok := v.Export().(string)
+	return ok
 }
 
 // safeString is v as a string, without calling the code's toString.
@@ -346,7 +363,7 @@ func (d *driver) drive(compiled *goja.Program, an analysis, function string) (st
 		return v
 	}
 
-	for _, t := range targets(an.defs, function) {
+	for _, t := range targets(an.defs, an.exported, function) {
 		if v := d.callTarget(t); v != nil {
 			return v
 		}
@@ -360,8 +377,11 @@ func (d *driver) drive(compiled *goja.Program, an analysis, function string) (st
 // targets are the definitions to call: those named function (f, or X.f), else
 // every definition (at most maxTargets). A named function the analysis did not
 // find is still tried: it may be exported under that name.
-func targets(defs []def, function string) []def {
+func targets(defs []def, exported map[string]string, function string) []def {
 	want := strings.TrimSpace(function)
+	if local, ok := exported[want]; ok {
+		want = local
+	}
 	if want == "" {
 		if len(defs) > maxTargets {
 			return defs[:maxTargets]
@@ -385,13 +405,18 @@ func paramsValue(ps []param) []any {
 	for i, p := range ps {
 		m := map[string]any{"name": p.Name, "kind": p.Kind, "def": p.Def, "rest": p.Rest}
 		if len(p.Keys) > 0 {
-			keys := make([]any, len(p.Keys))
-			for k, s := range p.Keys {
-				keys[k] = s
-			}
-			m["keys"] = keys
+			m["keys"] = anys(p.Keys)
+			m["opt"] = anys(p.Opt)
 		}
 		out[i] = m
+	}
+	return out
+}
+
+func anys(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
 	}
 	return out
 }
@@ -483,7 +508,7 @@ func (r rejectionError) Error() string { return r.text }
 func rejection(v goja.Value) error {
 	if o, ok := v.(*goja.Object); ok {
 		name, msg := o.Get("name"), o.Get("message")
-		if name != nil && msg != nil && !goja.IsUndefined(name) {
+		if isString(name) && isString(msg) {
 			return rejectionError{firstLine(name.String() + ": " + msg.String())}
 		}
 	}

@@ -17,6 +17,7 @@ type param struct {
 	Name string   `json:"name"`
 	Kind string   `json:"kind,omitempty"`
 	Keys []string `json:"keys,omitempty"`
+	Opt  []string `json:"opt,omitempty"` // keys with a default
 	Def  bool     `json:"def,omitempty"`
 	Rest bool     `json:"rest,omitempty"`
 }
@@ -33,6 +34,9 @@ type analysis struct {
 	facts sandbox.Facts
 	defs  []def
 	ctors map[string][]param // class name → constructor parameters
+	// exported maps a name the module exports to the local definition behind it
+	// (esbuild's __export(m, {name: () => local})), e.g. default → main_default.
+	exported map[string]string
 	// globals are the free names the code reads other than as `typeof x`: each is
 	// bound before the code runs (a recorder for a known client, else a stub).
 	globals []string
@@ -60,7 +64,7 @@ var (
 // names the runtime defines.
 func analyze(body []ast.Statement, builtins map[string]bool) analysis {
 	w := &walker{declared: map[string]bool{}, mentioned: map[string]bool{}, typeofOnly: map[string]bool{}}
-	a := analysis{facts: sandbox.Facts{Syntax: true}, ctors: map[string][]param{}}
+	a := analysis{facts: sandbox.Facts{Syntax: true}, ctors: map[string][]param{}, exported: map[string]string{}}
 	var own []ast.Statement
 	for i, st := range body {
 		if i == 0 && isLookupCall(st) || isDirective(st) {
@@ -155,6 +159,10 @@ func (a *analysis) topDefs(st ast.Statement) {
 	case *ast.LexicalDeclaration:
 		a.bindingDefs(s.List)
 	case *ast.ExpressionStatement:
+		if c, ok := s.Expression.(*ast.CallExpression); ok && isIdent(c.Callee, "__export") && len(c.ArgumentList) == 2 {
+			a.exports(c.ArgumentList[1])
+			return
+		}
 		// exports.f = function ..., module.exports.f = ..., module.exports = {...}
 		as, ok := s.Expression.(*ast.AssignExpression)
 		if !ok || as.Operator != token.ASSIGN {
@@ -172,6 +180,27 @@ func (a *analysis) topDefs(st ast.Statement) {
 				a.objectDefs("", o)
 			} else {
 				a.valueDef("default", as.Right)
+			}
+		}
+	}
+}
+
+// exports reads esbuild's export table: {name: () => local, ...}.
+func (a *analysis) exports(e ast.Expression) {
+	o, ok := e.(*ast.ObjectLiteral)
+	if !ok {
+		return
+	}
+	for _, p := range o.Value {
+		pk, ok := p.(*ast.PropertyKeyed)
+		if !ok {
+			continue
+		}
+		if f, ok := pk.Value.(*ast.ArrowFunctionLiteral); ok {
+			if b, ok := f.Body.(*ast.ExpressionBody); ok {
+				if id, ok := b.Expression.(*ast.Identifier); ok {
+					a.exported[literalKey(pk.Key)] = string(id.Name)
+				}
 			}
 		}
 	}
@@ -306,9 +335,15 @@ func params(pl *ast.ParameterList, body ast.Node) []param {
 				switch q := pr.(type) {
 				case *ast.PropertyShort:
 					p.Keys = append(p.Keys, string(q.Name.Name))
+					if q.Initializer != nil {
+						p.Opt = append(p.Opt, string(q.Name.Name))
+					}
 				case *ast.PropertyKeyed:
 					if k := literalKey(q.Key); k != "" {
 						p.Keys = append(p.Keys, k)
+						if _, ok := q.Value.(*ast.AssignExpression); ok {
+							p.Opt = append(p.Opt, k)
+						}
 					}
 				}
 			}

@@ -144,33 +144,68 @@
 
   function paramsOf(p) {
     if (p === undefined || p === null) return null;
-    var k = keysOf(p);
-    return k;
+    if (Array.isArray(p) && p.every(function (x) { return typeof x === "string"; })) return p;
+    return keysOf(p);
   }
 
   // ---- timers (a virtual clock) -------------------------------------------
 
-  var timers = [];
+  // pending timers: a binary min-heap by (at, id); a cleared timer is dropped
+  // when it reaches the top
+  var heap = [];
+  var live = {};
+  var nlive = 0;
   var timerSeq = 0;
   var clock = 0;
 
+  function before(a, b) {
+    return a.at < b.at || (a.at === b.at && a.id < b.id);
+  }
+  function heapPush(t) {
+    var i = heap.length;
+    heap.push(t);
+    while (i > 0) {
+      var p = (i - 1) >> 1;
+      if (!before(heap[i], heap[p])) break;
+      var x = heap[i]; heap[i] = heap[p]; heap[p] = x;
+      i = p;
+    }
+  }
+  function heapPop() {
+    var top = heap[0];
+    var last = heap.pop();
+    if (heap.length) {
+      heap[0] = last;
+      var i = 0;
+      for (;;) {
+        var l = 2 * i + 1, r = l + 1, m = i;
+        if (l < heap.length && before(heap[l], heap[m])) m = l;
+        if (r < heap.length && before(heap[r], heap[m])) m = r;
+        if (m === i) break;
+        var x = heap[i]; heap[i] = heap[m]; heap[m] = x;
+        i = m;
+      }
+    }
+    return top;
+  }
+
   function addTimer(fn, delay, args, repeat) {
     if (typeof fn !== "function") return ++timerSeq;
-    if (timers.length >= MAX_TIMERS) throw new RangeError("sandbox: too many pending timers");
+    if (nlive >= MAX_TIMERS) throw new RangeError("sandbox: too many pending timers");
     var d = Number(delay) || 0;
     if (d < 0) d = 0;
     var t = { id: ++timerSeq, at: clock + d, fn: fn, args: args, repeat: repeat ? Math.max(d, 1) : 0 };
-    timers.push(t);
+    live[t.id] = t;
+    nlive++;
+    heapPush(t);
     return t.id;
   }
 
   function clearTimer(id) {
     if (isObj(id) && id._id !== undefined) id = id._id;
-    for (var i = 0; i < timers.length; i++) {
-      if (timers[i].id === id) {
-        timers.splice(i, 1);
-        return;
-      }
+    if (hasOwn.call(live, id)) {
+      delete live[id];
+      nlive--;
     }
   }
 
@@ -185,15 +220,21 @@
 
   // tick runs the earliest timer; false when none is pending.
   function tick() {
-    if (!timers.length) return false;
-    var k = 0;
-    for (var i = 1; i < timers.length; i++) if (timers[i].at < timers[k].at) k = i;
-    var t = timers[k];
-    clock = t.at;
-    if (t.repeat) t.at = clock + t.repeat;
-    else timers.splice(k, 1);
-    t.fn.apply(undefined, t.args);
-    return true;
+    while (heap.length) {
+      var t = heapPop();
+      if (!hasOwn.call(live, t.id)) continue;
+      clock = t.at;
+      if (t.repeat) {
+        t.at = clock + t.repeat;
+        heapPush(t);
+      } else {
+        delete live[t.id];
+        nlive--;
+      }
+      t.fn.apply(undefined, t.args);
+      return true;
+    }
+    return false;
   }
 
   var setTimeoutF = function setTimeout(fn, delay) {
@@ -1303,7 +1344,10 @@
     if (mode === 2) return makeStub(p.name || "arg");
     if (p.keys && p.keys.length) {
       var o = {};
-      for (var i = 0; i < p.keys.length; i++) o[p.keys[i]] = dummy({ name: p.keys[i], kind: "" }, mode);
+      for (var i = 0; i < p.keys.length; i++) {
+        if (mode === 0 && p.opt && p.opt.indexOf(p.keys[i]) >= 0) continue;
+        o[p.keys[i]] = dummy({ name: p.keys[i], kind: "" }, mode);
+      }
       return o;
     }
     var n = str(p.name || "").toLowerCase().replace(/[-_]/g, "");
@@ -1434,7 +1478,7 @@
     drive: drive,
     setCtorParams: function (c) { drive.ctorParams = c; },
     tick: tick,
-    pending: function () { return timers.length; },
+    pending: function () { return nlive; },
     promiseState: function (p) { return p; },
   };
 })

@@ -243,7 +243,7 @@ type worker struct {
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
 	replies chan reply
-	stderr  *tailBuffer
+	stderr  *headBuffer
 	once    sync.Once
 	ws      syscall.WaitStatus
 	waited  chan struct{}
@@ -260,12 +260,13 @@ func (r *Runner) start() (*worker, error) {
 	}
 	cmdline := append(append([]string{}, r.opts.Command...),
 		"-memory-mb", strconv.Itoa(r.opts.MemoryMB),
-		"-cpu-seconds", strconv.Itoa(int((r.opts.Timeout+time.Second-1)/time.Second)+1))
+		"-cpu-seconds", strconv.Itoa(int((r.opts.Timeout+time.Second-1)/time.Second)+1),
+		"-regexp-ms", strconv.Itoa(int(r.opts.Timeout/time.Millisecond)))
 	cmd := exec.Command(cmdline[0], cmdline[1:]...)
 	cmd.Env = []string{}
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	w := &worker{cmd: cmd, replies: make(chan reply, 1), stderr: &tailBuffer{max: 8 << 10}, waited: make(chan struct{})}
+	w := &worker{cmd: cmd, replies: make(chan reply, 1), stderr: &headBuffer{max: 8 << 10}, waited: make(chan struct{})}
 	cmd.Stderr = w.stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -333,26 +334,24 @@ func (w *worker) stop() {
 	}
 }
 
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
+// headBuffer keeps the first max bytes written to it (a Go runtime's fatal error
+// says what it is on its first line).
+type headBuffer struct {
 	mu  sync.Mutex
 	max int
 	b   bytes.Buffer
 }
 
-func (t *tailBuffer) Write(p []byte) (int, error) {
+func (t *headBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.b.Write(p)
-	if t.b.Len() > t.max {
-		rest := t.b.Bytes()[t.b.Len()-t.max:]
-		t.b.Reset()
-		t.b.Write(rest)
+	if room := t.max - t.b.Len(); room > 0 {
+		t.b.Write(p[:min(len(p), room)])
 	}
 	return len(p), nil
 }
 
-func (t *tailBuffer) String() string {
+func (t *headBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return strings.ToValidUTF8(t.b.String(), "?")

@@ -57,6 +57,8 @@ func transform(lang Language, code string) (js string, syntaxErr string) {
 				Target:     target,
 				Sourcefile: "main",
 				LogLevel:   api.LogLevelSilent,
+				// import() becomes a require: the engine has no module loader
+				Supported: map[string]bool{"dynamic-import": false},
 			})
 			if len(r.Errors) == 0 {
 				return string(r.Code), ""

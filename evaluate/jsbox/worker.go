@@ -53,6 +53,7 @@ func ServeWorker(in io.Reader, out io.Writer, args []string) int {
 	fs := flag.NewFlagSet(WorkerArg, flag.ContinueOnError)
 	memMB := fs.Int("memory-mb", 1024, "address-space limit in MiB")
 	cpuS := fs.Int("cpu-seconds", 6, "CPU-time limit of one job in seconds")
+	regexpMS := fs.Int("regexp-ms", 5000, "time limit of one backtracking regular-expression match in ms")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -68,7 +69,7 @@ func ServeWorker(in io.Reader, out io.Writer, args []string) int {
 	// A catastrophic backtracking regular expression (goja runs patterns Go's
 	// linear engine cannot take on regexp2) gives up at this bound, after which
 	// the runtime's own deadline stops the code.
-	regexp2.DefaultMatchTimeout = time.Duration(*cpuS) * time.Second
+	regexp2.DefaultMatchTimeout = time.Duration(*regexpMS) * time.Millisecond
 	go watchHeap(e, uint64(*memMB)<<19) // half the address space
 	xcpu := make(chan os.Signal, 1)
 	signal.Notify(xcpu, syscall.SIGXCPU)
@@ -166,7 +167,7 @@ func limitMemory(mb int) error {
 	if err := unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: as, Max: as}); err != nil {
 		return fmt.Errorf("set RLIMIT_AS: %w", err)
 	}
-	debug.SetMemoryLimit(int64(lim / 2))
+	debug.SetMemoryLimit(int64(lim / 4 * 3))
 	debug.SetMaxStack(256 << 20)
 	return nil
 }
@@ -231,7 +232,7 @@ func watchHeap(e *engine, limit uint64) {
 		// over the limit, garbage included: what is still live decides
 		runtime.GC()
 		metrics.Read(s)
-		if s[1].Value.Kind() == metrics.KindUint64 && s[1].Value.Uint64() > limit*3/4 {
+		if s[1].Value.Kind() == metrics.KindUint64 && s[1].Value.Uint64() > limit/2 {
 			e.interrupt(errMemory)
 		}
 	}
