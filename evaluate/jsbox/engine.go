@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
 
 	"sccg/evaluate/sandbox"
 )
@@ -131,18 +132,18 @@ func (e *engine) setup(vm *goja.Runtime, h *host) (harnessAPI, error) {
 	return harnessAPI{obj: api.ToObject(vm), vm: vm}, nil
 }
 
-// phases are where a run's time went.
+// phases are where a run's CPU time went (the process's, garbage collection and
+// esbuild's goroutines included: a worker runs one completion at a time).
 type phases struct {
 	transform, parse, runtime, code time.Duration
-	// cpuSetup and cpuCode are the thread's CPU time before the code runs and
-	// while it does (the worker's loop is locked to its thread).
+	// cpuSetup is all before the code runs, cpuCode the code with its targets.
 	cpuSetup, cpuCode time.Duration
 }
 
 // run runs one completion in a fresh runtime.
 func (e *engine) run(j job) (res sandbox.Result, ph phases) {
 	start := time.Now()
-	cpu0 := threadCPU()
+	cpu0 := processCPU()
 	res.Requests = []sandbox.Request{}
 	defer func() {
 		if p := recover(); p != nil {
@@ -151,15 +152,28 @@ func (e *engine) run(j job) (res sandbox.Result, ph phases) {
 		res.Duration = time.Since(start)
 	}()
 	lang, _ := ParseLanguage(j.Lang)
-	js, serr := transform(lang, j.Code)
-	ph.transform = time.Since(start)
-	if serr != "" {
-		res.Facts = sandbox.Facts{Syntax: false, Error: serr}
-		res.Status, res.Reason = sandbox.StatusError, "syntax"
-		return res, ph
+	// Plain JavaScript the engine parses as it is (a script, CommonJS) needs no
+	// transform: esbuild, a millisecond of CPU, runs for modules, JSX, TypeScript
+	// and syntax the engine lacks, and its verdict is the syntax check.
+	prg, body, err := (*ast.Program)(nil), []ast.Statement(nil), error(nil)
+	direct := false
+	if lang == JavaScript {
+		prg, body, err = parseModule(wrap(j.Code))
+		direct = err == nil
 	}
-	t := time.Now()
-	prg, body, err := parseModule(wrap(js))
+	ph.transform = processCPU() - cpu0
+	t := processCPU()
+	if !direct {
+		js, serr := transform(lang, j.Code)
+		ph.transform = processCPU() - cpu0
+		if serr != "" {
+			res.Facts = sandbox.Facts{Syntax: false, Error: serr}
+			res.Status, res.Reason = sandbox.StatusError, "syntax"
+			return res, ph
+		}
+		t = processCPU()
+		prg, body, err = parseModule(wrap(js))
+	}
 	if err != nil {
 		// esbuild took it but the engine cannot parse its output: a feature goja lacks
 		res.Facts = sandbox.Facts{Syntax: true, Error: "engine: " + firstLine(err.Error())}
@@ -173,13 +187,13 @@ func (e *engine) run(j job) (res sandbox.Result, ph phases) {
 	}
 	res.Facts = an.facts
 	compiled, err := goja.CompileAST(prg, false)
-	ph.parse = time.Since(t)
+	ph.parse = processCPU() - t
 	if err != nil {
 		res.Status, res.Reason = sandbox.StatusError, "engine cannot compile: "+firstLine(err.Error())
 		return res, ph
 	}
 
-	t = time.Now()
+	t = processCPU()
 	vm := goja.New()
 	h := &host{res: &res}
 	api, err := e.setup(vm, h)
@@ -187,10 +201,9 @@ func (e *engine) run(j job) (res sandbox.Result, ph phases) {
 		res.Status, res.Reason = sandbox.StatusCrash, "harness: "+err.Error()
 		return res, ph
 	}
-	ph.runtime = time.Since(t)
+	ph.runtime = processCPU() - t
 
-	t = time.Now()
-	cpu1 := threadCPU()
+	cpu1 := processCPU()
 	ph.cpuSetup = cpu1 - cpu0
 	e.setCurrent(vm)
 	timeout := time.Duration(j.TimeoutMS) * time.Millisecond
@@ -203,8 +216,8 @@ func (e *engine) run(j job) (res sandbox.Result, ph phases) {
 	timer.Stop()
 	e.setCurrent(nil)
 	vm.ClearInterrupt()
-	ph.code = time.Since(t)
-	ph.cpuCode = threadCPU() - cpu1
+	ph.cpuCode = processCPU() - cpu1
+	ph.code = ph.cpuCode
 
 	res.Stderr = h.console.String()
 	if h.dropped > 0 {
@@ -331,13 +344,16 @@ func (d *driver) drive(compiled *goja.Program, an analysis, function string) (st
 			}
 		}
 	}
-	ctors := map[string]any{}
-	for c, ps := range an.ctors {
-		ctors[c] = paramsValue(ps)
-	}
-	if _, err := d.api.call("setCtorParams", d.vm.ToValue(ctors)); err != nil {
-		if v, ok := stopped(err); ok {
-			return v
+	if len(an.ctors) > 0 {
+		ctors := map[string]json.RawMessage{}
+		for c, ps := range an.ctors {
+			ctors[c] = json.RawMessage(dummyArgs(ps, modeAll))
+		}
+		b, _ := json.Marshal(ctors)
+		if _, err := d.api.call("setCtorArgs", d.vm.ToValue(string(b))); err != nil {
+			if v, ok := stopped(err); ok {
+				return v
+			}
 		}
 	}
 
@@ -400,36 +416,14 @@ func targets(defs []def, exported map[string]string, function string) []def {
 	return out
 }
 
-func paramsValue(ps []param) []any {
-	out := make([]any, len(ps))
-	for i, p := range ps {
-		m := map[string]any{"name": p.Name, "kind": p.Kind, "def": p.Def, "rest": p.Rest}
-		if len(p.Keys) > 0 {
-			m["keys"] = anys(p.Keys)
-			m["opt"] = anys(p.Opt)
-		}
-		out[i] = m
-	}
-	return out
-}
-
-func anys(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
-}
-
 // callTarget calls one definition with each dummy mode in turn until a call sends
 // a request: keeping the defaults, dummies for every parameter, stubs for every
 // parameter. It returns what interrupted the run, if something did.
 func (d *driver) callTarget(t def) any {
-	params := d.vm.ToValue(paramsValue(t.Params))
 	var first error
-	for mode := 0; mode < 3; mode++ {
+	for mode := 0; mode < numModes; mode++ {
 		before := len(d.h.res.Requests)
-		r, err := d.api.call("drive", d.vm.ToValue(t.Name), params, d.vm.ToValue(mode))
+		r, err := d.api.call("drive", d.vm.ToValue(t.Name), d.vm.ToValue(dummyArgs(t.Params, mode)))
 		if err != nil {
 			if v, ok := stopped(err); ok {
 				return v

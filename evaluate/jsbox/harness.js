@@ -68,7 +68,7 @@
   function keysOf(v) {
     if (v === undefined || v === null) return null;
     if (typeof v === "string") return v;
-    if (v instanceof URLSearchParams || v instanceof FormData || v instanceof Headers) {
+    if (URL && (v instanceof URLSearchParams || v instanceof FormData || v instanceof Headers)) {
       var out = [];
       v.forEach(function (val, k) { out.push(k); });
       return out;
@@ -93,7 +93,7 @@
     var out = {};
     if (!h) return out;
     try {
-      if (h instanceof Headers) {
+      if (URL && h instanceof Headers) {
         h.forEach(function (v, k) { out[k] = str(v); });
       } else if (Array.isArray(h)) {
         for (var i = 0; i < h.length; i++) if (Array.isArray(h[i]) && h[i].length > 1) out[str(h[i][0])] = str(h[i][1]);
@@ -131,7 +131,7 @@
   function bodyOf(body) {
     if (body === undefined || body === null) return { json: null, data: null };
     if (typeof body === "string") return { json: null, data: body };
-    if (body instanceof URLSearchParams || body instanceof FormData) return { json: null, data: keysOf(body) };
+    if (URL && (body instanceof URLSearchParams || body instanceof FormData)) return { json: null, data: keysOf(body) };
     if (isObj(body) && !(body instanceof ArrayBuffer)) return { json: keysOf(body), data: null };
     return { json: null, data: str(body) };
   }
@@ -281,258 +281,264 @@
     groupEnd: function () {}, assert: function () {}, count: function () {},
   };
 
-  // ---- WHATWG: URL, URLSearchParams, Headers, FormData, AbortController -----
+  // ---- WHATWG: URL, URLSearchParams, Headers, FormData, AbortController, fetch ----
+  // made on first use (loadWeb): most completions use few of them
+  var URLSearchParams, dec, enc, urlRe, URL, Headers, FormData, AbortSignal, AbortController, Blob, Response, Request, makeFetch, fetchF, fetchModule;
+  function loadWeb() {
+    if (URL) return;
 
-  function URLSearchParams(init) {
-    this._l = [];
-    if (init === undefined || init === null) return;
-    if (typeof init === "string") {
-      var s = init.charAt(0) === "?" ? init.slice(1) : init;
-      if (!s) return;
-      var parts = s.split("&");
-      for (var i = 0; i < parts.length; i++) {
-        if (!parts[i]) continue;
-        var eq = parts[i].indexOf("=");
-        var k = eq < 0 ? parts[i] : parts[i].slice(0, eq);
-        var v = eq < 0 ? "" : parts[i].slice(eq + 1);
-        this._l.push([dec(k), dec(v)]);
-      }
-    } else if (init instanceof URLSearchParams) {
-      this._l = init._l.map(function (p) { return [p[0], p[1]]; });
-    } else if (Array.isArray(init)) {
-      for (var j = 0; j < init.length; j++) this._l.push([str(init[j][0]), str(init[j][1])]);
-    } else if (isObj(init)) {
-      var ks = Object.keys(init);
-      for (var n = 0; n < ks.length; n++) this._l.push([ks[n], str(init[ks[n]])]);
-    }
-  }
-  function dec(s) {
-    try {
-      return decodeURIComponent(s.replace(/\+/g, " "));
-    } catch (e) {
-      return s;
-    }
-  }
-  function enc(s) {
-    return encodeURIComponent(s).replace(/%20/g, "+");
-  }
-  URLSearchParams.prototype = {
-    append: function (k, v) { this._l.push([str(k), str(v)]); if (this._u) this._u._sync(); },
-    set: function (k, v) {
-      k = str(k);
-      var found = false;
-      this._l = this._l.filter(function (p) {
-        if (p[0] !== k) return true;
-        if (found) return false;
-        found = true;
-        p[1] = str(v);
-        return true;
-      });
-      if (!found) this._l.push([k, str(v)]);
-      if (this._u) this._u._sync();
-    },
-    get: function (k) {
-      for (var i = 0; i < this._l.length; i++) if (this._l[i][0] === str(k)) return this._l[i][1];
-      return null;
-    },
-    getAll: function (k) { return this._l.filter(function (p) { return p[0] === str(k); }).map(function (p) { return p[1]; }); },
-    has: function (k) { return this.get(k) !== null; },
-    delete: function (k) { this._l = this._l.filter(function (p) { return p[0] !== str(k); }); if (this._u) this._u._sync(); },
-    forEach: function (fn, self) { for (var i = 0; i < this._l.length; i++) fn.call(self, this._l[i][1], this._l[i][0], this); },
-    keys: function () { return this._l.map(function (p) { return p[0]; })[Symbol.iterator](); },
-    values: function () { return this._l.map(function (p) { return p[1]; })[Symbol.iterator](); },
-    entries: function () { return this._l.map(function (p) { return [p[0], p[1]]; })[Symbol.iterator](); },
-    sort: function () { this._l.sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0; }); },
-    toString: function () { return this._l.map(function (p) { return enc(p[0]) + "=" + enc(p[1]); }).join("&"); },
-    get size() { return this._l.length; },
-  };
-  URLSearchParams.prototype[Symbol.iterator] = URLSearchParams.prototype.entries;
-  URLSearchParams.prototype.constructor = URLSearchParams;
-
-  var urlRe = /^([a-z][a-z0-9+.-]*:)(?:\/\/(?:([^:@\/]*)(?::([^@\/]*))?@)?([^:\/?#]*)(?::(\d*))?)?([^?#]*)(\?[^#]*)?(#.*)?$/i;
-
-  function URL(u, base) {
-    var s = str(u);
-    if (base !== undefined && !/^[a-z][a-z0-9+.-]*:/i.test(s)) {
-      var b = new URL(base);
-      if (s.charAt(0) === "/" && s.charAt(1) === "/") s = b.protocol + s;
-      else if (s.charAt(0) === "/") s = b.origin + s;
-      else if (s.charAt(0) === "?") s = b.origin + b.pathname + s;
-      else s = b.origin + b.pathname.replace(/[^\/]*$/, "") + s;
-    }
-    var m = urlRe.exec(s);
-    if (!m) throw new TypeError("Invalid URL: " + s);
-    this.protocol = m[1].toLowerCase();
-    this.username = m[2] || "";
-    this.password = m[3] || "";
-    this.hostname = (m[4] || "").toLowerCase();
-    this.port = m[5] || "";
-    this.pathname = m[6] || (m[4] !== undefined ? "/" : "");
-    this.hash = m[8] || "";
-    this.searchParams = new URLSearchParams(m[7] || "");
-    this.searchParams._u = this;
-    this._search = m[7] && m[7] !== "?" ? m[7] : "";
-  }
-  URL.prototype = {
-    _sync: function () {
-      var q = this.searchParams.toString();
-      this._search = q ? "?" + q : "";
-    },
-    get search() { return this._search; },
-    set search(v) {
-      v = str(v);
-      this.searchParams = new URLSearchParams(v);
-      this.searchParams._u = this;
-      this._search = v && v !== "?" ? (v.charAt(0) === "?" ? v : "?" + v) : "";
-    },
-    get host() { return this.hostname + (this.port ? ":" + this.port : ""); },
-    set host(v) { var p = str(v).split(":"); this.hostname = p[0]; this.port = p[1] || ""; },
-    get origin() { return this.protocol + "//" + this.host; },
-    get href() {
-      var auth = this.username ? this.username + (this.password ? ":" + this.password : "") + "@" : "";
-      return this.protocol + "//" + auth + this.host + this.pathname + this.search + this.hash;
-    },
-    set href(v) { var n = new URL(v); for (var k in n) if (hasOwn.call(n, k)) this[k] = n[k]; this.searchParams._u = this; },
-    toString: function () { return this.href; },
-    toJSON: function () { return this.href; },
-  };
-  URL.prototype.constructor = URL;
-  URL.canParse = function (u, b) {
-    try {
-      new URL(u, b);
-      return true;
-    } catch (e) {
-      return false;
-    }
-  };
-
-  function Headers(init) {
-    this._m = {};
-    var self = this;
-    if (init instanceof Headers) init.forEach(function (v, k) { self.append(k, v); });
-    else if (Array.isArray(init)) init.forEach(function (p) { self.append(p[0], p[1]); });
-    else if (isObj(init)) Object.keys(init).forEach(function (k) { self.append(k, init[k]); });
-  }
-  Headers.prototype = {
-    append: function (k, v) {
-      var n = str(k).toLowerCase();
-      this._m[n] = this._m[n] !== undefined ? this._m[n] + ", " + str(v) : str(v);
-    },
-    set: function (k, v) { this._m[str(k).toLowerCase()] = str(v); },
-    get: function (k) { var v = this._m[str(k).toLowerCase()]; return v === undefined ? null : v; },
-    has: function (k) { return this._m[str(k).toLowerCase()] !== undefined; },
-    delete: function (k) { delete this._m[str(k).toLowerCase()]; },
-    forEach: function (fn, self) { var m = this._m; Object.keys(m).forEach(function (k) { fn.call(self, m[k], k, this); }, this); },
-    keys: function () { return Object.keys(this._m)[Symbol.iterator](); },
-    values: function () { var m = this._m; return Object.keys(m).map(function (k) { return m[k]; })[Symbol.iterator](); },
-    entries: function () { var m = this._m; return Object.keys(m).map(function (k) { return [k, m[k]]; })[Symbol.iterator](); },
-    raw: function () { return this._m; },
-  };
-  Headers.prototype[Symbol.iterator] = Headers.prototype.entries;
-  Headers.prototype.constructor = Headers;
-
-  function FormData() {
-    this._l = [];
-  }
-  FormData.prototype = Object.create(URLSearchParams.prototype);
-  FormData.prototype.constructor = FormData;
-  FormData.prototype.append = function (k, v) { this._l.push([str(k), v]); };
-  FormData.prototype.getHeaders = function () { return { "content-type": "multipart/form-data; boundary=sccg" }; };
-
-  function AbortSignal() {
-    this.aborted = false;
-    this.reason = undefined;
-    this.onabort = null;
-  }
-  AbortSignal.prototype.addEventListener = function () {};
-  AbortSignal.prototype.removeEventListener = function () {};
-  AbortSignal.prototype.throwIfAborted = function () {};
-  AbortSignal.timeout = function () { return new AbortSignal(); };
-  AbortSignal.abort = function () { var s = new AbortSignal(); s.aborted = true; return s; };
-  AbortSignal.any = function () { return new AbortSignal(); };
-  function AbortController() {
-    this.signal = new AbortSignal();
-  }
-  AbortController.prototype.abort = function (r) { this.signal.aborted = true; this.signal.reason = r; };
-
-  function Blob(parts) {
-    this._s = (parts || []).map(str).join("");
-    this.size = this._s.length;
-    this.type = "";
-  }
-  Blob.prototype.text = function () { return Promise.resolve(this._s); };
-  Blob.prototype.arrayBuffer = function () { return Promise.resolve(new ArrayBuffer(this._s.length)); };
-
-  // ---- fetch ------------------------------------------------------------------
-
-  function Response(body, init) {
-    init = init || {};
-    this.status = init.status !== undefined ? init.status : 200;
-    this.statusText = init.statusText !== undefined ? init.statusText : "OK";
-    this.ok = this.status >= 200 && this.status < 300;
-    this.headers = new Headers(init.headers || { "content-type": "application/json" });
-    this.url = init.url || "";
-    this.redirected = false;
-    this.type = "basic";
-    this.bodyUsed = false;
-    this._body = body === undefined || body === null ? "{}" : body;
-    this.body = makeStub("body");
-  }
-  Response.prototype = {
-    json: function () { this.bodyUsed = true; return Promise.resolve(makeData()); },
-    text: function () { this.bodyUsed = true; return Promise.resolve(str(this._body)); },
-    blob: function () { return Promise.resolve(new Blob([str(this._body)])); },
-    arrayBuffer: function () { return Promise.resolve(new ArrayBuffer(2)); },
-    formData: function () { return Promise.resolve(new FormData()); },
-    buffer: function () { return Promise.resolve(Buffer.from(str(this._body))); },
-    clone: function () { return new Response(this._body, { url: this.url }); },
-  };
-  Response.prototype.constructor = Response;
-  Response.json = function (d) { return new Response(JSON.stringify(d)); };
-  Response.error = function () { return new Response(null, { status: 0 }); };
-
-  function Request(input, init) {
-    init = init || {};
-    if (input instanceof Request) {
-      this.url = input.url;
-      this.method = init.method || input.method;
-      this.headers = new Headers(init.headers || input.headers);
-      this._body = init.body !== undefined ? init.body : input._body;
-    } else {
-      this.url = isObj(input) && input.href !== undefined ? str(input.href) : str(input);
-      this.method = str(init.method || "GET").toUpperCase();
-      this.headers = new Headers(init.headers);
-      this._body = init.body;
-    }
-    this.signal = init.signal || new AbortSignal();
-  }
-  Request.prototype.clone = function () { return new Request(this); };
-
-  function makeFetch(lib) {
-    return function fetch(input, init) {
-      try {
-        var req = new Request(input, init);
-        var b = bodyOf(req._body);
-        record(lib, req.method, req.url, null, req.headers, b.json, b.data);
-        return Promise.resolve(new Response("{}", { url: req.url }));
-      } catch (e) {
-        return Promise.reject(e);
+    URLSearchParams = function URLSearchParams(init) {
+      this._l = [];
+      if (init === undefined || init === null) return;
+      if (typeof init === "string") {
+        var s = init.charAt(0) === "?" ? init.slice(1) : init;
+        if (!s) return;
+        var parts = s.split("&");
+        for (var i = 0; i < parts.length; i++) {
+          if (!parts[i]) continue;
+          var eq = parts[i].indexOf("=");
+          var k = eq < 0 ? parts[i] : parts[i].slice(0, eq);
+          var v = eq < 0 ? "" : parts[i].slice(eq + 1);
+          this._l.push([dec(k), dec(v)]);
+        }
+      } else if (init instanceof URLSearchParams) {
+        this._l = init._l.map(function (p) { return [p[0], p[1]]; });
+      } else if (Array.isArray(init)) {
+        for (var j = 0; j < init.length; j++) this._l.push([str(init[j][0]), str(init[j][1])]);
+      } else if (isObj(init)) {
+        var ks = Object.keys(init);
+        for (var n = 0; n < ks.length; n++) this._l.push([ks[n], str(init[ks[n]])]);
       }
     };
-  }
-  var fetchF = makeFetch("fetch");
+    dec = function dec(s) {
+      try {
+        return decodeURIComponent(s.replace(/\+/g, " "));
+      } catch (e) {
+        return s;
+      }
+    };
+    enc = function enc(s) {
+      return encodeURIComponent(s).replace(/%20/g, "+");
+    };
+    URLSearchParams.prototype = {
+      append: function (k, v) { this._l.push([str(k), str(v)]); if (this._u) this._u._sync(); },
+      set: function (k, v) {
+        k = str(k);
+        var found = false;
+        this._l = this._l.filter(function (p) {
+          if (p[0] !== k) return true;
+          if (found) return false;
+          found = true;
+          p[1] = str(v);
+          return true;
+        });
+        if (!found) this._l.push([k, str(v)]);
+        if (this._u) this._u._sync();
+      },
+      get: function (k) {
+        for (var i = 0; i < this._l.length; i++) if (this._l[i][0] === str(k)) return this._l[i][1];
+        return null;
+      },
+      getAll: function (k) { return this._l.filter(function (p) { return p[0] === str(k); }).map(function (p) { return p[1]; }); },
+      has: function (k) { return this.get(k) !== null; },
+      delete: function (k) { this._l = this._l.filter(function (p) { return p[0] !== str(k); }); if (this._u) this._u._sync(); },
+      forEach: function (fn, self) { for (var i = 0; i < this._l.length; i++) fn.call(self, this._l[i][1], this._l[i][0], this); },
+      keys: function () { return this._l.map(function (p) { return p[0]; })[Symbol.iterator](); },
+      values: function () { return this._l.map(function (p) { return p[1]; })[Symbol.iterator](); },
+      entries: function () { return this._l.map(function (p) { return [p[0], p[1]]; })[Symbol.iterator](); },
+      sort: function () { this._l.sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0; }); },
+      toString: function () { return this._l.map(function (p) { return enc(p[0]) + "=" + enc(p[1]); }).join("&"); },
+      get size() { return this._l.length; },
+    };
+    URLSearchParams.prototype[Symbol.iterator] = URLSearchParams.prototype.entries;
+    URLSearchParams.prototype.constructor = URLSearchParams;
 
-  function fetchModule(lib) {
-    var f = makeFetch(lib);
-    f.default = f;
-    f.Headers = Headers;
-    f.Request = Request;
-    f.Response = Response;
-    f.FormData = FormData;
-    f.FetchError = Error;
-    f.AbortError = Error;
-    f.fetch = f;
-    return f;
+    urlRe = /^([a-z][a-z0-9+.-]*:)(?:\/\/(?:([^:@\/]*)(?::([^@\/]*))?@)?([^:\/?#]*)(?::(\d*))?)?([^?#]*)(\?[^#]*)?(#.*)?$/i;
+
+    URL = function URL(u, base) {
+      var s = str(u);
+      if (base !== undefined && !/^[a-z][a-z0-9+.-]*:/i.test(s)) {
+        var b = new URL(base);
+        if (s.charAt(0) === "/" && s.charAt(1) === "/") s = b.protocol + s;
+        else if (s.charAt(0) === "/") s = b.origin + s;
+        else if (s.charAt(0) === "?") s = b.origin + b.pathname + s;
+        else s = b.origin + b.pathname.replace(/[^\/]*$/, "") + s;
+      }
+      var m = urlRe.exec(s);
+      if (!m) throw new TypeError("Invalid URL: " + s);
+      this.protocol = m[1].toLowerCase();
+      this.username = m[2] || "";
+      this.password = m[3] || "";
+      this.hostname = (m[4] || "").toLowerCase();
+      this.port = m[5] || "";
+      this.pathname = m[6] || (m[4] !== undefined ? "/" : "");
+      this.hash = m[8] || "";
+      this.searchParams = new URLSearchParams(m[7] || "");
+      this.searchParams._u = this;
+      this._search = m[7] && m[7] !== "?" ? m[7] : "";
+    };
+    URL.prototype = {
+      _sync: function () {
+        var q = this.searchParams.toString();
+        this._search = q ? "?" + q : "";
+      },
+      get search() { return this._search; },
+      set search(v) {
+        v = str(v);
+        this.searchParams = new URLSearchParams(v);
+        this.searchParams._u = this;
+        this._search = v && v !== "?" ? (v.charAt(0) === "?" ? v : "?" + v) : "";
+      },
+      get host() { return this.hostname + (this.port ? ":" + this.port : ""); },
+      set host(v) { var p = str(v).split(":"); this.hostname = p[0]; this.port = p[1] || ""; },
+      get origin() { return this.protocol + "//" + this.host; },
+      get href() {
+        var auth = this.username ? this.username + (this.password ? ":" + this.password : "") + "@" : "";
+        return this.protocol + "//" + auth + this.host + this.pathname + this.search + this.hash;
+      },
+      set href(v) { var n = new URL(v); for (var k in n) if (hasOwn.call(n, k)) this[k] = n[k]; this.searchParams._u = this; },
+      toString: function () { return this.href; },
+      toJSON: function () { return this.href; },
+    };
+    URL.prototype.constructor = URL;
+    URL.canParse = function (u, b) {
+      try {
+        new URL(u, b);
+        return true;
+      } catch (e) {
+        return false;
+      }
+    };
+
+    Headers = function Headers(init) {
+      this._m = {};
+      var self = this;
+      if (init instanceof Headers) init.forEach(function (v, k) { self.append(k, v); });
+      else if (Array.isArray(init)) init.forEach(function (p) { self.append(p[0], p[1]); });
+      else if (isObj(init)) Object.keys(init).forEach(function (k) { self.append(k, init[k]); });
+    };
+    Headers.prototype = {
+      append: function (k, v) {
+        var n = str(k).toLowerCase();
+        this._m[n] = this._m[n] !== undefined ? this._m[n] + ", " + str(v) : str(v);
+      },
+      set: function (k, v) { this._m[str(k).toLowerCase()] = str(v); },
+      get: function (k) { var v = this._m[str(k).toLowerCase()]; return v === undefined ? null : v; },
+      has: function (k) { return this._m[str(k).toLowerCase()] !== undefined; },
+      delete: function (k) { delete this._m[str(k).toLowerCase()]; },
+      forEach: function (fn, self) { var m = this._m; Object.keys(m).forEach(function (k) { fn.call(self, m[k], k, this); }, this); },
+      keys: function () { return Object.keys(this._m)[Symbol.iterator](); },
+      values: function () { var m = this._m; return Object.keys(m).map(function (k) { return m[k]; })[Symbol.iterator](); },
+      entries: function () { var m = this._m; return Object.keys(m).map(function (k) { return [k, m[k]]; })[Symbol.iterator](); },
+      raw: function () { return this._m; },
+    };
+    Headers.prototype[Symbol.iterator] = Headers.prototype.entries;
+    Headers.prototype.constructor = Headers;
+
+    FormData = function FormData() {
+      this._l = [];
+    };
+    FormData.prototype = Object.create(URLSearchParams.prototype);
+    FormData.prototype.constructor = FormData;
+    FormData.prototype.append = function (k, v) { this._l.push([str(k), v]); };
+    FormData.prototype.getHeaders = function () { return { "content-type": "multipart/form-data; boundary=sccg" }; };
+
+    AbortSignal = function AbortSignal() {
+      this.aborted = false;
+      this.reason = undefined;
+      this.onabort = null;
+    };
+    AbortSignal.prototype.addEventListener = function () {};
+    AbortSignal.prototype.removeEventListener = function () {};
+    AbortSignal.prototype.throwIfAborted = function () {};
+    AbortSignal.timeout = function () { return new AbortSignal(); };
+    AbortSignal.abort = function () { var s = new AbortSignal(); s.aborted = true; return s; };
+    AbortSignal.any = function () { return new AbortSignal(); };
+    AbortController = function AbortController() {
+      this.signal = new AbortSignal();
+    };
+    AbortController.prototype.abort = function (r) { this.signal.aborted = true; this.signal.reason = r; };
+
+    Blob = function Blob(parts) {
+      this._s = (parts || []).map(str).join("");
+      this.size = this._s.length;
+      this.type = "";
+    };
+    Blob.prototype.text = function () { return Promise.resolve(this._s); };
+    Blob.prototype.arrayBuffer = function () { return Promise.resolve(new ArrayBuffer(this._s.length)); };
+
+    // ---- fetch ------------------------------------------------------------------
+
+    Response = function Response(body, init) {
+      init = init || {};
+      this.status = init.status !== undefined ? init.status : 200;
+      this.statusText = init.statusText !== undefined ? init.statusText : "OK";
+      this.ok = this.status >= 200 && this.status < 300;
+      this.headers = new Headers(init.headers || { "content-type": "application/json" });
+      this.url = init.url || "";
+      this.redirected = false;
+      this.type = "basic";
+      this.bodyUsed = false;
+      this._body = body === undefined || body === null ? "{}" : body;
+      this.body = makeStub("body");
+    };
+    Response.prototype = {
+      json: function () { this.bodyUsed = true; return Promise.resolve(makeData()); },
+      text: function () { this.bodyUsed = true; return Promise.resolve(str(this._body)); },
+      blob: function () { return Promise.resolve(new Blob([str(this._body)])); },
+      arrayBuffer: function () { return Promise.resolve(new ArrayBuffer(2)); },
+      formData: function () { return Promise.resolve(new FormData()); },
+      buffer: function () { loadNode(); return Promise.resolve(Buffer.from(str(this._body))); },
+      clone: function () { return new Response(this._body, { url: this.url }); },
+    };
+    Response.prototype.constructor = Response;
+    Response.json = function (d) { return new Response(JSON.stringify(d)); };
+    Response.error = function () { return new Response(null, { status: 0 }); };
+
+    Request = function Request(input, init) {
+      init = init || {};
+      if (input instanceof Request) {
+        this.url = input.url;
+        this.method = init.method || input.method;
+        this.headers = new Headers(init.headers || input.headers);
+        this._body = init.body !== undefined ? init.body : input._body;
+      } else {
+        this.url = isObj(input) && input.href !== undefined ? str(input.href) : str(input);
+        this.method = str(init.method || "GET").toUpperCase();
+        this.headers = new Headers(init.headers);
+        this._body = init.body;
+      }
+      this.signal = init.signal || new AbortSignal();
+    };
+    Request.prototype.clone = function () { return new Request(this); };
+
+    makeFetch = function makeFetch(lib) {
+      return function fetch(input, init) {
+        try {
+          var req = new Request(input, init);
+          var b = bodyOf(req._body);
+          record(lib, req.method, req.url, null, req.headers, b.json, b.data);
+          return Promise.resolve(new Response("{}", { url: req.url }));
+        } catch (e) {
+          return Promise.reject(e);
+        }
+      };
+    };
+    fetchF = makeFetch("fetch");
+
+    fetchModule = function fetchModule(lib) {
+      var f = makeFetch(lib);
+      f.default = f;
+      f.Headers = Headers;
+      f.Request = Request;
+      f.Response = Response;
+      f.FormData = FormData;
+      f.FetchError = Error;
+      f.AbortError = Error;
+      f.fetch = f;
+      return f;
+    };
+
   }
 
   // ---- axios ---------------------------------------------------------------------
@@ -571,6 +577,7 @@
   var methodNames = ["get", "post", "put", "patch", "delete", "head", "options", "common"];
 
   function makeAxios(defaults) {
+    loadWeb();
     var interceptors = { request: new Interceptors(), response: new Interceptors() };
 
     function dispatch(config) {
@@ -646,7 +653,7 @@
   function withShortcuts(p, body) {
     p.json = function () { return p.then(function () { return makeData(); }); };
     p.text = function () { return p.then(function () { return "{}"; }); };
-    p.buffer = function () { return p.then(function () { return Buffer.from("{}"); }); };
+    p.buffer = function () { loadNode(); return p.then(function () { return Buffer.from("{}"); }); };
     p.blob = function () { return p.then(function () { return new Blob(["{}"]); }); };
     p.arrayBuffer = function () { return p.then(function () { return new ArrayBuffer(2); }); };
     p.cancel = function () {};
@@ -655,6 +662,7 @@
   }
 
   function makeGot(defaults) {
+    loadWeb();
     defaults = defaults || {};
     function got(url, opts) {
       if (isObj(url) && !(url instanceof URL)) {
@@ -698,6 +706,7 @@
   }
 
   function makeKy(defaults) {
+    loadWeb();
     defaults = defaults || {};
     function ky(url, opts) {
       opts = assign({}, defaults, opts);
@@ -724,6 +733,7 @@
   // ---- superagent: a chain sent when it is awaited or ended -------------------------
 
   function makeSuperagent() {
+    loadWeb();
     function Chain(method, url) {
       this._m = str(method).toUpperCase();
       this._u = str(url);
@@ -805,6 +815,7 @@
   // ---- request (legacy) ------------------------------------------------------------
 
   function makeRequestLib(promised) {
+    loadWeb();
     function req(a, b, c) {
       var opts = isObj(a) && !(a instanceof URL) ? a : assign({}, isObj(b) ? b : {}, { url: a });
       var cb = typeof b === "function" ? b : c;
@@ -876,6 +887,7 @@
   XMLHttpRequest.prototype.constructor = XMLHttpRequest;
 
   function makeJQuery() {
+    loadWeb();
     function jqXHR(p) {
       var x = { status: 200, statusText: "success", readyState: 4, responseText: "{}", responseJSON: makeData() };
       x.then = function (a, b) { return p.then(a, b); };
@@ -961,6 +973,8 @@
   EventEmitter.once = function () { return Promise.resolve([]); };
 
   function makeNodeHTTP(proto) {
+    loadWeb();
+    loadNode();
     var lib = proto === "https:" ? "https" : "http";
     function IncomingMessage() {
       this.statusCode = 200;
@@ -1043,6 +1057,7 @@
   }
 
   function makeUndici() {
+    loadWeb();
     function body() {
       return {
         json: function () { return Promise.resolve(makeData()); },
@@ -1080,164 +1095,169 @@
     return m;
   }
 
-  // ---- Node built-ins: safe stubs and refusals ------------------------------------
+  // ---- Node built-ins: safe stubs and refusals, made on first use (loadNode) ----
+  var refusing, refused, b64chars, Buffer, btoa, atob, pathMod, qs, utilMod, cryptoMod, osMod, exitCode, processObj, timersMod, timersPromises;
+  function loadNode() {
+    if (pathMod) return;
 
-  function refusing(name) {
-    return function () { throw new Error(name + " is not available in the sandbox"); };
-  }
+    refusing = function refusing(name) {
+      return function () { throw new Error(name + " is not available in the sandbox"); };
+    };
 
-  // A module that reaches the system: requiring it works, using it throws.
-  function refused(name) {
-    return new Proxy(function () {}, {
-      get: function (t, k) {
-        if (k === "then" || typeof k === "symbol") return undefined;
-        if (k === "__esModule") return false;
-        return refusing("require('" + name + "')." + str(k));
+    // A module that reaches the system: requiring it works, using it throws.
+    refused = function refused(name) {
+      return new Proxy(function () {}, {
+        get: function (t, k) {
+          if (k === "then" || typeof k === "symbol") return undefined;
+          if (k === "__esModule") return false;
+          return refusing("require('" + name + "')." + str(k));
+        },
+        apply: function () { refusing("require('" + name + "')")(); },
+        construct: function () { refusing("require('" + name + "')")(); },
+        getPrototypeOf: function () { return Object.prototype; },
+      });
+    };
+
+    b64chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    Buffer = function Buffer(s) {
+      this._s = str(s);
+      this.length = this._s.length;
+    };
+    Buffer.from = function (v, enc) {
+      if (v instanceof Buffer) return new Buffer(v._s);
+      var s = str(v);
+      if (enc === "base64") s = host.b64dec(s);
+      else if (enc === "hex") s = s.replace(/../g, function (h) { return String.fromCharCode(parseInt(h, 16)); });
+      return new Buffer(s);
+    };
+    Buffer.alloc = function (n) { return new Buffer(""); };
+    Buffer.isBuffer = function (b) { return b instanceof Buffer; };
+    Buffer.concat = function (l) { return new Buffer(l.map(function (b) { return b._s; }).join("")); };
+    Buffer.byteLength = function (s) { return str(s).length; };
+    Buffer.prototype.toString = function (enc) {
+      if (enc === "base64") return host.b64enc(this._s);
+      if (enc === "hex") return this._s.split("").map(function (c) { return ("0" + c.charCodeAt(0).toString(16)).slice(-2); }).join("");
+      return this._s;
+    };
+    Buffer.prototype.toJSON = function () { return { type: "Buffer", data: [] }; };
+    void b64chars;
+
+    btoa = function btoa(s) { return host.b64enc(str(s)); };
+    atob = function atob(s) { return host.b64dec(str(s)); };
+
+    pathMod = {
+      sep: "/",
+      join: function () { return Array.prototype.slice.call(arguments).map(str).join("/").replace(/\/+/g, "/"); },
+      resolve: function () { var a = Array.prototype.slice.call(arguments).map(str); var p = a.join("/"); return p.charAt(0) === "/" ? p : "/sandbox/" + p; },
+      basename: function (p, ext) { var b = str(p).replace(/\/+$/, "").split("/").pop(); return ext && b.slice(-ext.length) === ext ? b.slice(0, -ext.length) : b; },
+      dirname: function (p) { var s = str(p).split("/"); s.pop(); return s.join("/") || "."; },
+      extname: function (p) { var m = /\.[^.\/]*$/.exec(str(p)); return m ? m[0] : ""; },
+      normalize: function (p) { return str(p); },
+      isAbsolute: function (p) { return str(p).charAt(0) === "/"; },
+      relative: function (a, b) { return str(b); },
+      parse: function (p) { return { root: "", dir: pathMod.dirname(p), base: pathMod.basename(p), ext: pathMod.extname(p), name: pathMod.basename(p, pathMod.extname(p)) }; },
+      format: function (o) { return (o.dir ? o.dir + "/" : "") + (o.base || o.name + (o.ext || "")); },
+    };
+    pathMod.posix = pathMod;
+
+    qs = {
+      stringify: function (o) { return new URLSearchParams(isObj(o) ? o : {}).toString(); },
+      parse: function (s) { var out = {}; new URLSearchParams(str(s)).forEach(function (v, k) { out[k] = v; }); return out; },
+      escape: encodeURIComponent,
+      unescape: decodeURIComponent,
+    };
+    qs.encode = qs.stringify;
+    qs.decode = qs.parse;
+
+    utilMod = {
+      format: function () { return Array.prototype.slice.call(arguments).map(function (a) { return fmt(a); }).join(" "); },
+      inspect: function (v) { return fmt(v); },
+      promisify: function (fn) {
+        return function () {
+          var args = Array.prototype.slice.call(arguments);
+          var self = this;
+          return new Promise(function (resolve, reject) {
+            args.push(function (err, v) { if (err) reject(err); else resolve(v); });
+            fn.apply(self, args);
+          });
+        };
       },
-      apply: function () { refusing("require('" + name + "')")(); },
-      construct: function () { refusing("require('" + name + "')")(); },
-      getPrototypeOf: function () { return Object.prototype; },
-    });
+      inherits: function (c, p) { Object.setPrototypeOf(c.prototype, p.prototype); },
+      isDeepStrictEqual: function (a, b) { return JSON.stringify(a) === JSON.stringify(b); },
+      types: {},
+      TextEncoder: function () {},
+      TextDecoder: function () {},
+    };
+
+    cryptoMod = {
+      createHash: function () {
+        var h = { update: function () { return h; }, digest: function () { return "0000000000000000000000000000000000000000"; } };
+        return h;
+      },
+      createHmac: function () {
+        var h = { update: function () { return h; }, digest: function () { return "0000000000000000000000000000000000000000"; } };
+        return h;
+      },
+      randomUUID: function () { return "00000000-0000-4000-8000-000000000000"; },
+      randomBytes: function (n) { return Buffer.from("0".repeat(Math.min(Number(n) || 0, 1024))); },
+      randomInt: function () { return 1; },
+      getRandomValues: function (a) { return a; },
+      subtle: makeStub("subtle"),
+    };
+
+    osMod = {
+      platform: function () { return "linux"; }, type: function () { return "Linux"; }, arch: function () { return "x64"; },
+      homedir: function () { return "/sandbox"; }, tmpdir: function () { return "/tmp"; }, hostname: function () { return "sandbox"; },
+      cpus: function () { return [{}]; }, totalmem: function () { return 1 << 30; }, freemem: function () { return 1 << 29; },
+      EOL: "\n", userInfo: function () { return { username: "sandbox" }; }, release: function () { return "6.0.0"; },
+    };
+
+    exitCode = 0;
+    processObj = {
+      env: {},
+      argv: ["node", "/sandbox/main.js"],
+      execArgv: [],
+      platform: "linux",
+      arch: "x64",
+      pid: 1,
+      ppid: 0,
+      version: "v20.0.0",
+      versions: { node: "20.0.0" },
+      release: { name: "node" },
+      title: "node",
+      cwd: function () { return "/sandbox"; },
+      chdir: refusing("process.chdir"),
+      exit: function (code) { host.exit(code === undefined ? exitCode : Number(code) || 0); },
+      abort: function () { host.exit(134); },
+      kill: refusing("process.kill"),
+      binding: refusing("process.binding"),
+      _linkedBinding: refusing("process._linkedBinding"),
+      dlopen: refusing("process.dlopen"),
+      nextTick: function (fn) { var a = Array.prototype.slice.call(arguments, 1); Promise.resolve().then(function () { fn.apply(undefined, a); }); },
+      hrtime: Object.assign(function () { return [0, clock * 1e6]; }, { bigint: function () { return 0; } }),
+      uptime: function () { return clock / 1000; },
+      memoryUsage: function () { return { rss: 0, heapUsed: 0, heapTotal: 0 }; },
+      cpuUsage: function () { return { user: 0, system: 0 }; },
+      on: function () { return processObj; },
+      once: function () { return processObj; },
+      off: function () { return processObj; },
+      emit: function () { return false; },
+      emitWarning: function () {},
+      stdout: { write: function (s) { host.console("log", str(s)); return true; }, isTTY: false },
+      stderr: { write: function (s) { host.console("error", str(s)); return true; }, isTTY: false },
+      stdin: makeStub("stdin"),
+    };
+    Object.defineProperty(processObj, "exitCode", { get: function () { return exitCode; }, set: function (v) { exitCode = Number(v) || 0; } });
+
+    timersMod = { setTimeout: setTimeoutF, setInterval: setIntervalF, setImmediate: setImmediateF, clearTimeout: clearF, clearInterval: clearF, clearImmediate: clearF };
+    timersPromises = {
+      setTimeout: function (ms, v) { return sleep(ms, v); },
+      setImmediate: function (v) { return sleep(0, v); },
+      setInterval: function () { return makeStub("interval"); },
+      scheduler: { wait: function (ms) { return sleep(ms); } },
+    };
+
   }
-
-  var b64chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  function Buffer(s) {
-    this._s = str(s);
-    this.length = this._s.length;
-  }
-  Buffer.from = function (v, enc) {
-    if (v instanceof Buffer) return new Buffer(v._s);
-    var s = str(v);
-    if (enc === "base64") s = host.b64dec(s);
-    else if (enc === "hex") s = s.replace(/../g, function (h) { return String.fromCharCode(parseInt(h, 16)); });
-    return new Buffer(s);
-  };
-  Buffer.alloc = function (n) { return new Buffer(""); };
-  Buffer.isBuffer = function (b) { return b instanceof Buffer; };
-  Buffer.concat = function (l) { return new Buffer(l.map(function (b) { return b._s; }).join("")); };
-  Buffer.byteLength = function (s) { return str(s).length; };
-  Buffer.prototype.toString = function (enc) {
-    if (enc === "base64") return host.b64enc(this._s);
-    if (enc === "hex") return this._s.split("").map(function (c) { return ("0" + c.charCodeAt(0).toString(16)).slice(-2); }).join("");
-    return this._s;
-  };
-  Buffer.prototype.toJSON = function () { return { type: "Buffer", data: [] }; };
-  void b64chars;
-
-  function btoa(s) { return host.b64enc(str(s)); }
-  function atob(s) { return host.b64dec(str(s)); }
-
-  var pathMod = {
-    sep: "/",
-    join: function () { return Array.prototype.slice.call(arguments).map(str).join("/").replace(/\/+/g, "/"); },
-    resolve: function () { var a = Array.prototype.slice.call(arguments).map(str); var p = a.join("/"); return p.charAt(0) === "/" ? p : "/sandbox/" + p; },
-    basename: function (p, ext) { var b = str(p).replace(/\/+$/, "").split("/").pop(); return ext && b.slice(-ext.length) === ext ? b.slice(0, -ext.length) : b; },
-    dirname: function (p) { var s = str(p).split("/"); s.pop(); return s.join("/") || "."; },
-    extname: function (p) { var m = /\.[^.\/]*$/.exec(str(p)); return m ? m[0] : ""; },
-    normalize: function (p) { return str(p); },
-    isAbsolute: function (p) { return str(p).charAt(0) === "/"; },
-    relative: function (a, b) { return str(b); },
-    parse: function (p) { return { root: "", dir: pathMod.dirname(p), base: pathMod.basename(p), ext: pathMod.extname(p), name: pathMod.basename(p, pathMod.extname(p)) }; },
-    format: function (o) { return (o.dir ? o.dir + "/" : "") + (o.base || o.name + (o.ext || "")); },
-  };
-  pathMod.posix = pathMod;
-
-  var qs = {
-    stringify: function (o) { return new URLSearchParams(isObj(o) ? o : {}).toString(); },
-    parse: function (s) { var out = {}; new URLSearchParams(str(s)).forEach(function (v, k) { out[k] = v; }); return out; },
-    escape: encodeURIComponent,
-    unescape: decodeURIComponent,
-  };
-  qs.encode = qs.stringify;
-  qs.decode = qs.parse;
-
-  var utilMod = {
-    format: function () { return Array.prototype.slice.call(arguments).map(function (a) { return fmt(a); }).join(" "); },
-    inspect: function (v) { return fmt(v); },
-    promisify: function (fn) {
-      return function () {
-        var args = Array.prototype.slice.call(arguments);
-        var self = this;
-        return new Promise(function (resolve, reject) {
-          args.push(function (err, v) { if (err) reject(err); else resolve(v); });
-          fn.apply(self, args);
-        });
-      };
-    },
-    inherits: function (c, p) { Object.setPrototypeOf(c.prototype, p.prototype); },
-    isDeepStrictEqual: function (a, b) { return JSON.stringify(a) === JSON.stringify(b); },
-    types: {},
-    TextEncoder: function () {},
-    TextDecoder: function () {},
-  };
-
-  var cryptoMod = {
-    createHash: function () {
-      var h = { update: function () { return h; }, digest: function () { return "0000000000000000000000000000000000000000"; } };
-      return h;
-    },
-    createHmac: function () {
-      var h = { update: function () { return h; }, digest: function () { return "0000000000000000000000000000000000000000"; } };
-      return h;
-    },
-    randomUUID: function () { return "00000000-0000-4000-8000-000000000000"; },
-    randomBytes: function (n) { return Buffer.from("0".repeat(Math.min(Number(n) || 0, 1024))); },
-    randomInt: function () { return 1; },
-    getRandomValues: function (a) { return a; },
-    subtle: makeStub("subtle"),
-  };
-
-  var osMod = {
-    platform: function () { return "linux"; }, type: function () { return "Linux"; }, arch: function () { return "x64"; },
-    homedir: function () { return "/sandbox"; }, tmpdir: function () { return "/tmp"; }, hostname: function () { return "sandbox"; },
-    cpus: function () { return [{}]; }, totalmem: function () { return 1 << 30; }, freemem: function () { return 1 << 29; },
-    EOL: "\n", userInfo: function () { return { username: "sandbox" }; }, release: function () { return "6.0.0"; },
-  };
-
-  var exitCode = 0;
-  var processObj = {
-    env: {},
-    argv: ["node", "/sandbox/main.js"],
-    execArgv: [],
-    platform: "linux",
-    arch: "x64",
-    pid: 1,
-    ppid: 0,
-    version: "v20.0.0",
-    versions: { node: "20.0.0" },
-    release: { name: "node" },
-    title: "node",
-    cwd: function () { return "/sandbox"; },
-    chdir: refusing("process.chdir"),
-    exit: function (code) { host.exit(code === undefined ? exitCode : Number(code) || 0); },
-    abort: function () { host.exit(134); },
-    kill: refusing("process.kill"),
-    binding: refusing("process.binding"),
-    _linkedBinding: refusing("process._linkedBinding"),
-    dlopen: refusing("process.dlopen"),
-    nextTick: function (fn) { var a = Array.prototype.slice.call(arguments, 1); Promise.resolve().then(function () { fn.apply(undefined, a); }); },
-    hrtime: Object.assign(function () { return [0, clock * 1e6]; }, { bigint: function () { return 0; } }),
-    uptime: function () { return clock / 1000; },
-    memoryUsage: function () { return { rss: 0, heapUsed: 0, heapTotal: 0 }; },
-    cpuUsage: function () { return { user: 0, system: 0 }; },
-    on: function () { return processObj; },
-    once: function () { return processObj; },
-    off: function () { return processObj; },
-    emit: function () { return false; },
-    emitWarning: function () {},
-    stdout: { write: function (s) { host.console("log", str(s)); return true; }, isTTY: false },
-    stderr: { write: function (s) { host.console("error", str(s)); return true; }, isTTY: false },
-    stdin: makeStub("stdin"),
-  };
-  Object.defineProperty(processObj, "exitCode", { get: function () { return exitCode; }, set: function (v) { exitCode = Number(v) || 0; } });
-
-  var timersMod = { setTimeout: setTimeoutF, setInterval: setIntervalF, setImmediate: setImmediateF, clearTimeout: clearF, clearInterval: clearF, clearImmediate: clearF };
-  var timersPromises = {
-    setTimeout: function (ms, v) { return sleep(ms, v); },
-    setImmediate: function (v) { return sleep(0, v); },
-    setInterval: function () { return makeStub("interval"); },
-    scheduler: { wait: function (ms) { return sleep(ms); } },
-  };
 
   var stubModules = {};
   function stubModule(name) {
@@ -1252,52 +1272,63 @@
     "worker_threads", "vm", "v8", "inspector", "module", "http2", "repl", "readline", "perf_hooks", "async_hooks",
     "trace_events", "wasi", "diagnostics_channel", "tty", "sqlite", "test"];
 
-  var modules = {};
-  function lazy(name, make) {
-    Object.defineProperty(modules, name, { configurable: true, enumerable: true, get: function () { var v = make(); Object.defineProperty(modules, name, { value: v }); return v; } });
+  // makeModule: the module a require of name gets (undefined: none of ours).
+  function makeModule(n) {
+    switch (n) {
+      case "axios": return makeAxios();
+      case "node-fetch": case "cross-fetch": case "isomorphic-fetch": case "isomorphic-unfetch":
+        loadWeb();
+        return fetchModule(n);
+      case "got": return makeGot();
+      case "ky": case "ky-universal": return makeKy();
+      case "superagent": return makeSuperagent();
+      case "request": return makeRequestLib(false);
+      case "request-promise": case "request-promise-native": return makeRequestLib(true);
+      case "jquery": return makeJQuery();
+      case "https": return makeNodeHTTP("https:");
+      case "http": return makeNodeHTTP("http:");
+      case "undici": return makeUndici();
+      case "events": return EventEmitter;
+    }
+    loadNode();
+    switch (n) {
+      case "url":
+        loadWeb();
+        return { URL: URL, URLSearchParams: URLSearchParams, parse: function (u) { var x = new URL(u); return { protocol: x.protocol, host: x.host, hostname: x.hostname, port: x.port, pathname: x.pathname, search: x.search, query: x.search.slice(1), path: x.pathname + x.search, href: x.href }; }, format: function (u) { return u instanceof URL ? u.href : (u.protocol || "https:") + "//" + (u.host || u.hostname) + (u.pathname || "") + (u.search || ""); }, resolve: function (a, b) { return new URL(b, a).href; }, fileURLToPath: function (u) { return str(u).replace(/^file:\/\//, ""); }, pathToFileURL: function (p) { return new URL("file://" + p); } };
+      case "querystring": return qs;
+      case "path": case "path/posix": return pathMod;
+      case "util": return utilMod;
+      case "crypto": return cryptoMod;
+      case "os": return osMod;
+      case "buffer": return { Buffer: Buffer };
+      case "process": return processObj;
+      case "timers": return timersMod;
+      case "timers/promises": return timersPromises;
+      case "assert": case "assert/strict":
+        return Object.assign(function (c, m) { if (!c) throw new Error(m || "assertion failed"); }, { ok: function (c, m) { if (!c) throw new Error(m || "assertion failed"); }, equal: function () {}, strictEqual: function () {}, deepStrictEqual: function () {} });
+      case "stream": return { Readable: EventEmitter, Writable: EventEmitter, Transform: EventEmitter, PassThrough: EventEmitter, pipeline: function () {} };
+      case "stream/promises": return { pipeline: function () { return Promise.resolve(); } };
+      case "zlib": return makeStub("zlib");
+      case "string_decoder": return { StringDecoder: function () { this.write = str; this.end = function () { return ""; }; } };
+    }
+    if (systemModules.indexOf(n) >= 0) return refused(n);
+    return undefined;
   }
-  var axiosRoot;
-  lazy("axios", function () { return axiosRoot || (axiosRoot = makeAxios()); });
-  lazy("node-fetch", function () { return fetchModule("node-fetch"); });
-  lazy("cross-fetch", function () { return fetchModule("cross-fetch"); });
-  lazy("isomorphic-fetch", function () { return fetchModule("isomorphic-fetch"); });
-  lazy("isomorphic-unfetch", function () { return fetchModule("isomorphic-unfetch"); });
-  lazy("got", function () { return makeGot(); });
-  lazy("ky", function () { return makeKy(); });
-  lazy("ky-universal", function () { return makeKy(); });
-  lazy("superagent", function () { return makeSuperagent(); });
-  lazy("request", function () { return makeRequestLib(false); });
-  lazy("request-promise", function () { return makeRequestLib(true); });
-  lazy("request-promise-native", function () { return makeRequestLib(true); });
-  lazy("jquery", function () { return makeJQuery(); });
-  lazy("https", function () { return makeNodeHTTP("https:"); });
-  lazy("http", function () { return makeNodeHTTP("http:"); });
-  lazy("undici", function () { return makeUndici(); });
-  modules.url = { URL: URL, URLSearchParams: URLSearchParams, parse: function (u) { var x = new URL(u); return { protocol: x.protocol, host: x.host, hostname: x.hostname, port: x.port, pathname: x.pathname, search: x.search, query: x.search.slice(1), path: x.pathname + x.search, href: x.href }; }, format: function (u) { return u instanceof URL ? u.href : (u.protocol || "https:") + "//" + (u.host || u.hostname) + (u.pathname || "") + (u.search || ""); }, resolve: function (a, b) { return new URL(b, a).href; }, fileURLToPath: function (u) { return str(u).replace(/^file:\/\//, ""); }, pathToFileURL: function (p) { return new URL("file://" + p); } };
-  modules.querystring = qs;
-  modules.path = pathMod;
-  modules.util = utilMod;
-  modules.events = EventEmitter;
-  modules.crypto = cryptoMod;
-  modules.os = osMod;
-  modules.buffer = { Buffer: Buffer };
-  modules.process = processObj;
-  modules.timers = timersMod;
-  modules["timers/promises"] = timersPromises;
-  modules.assert = Object.assign(function (c, m) { if (!c) throw new Error(m || "assertion failed"); }, { ok: function (c, m) { if (!c) throw new Error(m || "assertion failed"); }, equal: function () {}, strictEqual: function () {}, deepStrictEqual: function () {} });
-  modules.stream = { Readable: EventEmitter, Writable: EventEmitter, Transform: EventEmitter, PassThrough: EventEmitter, pipeline: function () {} };
-  modules["stream/promises"] = { pipeline: function () { return Promise.resolve(); } };
-  modules.zlib = makeStub("zlib");
-  modules.string_decoder = { StringDecoder: function () { this.write = str; this.end = function () { return ""; }; } };
-  systemModules.forEach(function (n) { modules[n] = refused(n); });
 
+  var modules = {};
   function requireF(name) {
     var n = str(name);
     if (n.slice(0, 5) === "node:") n = n.slice(5);
     if (hasOwn.call(modules, n)) return modules[n];
-    var base = n.charAt(0) === "@" ? n.split("/").slice(0, 2).join("/") : n.split("/")[0];
-    if (base !== n && hasOwn.call(modules, base) && base !== "fs") return modules[base];
-    return stubModule(n);
+    var m = makeModule(n);
+    if (m === undefined) {
+      // a subpath of a module of ours (axios/dist/node/axios.cjs), else a stub
+      var base = n.charAt(0) === "@" ? n.split("/").slice(0, 2).join("/") : n.split("/")[0];
+      m = base !== n && systemModules.indexOf(base) < 0 ? makeModule(base) : undefined;
+      if (m === undefined) m = systemModules.indexOf(base) >= 0 ? refused(n) : stubModule(n);
+    }
+    modules[n] = m;
+    return m;
   }
   requireF.resolve = function (n) { return str(n); };
   requireF.cache = {};
@@ -1305,91 +1336,105 @@
 
   // ---- globals ---------------------------------------------------------------------
 
-  var globals = {
-    console: consoleObj, fetch: fetchF, Headers: Headers, Request: Request, Response: Response, URL: URL,
-    URLSearchParams: URLSearchParams, FormData: FormData, AbortController: AbortController, AbortSignal: AbortSignal,
-    Blob: Blob, XMLHttpRequest: XMLHttpRequest, setTimeout: setTimeoutF, setInterval: setIntervalF,
-    setImmediate: setImmediateF, clearTimeout: clearF, clearInterval: clearF, clearImmediate: clearF,
-    queueMicrotask: function (fn) { Promise.resolve().then(fn); }, process: processObj, Buffer: Buffer, btoa: btoa,
-    atob: atob, global: G, self: G, structuredClone: function (v) { return JSON.parse(JSON.stringify(v)); },
-    TextEncoder: function () { this.encode = function (s) { return str(s); }; },
-    TextDecoder: function () { this.decode = function (s) { return str(s); }; },
-    performance: { now: function () { return clock; }, mark: function () {}, measure: function () {} },
-    crypto: { randomUUID: cryptoMod.randomUUID, getRandomValues: function (a) { return a; }, subtle: makeStub("subtle") },
+  G.console = consoleObj;
+  G.setTimeout = setTimeoutF;
+  G.setInterval = setIntervalF;
+  G.setImmediate = setImmediateF;
+  G.clearTimeout = G.clearInterval = G.clearImmediate = clearF;
+  G.queueMicrotask = function (fn) { Promise.resolve().then(fn); };
+  G.global = G.self = G;
+  G.fetch = function fetch(input, init) {
+    loadWeb();
+    return fetchF(input, init);
   };
-  Object.keys(globals).forEach(function (k) {
-    Object.defineProperty(G, k, { value: globals[k], writable: true, configurable: true, enumerable: false });
+  G.XMLHttpRequest = XMLHttpRequest;
+  G.structuredClone = function (v) { return JSON.parse(JSON.stringify(v)); };
+
+  // lazyGlobal defines a global made on first use; the code may overwrite it.
+  function lazyGlobal(name, make) {
+    Object.defineProperty(G, name, {
+      configurable: true,
+      get: function () {
+        var v = make();
+        Object.defineProperty(G, name, { value: v, writable: true, configurable: true });
+        return v;
+      },
+      set: function (v) { Object.defineProperty(G, name, { value: v, writable: true, configurable: true }); },
+    });
+  }
+  ["URL", "URLSearchParams", "Headers", "FormData", "AbortController", "AbortSignal", "Blob", "Request", "Response"].forEach(function (n) {
+    lazyGlobal(n, function () { loadWeb(); return W(n); });
   });
+  ["process", "Buffer", "btoa", "atob"].forEach(function (n) {
+    lazyGlobal(n, function () { loadNode(); return N(n); });
+  });
+  lazyGlobal("TextEncoder", function () { return function TextEncoder() { this.encode = function (s) { return str(s); }; }; });
+  lazyGlobal("TextDecoder", function () { return function TextDecoder() { this.decode = function (s) { return str(s); }; }; });
+  lazyGlobal("performance", function () { return { now: function () { return clock; }, mark: function () {}, measure: function () {} }; });
+  lazyGlobal("crypto", function () { loadNode(); return { randomUUID: cryptoMod.randomUUID, getRandomValues: function (a) { return a; }, subtle: makeStub("subtle") }; });
+
+  function W(n) {
+    switch (n) {
+      case "URL": return URL;
+      case "URLSearchParams": return URLSearchParams;
+      case "Headers": return Headers;
+      case "FormData": return FormData;
+      case "AbortController": return AbortController;
+      case "AbortSignal": return AbortSignal;
+      case "Blob": return Blob;
+      case "Request": return Request;
+      case "Response": return Response;
+    }
+  }
+  function N(n) {
+    switch (n) {
+      case "process": return processObj;
+      case "Buffer": return Buffer;
+      case "btoa": return btoa;
+      case "atob": return atob;
+    }
+  }
 
   // Names a browser script reads as globals: bound to recorders when the code uses
   // them without defining them.
-  var knownGlobals = {
-    axios: function () { return requireF("axios"); },
-    $: function () { return requireF("jquery"); },
-    jQuery: function () { return requireF("jquery"); },
-    got: function () { return requireF("got"); },
-    ky: function () { return requireF("ky"); },
-    superagent: function () { return requireF("superagent"); },
-    window: function () { return G; },
-    document: function () { return makeStub("document"); },
-  };
+  function knownGlobal(n) {
+    switch (n) {
+      case "axios": return requireF("axios");
+      case "$": case "jQuery": return requireF("jquery");
+      case "got": return requireF("got");
+      case "ky": return requireF("ky");
+      case "superagent": return requireF("superagent");
+      case "window": return G;
+      case "document": return makeStub("document");
+    }
+    return undefined;
+  }
 
   // ---- dummies -------------------------------------------------------------------------
 
-  var secretish = /key|token|secret|password|auth/;
-  var countish = /^(month|day|days|hours|limit|count|page|size|num|n|max|top|offset|amount|quantity|age|k|perpage|per_page|maxresults|max_results|radius|retries|timeout|zoom|level|pagesize|page_size|index|idx|i)$/;
-
-  // dummy: a value for parameter p ({name, kind, keys}) by its name and its uses.
-  function dummy(p, mode) {
-    if (mode === 2) return makeStub(p.name || "arg");
-    if (p.keys && p.keys.length) {
+  // dummy builds an argument from its description (chosen by the Go side from the
+  // parameter's name and uses): {s: string}, {n: number}, {a: 1} an array, {f: 1} a
+  // function, {o: 1} an empty object, {x: name} a stub, {k: {key: description}} an
+  // object, {u: 1} undefined.
+  function dummy(d) {
+    if (d.s !== undefined) return d.s;
+    if (d.n !== undefined) return d.n;
+    if (d.a) return ["test"];
+    if (d.f) return function () {};
+    if (d.o) return {};
+    if (d.x !== undefined) return makeStub(d.x);
+    if (d.k) {
       var o = {};
-      for (var i = 0; i < p.keys.length; i++) {
-        if (mode === 0 && p.opt && p.opt.indexOf(p.keys[i]) >= 0) continue;
-        o[p.keys[i]] = dummy({ name: p.keys[i], kind: "" }, mode);
-      }
+      var ks = Object.keys(d.k);
+      for (var i = 0; i < ks.length; i++) o[ks[i]] = dummy(d.k[ks[i]]);
       return o;
     }
-    var n = str(p.name || "").toLowerCase().replace(/[-_]/g, "");
-    var raw = str(p.name || "").toLowerCase();
-    switch (p.kind) {
-      case "num":
-        return /year/.test(n) ? 2024 : /^lat/.test(n) ? 40.7 : /^(lon|lng)/.test(n) ? -74.0 : 1;
-      case "arr":
-        return ["test"];
-      case "fn":
-        return function () {};
-      case "obj":
-        return makeStub(p.name || "arg");
-    }
-    if (/url|endpoint/.test(n)) return "https://example.com/test";
-    if (n === "lat" || n === "latitude") return 40.7;
-    if (n === "lon" || n === "lng" || n === "long" || n === "longitude") return -74.0;
-    if (secretish.test(n)) return "test-key";
-    if (/email/.test(n)) return "test@example.com";
-    if (/date/.test(n) || /^(start|end|since|until|begin|from|to)$/.test(n)) return "2024-01-01";
-    if (/year/.test(n)) return 2024;
-    if (countish.test(raw) || countish.test(n) || /^(num|max)[A-Z_]/.test(str(p.name))) return 1;
-    if (/^(headers|params|data|payload|body|json|options|opts|config|settings|cfg|conf|context|ctx|info|meta|metadata|query|queryparams|filters|extra|args|init)$/.test(n)) return {};
-    if (/^(req|request|res|response|event|message|msg|client|app|db|conn|logger|log|bot|interaction)$/.test(n)) return makeStub(p.name);
-    if (/^(callback|cb|done|next|handler|fn|resolve|reject|onsuccess|onerror|success|error)$/.test(n)) return function () {};
-    if (/list$|ids$/.test(n)) return ["test"];
-    if (/s$/.test(n) && n.length > 3 && !/(address|status|news|class|alias|bus|is|has|ss)$/.test(n)) return ["test"];
-    if (/lang|locale/.test(n)) return "en";
-    if (/country/.test(n)) return "US";
-    if (/^(city|location|place|address|region|state|q|query|term|search|keyword|keywords)$/.test(n)) return "London";
-    if (/id$/.test(n)) return "1";
-    return "test";
+    return undefined;
   }
 
-  function args(params, mode) {
+  function args(list) {
     var out = [];
-    for (var i = 0; i < params.length; i++) {
-      var p = params[i];
-      if (p.rest) break;
-      if (mode === 0 && p.def) out.push(undefined);
-      else out.push(dummy(p, mode));
-    }
+    for (var i = 0; i < list.length; i++) out.push(dummy(list[i]));
     return out;
   }
 
@@ -1433,7 +1478,7 @@
       if (!hasOwn.call(instances, owner)) {
         var inst;
         try {
-          inst = new o(...args(drive.ctorParams[owner] || [], 1));
+          inst = new o(...args(drive.ctorArgs[owner] || []));
         } catch (e) {
           try {
             inst = Object.create(o.prototype);
@@ -1450,13 +1495,14 @@
     return typeof fn === "function" ? { fn: fn, self: o } : null;
   }
 
-  // drive calls def with the dummies of mode; it returns what the call returned.
-  function drive(def, params, mode) {
+  // drive calls def with arguments built from their descriptions (JSON); it
+  // returns what the call returned.
+  function drive(def, argsJSON) {
     var t = target(def);
     if (!t) return { missing: true };
-    return { value: Reflect.apply(t.fn, t.self, args(params, mode)) };
+    return { value: Reflect.apply(t.fn, t.self, args(JSON.parse(argsJSON))) };
   }
-  drive.ctorParams = {};
+  drive.ctorArgs = {};
 
   return {
     require: requireF,
@@ -1467,8 +1513,8 @@
         var n = names[i];
         if (hasOwn.call(G, n)) continue;
         var v;
-        if (hasOwn.call(knownGlobals, n)) v = knownGlobals[n]();
-        else {
+        v = knownGlobal(n);
+        if (v === undefined) {
           host.undefined(n);
           v = makeStub(n);
         }
@@ -1476,7 +1522,7 @@
       }
     },
     drive: drive,
-    setCtorParams: function (c) { drive.ctorParams = c; },
+    setCtorArgs: function (c) { drive.ctorArgs = JSON.parse(c); },
     tick: tick,
     pending: function () { return nlive; },
     promiseState: function (p) { return p; },
