@@ -242,7 +242,7 @@ Promise.resolve(fn && fn('test')).catch(() => {}).finally(() => { process.stdout
 
 // BenchmarkNodeYardstick starts node once per completion with a recording
 // fetch/axios shim, two at a time: what the design would cost with a process per
-// completion. It runs the fetch and axios completions of the corpus.
+// completion. It runs the CommonJS fetch and axios completions of the corpus.
 func BenchmarkNodeYardstick(b *testing.B) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -255,7 +255,8 @@ func BenchmarkNodeYardstick(b *testing.B) {
 	}
 	var corpus []benchCompletion
 	for _, c := range benchCorpus(len(benchTemplates) * 4) {
-		if c.lang == "javascript" && (strings.Contains(c.code, "fetch(") || strings.Contains(c.code, "require('axios')")) {
+		cjs := !strings.Contains(c.code, "import ") && !strings.Contains(c.code, "export ")
+		if c.lang == "javascript" && cjs && (strings.Contains(c.code, "fetch(") || strings.Contains(c.code, "require('axios')")) {
 			corpus = append(corpus, c)
 		}
 	}
@@ -282,6 +283,9 @@ func BenchmarkNodeYardstick(b *testing.B) {
 					if err != nil || !strings.Contains(string(out), `"url"`) {
 						mu.Lock()
 						failed++
+						if failed == 1 {
+							b.Logf("node on %s: %v %s", corpus[k].fn, err, out)
+						}
 						mu.Unlock()
 					}
 				}

@@ -164,8 +164,13 @@ func (e *engine) run(j job) (res sandbox.Result, ph phases) {
 	ph.transform = processCPU() - cpu0
 	t := processCPU()
 	if !direct {
-		js, serr := transform(lang, j.Code)
+		js, serr, unsupported := transform(lang, j.Code)
 		ph.transform = processCPU() - cpu0
+		if unsupported != "" {
+			res.Facts = sandbox.Facts{Syntax: true, Error: "engine: " + unsupported + " is not supported"}
+			res.Status, res.Reason = sandbox.StatusError, "engine: "+unsupported+" is not supported"
+			return res, ph
+		}
 		if serr != "" {
 			res.Facts = sandbox.Facts{Syntax: false, Error: serr}
 			res.Status, res.Reason = sandbox.StatusError, "syntax"

@@ -68,6 +68,12 @@ type Runner struct {
 	slots chan struct{}
 	idle  chan *worker
 
+	// ns are the namespaces a worker gets (a user and a network namespace of its
+	// own: no network interface but a loopback that is down), zero where the
+	// kernel refuses them; nsWhy says why not.
+	ns    uintptr
+	nsWhy string
+
 	mu       sync.Mutex
 	closed   bool
 	all      map[*worker]bool
@@ -82,10 +88,14 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 		return nil, err
 	}
 	r := &Runner{opts: opts, slots: make(chan struct{}, opts.Workers), idle: make(chan *worker, opts.Workers),
-		all: map[*worker]bool{}}
+		all: map[*worker]bool{}, ns: syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET}
 	w, err := r.start()
 	if err != nil {
-		return nil, err
+		// the kernel may refuse unprivileged namespaces: workers go without them
+		r.nsWhy, r.ns = firstLine(err.Error()), 0
+		if w, err = r.start(); err != nil {
+			return nil, err
+		}
 	}
 	res, _, alive, err := r.exchange(ctx, w, job{Code: "0", TimeoutMS: int(opts.Timeout / time.Millisecond)})
 	if err != nil || !alive || res.Status != sandbox.StatusOK {
@@ -101,7 +111,11 @@ func New(ctx context.Context, opts Options) (*Runner, error) {
 
 // Isolation describes how completions are kept apart.
 func (r *Runner) Isolation() string {
-	return fmt.Sprintf("worker processes (RLIMIT_AS %d MiB, RLIMIT_CPU per job, empty environment), fresh goja runtime per completion", r.opts.MemoryMB)
+	ns := "userns+netns"
+	if r.ns == 0 {
+		ns = "no namespaces: " + r.nsWhy
+	}
+	return fmt.Sprintf("worker processes (%s, RLIMIT_AS +%d MiB, RLIMIT_CPU per job, empty environment), a fresh goja runtime per completion", ns, r.opts.MemoryMB)
 }
 
 // Replaced is how many workers died (out of memory, crash, timeout) and were
@@ -266,6 +280,12 @@ func (r *Runner) start() (*worker, error) {
 	cmd.Env = []string{}
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if r.ns != 0 {
+		uid, gid := os.Getuid(), os.Getgid()
+		cmd.SysProcAttr.Cloneflags = r.ns
+		cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+		cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	}
 	w := &worker{cmd: cmd, replies: make(chan reply, 1), stderr: &headBuffer{max: 8 << 10}, waited: make(chan struct{})}
 	cmd.Stderr = w.stderr
 	in, err := cmd.StdinPipe()

@@ -46,8 +46,10 @@ func (l Language) loaders() []api.Loader {
 
 // transform turns code into a CommonJS script goja runs: TypeScript types and JSX
 // compiled away, ES modules as require/exports, syntax newer than ES2017 lowered.
-// syntaxErr is esbuild's verdict on code that does not parse.
-func transform(lang Language, code string) (js string, syntaxErr string) {
+// syntaxErr is esbuild's verdict on code that does not parse; unsupported names
+// valid code the conversion cannot take (top-level await: a CommonJS module has
+// none).
+func transform(lang Language, code string) (js, syntaxErr, unsupported string) {
 	var first []api.Message
 	for _, l := range lang.loaders() {
 		for _, target := range []api.Target{api.ES2017, api.ESNext} {
@@ -61,7 +63,10 @@ func transform(lang Language, code string) (js string, syntaxErr string) {
 				Supported: map[string]bool{"dynamic-import": false},
 			})
 			if len(r.Errors) == 0 {
-				return string(r.Code), ""
+				return string(r.Code), "", ""
+			}
+			if strings.Contains(r.Errors[0].Text, "Top-level await") {
+				return "", "", "top-level await"
 			}
 			if first == nil {
 				first = r.Errors
@@ -74,9 +79,9 @@ func transform(lang Language, code string) (js string, syntaxErr string) {
 	}
 	m := first[0]
 	if m.Location != nil {
-		return "", fmt.Sprintf("SyntaxError: %s (line %d)", m.Text, m.Location.Line)
+		return "", fmt.Sprintf("SyntaxError: %s (line %d)", m.Text, m.Location.Line), ""
 	}
-	return "", "SyntaxError: " + m.Text
+	return "", "SyntaxError: " + m.Text, ""
 }
 
 // The wrapper makes the script a CommonJS module function. Its first statement

@@ -170,6 +170,8 @@ func limitMemory(mb int) error {
 	// Each completion leaves a runtime's worth of garbage: collect less often (the
 	// memory limit still bounds the heap).
 	debug.SetGCPercent(400)
+	// One completion runs at a time; a runner starts a worker per core.
+	runtime.GOMAXPROCS(1)
 	debug.SetMaxStack(256 << 20)
 	return nil
 }
