@@ -55,6 +55,8 @@ type job struct {
 type engine struct {
 	harness  *goja.Program
 	builtins map[string]bool
+	// lazy are the globals the harness makes only for code that names them.
+	lazy map[string]bool
 
 	mu      sync.Mutex
 	current *goja.Runtime // the runtime running now, for the memory watch
@@ -68,7 +70,8 @@ func newEngine() (*engine, error) {
 	}
 	e := &engine{harness: prg}
 	vm := goja.New()
-	if _, err := e.setup(vm, &host{}); err != nil {
+	api, err := e.setup(vm, &host{})
+	if err != nil {
 		return nil, fmt.Errorf("jsbox: run harness: %w", err)
 	}
 	names, err := vm.RunString("Object.getOwnPropertyNames(globalThis)")
@@ -78,6 +81,11 @@ func newEngine() (*engine, error) {
 	e.builtins = map[string]bool{}
 	for _, n := range names.Export().([]any) {
 		e.builtins[n.(string)] = true
+	}
+	e.lazy = map[string]bool{}
+	for _, n := range api.get("lazyNames").Export().([]any) {
+		e.builtins[n.(string)] = true
+		e.lazy[n.(string)] = true
 	}
 	return e, nil
 }
@@ -185,7 +193,7 @@ func (e *engine) run(j job) (res sandbox.Result, ph phases) {
 		res.Status, res.Reason = sandbox.StatusError, "engine cannot parse: "+firstLine(err.Error())
 		return res, ph
 	}
-	an := analyze(body, e.builtins)
+	an := analyze(body, e.builtins, e.lazy)
 	if !strings.Contains(j.Code, "catch") {
 		// a try esbuild wrote lowering for-await or an async generator is not the code's
 		an.facts.HasTry = false
@@ -338,6 +346,13 @@ func (d *driver) drive(compiled *goja.Program, an analysis, function string) (st
 			panic(p)
 		}
 	}()
+	if len(an.lazy) > 0 {
+		if _, err := d.api.call("installGlobals", d.vm.ToValue(anys(an.lazy))); err != nil {
+			if v, ok := stopped(err); ok {
+				return v
+			}
+		}
+	}
 	if len(an.globals) > 0 {
 		names := make([]any, len(an.globals))
 		for i, n := range an.globals {
@@ -671,4 +686,12 @@ func containsAny(s string, parts []string) bool {
 		}
 	}
 	return false
+}
+
+func anys(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }

@@ -40,6 +40,8 @@ type analysis struct {
 	// globals are the free names the code reads other than as `typeof x`: each is
 	// bound before the code runs (a recorder for a known client, else a stub).
 	globals []string
+	// lazy are the harness's made-on-demand globals the code names.
+	lazy []string
 }
 
 // Names the status check of a response reads.
@@ -62,7 +64,7 @@ var (
 // analyze reads the facts, definitions and free names off the module body (the
 // wrapper's own statements and esbuild's helpers left out). builtins are the
 // names the runtime defines.
-func analyze(body []ast.Statement, builtins map[string]bool) analysis {
+func analyze(body []ast.Statement, builtins, lazy map[string]bool) analysis {
 	w := &walker{declared: map[string]bool{}, mentioned: map[string]bool{}, typeofOnly: map[string]bool{}}
 	a := analysis{facts: sandbox.Facts{Syntax: true}, ctors: map[string][]param{}, exported: map[string]string{}}
 	var own []ast.Statement
@@ -91,6 +93,9 @@ func analyze(body []ast.Statement, builtins map[string]bool) analysis {
 		a.facts.Defs = append(a.facts.Defs, d.Name)
 	}
 	for n := range w.mentioned {
+		if lazy[n] && !w.declared[n] {
+			a.lazy = append(a.lazy, n)
+		}
 		if w.declared[n] || builtins[n] || moduleNames[n] {
 			continue
 		}
@@ -101,6 +106,7 @@ func analyze(body []ast.Statement, builtins map[string]bool) analysis {
 	}
 	slices.Sort(a.facts.Free)
 	slices.Sort(a.globals)
+	slices.Sort(a.lazy)
 	return a
 }
 

@@ -1350,28 +1350,26 @@
   G.XMLHttpRequest = XMLHttpRequest;
   G.structuredClone = function (v) { return JSON.parse(JSON.stringify(v)); };
 
-  // lazyGlobal defines a global made on first use; the code may overwrite it.
-  function lazyGlobal(name, make) {
-    Object.defineProperty(G, name, {
-      configurable: true,
-      get: function () {
-        var v = make();
-        Object.defineProperty(G, name, { value: v, writable: true, configurable: true });
-        return v;
-      },
-      set: function (v) { Object.defineProperty(G, name, { value: v, writable: true, configurable: true }); },
-    });
+  // The globals made only for code that names them (the Go side reads the names
+  // off the syntax tree): most completions use few of them.
+  var lazyNames = ["URL", "URLSearchParams", "Headers", "FormData", "AbortController", "AbortSignal", "Blob",
+    "Request", "Response", "process", "Buffer", "btoa", "atob", "TextEncoder", "TextDecoder", "performance", "crypto"];
+
+  function lazyValue(n) {
+    switch (n) {
+      case "TextEncoder": return function TextEncoder() { this.encode = function (s) { return str(s); }; };
+      case "TextDecoder": return function TextDecoder() { this.decode = function (s) { return str(s); }; };
+      case "performance": return { now: function () { return clock; }, mark: function () {}, measure: function () {} };
+      case "crypto":
+        loadNode();
+        return { randomUUID: cryptoMod.randomUUID, getRandomValues: function (a) { return a; }, subtle: makeStub("subtle") };
+      case "process": case "Buffer": case "btoa": case "atob":
+        loadNode();
+        return N(n);
+    }
+    loadWeb();
+    return W(n);
   }
-  ["URL", "URLSearchParams", "Headers", "FormData", "AbortController", "AbortSignal", "Blob", "Request", "Response"].forEach(function (n) {
-    lazyGlobal(n, function () { loadWeb(); return W(n); });
-  });
-  ["process", "Buffer", "btoa", "atob"].forEach(function (n) {
-    lazyGlobal(n, function () { loadNode(); return N(n); });
-  });
-  lazyGlobal("TextEncoder", function () { return function TextEncoder() { this.encode = function (s) { return str(s); }; }; });
-  lazyGlobal("TextDecoder", function () { return function TextDecoder() { this.decode = function (s) { return str(s); }; }; });
-  lazyGlobal("performance", function () { return { now: function () { return clock; }, mark: function () {}, measure: function () {} }; });
-  lazyGlobal("crypto", function () { loadNode(); return { randomUUID: cryptoMod.randomUUID, getRandomValues: function (a) { return a; }, subtle: makeStub("subtle") }; });
 
   function W(n) {
     switch (n) {
@@ -1508,6 +1506,12 @@
     require: requireF,
     module: moduleObj,
     setLookup: function (f) { lookup = f; },
+    lazyNames: lazyNames,
+    installGlobals: function (names) {
+      for (var i = 0; i < names.length; i++) {
+        if (!hasOwn.call(G, names[i])) G[names[i]] = lazyValue(names[i]);
+      }
+    },
     bindGlobals: function (names) {
       for (var i = 0; i < names.length; i++) {
         var n = names[i];
