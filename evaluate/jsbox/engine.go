@@ -367,7 +367,7 @@ func (d *driver) drive(compiled *goja.Program, an analysis, function string) (st
 	if len(an.ctors) > 0 {
 		ctors := map[string]json.RawMessage{}
 		for c, ps := range an.ctors {
-			ctors[c] = json.RawMessage(dummyArgs(ps, modeAll))
+			ctors[c] = json.RawMessage(dummyArgs(ps, modeDefaults))
 		}
 		b, _ := json.Marshal(ctors)
 		if _, err := d.api.call("setCtorArgs", d.vm.ToValue(string(b))); err != nil {
