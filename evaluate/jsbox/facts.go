@@ -65,7 +65,8 @@ var (
 // wrapper's own statements and esbuild's helpers left out). builtins are the
 // names the runtime defines.
 func analyze(body []ast.Statement, builtins, lazy map[string]bool) analysis {
-	w := &walker{declared: map[string]bool{}, mentioned: map[string]bool{}, typeofOnly: map[string]bool{}}
+	w := &walker{declared: map[string]bool{}, mentioned: map[string]bool{}, typeofOnly: map[string]bool{},
+		props: map[string]bool{}}
 	a := analysis{facts: sandbox.Facts{Syntax: true}, ctors: map[string][]param{}, exported: map[string]string{}}
 	var own []ast.Statement
 	for i, st := range body {
@@ -92,10 +93,13 @@ func analyze(body []ast.Statement, builtins, lazy map[string]bool) analysis {
 	for _, d := range a.defs {
 		a.facts.Defs = append(a.facts.Defs, d.Name)
 	}
-	for n := range w.mentioned {
-		if lazy[n] && !w.declared[n] {
+	for n := range lazy {
+		// named, or read off an object that may be the global one (globalThis.URL)
+		if (w.mentioned[n] && !w.declared[n]) || w.props[n] {
 			a.lazy = append(a.lazy, n)
 		}
+	}
+	for n := range w.mentioned {
 		if w.declared[n] || builtins[n] || moduleNames[n] {
 			continue
 		}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"sccg/evaluate/sandbox"
 )
 
 // TestMain serves as a worker when the runner under test re-executes this binary.
@@ -21,6 +23,9 @@ func newTestRunner(t testing.TB, opts Options) *Runner {
 	opts.Command = []string{os.Args[0], WorkerArg}
 	if opts.Timeout == 0 {
 		opts.Timeout = 2 * time.Second
+		if raceBuild {
+			opts.Timeout = 6 * time.Second
+		}
 	}
 	r, err := New(context.Background(), opts)
 	if err != nil {
@@ -28,4 +33,10 @@ func newTestRunner(t testing.TB, opts Options) *Runner {
 	}
 	t.Cleanup(func() { r.Close() })
 	return r
+}
+
+// wantOOM: a worker out of memory, which a race build reports as a crash (its
+// allocator fails other than Go's).
+func wantOOM(s sandbox.Status) bool {
+	return s == sandbox.StatusOOM || raceBuild && s == sandbox.StatusCrash
 }

@@ -314,8 +314,23 @@ func (r *Runner) start() (*worker, error) {
 	r.mu.Lock()
 	r.all[w] = true
 	r.mu.Unlock()
-	return w, nil
+	// Wait for the worker to be ready: its start-up (a process, the harness
+	// compiled) is no completion's time.
+	select {
+	case rep, ok := <-w.replies:
+		if ok && rep.Ready {
+			return w, nil
+		}
+	case <-time.After(workerStartup):
+	}
+	r.drop(w)
+	w.kill()
+	w.wait()
+	return nil, fmt.Errorf("jsbox: worker %s did not start: %s", cmdline[0], firstLine(w.stderr.String()))
 }
+
+// workerStartup bounds a worker's start-up.
+const workerStartup = 30 * time.Second
 
 func (w *worker) kill() {
 	if w.cmd.Process != nil {

@@ -235,6 +235,7 @@ type walker struct {
 	declared   map[string]bool
 	mentioned  map[string]bool
 	typeofOnly map[string]bool // mentioned only as the operand of typeof
+	props      map[string]bool // names read after a dot (globalThis.process)
 }
 
 func (w *walker) stmt(st ast.Statement) {
@@ -275,6 +276,7 @@ func (w *walker) visit(n ast.Node) bool {
 		if statusNames[string(n.Identifier.Name)] {
 			w.hasStatus = true
 		}
+		w.props[string(n.Identifier.Name)] = true
 	case *ast.BracketExpression:
 		if s, ok := n.Member.(*ast.StringLiteral); ok && statusNames[string(s.Value)] {
 			w.hasStatus = true

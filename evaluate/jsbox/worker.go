@@ -80,6 +80,10 @@ func ServeWorker(in io.Reader, out io.Writer, args []string) int {
 
 	rd := bufio.NewReaderSize(in, 64<<10)
 	wr := bufio.NewWriterSize(out, 64<<10)
+	// ready: the runner times a job from here, not from the worker's start
+	if err := writeFrame(wr, reply{Ready: true}); err == nil {
+		err = wr.Flush()
+	}
 	for {
 		var j job
 		if err := readFrame(rd, &j); err != nil {
@@ -105,6 +109,7 @@ func ServeWorker(in io.Reader, out io.Writer, args []string) int {
 
 // reply is a worker's answer to one job.
 type reply struct {
+	Ready  bool           `json:"ready,omitempty"` // the first frame, once the worker can serve
 	Result sandbox.Result `json:"result"`
 	Phases wirePhases     `json:"phases"`
 }
