@@ -543,6 +543,7 @@ func (h *host) object(vm *goja.Runtime) *goja.Object {
 	o := vm.NewObject()
 	o.Set("record", h.record)
 	o.Set("console", h.log)
+	o.Set("dropped", func(n int) { h.dropped += n })
 	o.Set("exit", func(code int) { vm.Interrupt(exitSignal{code}) })
 	o.Set("stubbed", func(name string) {
 		if h.res != nil && len(h.res.Stubbed) < maxStubbed {
@@ -574,10 +575,11 @@ func latin1(s string) []byte {
 	return out
 }
 
-func (h *host) log(level, text string) {
+// log keeps a line of console output; false once the console keeps no more.
+func (h *host) log(level, text string) bool {
 	if h.console.Len() >= maxConsole {
 		h.dropped += len(text) + 1
-		return
+		return false
 	}
 	room := maxConsole - h.console.Len()
 	line := text + "\n"
@@ -586,6 +588,7 @@ func (h *host) log(level, text string) {
 		line = line[:room]
 	}
 	h.console.WriteString(line)
+	return h.console.Len() < maxConsole
 }
 
 func (h *host) record(lib, method, url string, params, headers, body, data goja.Value) {

@@ -8,7 +8,7 @@
 (function (host) {
   "use strict";
   var G = globalThis;
-  var MAX_TIMERS = 10000; // pending at once
+  var MAX_TIMERS = 1000; // pending at once
   var hasOwn = Object.prototype.hasOwnProperty;
 
   // ---- values -------------------------------------------------------------
@@ -153,7 +153,7 @@
   // pending timers: a binary min-heap by (at, id); a cleared timer is dropped
   // when it reaches the top
   var heap = [];
-  var live = {};
+  var live = new Map();
   var nlive = 0;
   var timerSeq = 0;
   var clock = 0;
@@ -195,7 +195,7 @@
     var d = Number(delay) || 0;
     if (d < 0) d = 0;
     var t = { id: ++timerSeq, at: clock + d, fn: fn, args: args, repeat: repeat ? Math.max(d, 1) : 0 };
-    live[t.id] = t;
+    live.set(t.id, t);
     nlive++;
     heapPush(t);
     return t.id;
@@ -203,10 +203,7 @@
 
   function clearTimer(id) {
     if (isObj(id) && id._id !== undefined) id = id._id;
-    if (hasOwn.call(live, id)) {
-      delete live[id];
-      nlive--;
-    }
+    if (live.delete(id)) nlive--;
   }
 
   function Timeout(id) {
@@ -222,13 +219,13 @@
   function tick() {
     while (heap.length) {
       var t = heapPop();
-      if (!hasOwn.call(live, t.id)) continue;
+      if (!live.has(t.id)) continue;
       clock = t.at;
       if (t.repeat) {
         t.at = clock + t.repeat;
         heapPush(t);
       } else {
-        delete live[t.id];
+        live.delete(t.id);
         nlive--;
       }
       t.fn.apply(undefined, t.args);
@@ -237,14 +234,14 @@
     return false;
   }
 
-  var setTimeoutF = function setTimeout(fn, delay) {
-    return new Timeout(addTimer(fn, delay, Array.prototype.slice.call(arguments, 2), false));
+  var setTimeoutF = function setTimeout(fn, delay, ...rest) {
+    return new Timeout(addTimer(fn, delay, rest, false));
   };
-  var setIntervalF = function setInterval(fn, delay) {
-    return new Timeout(addTimer(fn, delay, Array.prototype.slice.call(arguments, 2), true));
+  var setIntervalF = function setInterval(fn, delay, ...rest) {
+    return new Timeout(addTimer(fn, delay, rest, true));
   };
-  var setImmediateF = function setImmediate(fn) {
-    return new Timeout(addTimer(fn, 0, Array.prototype.slice.call(arguments, 1), false));
+  var setImmediateF = function setImmediate(fn, ...rest) {
+    return new Timeout(addTimer(fn, 0, rest, false));
   };
   var clearF = function clearTimeout(id) { clearTimer(id); };
 
@@ -266,11 +263,20 @@
     }
   }
 
+  // Once the console keeps no more, a call costs nothing but the count of what it
+  // would have written.
+  var consoleFull = false;
   function logger(level) {
-    return function () {
+    return function (...args) {
+      if (consoleFull) {
+        var n = 0;
+        for (var j = 0; j < args.length; j++) n += typeof args[j] === "string" ? args[j].length + 1 : 16;
+        host.dropped(n);
+        return;
+      }
       var parts = [];
-      for (var i = 0; i < arguments.length; i++) parts.push(fmt(arguments[i]));
-      host.console(level, parts.join(" "));
+      for (var i = 0; i < args.length; i++) parts.push(fmt(args[i]));
+      consoleFull = !host.console(level, parts.join(" "));
     };
   }
 
