@@ -24,7 +24,7 @@ func newTestRunner(t testing.TB, opts Options) *Runner {
 	if opts.Timeout == 0 {
 		opts.Timeout = 2 * time.Second
 		if raceBuild {
-			opts.Timeout = 6 * time.Second
+			opts.Timeout = 4 * time.Second
 		}
 	}
 	r, err := New(context.Background(), opts)
