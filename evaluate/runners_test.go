@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 
+	"sccg/evaluate/jsbox"
 	"sccg/evaluate/sandbox"
 	"sccg/frontends"
 	"sccg/lang"
@@ -126,4 +128,24 @@ func TestRunnerPerLanguage(t *testing.T) {
 			t.Errorf("err = %v, want the runner's failure named", err)
 		}
 	})
+}
+
+func TestMixedBenchmarkEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end to end: Python sandbox and JavaScript workers")
+	}
+	bench := mixedBench(t)
+	out := runOrSkip(t, Config{Bench: bench, Generations: GoldGenerations(bench), Workers: 2,
+		Runners: JavaScriptRunners(jsbox.Options{Workers: 1, Command: []string{os.Args[0], jsbox.WorkerArg}})})
+	if len(out.Results) != 2 || out.Summary.Unscored != nil {
+		t.Fatalf("%d results, unscored %v; want both", len(out.Results), out.Summary.Unscored)
+	}
+	for _, r := range out.Results {
+		if r.Mock != 1 || r.Syntax != 1 || r.Dep != 1 {
+			t.Errorf("%s (%s): mock %v syntax %v dep %v stage %s requests %+v", r.SampleID, r.Language, r.Mock, r.Syntax, r.Dep, r.FailureStage, r.Requests)
+		}
+	}
+	if len(out.Summary.Groups) != 1 || len(out.Summary.Groups[0].ByLanguage) != 2 {
+		t.Errorf("groups %+v, want one split by two languages", out.Summary.Groups)
+	}
 }
