@@ -329,8 +329,7 @@ func TestCorpusAlignDecontam(t *testing.T) {
 
 	// Every kept function is free of findings; labeled secrets were redacted.
 	kept, _ := s.KeptFunctions(ctx)
-	sc := secrets.NewScanner()
-	defer sc.Close()
+	sc := secrets.NewScanner(pyast.Frontend{}, "")
 	secretsKept, secretsRedacted := 0, 0
 	for _, k := range kept {
 		if l, ok := labels[keyOf[k.FunctionID]]; ok && !l.HasSecret && string(k.Redactions) != "[]" {

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 
+	"sccg/frontends"
+	"sccg/lang"
 	"sccg/secrets"
 )
 
@@ -56,8 +58,6 @@ func AuditRelease(ctx context.Context, target string) (*ReleaseReport, error) {
 		return nil, fmt.Errorf("audit release: no .json or .jsonl files in %s", target)
 	}
 	rep := &ReleaseReport{Files: files, Placeholders: map[string]int{}, Findings: []ReleaseFinding{}}
-	sc := secrets.NewScanner()
-	defer sc.Close()
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -76,6 +76,15 @@ func AuditRelease(ctx context.Context, target string) (*ReleaseReport, error) {
 				sample = id
 			}
 			rep.Records++
+			language, _ := r["language"].(string)
+			var path string
+			if gi, ok := r["github_info"].(map[string]any); ok {
+				path, _ = gi["file_path"].(string)
+			}
+			sc, err := scannerFor(lang.Of(language), path)
+			if err != nil {
+				return nil, fmt.Errorf("audit release %s %s: %w", f, sample, err)
+			}
 			var walkErr error
 			walkStrings(r, "", "", func(path, name, s string) {
 				if walkErr != nil {
@@ -195,6 +204,16 @@ func looksLikeCode(path, s string) bool {
 		return true
 	}
 	return strings.Contains(s, "\n") && (strings.Contains(s, "def ") || strings.Contains(s, "import ") || strings.Contains(s, " = "))
+}
+
+// scannerFor is the credential scanner of code of language n, in the dialect of
+// the file at path.
+func scannerFor(n lang.Name, path string) (*secrets.Scanner, error) {
+	fe, err := frontends.For(n)
+	if err != nil {
+		return nil, err
+	}
+	return secrets.NewScanner(fe, frontends.DialectOf(n, path)), nil
 }
 
 // excerpt shows where a finding is without showing it: a little of the line before

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"sccg/frontends"
 	"sccg/internal/progress"
 	"sccg/lang"
 	"sccg/secrets"
@@ -229,7 +230,7 @@ type redactJob struct {
 	err       error
 }
 
-// redactAll redacts the jobs' code, source and facts with one scanner per worker.
+// redactAll redacts the jobs' code, source and facts in workers.
 func redactAll(ctx context.Context, jobs []*redactJob, workers int) error {
 	var wg sync.WaitGroup
 	next := make(chan *redactJob)
@@ -237,10 +238,8 @@ func redactAll(ctx context.Context, jobs []*redactJob, workers int) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sc := secrets.NewScanner()
-			defer sc.Close()
 			for j := range next {
-				j.out, j.err = redactFunction(ctx, sc, j.fn, j.alignment)
+				j.out, j.err = redactFunction(ctx, j.fn, j.alignment)
 			}
 		}()
 	}
@@ -256,7 +255,11 @@ func redactAll(ctx context.Context, jobs []*redactJob, workers int) error {
 }
 
 // redactFunction makes the kept row of f: its code, source and facts redacted.
-func redactFunction(ctx context.Context, sc *secrets.Scanner, f *store.Function, a store.Alignment) (*store.KeptFunction, error) {
+func redactFunction(ctx context.Context, f *store.Function, a store.Alignment) (*store.KeptFunction, error) {
+	sc, err := functionScanner(f)
+	if err != nil {
+		return nil, err
+	}
 	code, fs1, err := sc.Redact(ctx, []byte(f.Code))
 	if err != nil {
 		return nil, err
@@ -270,12 +273,33 @@ func redactFunction(ctx context.Context, sc *secrets.Scanner, f *store.Function,
 	} else if src, fs2, err = sc.Redact(ctx, []byte(f.Source)); err != nil {
 		return nil, err
 	}
-	facts, fs3, err := secrets.RedactJSON(f.Facts)
+	redacted, fs3, err := secrets.RedactJSON(f.Facts)
 	if err != nil {
 		return nil, err
 	}
 	return &store.KeptFunction{FunctionID: f.ID, Alignment: a, Code: string(code), Source: string(src),
-		Redactions: redactionLog(fs1, fs2, fs3), Facts: facts, InputHash: store.KeptInputHash(f.Code, f.Source, f.Facts)}, nil
+		Redactions: redactionLog(fs1, fs2, fs3), Facts: redacted, InputHash: store.KeptInputHash(f.Code, f.Source, f.Facts)}, nil
+}
+
+// functionScanner is the credential scanner of f's language and dialect, from its
+// facts (facts stored before there was a second language are Python's).
+func functionScanner(f *store.Function) (*secrets.Scanner, error) {
+	n, d := lang.Python, lang.DialectPython
+	if len(f.Facts) > 0 {
+		facts, err := lang.DecodeFacts(f.Facts)
+		if err != nil {
+			return nil, fmt.Errorf("function %d: %w", f.ID, err)
+		}
+		n, d = facts.Language, facts.Dialect
+	}
+	fe, err := frontends.For(n)
+	if err != nil {
+		return nil, fmt.Errorf("function %d: %w", f.ID, err)
+	}
+	if d == "" {
+		d = frontends.DialectOf(n, "")
+	}
+	return secrets.NewScanner(fe, d), nil
 }
 
 // writeKept stores the kept rows and their decisions in batches and returns the ids

@@ -10,6 +10,7 @@ import (
 
 	"sccg/evaluate/metrics"
 	"sccg/evaluate/sandbox"
+	"sccg/frontends"
 	"sccg/release"
 )
 
@@ -107,18 +108,20 @@ func BenchmarkStaticScores(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	sc := &scanners{}
-	defer sc.close()
 	infos := make([]*sampleInfo, len(bench))
 	for i, r := range bench {
-		infos[i] = &sampleInfo{rec: r, ref: metrics.Analyze(ctx, r.Code.CompleteFunction)}
+		fe, d, err := frontends.ForRecord(&r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		infos[i] = &sampleInfo{rec: r, fe: fe, dialect: d, ref: metrics.Analyze(ctx, fe, d, r.Code.CompleteFunction)}
 	}
 	b.ResetTimer()
 	n := 0
 	for range b.N {
 		for i, s := range infos {
 			s.static = nil
-			s.staticOf(ctx, bench[(i+1)%len(bench)].Code.CompleteFunction, sc)
+			s.staticOf(ctx, bench[(i+1)%len(bench)].Code.CompleteFunction)
 			n++
 		}
 	}

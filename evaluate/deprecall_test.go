@@ -7,31 +7,35 @@ import (
 	"strings"
 	"testing"
 
+	"sccg/lang"
 	"sccg/release"
 )
 
 func TestThirdPartyAndDepRecall(t *testing.T) {
 	tests := []struct {
 		name       string
+		language   lang.Name
 		gold, gen  []string
 		wantDeps   []string
 		wantRecall float64
 	}{
-		{"one dependency, imported", []string{"requests", "json"}, []string{"requests"}, []string{"requests"}, 1},
-		{"another client is not the dependency", []string{"requests"}, []string{"httpx"}, []string{"requests"}, 0},
-		{"submodules count for their package", []string{"requests.adapters", "pandas", "os.path"}, []string{"requests", "pandas.io"},
+		{"one dependency, imported", lang.Python, []string{"requests", "json"}, []string{"requests"}, []string{"requests"}, 1},
+		{"another client is not the dependency", lang.Python, []string{"requests"}, []string{"httpx"}, []string{"requests"}, 0},
+		{"submodules count for their package", lang.Python, []string{"requests.adapters", "pandas", "os.path"}, []string{"requests", "pandas.io"},
 			[]string{"pandas", "requests"}, 1},
-		{"half of two", []string{"django.conf", "requests"}, []string{"requests", "os"}, []string{"django", "requests"}, 0.5},
-		{"relative imports and the standard library are not dependencies", []string{".utils", "urllib.request", "json"}, nil, nil, 1},
-		{"nothing imported", []string{"aiohttp"}, nil, []string{"aiohttp"}, 0},
+		{"half of two", lang.Python, []string{"django.conf", "requests"}, []string{"requests", "os"}, []string{"django", "requests"}, 0.5},
+		{"relative imports and the standard library are not dependencies", lang.Python, []string{".utils", "urllib.request", "json"}, nil, nil, 1},
+		{"nothing imported", lang.Python, []string{"aiohttp"}, nil, []string{"aiohttp"}, 0},
+		{"JavaScript: packages by name, scoped and deep imports", lang.JavaScript, []string{"axios", "@octokit/rest/dist/x", "lodash/get", "./api"},
+			[]string{"axios", "lodash"}, []string{"@octokit/rest", "axios", "lodash"}, 2.0 / 3},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			deps := ThirdParty(tc.gold)
+			deps := ThirdParty(tc.language, tc.gold)
 			if !reflect.DeepEqual(deps, tc.wantDeps) {
 				t.Errorf("ThirdParty(%q) = %q, want %q", tc.gold, deps, tc.wantDeps)
 			}
-			if got := DepRecall(deps, tc.gen); got != tc.wantRecall {
+			if got := DepRecall(tc.language, deps, tc.gen); got != tc.wantRecall {
 				t.Errorf("DepRecall(%q, %q) = %v, want %v", deps, tc.gen, got, tc.wantRecall)
 			}
 		})

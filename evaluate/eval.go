@@ -19,12 +19,10 @@ import (
 	"sync"
 	"time"
 
-	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/python"
-
 	"sccg/evaluate/answer"
 	"sccg/evaluate/metrics"
 	"sccg/evaluate/sandbox"
+	"sccg/frontends"
 	"sccg/internal/progress"
 	"sccg/internal/workpool"
 	"sccg/lang"
@@ -169,6 +167,8 @@ type Result struct {
 	DocMatchType   string `json:"doc_match_type"`
 	CommentsSource string `json:"comments_source"`
 	TimeSlice      string `json:"time_slice"`
+	// Language is the sample's language ("python", "javascript", "typescript").
+	Language string `json:"language,omitempty"`
 	// HasEndpoint is false for host_only samples without an endpoint: they are scored
 	// on host and method and reported apart.
 	HasEndpoint  bool   `json:"has_endpoint"`
@@ -223,7 +223,26 @@ type Config struct {
 	// Expected are the sample ids every (setting, model) should cover: the split
 	// evaluated. Nil means every sample of Bench.
 	Expected []string
+	// Runners start the runner of each language other than Python (whose runner
+	// is the sandbox of Sandbox), when the evaluation has a completion of it. The
+	// completions of a language with no runner are not scored: the summary counts
+	// them under Unscored with the reason.
+	Runners map[lang.Name]StartRunner
 }
+
+// Runner runs one completion of its language in isolation and reports what it
+// tried to send; a failure of the code is a Result status, never an error.
+// sandbox.Runner is Python's; evaluate/jsbox's serves JavaScript and TypeScript.
+type Runner interface {
+	Run(ctx context.Context, code, function string) (sandbox.Result, error)
+	Close() error
+}
+
+// StartRunner starts a language's runner; the evaluation closes it.
+type StartRunner func(ctx context.Context) (Runner, error)
+
+// isolated is a runner that says how it isolates completions.
+type isolated interface{ Isolation() string }
 
 // Output is what a run produces.
 type Output struct {
@@ -232,19 +251,19 @@ type Output struct {
 	Problems []string
 	// Resumed is how many results came from Config.Previous instead of the sandbox.
 	Resumed int
-	// Skipped counts the completions not scored, by why (noRunner).
-	Skipped map[string]int
 	// Runs are what the sandbox ran for this evaluation: how many runs, how many
 	// completions reused one, and where batching placed them. (Not in the summary,
 	// which depends on the results alone.)
 	Runs *RunCounts
+
+	unscored map[string]int // completions not scored, by reason
 }
 
 // Counts are the output's figures as a run records them.
 func (o *Output) Counts() map[string]int64 {
 	c := map[string]int64{"completions": int64(len(o.Results)), "resumed": int64(o.Resumed)}
-	for _, n := range o.Skipped {
-		c["skipped"] += int64(n)
+	for _, n := range o.unscored {
+		c["unscored"] += int64(n)
 	}
 	if r := o.Runs; r != nil {
 		c["runs"], c["reused"], c["batched"], c["own"] = int64(r.Runs), int64(r.Reused), r.Batched, r.Own
@@ -255,11 +274,16 @@ func (o *Output) Counts() map[string]int64 {
 
 // sampleInfo is what every completion of one sample shares.
 type sampleInfo struct {
-	rec   release.Record
-	truth GroundTruth
-	ref   metrics.Analysis
-	slice string
-	once  sync.Once
+	rec release.Record
+	// fe reads the sample's language, in its code's dialect (nil when no
+	// frontend reads it); runner runs it (nil when the language has none).
+	fe      lang.Frontend
+	dialect lang.Dialect
+	runner  Runner
+	truth   GroundTruth
+	ref     metrics.Analysis
+	slice   string
+	once    sync.Once
 
 	// The static scores of each distinct completion of the sample: they depend on
 	// the code alone, so n samples of one completion (and the gold code scored
@@ -276,10 +300,12 @@ type staticScores struct {
 	es       float64
 	tokens   metrics.PRF
 	secret   float64
+	// clients are the global HTTP clients the code names (JavaScript's fetch).
+	clients map[string]bool
 }
 
 // staticOf scores code against the sample's gold code, once per distinct code.
-func (s *sampleInfo) staticOf(ctx context.Context, code string, sc *scanners) *staticScores {
+func (s *sampleInfo) staticOf(ctx context.Context, code string) *staticScores {
 	s.mu.Lock()
 	st, ok := s.static[code]
 	s.mu.Unlock()
@@ -288,14 +314,12 @@ func (s *sampleInfo) staticOf(ctx context.Context, code string, sc *scanners) *s
 	}
 	ref := s.rec.Code.CompleteFunction
 	// One parse for CodeBLEU and the credential scan.
-	w := sc.get()
-	defer sc.put(w)
-	cand, secret := w.analyze(ctx, code)
+	cand, secret, clients := analyze(ctx, s.fe, s.dialect, code)
 	if code == ref {
 		cand = s.ref
 	}
 	st = &staticScores{codebleu: metrics.PairStats(cand, s.ref), es: metrics.EditSimilarity(code, ref),
-		tokens: metrics.TokenPRF(cand.Tokens, s.ref.Tokens), secret: secret}
+		tokens: metrics.TokenPRF(cand.Tokens, s.ref.Tokens), secret: secret, clients: clients}
 	st.parts = st.codebleu.Score()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -330,7 +354,11 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 			out.Problems = append(out.Problems, fmt.Sprintf("benchmark: sample_id %q appears twice; the first record is used", r.SampleID))
 			continue
 		}
-		samples[r.SampleID] = &sampleInfo{rec: r, truth: TruthOf(r), slice: timeSlice(r, cutoff)}
+		s := &sampleInfo{rec: r, truth: TruthOf(r), slice: timeSlice(r, cutoff)}
+		if fe, d, err := frontends.ForRecord(&r); err == nil {
+			s.fe, s.dialect = fe, d
+		}
+		samples[r.SampleID] = s
 	}
 	prev := map[string]Result{}
 	for _, r := range cfg.Previous {
@@ -340,16 +368,9 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	results := make([]Result, len(cfg.Generations))
 	have := make([]bool, len(cfg.Generations))
 	for i, g := range cfg.Generations {
-		s, ok := samples[g.SampleID]
+		_, ok := samples[g.SampleID]
 		if !ok {
 			out.Problems = append(out.Problems, fmt.Sprintf("generation %s/%s #%d: unknown sample_id %q; skipped", g.Setting, g.Model, g.SampleIndex, g.SampleID))
-			continue
-		}
-		if why := noRunner(s.rec); why != "" {
-			if out.Skipped == nil {
-				out.Skipped = map[string]int{}
-			}
-			out.Skipped[why]++
 			continue
 		}
 		if p, ok := prev[g.Key()]; ok {
@@ -360,22 +381,22 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		queue = append(queue, i)
 	}
 
-	for _, why := range slices.Sorted(maps.Keys(out.Skipped)) {
-		out.Problems = append(out.Problems, fmt.Sprintf("%d completion(s) not scored: %s", out.Skipped[why], why))
-	}
-
 	runner, err := sandbox.New(ctx, cfg.Sandbox)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate: %w", err)
 	}
 	defer runner.Close()
-	runs := newRunCache(runner, cfg.NoReuse)
+	runners, closeRunners, err := startRunners(ctx, cfg, runner, samples, queue, out)
+	defer closeRunners()
+	if err != nil {
+		return nil, err
+	}
+	queue = slices.DeleteFunc(queue, func(i int) bool { return samples[cfg.Generations[i].SampleID].runner == nil })
+	runs := newRunCache(cfg.NoReuse)
 	if n := runner.Stale(); n > 0 {
 		out.Problems = append(out.Problems, fmt.Sprintf("sandbox: removed %d work director(ies) that killed runs left behind", n))
 	}
 	deps := DefaultDependencies()
-	sc := &scanners{}
-	defer sc.close()
 
 	// Every sample with a completion other than its gold code runs the gold code
 	// once: its imports are what DepRecall measures against (from the sandbox's
@@ -389,13 +410,13 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	for _, i := range queue {
 		g := cfg.Generations[i]
 		s := samples[g.SampleID]
-		if answer.Extract(g.Completion, s.rec.FunctionName).Text != s.rec.Code.CompleteFunction && !slices.Contains(needGold, s.rec.SampleID) {
+		if answer.Extract(g.Completion, s.rec.FunctionName, lang.Of(s.rec.Language)).Text != s.rec.Code.CompleteFunction && !slices.Contains(needGold, s.rec.SampleID) {
 			needGold = append(needGold, s.rec.SampleID)
 		}
 	}
 	if err := workpool.ForEach(ctx, workers, len(needGold), func(i int) error {
 		s := samples[needGold[i]]
-		res, err := runs.run(ctx, s.rec.SampleID, s.rec.Code.CompleteFunction, s.rec.FunctionName)
+		res, err := runs.run(ctx, s.runner, s.rec.SampleID, s.rec.Code.CompleteFunction, s.rec.FunctionName)
 		if err != nil {
 			return err
 		}
@@ -425,7 +446,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		i := queue[k]
 		g := cfg.Generations[i]
 		s := samples[g.SampleID]
-		s.once.Do(func() { s.ref = metrics.Analyze(ctx, s.rec.Code.CompleteFunction) })
+		s.once.Do(func() { s.ref = metrics.Analyze(ctx, s.fe, s.dialect, s.rec.Code.CompleteFunction) })
 		truth := s.truth
 		mu.Lock()
 		if keys, ok := goldKeys[g.SampleID]; ok && truth.ParamsSource == "" {
@@ -433,7 +454,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		}
 		imports := goldImports[g.SampleID]
 		mu.Unlock()
-		res, err := scoreOne(ctx, runs, deps, sc, g, s, truth, imports)
+		res, err := scoreOne(ctx, runs, deps, g, s, truth, imports)
 		if err != nil {
 			return err
 		}
@@ -458,13 +479,70 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		}
 	}
 	out.Summary = Summarize(out.Results, cfg.K)
+	out.Summary.Unscored = out.unscored
 	cover(&out.Summary, out.Results, samples, cfg.Expected)
 	out.Summary.Isolation = runner.Isolation()
 	out.Summary.NetworkNamespace = runner.NetworkNamespace()
 	out.Summary.Python = runner.Python()
+	for n, r := range runners {
+		if i, ok := r.(isolated); ok && n != lang.Python {
+			if out.Summary.Runners == nil {
+				out.Summary.Runners = map[string]string{}
+			}
+			out.Summary.Runners[string(n)] = i.Isolation()
+		}
+	}
 	out.Summary.Problems = out.Problems
 	out.Runs = runCounts(runs, runner.BatchStats())
 	return out, nil
+}
+
+// startRunners starts the runner of every language the queued completions are
+// in (Python's is py), and gives each sample its runner. The completions of a
+// language with no frontend or no runner are counted in out's summary as
+// unscored, with the reason, and named in its problems. The caller calls stop,
+// also on an error.
+func startRunners(ctx context.Context, cfg Config, py Runner, samples map[string]*sampleInfo, queue []int, out *Output) (map[lang.Name]Runner, func(), error) {
+	runners := map[lang.Name]Runner{lang.Python: py}
+	var started []Runner
+	stop := func() {
+		for _, r := range started {
+			r.Close()
+		}
+	}
+	missing := map[string]int{}
+	for _, i := range queue {
+		s := samples[cfg.Generations[i].SampleID]
+		n := lang.Of(s.rec.Language)
+		if s.fe == nil {
+			missing[fmt.Sprintf("no frontend for %s", n)]++
+			continue
+		}
+		r, ok := runners[n]
+		if !ok {
+			if start := cfg.Runners[n]; start != nil {
+				var err error
+				if r, err = start(ctx); err != nil {
+					return nil, stop, fmt.Errorf("evaluate: start the %s runner: %w", n, err)
+				}
+				started = append(started, r)
+			}
+			runners[n] = r
+		}
+		if r == nil {
+			missing[fmt.Sprintf("no runner for %s", n)]++
+			continue
+		}
+		s.runner = r
+	}
+	for _, reason := range slices.Sorted(maps.Keys(missing)) {
+		if out.unscored == nil {
+			out.unscored = map[string]int{}
+		}
+		out.unscored[reason] = missing[reason]
+		out.Problems = append(out.Problems, fmt.Sprintf("%s: %d completion(s) not scored", reason, missing[reason]))
+	}
+	return runners, stop, nil
 }
 
 // cover sets each group's coverage of the expected samples (every sample when
@@ -478,11 +556,6 @@ func cover(sum *Summary, rs []Result, samples map[string]*sampleInfo, expected [
 	}
 	for _, id := range expected {
 		want[id] = true
-	}
-	for id := range want { // TEMPORARY (noRunner): a sample no runner can score is counted as skipped, not expected
-		if s := samples[id]; s != nil && noRunner(s.rec) != "" {
-			delete(want, id)
-		}
 	}
 	type gk struct{ setting, model string }
 	seen := map[gk]map[string]bool{}
@@ -540,15 +613,16 @@ var notCredential = map[string]bool{secrets.KindEmail: true, secrets.KindUser: t
 
 // scoreOne runs and scores one completion; goldImports are the imports of the
 // sample's gold code (unused when the completion is the gold code: its own are).
-func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, sc *scanners, g Generation, s *sampleInfo, truth GroundTruth, goldImports []string) (Result, error) {
-	ans := answer.Extract(g.Completion, s.rec.FunctionName)
+func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, g Generation, s *sampleInfo, truth GroundTruth, goldImports []string) (Result, error) {
+	ans := answer.Extract(g.Completion, s.rec.FunctionName, lang.Of(s.rec.Language))
 	code := ans.Text
 	r := Result{SampleID: g.SampleID, Setting: g.Setting, Model: g.Model, SampleIndex: g.SampleIndex,
 		DocMatchType: s.rec.APIMetadata.DocMatchType, CommentsSource: s.rec.CommentsSource, TimeSlice: s.slice,
+		Language:    string(lang.Of(s.rec.Language)),
 		HasEndpoint: truth.HasEndpoint(), ParamsSource: truth.ParamsSource, Requests: []Captured{},
 		AnswerForm: ans.Form, Reasoning: ans.Reasoning || g.Reasoning != "", Truncated: g.Truncated()}
 	start := time.Now()
-	sb, err := runs.run(ctx, g.SampleID, code, s.rec.FunctionName)
+	sb, err := runs.run(ctx, s.runner, g.SampleID, code, s.rec.FunctionName)
 	if err != nil {
 		return r, fmt.Errorf("evaluate %s: %w", g.SampleID, err)
 	}
@@ -565,12 +639,14 @@ func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, sc *scann
 	if !sb.Facts.Syntax {
 		r.SyntaxError, r.SyntaxLine = syntaxError(sb.Facts.Error)
 	}
-	m.Dep = b2f(sb.Facts.Syntax && deps.Valid(sb.Facts.Imports))
+	st := s.staticOf(ctx, code)
+	language := lang.Of(s.rec.Language)
+	m.Dep = b2f(sb.Facts.Syntax && deps.Valid(language, sb.Facts.Imports, st.clients))
 	ref := s.rec.Code.CompleteFunction
 	if code == ref {
 		goldImports = sb.Facts.Imports
 	}
-	r.GoldDeps = ThirdParty(goldImports)
+	r.GoldDeps = ThirdParty(language, goldImports)
 	if deps, ok := RecordDependencies(&s.rec); ok {
 		// the builder resolved the gold code's imports against its repository's files
 		r.GoldDeps = deps
@@ -578,8 +654,7 @@ func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, sc *scann
 	if r.GoldDeps == nil {
 		r.GoldDeps = []string{}
 	}
-	m.DepRecall = DepRecall(r.GoldDeps, sb.Facts.Imports)
-	st := s.staticOf(ctx, code, sc)
+	m.DepRecall = DepRecall(language, r.GoldDeps, sb.Facts.Imports)
 	m.Secret = st.secret
 	m.ExecReq = b2f(len(r.Requests) > 0)
 	if bi, bm := truth.best(r.Requests); bi >= 0 {
@@ -627,74 +702,35 @@ func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, sc *scann
 	return r, nil
 }
 
-// scanners are the tree-sitter parsers and credential scanners of a run's
-// workers, kept between completions: making a scanner compiles its query.
-type scanners struct {
-	mu   sync.Mutex
-	free []*scanner
-}
-
-// scanner parses a completion once for both its CodeBLEU analysis and its
-// credential scan.
-type scanner struct {
-	parser *sitter.Parser
-	sc     *secrets.Scanner
-}
-
-func (p *scanners) get() *scanner {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if n := len(p.free); n > 0 {
-		w := p.free[n-1]
-		p.free = p.free[:n-1]
-		return w
+// analyze parses code once with its language's frontend: its CodeBLEU analysis;
+// 1 when it holds no credential literal (also when it cannot be parsed: Syntax
+// fails it already); and the global HTTP clients it names.
+func analyze(ctx context.Context, fe lang.Frontend, d lang.Dialect, code string) (metrics.Analysis, float64, map[string]bool) {
+	tree, err := fe.Parse(ctx, d, []byte(code))
+	if err != nil {
+		return metrics.AnalyzeTree(code, fe.Grammar(d), nil), 1, nil
 	}
-	w := &scanner{parser: sitter.NewParser(), sc: secrets.NewScanner()}
-	w.parser.SetLanguage(python.GetLanguage())
-	return w
-}
-
-func (p *scanners) put(w *scanner) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.free = append(p.free, w)
-}
-
-func (p *scanners) close() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, w := range p.free {
-		w.sc.Close()
-		w.parser.Close()
-	}
-	p.free = nil
-}
-
-// analyze parses code once: its CodeBLEU analysis, and 1 when it holds no
-// credential literal (also when it cannot be parsed: Syntax fails it already).
-func (w *scanner) analyze(ctx context.Context, code string) (metrics.Analysis, float64) {
-	src := []byte(code)
-	tree, err := w.parser.ParseCtx(ctx, nil, src)
-	if err != nil || tree == nil {
-		return metrics.AnalyzeTree(code, nil), 1
-	}
-	defer tree.Close()
 	secret := 1.0
-	for _, f := range w.sc.FindTree(tree.RootNode(), src) {
+	for _, f := range secrets.FindTree(tree) {
 		if !notCredential[f.Kind] {
 			secret = 0
 			break
 		}
 	}
-	return metrics.AnalyzeTree(code, tree.RootNode()), secret
-}
-
-// secretScore is 1 when the code holds no credential literal.
-func (p *scanners) secretScore(ctx context.Context, code string) float64 {
-	w := p.get()
-	defer p.put(w)
-	_, secret := w.analyze(ctx, code)
-	return secret
+	var clients map[string]bool
+	g := tree.Grammar
+	tree.Root.Walk(func(n *lang.Node) bool {
+		if g.Identifiers[n.Kind] && n.End-n.Start <= len("XMLHttpRequest") {
+			if name := n.Text(tree.Source); globalClients[name] {
+				if clients == nil {
+					clients = map[string]bool{}
+				}
+				clients[name] = true
+			}
+		}
+		return true
+	})
+	return metrics.AnalyzeTree(code, g, tree), secret, clients
 }
 
 func b2f(b bool) float64 {
@@ -710,18 +746,4 @@ func sortResults(rs []Result) {
 		return cmp.Or(cmp.Compare(a.Setting, b.Setting), cmp.Compare(a.Model, b.Model),
 			cmp.Compare(a.SampleID, b.SampleID), cmp.Compare(a.SampleIndex, b.SampleIndex))
 	})
-}
-
-// noRunner says why a sample's completions cannot be run ("" when they can): the
-// sandbox runs Python, and a sample of another language waits for its runner.
-//
-// TEMPORARY (issue 32, until issue 33's evaluate/jsbox lands): JavaScript and
-// TypeScript samples are skipped with this counted reason instead of being run as
-// Python and scored as failures. Remove it when the runner of each language is
-// chosen by the sample's language.
-func noRunner(r release.Record) string {
-	if n := lang.Of(r.Language); n != lang.Python {
-		return "no runner for " + string(n) + " yet"
-	}
-	return ""
 }

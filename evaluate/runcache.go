@@ -8,12 +8,11 @@ import (
 )
 
 // runCache runs each distinct completion once: identical (sample, function, code)
-// get one sandbox run and share its result. The harness version and the limits
-// are those of the one runner a cache belongs to, so they are part of the key by
-// construction. At temperature > 0 many of a sample's n completions are the same
+// get one sandbox run and share its result. A sample has one language, so one
+// runner, whose harness version and limits are fixed for the run: they are part of
+// the key by construction. At temperature > 0 many of a sample's n completions are the same
 // text; with reuse off every completion runs.
 type runCache struct {
-	runner *sandbox.Runner
 	off    bool
 	mu     sync.Mutex
 	m      map[string]*cachedRun
@@ -27,18 +26,18 @@ type cachedRun struct {
 	err  error
 }
 
-func newRunCache(r *sandbox.Runner, off bool) *runCache {
-	return &runCache{runner: r, off: off, m: map[string]*cachedRun{}}
+func newRunCache(off bool) *runCache {
+	return &runCache{off: off, m: map[string]*cachedRun{}}
 }
 
-// run is runner.Run of code and function for sample, or the result of the same
-// run already made (or under way).
-func (c *runCache) run(ctx context.Context, sample, code, function string) (sandbox.Result, error) {
+// run is runner.Run of code and function for sample (runner is the sample
+// language's), or the result of the same run already made (or under way).
+func (c *runCache) run(ctx context.Context, runner Runner, sample, code, function string) (sandbox.Result, error) {
 	if c.off {
 		c.mu.Lock()
 		c.runs++
 		c.mu.Unlock()
-		return c.runner.Run(ctx, code, function)
+		return runner.Run(ctx, code, function)
 	}
 	key := sample + "\x00" + function + "\x00" + code
 	c.mu.Lock()
@@ -55,13 +54,13 @@ func (c *runCache) run(ctx context.Context, sample, code, function string) (sand
 			c.mu.Unlock()
 			return e.res, nil
 		}
-		return c.runner.Run(ctx, code, function)
+		return runner.Run(ctx, code, function)
 	}
 	e := &cachedRun{done: make(chan struct{})}
 	c.m[key] = e
 	c.runs++
 	c.mu.Unlock()
-	res, err := c.runner.Run(ctx, code, function)
+	res, err := runner.Run(ctx, code, function)
 	e.res, e.err = res, err
 	if err != nil || res.Status == sandbox.StatusKilled {
 		c.mu.Lock()

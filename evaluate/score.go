@@ -166,63 +166,134 @@ func pathParams(route string) []string {
 //go:embed known_packages.txt
 var knownPackagesList string
 
-// Dependencies is the Dep metric's knowledge: the import names of known
-// distributions (the standard library is pyfacts').
+//go:embed known_npm_packages.txt
+var knownNPMList string
+
+// Dependencies is the Dep metric's knowledge, per language family: the packages
+// an import may name besides the runtime's own modules (a frontend's Builtin),
+// and what counts as an HTTP client.
+//
+// Python: every import is a standard-library module or a known PyPI
+// distribution's import name (known_packages.txt), and one of them is an HTTP
+// client (requests, httpx, aiohttp, urllib.request, urllib3, http.client).
+//
+// JavaScript and TypeScript: every import is a Node built-in module or a known
+// npm package (known_npm_packages.txt, by package name: "@scope/name" for a
+// scoped one), relative imports failing as Python's do. fetch and XMLHttpRequest
+// are globals of browsers and of Node 18 and later, so the code needs no import
+// for a client: the client condition holds when it imports a client package
+// (axios, node-fetch, got, …, or Node's http and https) or names a global client.
 type Dependencies struct {
-	known map[string]bool
+	known map[lang.Name]map[string]bool
 }
 
-// DefaultDependencies is the shipped list.
+// DefaultDependencies is the shipped lists.
 func DefaultDependencies() *Dependencies {
-	d := &Dependencies{known: map[string]bool{}}
-	sc := bufio.NewScanner(strings.NewReader(knownPackagesList))
+	return &Dependencies{known: map[lang.Name]map[string]bool{
+		lang.Python:     readPackageList(knownPackagesList),
+		lang.JavaScript: readPackageList(knownNPMList),
+	}}
+}
+
+func readPackageList(list string) map[string]bool {
+	known := map[string]bool{}
+	sc := bufio.NewScanner(strings.NewReader(list))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
 		if len(f) >= 1 && !strings.HasPrefix(f[0], "#") {
-			d.known[f[0]] = true
+			known[f[0]] = true
 		}
 	}
-	return d
+	return known
 }
 
-// pyFrontend is the frontend whose module lists the dependency checks use.
-var pyFrontend = frontends.MustFor(lang.Python)
-
-// httpClients are the modules that count as importing an HTTP client.
+// httpClients are the Python modules that count as importing an HTTP client.
 var httpClients = map[string]bool{"requests": true, "httpx": true, "aiohttp": true, "urllib": true,
 	"urllib3": true, "http": true}
 
-// Valid reports whether every import is a standard-library module or a known
-// distribution (relative imports are not) and an HTTP client is imported.
-func (d *Dependencies) Valid(imports []string) bool {
+// npmClients are the JavaScript packages and Node modules that count as importing
+// an HTTP client, and globalClients the clients JavaScript runtimes provide
+// without an import.
+var (
+	npmClients = map[string]bool{"axios": true, "node-fetch": true, "got": true, "superagent": true, "ky": true,
+		"undici": true, "cross-fetch": true, "isomorphic-fetch": true, "request": true, "request-promise": true,
+		"request-promise-native": true, "needle": true, "unirest": true, "jquery": true, "http": true, "https": true,
+		"ky-universal": true, "@angular/common": true, "wretch": true, "ofetch": true, "make-fetch-happen": true,
+		"phin": true, "bent": true, "redaxios": true}
+	globalClients = map[string]bool{"fetch": true, "XMLHttpRequest": true}
+)
+
+// Package is the package (Python: top-level module) an import names; "" for a
+// relative import. JavaScript's node: prefix is dropped.
+func Package(n lang.Name, imp string) string {
+	if imp == "" || strings.HasPrefix(imp, ".") || strings.HasPrefix(imp, "/") {
+		return ""
+	}
+	if lang.Of(string(n)).Family() != lang.JavaScript {
+		top, _, _ := strings.Cut(imp, ".")
+		return top
+	}
+	imp = strings.TrimPrefix(imp, "node:")
+	parts := strings.SplitN(imp, "/", 3)
+	if strings.HasPrefix(imp, "@") && len(parts) >= 2 {
+		return parts[0] + "/" + parts[1]
+	}
+	return parts[0]
+}
+
+// builtin reports whether the language's runtime provides package p; false when
+// no frontend reads the language.
+func builtin(n lang.Name, p string) bool {
+	f, err := frontends.For(n)
+	if err != nil {
+		return false
+	}
+	current, _ := f.Builtin(p)
+	return current
+}
+
+// Valid reports whether every import of code in language n is one of the
+// runtime's modules or a known package (relative imports are not) and an HTTP
+// client is imported, or, where the language has one, named as a global
+// (names are the code's identifiers).
+func (d *Dependencies) Valid(n lang.Name, imports []string, names map[string]bool) bool {
+	n = lang.Of(string(n)).Family()
+	known := d.known[n]
 	client := false
 	for _, imp := range imports {
-		if strings.HasPrefix(imp, ".") || imp == "" {
+		top := Package(n, imp)
+		if top == "" {
 			return false
 		}
-		top := strings.SplitN(imp, ".", 2)[0]
-		if current, _ := pyFrontend.Builtin(top); !current && !d.known[top] {
+		if !builtin(n, top) && !known[top] {
 			return false
 		}
-		if httpClients[top] && (top != "urllib" || imp == "urllib.request" || imp == "urllib") &&
-			(top != "http" || imp == "http.client") {
-			client = true
+		switch n {
+		case lang.JavaScript:
+			client = client || npmClients[top]
+		default:
+			if httpClients[top] && (top != "urllib" || imp == "urllib.request" || imp == "urllib") &&
+				(top != "http" || imp == "http.client") {
+				client = true
+			}
+		}
+	}
+	if n == lang.JavaScript && !client {
+		for g := range globalClients {
+			client = client || names[g]
 		}
 	}
 	return client
 }
 
-// ThirdParty lists the top-level modules of imports that are neither standard
-// library (pyfacts) nor relative, sorted and without repeats: the dependencies
-// DepRecall counts.
-func ThirdParty(imports []string) []string {
+// ThirdParty lists the packages of imports of code in language n that are
+// neither the runtime's own nor relative, sorted and without repeats: the
+// dependencies DepRecall counts.
+func ThirdParty(n lang.Name, imports []string) []string {
 	var out []string
 	for _, imp := range imports {
-		if imp == "" || strings.HasPrefix(imp, ".") {
-			continue
-		}
-		top, _, _ := strings.Cut(imp, ".")
-		if current, _ := pyFrontend.Builtin(top); !current {
+		top := Package(n, imp)
+		if top != "" && !builtin(n, top) {
 			out = append(out, top)
 		}
 	}
@@ -241,22 +312,21 @@ func RecordDependencies(r *release.Record) (deps []string, ok bool) {
 	return uniqSorted(deps), true
 }
 
-// DepRecall is the share of gold (third-party top-level modules) that the imports
-// of a completion include; 1 when gold is empty.
-func DepRecall(gold, imports []string) float64 {
+// DepRecall is the share of gold (third-party packages) that the imports of a
+// completion in language n include; 1 when gold is empty.
+func DepRecall(n lang.Name, gold, imports []string) float64 {
 	if len(gold) == 0 {
 		return 1
 	}
 	have := map[string]bool{}
 	for _, imp := range imports {
-		top, _, _ := strings.Cut(imp, ".")
-		have[top] = true
+		have[Package(n, imp)] = true
 	}
-	n := 0
+	hits := 0
 	for _, g := range gold {
 		if have[g] {
-			n++
+			hits++
 		}
 	}
-	return float64(n) / float64(len(gold))
+	return float64(hits) / float64(len(gold))
 }

@@ -84,6 +84,9 @@ type Group struct {
 	ByDocMatchType   map[string]Agg `json:"by_doc_match_type"`
 	ByCommentsSource map[string]Agg `json:"by_comments_source"`
 	ByTimeSlice      map[string]Agg `json:"by_time_slice"`
+	// ByLanguage splits the results by the samples' language; set when a result
+	// is of a language other than Python.
+	ByLanguage map[string]Agg `json:"by_language,omitempty"`
 	// NoEndpoint covers host_only samples without an endpoint, kept out of the
 	// aggregates above.
 	NoEndpoint     *HostMethodAgg     `json:"no_endpoint,omitempty"`
@@ -139,6 +142,12 @@ type Summary struct {
 	// Malformed is how many lines of the generations file were not generations;
 	// their samples count as not covered.
 	Malformed int `json:"malformed"`
+	// Unscored counts the completions that were not scored, by reason (a
+	// language with no runner); their samples count as not covered.
+	Unscored map[string]int `json:"unscored,omitempty"`
+	// Runners say how the runners of languages other than Python isolate their
+	// completions, by language.
+	Runners map[string]string `json:"runners,omitempty"`
 }
 
 // Summarize aggregates results per (setting, model) and stratum. ks are the pass@k
@@ -194,6 +203,9 @@ func Summarize(results []Result, ks []int) Summary {
 		g.ByDocMatchType = strata(func(r Result) string { return orUnknown(r.DocMatchType) })
 		g.ByCommentsSource = strata(func(r Result) string { return orUnknown(r.CommentsSource) })
 		g.ByTimeSlice = strata(func(r Result) string { return orUnknown(r.TimeSlice) })
+		if slices.ContainsFunc(main, func(r Result) bool { return r.Language != "" && r.Language != "python" }) {
+			g.ByLanguage = strata(func(r Result) string { return languageOf(r) })
+		}
 		if len(noEP) > 0 {
 			h := &HostMethodAgg{N: len(noEP)}
 			for _, r := range noEP {
@@ -298,4 +310,13 @@ func orUnknown(s string) string {
 		return "unknown"
 	}
 	return s
+}
+
+// languageOf is a result's language; results written before there was a second
+// language are Python's.
+func languageOf(r Result) string {
+	if r.Language == "" {
+		return "python"
+	}
+	return r.Language
 }

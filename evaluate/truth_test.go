@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"sccg/evaluate/sandbox"
+	"sccg/frontends"
+	"sccg/lang"
 	"sccg/release"
 )
 
@@ -79,8 +81,48 @@ func TestDependencies(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := d.Valid(tt.imports); got != tt.want {
+			if got := d.Valid(lang.Python, tt.imports, nil); got != tt.want {
 				t.Errorf("Valid(%v) = %v, want %v", tt.imports, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDependenciesJavaScript(t *testing.T) {
+	d := DefaultDependencies()
+	tests := []struct {
+		name     string
+		language lang.Name
+		imports  []string
+		names    []string // global names the code mentions
+		want     bool
+		builtins bool // needs the JavaScript frontend's list of Node's modules
+	}{
+		{"axios", lang.JavaScript, []string{"axios"}, nil, true, false},
+		{"node-fetch and dotenv", lang.JavaScript, []string{"node-fetch", "dotenv"}, nil, true, false},
+		{"global fetch, no import", lang.JavaScript, nil, []string{"fetch"}, true, false},
+		{"global XMLHttpRequest with a known package", lang.TypeScript, []string{"uuid"}, []string{"XMLHttpRequest"}, true, false},
+		{"no client at all", lang.JavaScript, []string{"lodash"}, nil, false, false},
+		{"nothing", lang.JavaScript, nil, nil, false, false},
+		{"unknown package", lang.JavaScript, []string{"axios", "totally-made-up-pkg"}, nil, false, false},
+		{"relative import", lang.TypeScript, []string{"axios", "./client"}, nil, false, false},
+		{"scoped package by its name", lang.JavaScript, []string{"@octokit/rest"}, []string{"fetch"}, true, false},
+		{"Node's https module is a client", lang.JavaScript, []string{"https"}, nil, true, true},
+		{"node: prefix", lang.JavaScript, []string{"node:https", "node:fs/promises"}, nil, true, true},
+		{"a Python module is no npm package", lang.JavaScript, []string{"requests"}, []string{"fetch"}, false, false},
+	}
+	_, noJS := frontends.For(lang.JavaScript)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.builtins && noJS != nil {
+				t.Skipf("Node's built-in modules come from the JavaScript frontend: %v", noJS)
+			}
+			names := map[string]bool{}
+			for _, n := range tt.names {
+				names[n] = true
+			}
+			if got := d.Valid(tt.language, tt.imports, names); got != tt.want {
+				t.Errorf("Valid(%s, %v, %v) = %v, want %v", tt.language, tt.imports, tt.names, got, tt.want)
 			}
 		})
 	}
@@ -126,11 +168,10 @@ func TestSecretScore(t *testing.T) {
 		{"RapidAPI key literal", `headers = {"X-RapidAPI-Key": "9f8e7d6c5bmsh1234567890abcdep1a2b3cjsn0123456789ab"}`, 0},
 		{"key-like variable", `API_KEY = "a1b2c3d4e5f6a7b8c9d0e1f2"`, 0},
 	}
-	sc := &scanners{}
-	defer sc.close()
+	py := frontends.MustFor(lang.Python)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := sc.secretScore(context.Background(), tt.code); got != tt.want {
+			if _, got, _ := analyze(context.Background(), py, lang.DialectPython, tt.code); got != tt.want {
 				t.Errorf("secretScore(%s) = %v, want %v", tt.code, got, tt.want)
 			}
 		})

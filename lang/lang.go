@@ -146,6 +146,15 @@ type Frontend interface {
 	// IsIdentifier reports whether s may stand as a name in the language.
 	IsIdentifier(s string) bool
 
+	// Parse parses code of dialect d into a Tree carrying the dialect's Grammar,
+	// for the analyses that work on any language (CodeBLEU, the credential scan).
+	// Code that does not parse still yields a tree (Tree.HasError); the error is
+	// for a parse cut short by ctx (ErrTimeout).
+	Parse(ctx context.Context, d Dialect, code []byte) (*Tree, error)
+	// Grammar is what those analyses need to know of dialect d's grammar and
+	// tokens; the same value every call.
+	Grammar(d Dialect) *Grammar
+
 	// NewChecker starts the judge of the syntax the evaluator accepts (for
 	// Python, the evaluator's interpreter; for JavaScript, esbuild's parser).
 	// tool names the program where the language has a choice ("" is the default).

@@ -1,5 +1,5 @@
-// Package secrets finds and redacts credentials and personal data in Python code and
-// in text: typed placeholders (<REDACTED_RAPIDAPI_KEY>, <REDACTED_EMAIL>, …) replace
+// Package secrets finds and redacts credentials and personal data in code of any
+// language (through its frontend's tree and grammar) and in text: typed placeholders (<REDACTED_RAPIDAPI_KEY>, <REDACTED_EMAIL>, …) replace
 // what value patterns recognise anywhere in string literals and comments, and what
 // the syntax says is a credential (the value of a key-like header, argument,
 // variable or parameter default). Redacted code still parses.

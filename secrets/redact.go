@@ -10,53 +10,23 @@ import (
 	"slices"
 	"strings"
 
-	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/python"
+	"sccg/lang"
 )
 
 // ErrBrokeSyntax is returned when redaction would turn parseable code into code that
 // does not parse; the caller must not use the result.
 var ErrBrokeSyntax = errors.New("redacted code no longer parses")
 
-// Scanner finds credentials in Python code. It holds a tree-sitter parser, so one
-// Scanner must not be used by two goroutines at once; make one per worker.
+// Scanner finds credentials in code of one language and dialect, parsed by the
+// language's frontend. It holds no state of its own: one Scanner may serve many
+// goroutines.
 type Scanner struct {
-	parser *sitter.Parser
-	query  *sitter.Query
-	cursor *sitter.QueryCursor
+	f lang.Frontend
+	d lang.Dialect
 }
 
-// contextQuery selects the only nodes find looks at, so the tree is not walked
-// node by node through cgo.
-const contextQuery = `
-(string_content) @n
-(comment) @n
-(pair) @n
-(keyword_argument) @n
-(assignment) @n
-(default_parameter) @n
-(typed_default_parameter) @n
-(call) @n
-`
-
-// NewScanner returns a Scanner for Python.
-func NewScanner() *Scanner {
-	p := sitter.NewParser()
-	lang := python.GetLanguage()
-	p.SetLanguage(lang)
-	q, err := sitter.NewQuery([]byte(contextQuery), lang)
-	if err != nil {
-		panic(fmt.Sprintf("secrets: context query: %v", err)) // a constant: fails in every test
-	}
-	return &Scanner{parser: p, query: q, cursor: sitter.NewQueryCursor()}
-}
-
-// Close releases the parser and query.
-func (s *Scanner) Close() {
-	s.cursor.Close()
-	s.query.Close()
-	s.parser.Close()
-}
+// NewScanner returns a Scanner for code of dialect d read by frontend f.
+func NewScanner(f lang.Frontend, d lang.Dialect) *Scanner { return &Scanner{f: f, d: d} }
 
 // Find returns the credentials and personal data in src, in source order, without
 // overlaps: value patterns in every string literal and comment, and literals that
@@ -67,29 +37,23 @@ func (s *Scanner) Find(ctx context.Context, src []byte) ([]Finding, error) {
 }
 
 func (s *Scanner) find(ctx context.Context, src []byte) ([]Finding, bool, error) {
-	tree, err := s.parser.ParseCtx(ctx, nil, src)
+	tree, err := s.f.Parse(ctx, s.d, src)
 	if err != nil {
 		return nil, false, fmt.Errorf("parse for secrets: %w", err)
 	}
-	defer tree.Close()
-	root := tree.RootNode()
-	return s.FindTree(root, src), !root.HasError(), nil
+	return FindTree(tree), !tree.HasError(), nil
 }
 
-// FindTree is Find over a tree-sitter Python tree of src that the caller parsed
-// (and shares with its other uses of the parse).
-func (s *Scanner) FindTree(root *sitter.Node, src []byte) []Finding {
+// FindTree is Find over a tree the caller parsed (and shares with its other uses
+// of the parse); its grammar says which nodes are literals, comments and the
+// contexts that name a value.
+func FindTree(t *lang.Tree) []Finding {
 	var out []Finding
-	s.cursor.Exec(s.query, root)
-	for {
-		m, ok := s.cursor.NextMatch()
-		if !ok {
-			break
-		}
-		for _, c := range m.Captures {
-			out = append(out, nodeFindings(c.Node, src)...)
-		}
-	}
+	src, g := t.Source, t.Grammar
+	t.Root.Walk(func(n *lang.Node) bool {
+		out = append(out, nodeFindings(n, g, src)...)
+		return true
+	})
 	out = dedupe(out)
 	for i := range out {
 		out[i].Line = 1 + bytes.Count(src[:out[i].Start], []byte("\n"))
@@ -97,106 +61,118 @@ func (s *Scanner) FindTree(root *sitter.Node, src []byte) []Finding {
 	return out
 }
 
-// nodeFindings are the findings one selected node contributes.
-func nodeFindings(n *sitter.Node, src []byte) []Finding {
-	var out []Finding
-	func() {
-		switch n.Type() {
-		case "string_content":
-			out = append(out, findPatterns(string(src[n.StartByte():n.EndByte()]), int(n.StartByte()))...)
-		case "comment":
-			out = append(out, findPatterns(string(src[n.StartByte():n.EndByte()]), int(n.StartByte()))...)
-		case "pair":
-			if name, ok := plainString(n.ChildByFieldName("key"), src); ok {
-				out = append(out, contextFinding(name, "header", n.ChildByFieldName("value"), src)...)
-			}
-		case "keyword_argument":
-			name := n.ChildByFieldName("name")
-			val := n.ChildByFieldName("value")
-			if name == nil || val == nil {
-				return
-			}
-			nm := name.Content(src)
-			if (nm == "auth" || nm == "proxy_auth") && val.Type() == "tuple" && val.NamedChildCount() == 2 {
-				out = append(out, contextFinding("password", "argument", val.NamedChild(1), src)...)
-				return
-			}
-			out = append(out, contextFinding(nm, "argument", val, src)...)
-		case "assignment":
-			left, right := n.ChildByFieldName("left"), n.ChildByFieldName("right")
-			if left == nil || right == nil {
-				return
-			}
-			out = append(out, contextFinding(targetName(left, src), "variable", right, src)...)
-		case "default_parameter", "typed_default_parameter":
-			name, val := n.ChildByFieldName("name"), n.ChildByFieldName("value")
-			if name == nil || val == nil {
-				return
-			}
-			out = append(out, contextFinding(name.Content(src), "parameter", val, src)...)
-		case "call":
-			// os.getenv("API_KEY", "fallback") and os.environ.get(...): the fallback.
-			fn, args := n.ChildByFieldName("function"), n.ChildByFieldName("arguments")
-			if fn == nil || args == nil || args.NamedChildCount() < 2 {
-				return
-			}
-			f := fn.Content(src)
-			if !strings.HasSuffix(f, "getenv") && !strings.HasSuffix(f, "environ.get") && !strings.HasSuffix(f, "environ.setdefault") {
-				return
-			}
-			if name, ok := plainString(args.NamedChild(0), src); ok {
-				out = append(out, contextFinding(name, "default", args.NamedChild(1), src)...)
+// nodeFindings are the findings one node contributes.
+func nodeFindings(n *lang.Node, g *lang.Grammar, src []byte) []Finding {
+	k := n.Kind
+	switch {
+	case g.StringParts[k] || g.Comments[k]:
+		return findPatterns(string(src[n.Start:n.End]), n.Start)
+	}
+	if b, ok := g.Pairs[k]; ok {
+		key := n.Child(b.Target)
+		name, ok := plainString(key, g, src)
+		if !ok && key != nil && g.PropertyNames[key.Kind] {
+			name, ok = key.Text(src), true
+		}
+		if ok {
+			return contextFinding(name, "header", n.Child(b.Value), g, src)
+		}
+		return nil
+	}
+	if b, ok := g.NamedArguments[k]; ok {
+		name, val := n.Child(b.Target), n.Child(b.Value)
+		if name == nil || val == nil {
+			return nil
+		}
+		nm := name.Text(src)
+		if g.CredentialTuples[nm] && g.Tuples[val.Kind] {
+			if kids := val.NamedChildren(); len(kids) == 2 {
+				return contextFinding("password", "argument", kids[1], g, src)
 			}
 		}
-	}()
-	return out
+		return contextFinding(nm, "argument", val, g, src)
+	}
+	if b, ok := g.Assignments[k]; ok && !g.Augmented[k] {
+		left, right := n.Child(b.Target), n.Child(b.Value)
+		if left == nil || right == nil {
+			return nil
+		}
+		return contextFinding(targetName(left, g, src), "variable", right, g, src)
+	}
+	if b, ok := g.Defaults[k]; ok {
+		name, val := n.Child(b.Target), n.Child(b.Value)
+		if name == nil || val == nil {
+			return nil
+		}
+		return contextFinding(name.Text(src), "parameter", val, g, src)
+	}
+	if b, ok := g.Calls[k]; ok {
+		// os.getenv("API_KEY", "fallback"), xhr.setRequestHeader("X-Key", "…"):
+		// the first argument names the second.
+		fn, args := n.Child(b.Target), n.Child(b.Value)
+		if fn == nil || args == nil {
+			return nil
+		}
+		kids := args.NamedChildren()
+		if len(kids) < 2 {
+			return nil
+		}
+		f := fn.Text(src)
+		for _, c := range g.NameValueCalls {
+			if strings.HasSuffix(f, c.Suffix) {
+				if name, ok := plainString(kids[0], g, src); ok {
+					return contextFinding(name, c.Rule, kids[1], g, src)
+				}
+				return nil
+			}
+		}
+	}
+	return nil
 }
 
 // plainString returns the content of a string literal without interpolations.
-func plainString(n *sitter.Node, src []byte) (string, bool) {
-	st, en, ok := contentSpan(n)
+func plainString(n *lang.Node, g *lang.Grammar, src []byte) (string, bool) {
+	st, en, ok := contentSpan(n, g)
 	if !ok {
 		return "", false
 	}
 	return string(src[st:en]), true
 }
 
-// contentSpan is the byte span between a plain string literal's quotes.
-func contentSpan(n *sitter.Node) (int, int, bool) {
-	if n == nil || n.Type() != "string" {
+// contentSpan is the byte span between a plain string literal's delimiters.
+func contentSpan(n *lang.Node, g *lang.Grammar) (int, int, bool) {
+	if n == nil || !g.Strings[n.Kind] || len(n.Children) < 2 {
 		return 0, 0, false
 	}
-	var start, end = -1, -1
-	for i := 0; i < int(n.ChildCount()); i++ {
-		c := n.Child(i)
-		switch c.Type() {
-		case "string_start":
-			start = int(c.EndByte())
-		case "string_end":
-			end = int(c.StartByte())
-		case "interpolation":
+	first, last := n.Children[0], n.Children[len(n.Children)-1]
+	if !g.StringDelimiters[first.Kind] || !g.StringDelimiters[last.Kind] {
+		return 0, 0, false
+	}
+	for _, c := range n.Children {
+		if g.Interpolations[c.Kind] {
 			return 0, 0, false
 		}
 	}
-	if start < 0 || end < start {
+	if last.Start < first.End {
 		return 0, 0, false
 	}
-	return start, end, true
+	return first.End, last.Start, true
 }
 
 // targetName is the name an assignment target gives its value: a variable, the
-// last attribute, or a string subscript (headers["X-RapidAPI-Key"]).
-func targetName(n *sitter.Node, src []byte) string {
-	switch n.Type() {
-	case "identifier":
-		return n.Content(src)
-	case "attribute":
-		if a := n.ChildByFieldName("attribute"); a != nil {
-			return a.Content(src)
+// last member, or a string subscript (headers["X-RapidAPI-Key"]).
+func targetName(n *lang.Node, g *lang.Grammar, src []byte) string {
+	if g.Identifiers[n.Kind] {
+		return n.Text(src)
+	}
+	if b, ok := g.Members[n.Kind]; ok {
+		if a := n.Child(b.Target); a != nil {
+			return a.Text(src)
 		}
-	case "subscript":
-		if s := n.ChildByFieldName("subscript"); s != nil {
-			if v, ok := plainString(s, src); ok {
+	}
+	if b, ok := g.Subscripts[n.Kind]; ok {
+		if s := n.Child(b.Target); s != nil {
+			if v, ok := plainString(s, g, src); ok {
 				return v
 			}
 		}
@@ -206,8 +182,8 @@ func targetName(n *sitter.Node, src []byte) string {
 
 // contextFinding reports val when name says it is a credential and val is a plain
 // string literal shaped like one. Values already caught by a pattern are left to it.
-func contextFinding(name, rule string, val *sitter.Node, src []byte) []Finding {
-	st, en, ok := contentSpan(val)
+func contextFinding(name, rule string, val *lang.Node, g *lang.Grammar, src []byte) []Finding {
+	st, en, ok := contentSpan(val, g)
 	if !ok {
 		return nil
 	}
@@ -342,13 +318,11 @@ func (s *Scanner) Redact(ctx context.Context, src []byte) ([]byte, []Finding, er
 	}
 	out := Apply(src, fs)
 	if parsed {
-		tree, err := s.parser.ParseCtx(ctx, nil, out)
+		tree, err := s.f.Parse(ctx, s.d, out)
 		if err != nil {
 			return nil, nil, fmt.Errorf("reparse redacted code: %w", err)
 		}
-		bad := tree.RootNode().HasError()
-		tree.Close()
-		if bad {
+		if tree.HasError() {
 			return nil, fs, ErrBrokeSyntax
 		}
 	}

@@ -3,6 +3,8 @@ package secrets
 import (
 	"context"
 	"encoding/json"
+	"sccg/frontends"
+	"sccg/lang"
 	"strings"
 	"testing"
 )
@@ -104,8 +106,7 @@ func TestRedact(t *testing.T) {
 			kinds: []string{KindAPIKey},
 		},
 	}
-	sc := NewScanner()
-	defer sc.Close()
+	sc := pythonScanner()
 	ctx := context.Background()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -135,8 +136,7 @@ func TestRedactedCodeParses(t *testing.T) {
 	code := "import requests\n\ndef f(q, key=\"" + rapidKey + "\"):\n    \"\"\"Mail alice@corp.io for access.\"\"\"\n" +
 		"    h = {'Authorization': 'Bearer " + jwt + "', 'Cookie': 'sid=deadbeef1234'}\n" +
 		"    return requests.get(f'https://u:p4ssw0rd@x.io/{q}', headers=h)\n"
-	sc := NewScanner()
-	defer sc.Close()
+	sc := pythonScanner()
 	out, fs, err := sc.Redact(context.Background(), []byte(code))
 	if err != nil {
 		t.Fatalf("Redact: %v", err)
@@ -149,8 +149,8 @@ func TestRedactedCodeParses(t *testing.T) {
 	if len(fs) != 5 {
 		t.Errorf("%d findings, want 5: %+v", len(fs), fs)
 	}
-	tree, _ := sc.parser.ParseCtx(context.Background(), nil, out)
-	if tree.RootNode().HasError() {
+	tree, err := frontends.MustFor(lang.Python).Parse(context.Background(), lang.DialectPython, out)
+	if err != nil || tree.HasError() {
 		t.Errorf("redacted code does not parse:\n%s", out)
 	}
 }
@@ -193,8 +193,7 @@ func TestNotCredentials(t *testing.T) {
 		{"expression text", `exprs = {"X-RapidAPI-Key": "os.environ.get('RAPIDAPI_KEY2')"}`},
 		{"dotted setting", `headers = {"X-RapidAPI-Key": "settings.RAPIDAPI_KEY_2"}`},
 	}
-	sc := NewScanner()
-	defer sc.Close()
+	sc := pythonScanner()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if fs, _ := sc.Find(context.Background(), []byte(tt.code)); len(fs) != 0 {
@@ -207,8 +206,7 @@ func TestNotCredentials(t *testing.T) {
 func TestWithin(t *testing.T) {
 	code := "import requests\n\nKEY = 'x'\n\ndef f():\n    h = {'X-RapidAPI-Key': '" + rapidKey + "'}\n    return h\n"
 	source := code[strings.Index(code, "def f"):]
-	sc := NewScanner()
-	defer sc.Close()
+	sc := pythonScanner()
 	_, fs, err := sc.Redact(context.Background(), []byte(code))
 	if err != nil {
 		t.Fatal(err)
@@ -246,5 +244,62 @@ func TestRedactJSON(t *testing.T) {
 	}
 	if !json.Valid(out) {
 		t.Errorf("redacted JSON is not valid: %s", out)
+	}
+}
+
+func pythonScanner() *Scanner { return NewScanner(frontends.MustFor(lang.Python), lang.DialectPython) }
+
+func TestRedactJavaScript(t *testing.T) {
+	tests := []struct {
+		name    string
+		dialect lang.Dialect
+		code    string
+		want    string
+		kinds   []string
+	}{
+		{"RapidAPI key in a fetch header", lang.DialectJS,
+			"const r = await fetch(url, { headers: { 'X-RapidAPI-Key': '" + rapidKey + "' } });\n",
+			"const r = await fetch(url, { headers: { 'X-RapidAPI-Key': '<REDACTED_RAPIDAPI_KEY>' } });\n",
+			[]string{KindRapidAPIKey}},
+		{"key-like const and bare object key", lang.DialectJS,
+			"const API_KEY = 'a1b2c3d4e5f6a7b8c9d0e1f2';\nconst cfg = { apiKey: 'Zx81Qw72Er63Ty54' };\n",
+			"const API_KEY = '<REDACTED_API_KEY>';\nconst cfg = { apiKey: '<REDACTED_API_KEY>' };\n",
+			[]string{KindAPIKey, KindAPIKey}},
+		{"setRequestHeader and a member assignment", lang.DialectJS,
+			"xhr.setRequestHeader('X-Api-Key', 'Zx81Qw72Er63Ty54');\nclient.token = 'f00dfeed12345678';\n",
+			"xhr.setRequestHeader('X-Api-Key', '<REDACTED_API_KEY>');\nclient.token = '<REDACTED_ACCESS_TOKEN>';\n",
+			[]string{KindAPIKey, KindAccessToken}},
+		{"template literal part and comment", lang.DialectJS,
+			"// by jane.doe@gmail.com\nconst u = `https://h/x?jwt=" + jwt + "&q=${q}`;\n",
+			"// by <REDACTED_EMAIL>\nconst u = `https://h/x?jwt=<REDACTED_JWT>&q=${q}`;\n",
+			[]string{KindEmail, KindJWT}},
+		{"TypeScript parameter default", lang.DialectTS,
+			"export async function get(city: string, apiKey: string = '9d8c7b6a5f4e3d2c1b0a') {}\n",
+			"export async function get(city: string, apiKey: string = '<REDACTED_API_KEY>') {}\n",
+			[]string{KindAPIKey}},
+		{"placeholders and environment stay", lang.DialectJS,
+			"const key = process.env.RAPIDAPI_KEY;\nconst h = { 'X-RapidAPI-Key': 'YOUR_API_KEY' };\n",
+			"const key = process.env.RAPIDAPI_KEY;\nconst h = { 'X-RapidAPI-Key': 'YOUR_API_KEY' };\n", nil},
+	}
+	fe := frontends.MustFor(lang.JavaScript)
+	ctx := context.Background()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sc := NewScanner(fe, tt.dialect)
+			got, fs, err := sc.Redact(ctx, []byte(tt.code))
+			if err != nil {
+				t.Fatalf("Redact: %v", err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("Redact:\n got %q\nwant %q", got, tt.want)
+			}
+			var kinds []string
+			for _, f := range fs {
+				kinds = append(kinds, f.Kind)
+			}
+			if strings.Join(kinds, ",") != strings.Join(tt.kinds, ",") {
+				t.Errorf("kinds %v, want %v", kinds, tt.kinds)
+			}
+		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"sccg/evaluate"
+	"sccg/evaluate/jsbox"
 	"sccg/evaluate/prompts"
 	"sccg/evaluate/report"
 	"sccg/evaluate/sandbox"
@@ -119,6 +120,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		Sandbox: sandbox.Options{Python: *python, NoNamespaces: *noNS, Exec: *execMode, NoBatch: *noBatch,
 			Limits: sandbox.Limits{Timeout: *timeout, MemoryMB: *memMB}},
 		NoReuse: *noReuse,
+		Runners: evaluate.JavaScriptRunners(jsbox.Options{Workers: *workers, Timeout: *timeout, MemoryMB: *memMB}),
 	}
 	cfg.Progress = e.progress().Start("eval", int64(len(generations)))
 	finish := func(res *evaluate.Output) error {

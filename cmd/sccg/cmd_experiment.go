@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"slices"
 
+	"sccg/evaluate"
 	"sccg/evaluate/experiment"
+	"sccg/evaluate/jsbox"
 	"sccg/evaluate/prompts"
 	"sccg/evaluate/sandbox"
 )
@@ -71,7 +73,8 @@ func runExperiment(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	o := experiment.Options{Dir: *out, Bench: bench, Catalog: src.catalog, Store: st, Progress: e.progress(), Getenv: e.getenv,
-		Sandbox: sandbox.Options{Python: *python, NoNamespaces: *noNS}}
+		Sandbox: sandbox.Options{Python: *python, NoNamespaces: *noNS},
+		Runners: evaluate.JavaScriptRunners(jsbox.Options{})}
 	if slices.ContainsFunc(g.Settings, prompts.IsRAG) {
 		if o.Corpus, err = src.corpus(ctx); err != nil {
 			return err

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"sccg/evaluate"
+	"sccg/evaluate/jsbox"
 	"sccg/evaluate/sandbox"
 	"sccg/evaluate/verify"
 	"sccg/release"
@@ -45,7 +47,8 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	opt := verify.Options{Fix: *fix, Workers: *workers, Progress: e.progress().Start("verify", int64(len(smps))),
-		Sandbox: sandbox.Options{Python: *python, Limits: sandbox.Limits{Timeout: *timeout}}}
+		Sandbox: sandbox.Options{Python: *python, Limits: sandbox.Limits{Timeout: *timeout}},
+		Runners: evaluate.JavaScriptRunners(jsbox.Options{Timeout: *timeout})}
 	if *fix && e.dbSet {
 		if opt.Documented, err = documentedEndpoints(ctx, e); err != nil {
 			return err

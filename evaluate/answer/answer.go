@@ -4,12 +4,18 @@
 // `<reasoning>…</reasoning>`, or a block whose opening tag the chat template wrote,
 // so only its closing tag is in the answer). Every command that reads code from a
 // model (eval, the baselines, verify, generate, HyDE) uses Extract, so an answer
-// is read the same way everywhere.
+// is read the same way everywhere. It reads the answer in the sample's language:
+// Python's fences and definitions, or JavaScript's and TypeScript's (```js,
+// ```ts, ```tsx …; function declarations, functions bound to names, class
+// methods).
 package answer
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
+
+	"sccg/lang"
 )
 
 // Form says where the code of an answer came from.
@@ -37,7 +43,7 @@ type Code struct {
 	// Reasoning is true when a reasoning block was removed before the code was
 	// looked for.
 	Reasoning bool
-	// Blocks is how many Python (or unlabelled) fenced blocks the answer has; when
+	// Blocks is how many fenced blocks of the language (or unlabelled) the answer has; when
 	// there are several, Text is the one that defines the function asked for (with
 	// the blocks before it that define nothing, such as imports).
 	Blocks int
@@ -91,18 +97,66 @@ var leadingBlankRE = regexp.MustCompile(`^(?:[ \t]*\r?\n)+`)
 
 var fenceRE = regexp.MustCompile("(?s)```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|$)")
 
-// codeLineRE matches a line that starts Python code rather than prose: a comment,
-// a decorator, a docstring, an import, a definition, the main guard, an assignment
-// or a call. Statement keywords (if, for, with …) are left out: "for this task,
-// here is the code:" reads as both, and a model's code starts with one of these.
-var codeLineRE = regexp.MustCompile(`^(#|@[A-Za-z_]|"""|'''|import\s+[A-Za-z_]|from\s+[A-Za-z_.][\w.]*\s+import\b|(async\s+)?def\s+[A-Za-z_]|class\s+[A-Za-z_]|if\s+__name__|try:|[A-Za-z_][\w.]*(\[[^\]]*\])?\s*(=|\+=)[^=]|[A-Za-z_][\w.]*\()`)
+// syntax is how answers in one language family read.
+type syntax struct {
+	// fences are the info strings of its fenced blocks ("" is unlabelled).
+	fences map[string]bool
+	// codeLine matches a line that starts code rather than prose; keyword a line
+	// that starts a statement the codeLine patterns leave out (it is not prose).
+	codeLine, keyword *regexp.Regexp
+	// defines matches a block that defines a function or class; def is the
+	// pattern (with %s for the quoted name) of a block that defines the function
+	// asked for.
+	defines *regexp.Regexp
+	def     string
+}
 
-// Extract takes the code out of a model's answer. Reasoning blocks go first; then
-// the fenced Python (or unlabelled) blocks when there are any — of several, the one
-// that defines function (with the blocks before it that define nothing), else all
-// of them joined; else the answer from its first line of code. function may be
-// empty.
-func Extract(text, function string) Code {
+func fences(names ...string) map[string]bool {
+	m := map[string]bool{"": true}
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+var (
+	python = &syntax{
+		fences: fences("python", "py", "python3"),
+		// a comment, a decorator, a docstring, an import, a definition, the main
+		// guard, an assignment or a call. Statement keywords (if, for, with …) are
+		// left out: "for this task, here is the code:" reads as both, and a model's
+		// code starts with one of these.
+		codeLine: regexp.MustCompile(`^(#|@[A-Za-z_]|"""|'''|import\s+[A-Za-z_]|from\s+[A-Za-z_.][\w.]*\s+import\b|(async\s+)?def\s+[A-Za-z_]|class\s+[A-Za-z_]|if\s+__name__|try:|[A-Za-z_][\w.]*(\[[^\]]*\])?\s*(=|\+=)[^=]|[A-Za-z_][\w.]*\()`),
+		keyword:  regexp.MustCompile(`^(if|for|while|with|elif|else|except|finally|return|raise|global|nonlocal|assert|async|await|lambda|del|pass|yield)\b`),
+		defines:  regexp.MustCompile(`(?m)^\s*((async\s+)?def|class)\s+[A-Za-z_]`),
+		def:      `(?m)^\s*(async\s+)?def\s+%s\s*\(`,
+	}
+	javascript = &syntax{
+		fences: fences("js", "javascript", "jsx", "mjs", "cjs", "node", "nodejs", "ts", "typescript", "tsx"),
+		// a comment, a directive, an import or require, a declaration, an export,
+		// a definition, an assignment or a call.
+		codeLine: regexp.MustCompile(`^(//|/\*|['"]use strict['"]|import\s+[\w${*'"]|(export\s+)?(default\s+)?(async\s+)?function\b|(export\s+)?(abstract\s+)?class\s+[\w$]|(export\s+)?(const|let|var)\s+[\w${\[]|export\s|module\.exports|require\(|(export\s+)?(interface|type|enum)\s+[\w$]|try\s*\{|[\w$][\w$.]*(\[[^\]]*\])?\s*(=|\+=)[^=]|[\w$][\w$.]*\()`),
+		keyword:  regexp.MustCompile(`^(if|for|while|do|switch|case|default|else|catch|finally|return|throw|await|async|yield|new|delete|typeof)\b`),
+		defines:  regexp.MustCompile(`(?m)^\s*((export\s+)?(default\s+)?(async\s+)?function\b|(export\s+)?(abstract\s+)?class\s+[\w$]|(export\s+)?(const|let|var)\s+[\w$]+\s*(:[^=]+)?=\s*(async\s*)?(function\b|\([^)]*\)\s*(:[^=]+)?=>|[\w$]+\s*=>))`),
+		def:      `(?m)^\s*((export\s+)?(default\s+)?(async\s+)?function\s*\*?\s*%[1]s\s*[(<]|(export\s+)?(const|let|var)\s+%[1]s\s*(:[^=]+)?=\s*(async\s*)?(function\b|\(|[\w$]+\s*=>|<)|(static\s+|public\s+|private\s+|protected\s+)*(async\s+)?%[1]s\s*(\([^)]*\)|<)[^;]*\{?\s*$|%[1]s\s*[:=]\s*(async\s*)?(function\b|\([^)]*\)\s*=>))`,
+	}
+)
+
+// syntaxOf is how answers in language n read (Python for "").
+func syntaxOf(n lang.Name) *syntax {
+	if lang.Of(string(n)).Family() == lang.JavaScript {
+		return javascript
+	}
+	return python
+}
+
+// Extract takes the code of language n (Python for "") out of a model's answer.
+// Reasoning blocks go first; then the fenced blocks of the language (or
+// unlabelled ones) when there are any — of several, the one that defines function
+// (with the blocks before it that define nothing), else all of them joined; else
+// the answer from its first line of code. function may be empty.
+func Extract(text, function string, n lang.Name) Code {
+	sx := syntaxOf(n)
 	text, reasoning := WithoutReasoning(text)
 	if reasoning {
 		// the blank lines the block stood on
@@ -116,25 +170,24 @@ func Extract(text, function string) Code {
 	if strings.Contains(text, "```") {
 		var blocks []string
 		for _, m := range fenceRE.FindAllStringSubmatch(text, -1) {
-			switch strings.ToLower(m[1]) {
-			case "", "python", "py", "python3":
+			if sx.fences[strings.ToLower(m[1])] {
 				blocks = append(blocks, m[2])
 			}
 		}
 		if len(blocks) > 0 {
 			c.Blocks, c.Form = len(blocks), FormFenced
-			c.Text = pick(blocks, function)
+			c.Text = pick(sx, blocks, function)
 			return c
 		}
 	}
 	lines := strings.SplitAfter(text, "\n")
 	for i, line := range lines {
 		t := strings.TrimSpace(line)
-		if t == "" || !codeLineRE.MatchString(t) {
+		if t == "" || !sx.codeLine.MatchString(t) {
 			continue
 		}
 		c.Text, c.Form = text, FormBare
-		if prose(lines[:i]) {
+		if prose(sx, lines[:i]) {
 			if strings.TrimSpace(strings.Join(lines[:i], "")) != "" {
 				c.Text, c.Form = strings.Join(lines[i:], ""), FormTrimmed
 			}
@@ -145,21 +198,18 @@ func Extract(text, function string) Code {
 	return c
 }
 
-var (
-	wordsRE   = regexp.MustCompile(`[A-Za-z']+[,;:.!?]?[ \t]+[A-Za-z']+`)
-	keywordRE = regexp.MustCompile(`^(if|for|while|with|elif|else|except|finally|return|raise|global|nonlocal|assert|async|await|lambda|del|pass|yield)\b`)
-)
+var wordsRE = regexp.MustCompile(`[A-Za-z']+[,;:.!?]?[ \t]+[A-Za-z']+`)
 
 // prose reports whether every non-blank line reads as a sentence rather than as
 // code the patterns above do not know (an annotated assignment, a statement): only
 // then are the lines dropped.
-func prose(lines []string) bool {
+func prose(sx *syntax, lines []string) bool {
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
 		if t == "" {
 			continue
 		}
-		if !wordsRE.MatchString(t) || keywordRE.MatchString(t) || strings.Contains(t, "=") {
+		if !wordsRE.MatchString(t) || sx.keyword.MatchString(t) || strings.Contains(t, "=") {
 			return false
 		}
 	}
@@ -168,19 +218,19 @@ func prose(lines []string) bool {
 
 // pick is the block that defines function, after the blocks before it that define
 // no function or class; with no such block, every block joined.
-func pick(blocks []string, function string) string {
+func pick(sx *syntax, blocks []string, function string) string {
 	if len(blocks) == 1 {
 		return blocks[0]
 	}
 	if function != "" {
-		def := regexp.MustCompile(`(?m)^\s*(async\s+)?def\s+` + regexp.QuoteMeta(function) + `\s*\(`)
+		def := regexp.MustCompile(fmt.Sprintf(sx.def, regexp.QuoteMeta(function)))
 		for i, b := range blocks {
 			if !def.MatchString(b) {
 				continue
 			}
 			var keep []string
 			for _, prev := range blocks[:i] {
-				if !definesRE.MatchString(prev) {
+				if !sx.defines.MatchString(prev) {
 					keep = append(keep, prev)
 				}
 			}
@@ -189,5 +239,3 @@ func pick(blocks []string, function string) string {
 	}
 	return strings.Join(blocks, "\n")
 }
-
-var definesRE = regexp.MustCompile(`(?m)^\s*((async\s+)?def|class)\s+[A-Za-z_]`)

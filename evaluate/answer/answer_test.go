@@ -1,6 +1,10 @@
 package answer
 
-import "testing"
+import (
+	"testing"
+
+	"sccg/lang"
+)
 
 const fn = "get_weather"
 
@@ -35,7 +39,7 @@ func TestExtract(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Extract(tt.in, fn)
+			got := Extract(tt.in, fn, lang.Python)
 			if got.Text != tt.want || got.Form != tt.form || got.Reasoning != tt.reasoning {
 				t.Errorf("got %q form %s reasoning %v,\nwant %q form %s reasoning %v", got.Text, got.Form, got.Reasoning, tt.want, tt.form, tt.reasoning)
 			}
@@ -48,10 +52,57 @@ func TestExtract(t *testing.T) {
 func TestReasoningRemovedGivesThePlainCode(t *testing.T) {
 	for _, plain := range []string{code, "```python\n" + code + "```"} {
 		for _, wrap := range []string{"<think>\nplan it\n</think>", "<THINK>plan</THINK>", "<reasoning>x</reasoning>\n<think>y</think>"} {
-			a, b := Extract(wrap+plain, fn), Extract(plain, fn)
+			a, b := Extract(wrap+plain, fn, lang.Python), Extract(plain, fn, lang.Python)
 			if a.Text != b.Text || !a.Reasoning || b.Reasoning {
 				t.Errorf("%q: got %q (reasoning %v), want %q", wrap, a.Text, a.Reasoning, b.Text)
 			}
 		}
+	}
+}
+
+const jsCode = "import axios from 'axios';\n\nexport async function getWeather(city) {\n  const res = await axios.get('https://w.p.rapidapi.com/now', { params: { q: city } });\n  return res.data;\n}\n"
+
+func TestExtractJavaScript(t *testing.T) {
+	const jsFn = "getWeather"
+	tests := []struct {
+		name      string
+		language  lang.Name
+		in        string
+		want      string
+		form      string
+		reasoning bool
+	}{
+		{"bare code", lang.JavaScript, jsCode, jsCode, FormBare, false},
+		{"js fence with prose", lang.JavaScript, "Here you go:\n\n```js\n" + jsCode + "```\nIt returns the data.", jsCode, FormFenced, false},
+		{"javascript fence", lang.JavaScript, "```javascript\n" + jsCode + "```", jsCode, FormFenced, false},
+		{"jsx fence", lang.JavaScript, "```jsx\n" + jsCode + "```", jsCode, FormFenced, false},
+		{"typescript fence for a TypeScript sample", lang.TypeScript, "```typescript\n" + jsCode + "```", jsCode, FormFenced, false},
+		{"tsx fence", lang.TypeScript, "```tsx\n" + jsCode + "```", jsCode, FormFenced, false},
+		{"ts fence", lang.TypeScript, "```ts\n" + jsCode + "```", jsCode, FormFenced, false},
+		{"a python fence is not a JavaScript block", lang.JavaScript, "```python\nprint(1)\n```\n```js\n" + jsCode + "```", jsCode, FormFenced, false},
+		{"think block then bare code", lang.JavaScript, "<think>use axios</think>\n" + jsCode, jsCode, FormBare, true},
+		{"prose then code", lang.JavaScript, "Sure! Here is the code that fetches the weather.\n\n" + jsCode, jsCode, FormTrimmed, false},
+		{"prose then a comment", lang.JavaScript, "Sure, this works.\n// fetch the weather\n" + jsCode, "// fetch the weather\n" + jsCode, FormTrimmed, false},
+		{"blocks: the one with the function declaration, imports before it", lang.JavaScript,
+			"```bash\nnpm i axios\n```\n```js\nimport axios from 'axios';\n```\n```js\nfunction helper() {}\n```\n```js\nasync function getWeather(city) {\n  return 1;\n}\n```\n```js\ngetWeather('x').then(console.log);\n```",
+			"import axios from 'axios';\n\nasync function getWeather(city) {\n  return 1;\n}\n", FormFenced, false},
+		{"blocks: a const arrow function", lang.JavaScript,
+			"```js\nconst helper = () => 1;\n```\n```js\nconst getWeather = async (city) => {\n  return 1;\n};\n```\n```js\nconsole.log(1);\n```",
+			"const getWeather = async (city) => {\n  return 1;\n};\n", FormFenced, false},
+		{"blocks: a typed const function", lang.TypeScript,
+			"```ts\ntype W = { t: number };\n```\n```ts\nexport const getWeather = async (city: string): Promise<W> => {\n  return { t: 1 };\n};\n```\n```ts\ngetWeather('x');\n```",
+			"type W = { t: number };\n\nexport const getWeather = async (city: string): Promise<W> => {\n  return { t: 1 };\n};\n", FormFenced, false},
+		{"blocks: a class method", lang.TypeScript,
+			"```ts\nimport axios from 'axios';\n```\n```ts\nclass Client {\n  async getWeather(city: string) {\n    return 1;\n  }\n}\n```\n```ts\nnew Client().getWeather('x');\n```",
+			"import axios from 'axios';\n\nclass Client {\n  async getWeather(city: string) {\n    return 1;\n  }\n}\n", FormFenced, false},
+		{"no code", lang.JavaScript, "I cannot help with that.", "I cannot help with that.", FormNone, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Extract(tt.in, jsFn, tt.language)
+			if got.Text != tt.want || got.Form != tt.form || got.Reasoning != tt.reasoning {
+				t.Errorf("got %q form %s reasoning %v,\nwant %q form %s reasoning %v", got.Text, got.Form, got.Reasoning, tt.want, tt.form, tt.reasoning)
+			}
+		})
 	}
 }

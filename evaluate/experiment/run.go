@@ -25,6 +25,7 @@ import (
 	"sccg/evaluate/sandbox"
 	"sccg/internal/atomicfile"
 	"sccg/internal/progress"
+	"sccg/lang"
 	"sccg/llm"
 	"sccg/release"
 	"sccg/store"
@@ -51,7 +52,10 @@ type Options struct {
 	Store *store.Store
 	// Sandbox are the sandbox options the grid's eval section does not set
 	// (interpreter, namespaces).
-	Sandbox  sandbox.Options
+	Sandbox sandbox.Options
+	// Runners start the runners of languages other than Python
+	// (evaluate.Config.Runners).
+	Runners  map[lang.Name]evaluate.StartRunner
 	Progress *progress.Reporter
 	Logf     func(format string, a ...any)
 	// OnScored, when set, is called after each completion the evaluator scores anew.
@@ -511,7 +515,7 @@ func (r *runner) evaluate(ctx context.Context, c *Cell, dir string, gens []evalu
 		expected[i] = p.SampleID
 	}
 	cfg := evaluate.Config{Bench: o.Bench.All, Generations: gens, Workers: g.Eval.Workers, Sandbox: sb,
-		TimeCutoff: cutoff, K: ks, Expected: expected}
+		TimeCutoff: cutoff, K: ks, Expected: expected, Runners: o.Runners}
 	if o.Progress != nil {
 		cfg.Progress = o.Progress.Start("eval "+c.ID, int64(len(gens)))
 	}

@@ -14,6 +14,7 @@ import (
 	"sccg/evaluate/answer"
 	"sccg/evaluate/prompts"
 	"sccg/internal/replay"
+	"sccg/lang"
 	"sccg/llm"
 )
 
@@ -92,7 +93,7 @@ func TestRunAgainstReplay(t *testing.T) {
 		t.Error("the failed prompt was written")
 	}
 	for _, id := range []string{"S1", "S2"} {
-		if c := answer.Extract(got[id].Completion, "f").Text; c != code {
+		if c := answer.Extract(got[id].Completion, "f", lang.Python).Text; c != code {
 			t.Errorf("%s: the evaluator does not get the code back: %q", id, c)
 		}
 	}

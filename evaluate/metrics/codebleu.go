@@ -7,8 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/python"
+	"sccg/lang"
 )
 
 // CodeBLEU is the four components of CodeBLEU and their equal-weight combination.
@@ -18,19 +17,6 @@ type CodeBLEU struct {
 	Syntax   float64 `json:"syntax_match"`
 	Dataflow float64 `json:"dataflow_match"`
 	Score    float64 `json:"codebleu"`
-}
-
-// pythonKeywords get weight 1 in the weighted unigram match; other tokens 0.2.
-var pythonKeywords = keywordSet(`False None True and as assert async await break class continue def del
-	elif else except finally for from global if import in is lambda nonlocal not or pass raise return try
-	while with yield match case`)
-
-func keywordSet(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, k := range strings.Fields(words) {
-		m[k] = true
-	}
-	return m
 }
 
 // Analysis is what CodeBLEU needs from one piece of code: its tokens, their
@@ -43,6 +29,9 @@ type Analysis struct {
 	Flows    map[string]int
 	NFlow    int
 	grams    [4]map[string]int // n-gram counts, n = 1..4; nil when not analyzed
+	// keywords are the reserved words of the code's language: a pair weighs its
+	// unigrams by the reference's.
+	keywords map[string]bool
 }
 
 // ngrams are the counts of the n-grams of a's tokens.
@@ -53,55 +42,48 @@ func (a *Analysis) ngrams(n int) map[string]int {
 	return ngrams(a.Tokens, n)
 }
 
-// Analyze tokenizes and parses code with tree-sitter.
-func Analyze(ctx context.Context, code string) Analysis {
-	p := sitter.NewParser()
-	defer p.Close()
-	p.SetLanguage(python.GetLanguage())
-	src := []byte(code)
-	tree, err := p.ParseCtx(ctx, nil, src)
-	if err != nil || tree == nil {
-		return AnalyzeTree(code, nil)
+// Analyze tokenizes and parses code of dialect d with its language's frontend.
+func Analyze(ctx context.Context, f lang.Frontend, d lang.Dialect, code string) Analysis {
+	tree, err := f.Parse(ctx, d, []byte(code))
+	if err != nil {
+		return AnalyzeTree(code, f.Grammar(d), nil)
 	}
-	defer tree.Close()
-	return AnalyzeTree(code, tree.RootNode())
+	return AnalyzeTree(code, f.Grammar(d), tree)
 }
 
-// AnalyzeTree is Analyze over root, a tree-sitter Python tree of code that the
-// caller parsed (nil: code did not parse), so that other analyses can share it.
-func AnalyzeTree(code string, root *sitter.Node) Analysis {
-	a := Analysis{Tokens: Tokenize(code), Subtrees: map[uint64]int{}, Flows: map[string]int{}}
+// AnalyzeTree is Analyze over tree, a parse of code in grammar g that the caller
+// made (nil: code could not be parsed), so that other analyses can share it.
+func AnalyzeTree(code string, g *lang.Grammar, tree *lang.Tree) Analysis {
+	a := Analysis{Tokens: Tokenize(g, code), Subtrees: map[uint64]int{}, Flows: map[string]int{}, keywords: g.Keywords}
 	for n := 1; n <= 4; n++ {
 		a.grams[n-1] = ngrams(a.Tokens, n)
 	}
-	if root == nil {
+	if tree == nil {
 		return a
 	}
-	src := []byte(code)
-	subtreeHashes(root, a.Subtrees)
+	subtreeHashes(tree.Root, g, a.Subtrees)
 	for _, n := range a.Subtrees {
 		a.NSub += n
 	}
-	for _, e := range dataflow(root, src) {
+	for _, e := range dataflow(tree.Root, g, tree.Source) {
 		a.Flows[e]++
 		a.NFlow++
 	}
 	return a
 }
 
-// subtreeHashes records a structural hash (node types only, no identifiers or
+// subtreeHashes records a structural hash (node kinds only, no identifiers or
 // literals) of every named subtree with at least one named child.
-func subtreeHashes(n *sitter.Node, out map[uint64]int) uint64 {
+func subtreeHashes(n *lang.Node, g *lang.Grammar, out map[uint64]int) uint64 {
 	h := fnv.New64a()
-	h.Write([]byte(n.Type()))
+	h.Write([]byte(n.Kind))
 	h.Write([]byte{'('})
 	kids := 0
-	for i := 0; i < int(n.NamedChildCount()); i++ {
-		c := n.NamedChild(i)
-		if c == nil || c.Type() == "comment" {
+	for _, c := range n.Children {
+		if !c.Named || g.Comments[c.Kind] {
 			continue
 		}
-		ch := subtreeHashes(c, out)
+		ch := subtreeHashes(c, g, out)
 		var b [8]byte
 		for k := 0; k < 8; k++ {
 			b[k] = byte(ch >> (8 * k))
@@ -120,8 +102,10 @@ func subtreeHashes(n *sitter.Node, out map[uint64]int) uint64 {
 // dataflow extracts normalized def-use edges: for each assignment target, the
 // variables its value is computed from, and for each later use of a variable,
 // where it comes from. Variable names are renamed var_0, var_1… in order of first
-// appearance, so renaming does not change the graph.
-func dataflow(root *sitter.Node, src []byte) []string {
+// appearance, so renaming does not change the graph. The grammar says which node
+// kinds assign, loop, declare parameters, and which hold no variable (a member's
+// name, a keyword argument's name).
+func dataflow(root *lang.Node, g *lang.Grammar, src []byte) []string {
 	names := map[string]string{}
 	norm := func(s string) string {
 		if v, ok := names[s]; ok {
@@ -133,29 +117,29 @@ func dataflow(root *sitter.Node, src []byte) []string {
 	}
 	defined := map[string]bool{}
 	var edges []string
-	var walk func(n *sitter.Node)
-	idents := func(n *sitter.Node) []string {
+	var walk func(n *lang.Node)
+	idents := func(n *lang.Node) []string {
 		var out []string
-		var rec func(m *sitter.Node)
-		rec = func(m *sitter.Node) {
-			if m.Type() == "identifier" {
-				out = append(out, m.Content(src))
+		var rec func(m *lang.Node)
+		rec = func(m *lang.Node) {
+			if g.Identifiers[m.Kind] {
+				out = append(out, m.Text(src))
 				return
 			}
-			if m.Type() == "attribute" { // a.b: only the object is a variable
-				if o := m.ChildByFieldName("object"); o != nil {
+			if b, ok := g.Members[m.Kind]; ok { // a.b: only the object is a variable
+				if o := m.Child(b.Value); o != nil {
 					rec(o)
 				}
 				return
 			}
-			if m.Type() == "keyword_argument" { // f(x=y): x is not a variable
-				if v := m.ChildByFieldName("value"); v != nil {
+			if b, ok := g.NamedArguments[m.Kind]; ok { // f(x=y): x is not a variable
+				if v := m.Child(b.Value); v != nil {
 					rec(v)
 				}
 				return
 			}
-			for i := 0; i < int(m.NamedChildCount()); i++ {
-				if c := m.NamedChild(i); c != nil {
+			for _, c := range m.Children {
+				if c.Named {
 					rec(c)
 				}
 			}
@@ -174,10 +158,9 @@ func dataflow(root *sitter.Node, src []byte) []string {
 			defined[t] = true
 		}
 	}
-	walk = func(n *sitter.Node) {
-		switch n.Type() {
-		case "assignment", "augmented_assignment":
-			left, right := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+	walk = func(n *lang.Node) {
+		if b, ok := g.Assignments[n.Kind]; ok {
+			left, right := n.Child(b.Target), n.Child(b.Value)
 			if right != nil {
 				walk(right)
 			}
@@ -186,53 +169,57 @@ func dataflow(root *sitter.Node, src []byte) []string {
 				if right != nil {
 					from = idents(right)
 				}
-				if n.Type() == "augmented_assignment" {
+				if g.Augmented[n.Kind] {
 					from = append(from, idents(left)...)
 				}
-				if left.Type() == "identifier" || left.Type() == "pattern_list" || left.Type() == "tuple_pattern" {
+				if g.Patterns[left.Kind] {
 					define(idents(left), from, "computedFrom")
 				}
 			}
 			return
-		case "for_statement", "for_in_clause":
-			left, right := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+		}
+		if b, ok := g.Loops[n.Kind]; ok {
+			left, right := n.Child(b.Target), n.Child(b.Value)
 			if right != nil {
 				walk(right)
 				if left != nil {
 					define(idents(left), idents(right), "computedFrom")
 				}
 			}
-			for i := 0; i < int(n.NamedChildCount()); i++ {
-				c := n.NamedChild(i)
-				if c != nil && !c.Equal(left) && !c.Equal(right) {
+			for _, c := range n.Children {
+				if c.Named && c != left && c != right {
 					walk(c)
 				}
 			}
 			return
-		case "parameters":
+		}
+		if g.Parameters[n.Kind] {
 			for _, p := range idents(n) {
 				define([]string{p}, nil, "param")
 			}
 			return
-		case "keyword_argument": // f(x=y): x is not a variable
-			if v := n.ChildByFieldName("value"); v != nil {
+		}
+		if b, ok := g.NamedArguments[n.Kind]; ok { // f(x=y): x is not a variable
+			if v := n.Child(b.Value); v != nil {
 				walk(v)
 			}
 			return
-		case "attribute": // a.b: only the object is a variable
-			if o := n.ChildByFieldName("object"); o != nil {
+		}
+		if b, ok := g.Members[n.Kind]; ok { // a.b: only the object is a variable
+			if o := n.Child(b.Value); o != nil {
 				walk(o)
 			}
 			return
-		case "identifier":
-			name := n.Content(src)
+		}
+		if g.Identifiers[n.Kind] {
+			name := n.Text(src)
 			if defined[name] {
 				edges = append(edges, norm(name)+"|comesFrom|"+norm(name))
 			}
 			return
 		}
-		for i := 0; i < int(n.NamedChildCount()); i++ {
-			if c := n.NamedChild(i); c != nil {
+		for _, c := range n.Children {
+			if c.Named {
 				walk(c)
 			}
 		}
@@ -292,7 +279,7 @@ func pairCounts(cand, ref Analysis) counts {
 	rc := ref.ngrams(1)
 	cc := cand.ngrams(1)
 	for g, k := range cc {
-		if pythonKeywords[g] {
+		if ref.keywords[g] {
 			c.KwMatch += math.Min(float64(k), float64(rc[g]))
 			c.KwTotal += float64(k)
 		} else {

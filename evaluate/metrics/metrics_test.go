@@ -5,6 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"sccg/frontends"
+	"sccg/lang"
+	"strings"
 	"testing"
 )
 
@@ -33,7 +36,7 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 func TestCodeBLEU(t *testing.T) {
 	ctx := context.Background()
-	ref := Analyze(ctx, refCode)
+	ref := Analyze(ctx, python, lang.DialectPython, refCode)
 	tests := []struct {
 		name                 string
 		cand                 string
@@ -47,7 +50,7 @@ func TestCodeBLEU(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Score(Analyze(ctx, tt.cand), ref)
+			got := Score(Analyze(ctx, python, lang.DialectPython, tt.cand), ref)
 			if !tt.wantScore(got.Score) || !tt.wantSyntax(got.Syntax) || !tt.wantFlow(got.Dataflow) {
 				t.Errorf("got %+v", got)
 			}
@@ -55,7 +58,7 @@ func TestCodeBLEU(t *testing.T) {
 	}
 	var c Corpus
 	c.Add(ref, ref)
-	c.Add(Analyze(ctx, renamed), ref)
+	c.Add(Analyze(ctx, python, lang.DialectPython, renamed), ref)
 	got := c.Score().Score
 	if !(got > 0.5 && got < 1) {
 		t.Errorf("corpus CodeBLEU = %v, want in (0.5, 1)", got)
@@ -137,7 +140,7 @@ func tableDistance(a, b []rune) int {
 }
 
 func TestTokenize(t *testing.T) {
-	got := Tokenize("x = f('a # b', y**2)  # note\n")
+	got := Tokenize(python.Grammar(lang.DialectPython), "x = f('a # b', y**2)  # note\n")
 	want := []string{"x", "=", "f", "(", "'a # b'", ",", "y", "**", "2", ")"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Tokenize = %q, want %q", got, want)
@@ -168,5 +171,67 @@ func TestPRF(t *testing.T) {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+var python = frontends.MustFor(lang.Python)
+
+const jsRef = `import axios from 'axios';
+
+// the price of a symbol
+export async function getPrice(symbol) {
+  const url = ` + "`https://stocks.p.rapidapi.com/quote/${symbol}`" + `;
+  const res = await axios.get(url, { headers: { 'X-RapidAPI-Host': 'stocks.p.rapidapi.com' } });
+  const body = res.data;
+  return body.price;
+}
+`
+
+const jsRenamed = `import axios from 'axios';
+
+export async function fetchQuote(ticker) {
+  const endpoint = ` + "`https://stocks.p.rapidapi.com/quote/${ticker}`" + `;
+  const response = await axios.get(endpoint, { headers: { 'X-RapidAPI-Host': 'stocks.p.rapidapi.com' } });
+  const payload = response.data;
+  return payload.price;
+}
+`
+
+func TestCodeBLEUJavaScript(t *testing.T) {
+	ctx := context.Background()
+	js := frontends.MustFor(lang.JavaScript)
+	ref := Analyze(ctx, js, lang.DialectJS, jsRef)
+	if ref.NSub == 0 || ref.NFlow == 0 {
+		t.Fatalf("the reference has %d subtrees and %d data-flow edges, want both", ref.NSub, ref.NFlow)
+	}
+	if got := Score(ref, ref); !near(got.Score, 1) {
+		t.Errorf("identical: %+v", got)
+	}
+	renamed := Score(Analyze(ctx, js, lang.DialectJS, jsRenamed), ref)
+	if !near(renamed.Syntax, 1) || !near(renamed.Dataflow, 1) || renamed.Score >= 1 || renamed.Score < 0.5 {
+		t.Errorf("renamed identifiers keep structure and data flow: %+v", renamed)
+	}
+	other := Score(Analyze(ctx, js, lang.DialectJS, "let x = 1;\nconsole.log(x);\n"), ref)
+	if other.Score > 0.3 {
+		t.Errorf("unrelated code: %+v", other)
+	}
+	// TypeScript's grammar has kinds of its own (typed parameters): a pair is
+	// read in the reference's dialect
+	tsRef := Analyze(ctx, js, lang.DialectTS, strings.Replace(jsRef, "(symbol)", "(symbol: string)", 1))
+	tsCand := Analyze(ctx, js, lang.DialectTS, strings.Replace(jsRenamed, "(ticker)", "(ticker: string)", 1))
+	if ts := Score(tsCand, tsRef); !near(ts.Syntax, 1) || !near(ts.Dataflow, 1) {
+		t.Errorf("renamed TypeScript: %+v", ts)
+	}
+}
+
+func TestTokenizeJavaScript(t *testing.T) {
+	g := frontends.MustFor(lang.JavaScript).Grammar(lang.DialectJS)
+	got := Tokenize(g, "const u = `a // b ${x}`; // note\n/* block\n */ if (a === b?.c) x **= 2;\n")
+	want := []string{"const", "u", "=", "`a // b ${x}`", ";", "if", "(", "a", "===", "b", "?.", "c", ")", "x", "**=", "2", ";"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Tokenize = %q, want %q", got, want)
+	}
+	if !g.Keywords["const"] || g.Keywords["def"] {
+		t.Error("JavaScript's keywords are not Python's")
 	}
 }

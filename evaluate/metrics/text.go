@@ -1,27 +1,25 @@
 // Package metrics holds the static similarity metrics between a generated function
 // and its reference: CodeBLEU (BLEU-4, keyword-weighted unigram match, tree-sitter
 // AST subtree match, data-flow match), character-level Edit Similarity and token
-// precision / recall / F1.
+// precision / recall / F1. It knows a language only by its lang.Grammar.
 package metrics
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"sccg/lang"
 )
 
-// tokenRE splits Python source into lexical tokens: string literals whole,
-// identifiers, numbers, and operators (longest first).
-var tokenRE = regexp.MustCompile(`(?s)[rRbBfFuU]{0,2}"""(?:\\.|[^\\])*?"""|[rRbBfFuU]{0,2}'''(?:\\.|[^\\])*?'''|[rRbBfFuU]{0,2}"(?:\\.|[^"\\\n])*"|[rRbBfFuU]{0,2}'(?:\\.|[^'\\\n])*'|[A-Za-z_][A-Za-z0-9_]*|\d[\d_]*(?:\.\d*)?(?:[eE][+-]?\d+)?|\*\*=?|//=?|->|:=|[<>=!+\-*/%&|^@]=|<<=?|>>=?|\S`)
-
-// Tokenize returns the lexical tokens of Python code, comments dropped.
-func Tokenize(code string) []string {
-	return tokenRE.FindAllString(stripComments(code), -1)
+// Tokenize returns the lexical tokens of code in grammar g, comments dropped:
+// string literals whole, identifiers, numbers, operators.
+func Tokenize(g *lang.Grammar, code string) []string {
+	return g.Token.FindAllString(stripComments(g, code), -1)
 }
 
-// stripComments removes # comments that are not inside a string literal.
-func stripComments(code string) string {
-	if !strings.Contains(code, "#") {
+// stripComments removes the comments of g that are not inside a string literal.
+func stripComments(g *lang.Grammar, code string) string {
+	if !hasCommentOpener(g, code) {
 		return code
 	}
 	var b strings.Builder
@@ -29,15 +27,15 @@ func stripComments(code string) string {
 	i := 0
 	for i < len(code) {
 		c := code[i]
-		switch {
-		case c == '#':
-			j := strings.IndexByte(code[i:], '\n')
-			if j < 0 {
+		if end, ok := commentAt(g, code, i); ok {
+			if end < 0 {
 				return b.String()
 			}
-			i += j
-		case c == '"' || c == '\'':
-			loc := tokenRE.FindStringIndex(code[i:])
+			i = end
+			continue
+		}
+		if strings.IndexByte(g.Quotes, c) >= 0 {
+			loc := g.Token.FindStringIndex(code[i:])
 			if loc == nil || loc[0] != 0 || loc[1] == 0 {
 				b.WriteByte(c)
 				i++
@@ -45,12 +43,51 @@ func stripComments(code string) string {
 			}
 			b.WriteString(code[i : i+loc[1]])
 			i += loc[1]
-		default:
-			b.WriteByte(c)
-			i++
+			continue
 		}
+		b.WriteByte(c)
+		i++
 	}
 	return b.String()
+}
+
+func hasCommentOpener(g *lang.Grammar, code string) bool {
+	for _, l := range g.LineComments {
+		if strings.Contains(code, l) {
+			return true
+		}
+	}
+	for _, bc := range g.BlockComments {
+		if strings.Contains(code, bc[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// commentAt reports whether a comment opens at code[i], and where the code goes
+// on after it: a line comment keeps its newline; -1 means the comment runs to the
+// end.
+func commentAt(g *lang.Grammar, code string, i int) (int, bool) {
+	for _, l := range g.LineComments {
+		if strings.HasPrefix(code[i:], l) {
+			j := strings.IndexByte(code[i:], '\n')
+			if j < 0 {
+				return -1, true
+			}
+			return i + j, true
+		}
+	}
+	for _, bc := range g.BlockComments {
+		if strings.HasPrefix(code[i:], bc[0]) {
+			j := strings.Index(code[i+len(bc[0]):], bc[1])
+			if j < 0 {
+				return -1, true
+			}
+			return i + len(bc[0]) + j + len(bc[1]), true
+		}
+	}
+	return 0, false
 }
 
 // EditSimilarity is 1 − Levenshtein(a, b) / max(len(a), len(b)) over characters.

@@ -17,6 +17,7 @@ import (
 	"sccg/evaluate"
 	"sccg/evaluate/answer"
 	"sccg/internal/atomicfile"
+	"sccg/lang"
 	"sccg/release"
 )
 
@@ -62,7 +63,7 @@ var idRE = regexp.MustCompile(`\bE\d+\b`)
 // candidate ids in the order they appear. how says which: json, ids or none. An
 // empty JSON ranking is a parsed answer that ranks nothing.
 func ParseRanking(reply string) (ids []string, how string) {
-	text := answer.Extract(reply, "").Text
+	text := answer.Extract(reply, "", lang.Python).Text
 	for _, cand := range []string{text, reply} {
 		for _, open := range []string{"{", "["} {
 			i := strings.Index(cand, open)

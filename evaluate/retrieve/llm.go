@@ -11,6 +11,7 @@ import (
 
 	"sccg/evaluate/answer"
 	"sccg/internal/workpool"
+	"sccg/lang"
 	"sccg/llm"
 )
 
@@ -98,7 +99,7 @@ func (h *HyDE) expand(ctx context.Context, query string) (expansion, error) {
 	if err != nil {
 		return expansion{}, fmt.Errorf("hyde: %w", err)
 	}
-	a := answer.Extract(ans, "")
+	a := answer.Extract(ans, "", lang.Python)
 	code := strings.TrimSpace(a.Text)
 	if code == "" || a.Form == answer.FormNone {
 		return expansion{text: query, fellBack: true}, nil

@@ -163,7 +163,10 @@ type Endpoint struct {
 
 // Options configure Verify.
 type Options struct {
-	Sandbox  sandbox.Options
+	Sandbox sandbox.Options
+	// Runners start the runners of languages other than Python
+	// (evaluate.Config.Runners).
+	Runners  map[lang.Name]evaluate.StartRunner
 	Workers  int
 	Progress progress.Counter
 	// Fix proposes corrected labels where the evidence is unambiguous.
@@ -193,7 +196,7 @@ func Verify(ctx context.Context, smps []Sample, opt Options) (*Report, error) {
 		bench[i] = s.Record
 	}
 	out, err := evaluate.Run(ctx, evaluate.Config{Bench: bench, Generations: evaluate.GoldGenerations(bench),
-		Workers: opt.Workers, Sandbox: opt.Sandbox, Progress: opt.Progress})
+		Workers: opt.Workers, Sandbox: opt.Sandbox, Progress: opt.Progress, Runners: opt.Runners})
 	if err != nil {
 		return nil, fmt.Errorf("verify: %w", err)
 	}

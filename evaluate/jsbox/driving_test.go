@@ -1,0 +1,107 @@
+package jsbox
+
+import (
+	"testing"
+
+	"sccg/evaluate/sandbox"
+)
+
+// TestDriving: how the target is found and called, and what a run reports.
+func TestDriving(t *testing.T) {
+	tests := []struct {
+		name, lang, code, fn string
+		status               sandbox.Status
+		urls                 []string
+		undefined, stubbed   []string
+	}{
+		{name: "named default export, called at top level too", lang: "javascript", code: `
+import 'dotenv/config';
+import axios from 'axios';
+export default async function getWeather(city) {
+  const { data } = await axios.get('https://w.example.com/v1/' + city, { headers: { 'X-RapidAPI-Key': process.env.RAPIDAPI_KEY } });
+  return data;
+}
+getWeather('Paris').then(console.log);`, fn: "getWeather", status: sandbox.StatusOK,
+			urls: []string{"https://w.example.com/v1/Paris", "https://w.example.com/v1/London"}, stubbed: []string{"dotenv/config"}},
+		{name: "class with a constructor taking the key", lang: "typescript", code: `
+enum Unit { Metric = 'metric' }
+export class WeatherClient {
+  private base = 'https://api.example.com';
+  constructor(private readonly apiKey: string, private units: Unit = Unit.Metric) {}
+  async current(city: string): Promise<unknown> {
+    const res = await fetch(` + "`${this.base}/current?city=${city}&units=${this.units}`" + `, { headers: { Authorization: ` + "`Bearer ${this.apiKey}`" + ` } });
+    if (!res.ok) { throw new Error(` + "`HTTP ${res.status}`" + `); }
+    return (await res.json()) as unknown;
+  }
+}`, fn: "current", status: sandbox.StatusOK, urls: []string{"https://api.example.com/current?city=London&units=metric"}},
+		{name: "module.exports object and an undefined helper", lang: "javascript", code: `
+const fetch = require('node-fetch');
+async function search(term, limit) {
+  const r = await fetch(BASE_URL + '/search?q=' + term + '&limit=' + limit);
+  return normalize(await r.json());
+}
+module.exports = { search };`, fn: "search", status: sandbox.StatusOK,
+			urls: []string{"test/search?q=London&limit=1"}, undefined: []string{"BASE_URL", "normalize"}},
+		{name: "error after the request still counts as sent", lang: "javascript", code: `
+async function f() { await fetch('https://x.example.com/a'); throw new Error('after'); }`, fn: "f", status: sandbox.StatusOK,
+			urls: []string{"https://x.example.com/a"}},
+		{name: "no request: the error is the reason", lang: "javascript", code: `
+function f(u) { if (u) throw new TypeError('boom'); }`, fn: "f", status: sandbox.StatusError},
+		{name: "missing function", lang: "javascript", code: `function g() {}`, fn: "f", status: sandbox.StatusError},
+		{name: "request limit ends a polling loop", lang: "javascript", code: `
+async function poll() { for (;;) { const r = await fetch('https://jobs.example.com/status'); await new Promise(ok => setTimeout(ok, 1000)); } }`,
+			fn: "poll", status: sandbox.StatusOK},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := inProcess(t, tc.lang, tc.code, tc.fn)
+			if res.Status != tc.status {
+				t.Errorf("status %s (%s), want %s", res.Status, res.Reason, tc.status)
+			}
+			if tc.urls != nil {
+				var got []string
+				for _, q := range res.Requests {
+					got = append(got, q.URL)
+				}
+				if len(got) != len(tc.urls) {
+					t.Fatalf("urls %q, want %q", got, tc.urls)
+				}
+				for i := range got {
+					if got[i] != tc.urls[i] {
+						t.Errorf("url %d %q, want %q", i, got[i], tc.urls[i])
+					}
+				}
+			}
+			for _, c := range []struct {
+				what      string
+				got, want []string
+			}{{"undefined", res.Undefined, tc.undefined}, {"stubbed", res.Stubbed, tc.stubbed}} {
+				if c.want != nil && !equalSets(c.got, c.want) {
+					t.Errorf("%s %q, want %q", c.what, c.got, c.want)
+				}
+			}
+			if tc.name == "request limit ends a polling loop" && len(res.Requests) != maxRequests {
+				t.Errorf("%d requests, want %d", len(res.Requests), maxRequests)
+			}
+		})
+	}
+}
+
+func equalSets(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	m := map[string]int{}
+	for _, x := range a {
+		m[x]++
+	}
+	for _, x := range b {
+		m[x]--
+	}
+	for _, v := range m {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}

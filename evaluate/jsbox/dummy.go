@@ -1,0 +1,140 @@
+package jsbox
+
+import (
+	"encoding/json"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// The dummy-argument modes, tried in turn until a call sends a request: the
+// parameters' defaults kept (dummies for the rest), a dummy for every parameter,
+// a permissive stub for every parameter.
+const (
+	modeDefaults = iota
+	modeAll
+	modeStubs
+	numModes
+)
+
+// dummyArgs describes the arguments of a call in one mode, as JSON the harness
+// builds them from (see dummy in harness.js). A value is chosen by the
+// parameter's use in the body (kind), else by its name, as the Python harness
+// chooses: a URL for url, 40.7 for lat, a key for token, 1 for limit, ...
+func dummyArgs(ps []param, mode int) string {
+	out := make([]map[string]any, 0, len(ps))
+	for _, p := range ps {
+		if p.Rest {
+			break
+		}
+		switch {
+		case mode == modeStubs:
+			out = append(out, map[string]any{"x": orName(p.Name)})
+		case mode == modeDefaults && p.Def:
+			out = append(out, map[string]any{"u": 1})
+		default:
+			out = append(out, dummyFor(p, mode))
+		}
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}
+
+func orName(n string) string {
+	if n == "" {
+		return "arg"
+	}
+	return n
+}
+
+var (
+	countish  = regexp.MustCompile(`^(month|day|days|hours|limit|count|page|size|num|n|max|top|offset|amount|quantity|age|k|perpage|maxresults|radius|retries|timeout|zoom|level|pagesize|index|idx|i)$`)
+	objish    = regexp.MustCompile(`^(headers|params|data|payload|body|json|options|opts|config|settings|cfg|conf|context|ctx|info|meta|metadata|query|queryparams|filters|extra|args|init)$`)
+	stubbish  = regexp.MustCompile(`^(req|request|res|response|event|message|msg|client|app|db|conn|logger|log|bot|interaction)$`)
+	callish   = regexp.MustCompile(`^(callback|cb|done|next|handler|fn|resolve|reject|onsuccess|onerror|success|error)$`)
+	placeish  = regexp.MustCompile(`^(city|location|place|address|region|state|q|query|term|search|keyword|keywords)$`)
+	dateish   = regexp.MustCompile(`^(start|end|since|until|begin|from|to)$`)
+	notPlural = []string{"address", "status", "news", "class", "alias", "bus", "is", "has", "ss"}
+)
+
+// dummyFor is the description of one parameter's dummy.
+func dummyFor(p param, mode int) map[string]any {
+	if len(p.Keys) > 0 {
+		k := map[string]any{}
+		for _, key := range p.Keys {
+			if mode == modeDefaults && slices.Contains(p.Opt, key) {
+				continue
+			}
+			k[key] = dummyFor(param{Name: key}, mode)
+		}
+		return map[string]any{"k": k}
+	}
+	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(p.Name))
+	switch p.Kind {
+	case "num":
+		switch {
+		case strings.Contains(n, "year"):
+			return num(2024)
+		case strings.HasPrefix(n, "lat"):
+			return num(40.7)
+		case strings.HasPrefix(n, "lon") || strings.HasPrefix(n, "lng"):
+			return num(-74.0)
+		}
+		return num(1)
+	case "arr":
+		return map[string]any{"a": 1}
+	case "fn":
+		return map[string]any{"f": 1}
+	case "obj":
+		return map[string]any{"x": orName(p.Name)}
+	}
+	switch {
+	case strings.Contains(n, "url") || strings.Contains(n, "endpoint"):
+		return str("https://example.com/test")
+	case n == "lat" || n == "latitude":
+		return num(40.7)
+	case n == "lon" || n == "lng" || n == "long" || n == "longitude":
+		return num(-74.0)
+	case containsAny(n, []string{"key", "token", "secret", "password", "auth"}):
+		return str("test-key")
+	case strings.Contains(n, "email"):
+		return str("test@example.com")
+	case strings.Contains(n, "date") || dateish.MatchString(n):
+		return str("2024-01-01")
+	case strings.Contains(n, "year"):
+		return num(2024)
+	case countish.MatchString(n) || strings.HasPrefix(n, "num") || strings.HasPrefix(n, "max"):
+		return num(1)
+	case objish.MatchString(n):
+		return map[string]any{"o": 1}
+	case stubbish.MatchString(n):
+		return map[string]any{"x": p.Name}
+	case callish.MatchString(n):
+		return map[string]any{"f": 1}
+	case strings.HasSuffix(n, "list") || strings.HasSuffix(n, "ids"):
+		return map[string]any{"a": 1}
+	case strings.HasSuffix(n, "s") && len(n) > 3 && !hasAnySuffix(n, notPlural):
+		return map[string]any{"a": 1}
+	case strings.Contains(n, "lang") || strings.Contains(n, "locale"):
+		return str("en")
+	case strings.Contains(n, "country"):
+		return str("US")
+	case placeish.MatchString(n):
+		return str("London")
+	case strings.HasSuffix(n, "id"):
+		return str("1")
+	}
+	return str("test")
+}
+
+func num(v float64) map[string]any { return map[string]any{"n": v} }
+func str(v string) map[string]any  { return map[string]any{"s": v} }
+
+func hasAnySuffix(s string, sufs []string) bool {
+	for _, x := range sufs {
+		if strings.HasSuffix(s, x) {
+			return true
+		}
+	}
+	return false
+}

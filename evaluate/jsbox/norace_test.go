@@ -1,0 +1,5 @@
+//go:build !race
+
+package jsbox
+
+const raceBuild = false

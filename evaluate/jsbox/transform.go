@@ -1,0 +1,130 @@
+package jsbox
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/parser"
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// Language names the dialect a completion is written in; it picks esbuild's loader.
+type Language string
+
+// The languages. Any other name (and "") is read as JavaScript.
+const (
+	JavaScript Language = "javascript" // JS and JSX
+	TypeScript Language = "typescript" // TS, and TSX when TS alone does not parse
+	TSX        Language = "tsx"
+)
+
+// ParseLanguage maps a release's language field ("javascript", "js", "typescript",
+// "ts", "tsx", "jsx", ...) to a Language; ok is false for a name that is no
+// JavaScript dialect.
+func ParseLanguage(s string) (Language, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "javascript", "js", "jsx", "node", "nodejs", "mjs", "cjs", "ecmascript":
+		return JavaScript, true
+	case "typescript", "ts", "mts", "cts":
+		return TypeScript, true
+	case "tsx":
+		return TSX, true
+	}
+	return JavaScript, false
+}
+
+func (l Language) loaders() []api.Loader {
+	switch l {
+	case TypeScript:
+		return []api.Loader{api.LoaderTS, api.LoaderTSX}
+	case TSX:
+		return []api.Loader{api.LoaderTSX}
+	}
+	return []api.Loader{api.LoaderJSX}
+}
+
+// transform turns code into a CommonJS script goja runs: TypeScript types and JSX
+// compiled away, ES modules as require/exports, syntax newer than ES2017 lowered.
+// syntaxErr is esbuild's verdict on code that does not parse; unsupported names
+// valid code the conversion cannot take (top-level await: a CommonJS module has
+// none).
+func transform(lang Language, code string) (js, syntaxErr, unsupported string) {
+	var first []api.Message
+	for _, l := range lang.loaders() {
+		for _, target := range []api.Target{api.ES2017, api.ESNext} {
+			r := api.Transform(code, api.TransformOptions{
+				Loader:     l,
+				Format:     api.FormatCommonJS,
+				Target:     target,
+				Sourcefile: "main",
+				LogLevel:   api.LogLevelSilent,
+				// import() becomes a require: the engine has no module loader
+				Supported: map[string]bool{"dynamic-import": false},
+			})
+			if len(r.Errors) == 0 {
+				return string(r.Code), "", ""
+			}
+			if strings.Contains(r.Errors[0].Text, "Top-level await") {
+				return "", "", "top-level await"
+			}
+			if first == nil {
+				first = r.Errors
+			}
+			// A feature esbuild cannot lower parses all the same: try it unlowered.
+			if !strings.Contains(r.Errors[0].Text, "configured target environment") {
+				break
+			}
+		}
+	}
+	m := first[0]
+	if m.Location != nil {
+		return "", fmt.Sprintf("SyntaxError: %s (line %d)", m.Text, m.Location.Line), ""
+	}
+	return "", "SyntaxError: " + m.Text, ""
+}
+
+// The wrapper makes the script a CommonJS module function. Its first statement
+// hands the harness a lookup of the module's own bindings (a direct eval in a
+// closure over the module scope), so a function is found by name whether it is
+// declared, assigned to a const, or the module stopped early; it sits on the first
+// line so that line numbers stay the script's.
+const (
+	wrapHead   = "(function (exports, require, module, __filename, __dirname, " + lookupParam + ") {"
+	wrapLookup = lookupParam + "(function (n) { return eval(n); });"
+	wrapTail   = "\n})"
+	// lookupParam is the wrapper's parameter that takes the lookup.
+	lookupParam = "__sccg_lookup__"
+)
+
+// wrap makes js a module function expression; a "use strict" directive stays the
+// first statement of its body.
+func wrap(js string) string {
+	var b strings.Builder
+	b.Grow(len(wrapHead) + len(wrapLookup) + len(js) + len(wrapTail) + 16)
+	b.WriteString(wrapHead)
+	if t := strings.TrimLeft(js, " \t\r\n"); strings.HasPrefix(t, `"use strict"`) || strings.HasPrefix(t, `'use strict'`) {
+		b.WriteString(`"use strict";`)
+	}
+	b.WriteString(wrapLookup)
+	b.WriteString(js)
+	b.WriteString(wrapTail)
+	return b.String()
+}
+
+// parseModule parses the wrapped script and returns the program and the module
+// function's body.
+func parseModule(wrapped string) (*ast.Program, []ast.Statement, error) {
+	prg, err := parser.ParseFile(nil, "main.js", wrapped, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(prg.Body) == 1 {
+		if es, ok := prg.Body[0].(*ast.ExpressionStatement); ok {
+			if fl, ok := es.Expression.(*ast.FunctionLiteral); ok && fl.Body != nil {
+				return prg, fl.Body.List, nil
+			}
+		}
+	}
+	return nil, nil, fmt.Errorf("wrapped module has an unexpected shape")
+}

@@ -1,0 +1,250 @@
+package jsbox
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/dlclark/regexp2"
+	"golang.org/x/sys/unix"
+
+	"sccg/evaluate/sandbox"
+)
+
+// WorkerArg is the hidden first argument that makes a program (sccg, or a test
+// binary in its TestMain) serve as a sandbox worker: see IsWorker and ServeWorker.
+const WorkerArg = "__jsbox-worker"
+
+// Exit codes of a worker that the runner reads.
+const (
+	exitUsage = 2 // also the Go runtime's exit code on a fatal error (out of memory)
+	exitCPU   = 3 // the CPU-time limit of a job
+	exitProto = 4 // a broken job stream
+)
+
+// maxFrame caps a job or a result on the wire.
+const maxFrame = 16 << 20
+
+// IsWorker reports whether a program started with args (os.Args) is to serve as a
+// worker.
+func IsWorker(args []string) bool { return len(args) > 1 && args[1] == WorkerArg }
+
+// ServeWorker serves jobs read from in and writes their results to out, one frame
+// each (a 4-byte big-endian length, then JSON), until in ends; it returns the
+// process's exit code. args (after WorkerArg) set the limits: -memory-mb caps the
+// address space (RLIMIT_AS) and, at half of it, the heap a completion may fill
+// before it is stopped; -cpu-seconds caps the CPU time of each job (RLIMIT_CPU).
+// Nothing the completions do reaches out: each runs in a fresh runtime that has
+// no way to the system, and only the harness writes to out.
+func ServeWorker(in io.Reader, out io.Writer, args []string) int {
+	fs := flag.NewFlagSet(WorkerArg, flag.ContinueOnError)
+	memMB := fs.Int("memory-mb", 1024, "address-space limit in MiB")
+	cpuS := fs.Int("cpu-seconds", 6, "CPU-time limit of one job in seconds")
+	regexpMS := fs.Int("regexp-ms", 5000, "time limit of one backtracking regular-expression match in ms")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if err := limitMemory(*memMB); err != nil {
+		fmt.Fprintln(os.Stderr, "jsbox worker:", err)
+		return exitUsage
+	}
+	e, err := newEngine()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "jsbox worker:", err)
+		return exitUsage
+	}
+	// A catastrophic backtracking regular expression (goja runs patterns Go's
+	// linear engine cannot take on regexp2) gives up at this bound, after which
+	// the runtime's own deadline stops the code.
+	regexp2.DefaultMatchTimeout = time.Duration(*regexpMS) * time.Millisecond
+	go watchHeap(e, uint64(*memMB)<<19) // half the address space
+	xcpu := make(chan os.Signal, 1)
+	signal.Notify(xcpu, syscall.SIGXCPU)
+	go func() {
+		<-xcpu
+		os.Exit(exitCPU)
+	}()
+
+	// Warm up: esbuild's first transform sets up its tables (~15 ms), no
+	// completion's time.
+	e.run(job{Lang: string(TypeScript), Code: "import a from 'axios';\nexport const f = (x: string) => a.get(x);", Function: "f", TimeoutMS: 1000})
+	rd := bufio.NewReaderSize(in, 64<<10)
+	wr := bufio.NewWriterSize(out, 64<<10)
+	// ready: the runner times a job from here, not from the worker's start
+	if err := writeFrame(wr, reply{Ready: true}); err == nil {
+		err = wr.Flush()
+	}
+	for {
+		var j job
+		if err := readFrame(rd, &j); err != nil {
+			if errors.Is(err, io.EOF) {
+				return 0
+			}
+			fmt.Fprintln(os.Stderr, "jsbox worker: read job:", err)
+			return exitProto
+		}
+		limitCPU(*cpuS)
+		before := processCPU()
+		res, ph := e.run(j)
+		total := processCPU() - before
+		res.CPU = sandbox.CPU{Setup: ph.cpuSetup, Code: ph.cpuCode, Total: total}
+		if err := writeFrame(wr, reply{Result: res, Phases: ph.wire()}); err == nil {
+			err = wr.Flush()
+		}
+		if err != nil {
+			return exitProto
+		}
+	}
+}
+
+// reply is a worker's answer to one job.
+type reply struct {
+	Ready  bool           `json:"ready,omitempty"` // the first frame, once the worker can serve
+	Result sandbox.Result `json:"result"`
+	Phases wirePhases     `json:"phases"`
+}
+
+// wirePhases are phases in nanoseconds.
+type wirePhases struct {
+	Transform int64 `json:"transform_ns"`
+	Parse     int64 `json:"parse_ns"`
+	Runtime   int64 `json:"runtime_ns"`
+	Code      int64 `json:"code_ns"`
+}
+
+func (p phases) wire() wirePhases {
+	return wirePhases{int64(p.transform), int64(p.parse), int64(p.runtime), int64(p.code)}
+}
+
+func readFrame(r *bufio.Reader, v any) error {
+	var hdr [4]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return err
+	}
+	n := binary.BigEndian.Uint32(hdr[:])
+	if n > maxFrame {
+		return fmt.Errorf("frame of %d bytes is over the limit", n)
+	}
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	return json.Unmarshal(buf, v)
+}
+
+func writeFrame(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if len(b) > maxFrame {
+		return fmt.Errorf("frame of %d bytes is over the limit", len(b))
+	}
+	var hdr [4]byte
+	binary.BigEndian.PutUint32(hdr[:], uint32(len(b)))
+	if _, err := w.Write(hdr[:]); err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// limitMemory caps the worker's address space at what the Go runtime has mapped
+// already (its reservations run to hundreds of MiB before any heap) plus mb, and
+// has the garbage collector work harder as the heap nears half of mb.
+func limitMemory(mb int) error {
+	lim := uint64(mb) << 20
+	as := lim + vmSize()
+	if err := unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: as, Max: as}); err != nil {
+		return fmt.Errorf("set RLIMIT_AS: %w", err)
+	}
+	debug.SetMemoryLimit(int64(lim / 4 * 3))
+	// Each completion leaves a runtime's worth of garbage: collect less often (the
+	// memory limit still bounds the heap).
+	debug.SetGCPercent(400)
+	// One completion runs at a time; a runner starts a worker per core.
+	runtime.GOMAXPROCS(1)
+	debug.SetMaxStack(256 << 20)
+	return nil
+}
+
+// vmSize is the process's mapped address space now (VmSize), 0 when unknown.
+func vmSize() uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmSize:"); ok {
+			kb, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
+}
+
+// limitCPU lets the next job use cpuS more seconds of CPU time (the soft limit;
+// past it the kernel sends SIGXCPU and the worker exits with exitCPU).
+func limitCPU(cpuS int) {
+	var ru unix.Rusage
+	if unix.Getrusage(unix.RUSAGE_SELF, &ru) != nil {
+		return
+	}
+	used := uint64(ru.Utime.Sec + ru.Stime.Sec)
+	var cur unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_CPU, &cur) != nil {
+		return
+	}
+	soft := used + uint64(cpuS) + 1
+	if cur.Max != unix.RLIM_INFINITY && soft > cur.Max {
+		soft = cur.Max
+	}
+	unix.Setrlimit(unix.RLIMIT_CPU, &unix.Rlimit{Cur: soft, Max: cur.Max})
+}
+
+// processCPU is the process's CPU time, user and system.
+func processCPU() time.Duration {
+	var ru unix.Rusage
+	if unix.Getrusage(unix.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// watchHeap stops the running completion once the heap holds more than limit
+// bytes: the address-space limit would end the whole worker a little later.
+func watchHeap(e *engine, limit uint64) {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}
+	t := time.NewTicker(5 * time.Millisecond)
+	defer t.Stop()
+	for range t.C {
+		metrics.Read(s)
+		if s[0].Value.Kind() != metrics.KindUint64 || s[0].Value.Uint64() <= limit {
+			continue
+		}
+		// over the limit, garbage included: what is still live decides
+		runtime.GC()
+		metrics.Read(s)
+		if s[1].Value.Kind() == metrics.KindUint64 && s[1].Value.Uint64() > limit/2 {
+			e.interrupt(errMemory)
+		}
+	}
+}
