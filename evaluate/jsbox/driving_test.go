@@ -48,6 +48,7 @@ async function f() { await fetch('https://x.example.com/a'); throw new Error('af
 		{name: "no request: the error is the reason", lang: "javascript", code: `
 function f(u) { if (u) throw new TypeError('boom'); }`, fn: "f", status: sandbox.StatusError},
 		{name: "missing function", lang: "javascript", code: `function g() {}`, fn: "f", status: sandbox.StatusError},
+		{name: "a function name is no code", lang: "javascript", code: `function g() {}`, fn: "fetch('https://evil.example.com')", status: sandbox.StatusError},
 		{name: "request limit ends a polling loop", lang: "javascript", code: `
 async function poll() { for (;;) { const r = await fetch('https://jobs.example.com/status'); await new Promise(ok => setTimeout(ok, 1000)); } }`,
 			fn: "poll", status: sandbox.StatusOK},
@@ -79,6 +80,9 @@ async function poll() { for (;;) { const r = await fetch('https://jobs.example.c
 				if c.want != nil && !equalSets(c.got, c.want) {
 					t.Errorf("%s %q, want %q", c.what, c.got, c.want)
 				}
+			}
+			if tc.name == "a function name is no code" && len(res.Requests) != 0 {
+				t.Errorf("requests %v", res.Requests)
 			}
 			if tc.name == "request limit ends a polling loop" && len(res.Requests) != maxRequests {
 				t.Errorf("%d requests, want %d", len(res.Requests), maxRequests)

@@ -1450,7 +1450,8 @@
 
   function find(name) {
     try {
-      if (lookup) {
+      // the lookup evaluates its argument in the module's scope: a name only
+      if (lookup && /^[A-Za-z_$][\w$]*$/.test(name)) {
         var v = lookup(name);
         if (v !== undefined) return v;
       }
