@@ -395,6 +395,14 @@ func (d *driver) drive(compiled *goja.Program, an analysis, function string) (st
 		}
 		d.note("module", err)
 	}
+	// a module that awaited at its top level runs as a promise
+	var rejected error
+	if v := d.settle(func(e error) { rejected = e }, mod.Get(mainPromise)); v != nil {
+		return v
+	}
+	if rejected != nil {
+		d.note("module", rejected)
+	}
 	if v := d.settle(nil); v != nil {
 		return v
 	}
