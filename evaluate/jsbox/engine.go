@@ -412,6 +412,11 @@ func (d *driver) drive(compiled *goja.Program, an analysis, function string) (st
 			return v
 		}
 	}
+	if len(d.h.res.Requests) == 0 {
+		if v := d.callHanded(); v != nil {
+			return v
+		}
+	}
 	if d.capped {
 		d.errs = append(d.errs, fmt.Sprintf("timers: stopped after %d callbacks (a timer that never ends)", maxTimerCalls))
 	}
@@ -442,6 +447,34 @@ func targets(defs []def, exported map[string]string, function string) []def {
 		out = append(out, def{Name: want})
 	}
 	return out
+}
+
+// callHanded calls the functions the code handed to stubs (route handlers,
+// effects, listeners), with stubs for arguments, until one sends a request; their
+// errors are not the code's (the call is a guess at what a framework would do).
+func (d *driver) callHanded() any {
+	for i := 0; ; i++ {
+		n, err := d.api.call("handed")
+		if err != nil || i >= int(n.ToInteger()) {
+			if v, ok := stopped(err); ok {
+				return v
+			}
+			return nil
+		}
+		r, err := d.api.call("callHanded", d.vm.ToValue(i))
+		if err != nil {
+			if v, ok := stopped(err); ok {
+				return v
+			}
+			continue
+		}
+		if v := d.settle(nil, r.ToObject(d.vm).Get("value")); v != nil {
+			return v
+		}
+		if len(d.h.res.Requests) > 0 {
+			return nil
+		}
+	}
 }
 
 // callTarget calls one definition with each dummy mode in turn until a call sends

@@ -46,12 +46,23 @@
         return true;
       },
       has: function () { return true; },
-      apply: function () { return makeStub(name); },
-      construct: function () { return makeStub(name); },
+      apply: function (t, self, args) { hand(args); return makeStub(name); },
+      construct: function (t, args) { hand(args); return makeStub(name); },
       getPrototypeOf: function () { return Object.prototype; },
     };
     proxy = new Proxy(target, handler);
     return proxy;
+  }
+
+  // Functions the code hands to a stub (a route handler to express's app.get, an
+  // effect to React's useEffect, a listener to document.addEventListener): the
+  // driver calls them, when nothing else sent a request, as their framework would.
+  var handed = [];
+  var MAX_HANDED = 50;
+  function hand(args) {
+    for (var i = 0; i < args.length && handed.length < MAX_HANDED; i++) {
+      if (typeof args[i] === "function") handed.push(args[i]);
+    }
   }
 
   // What a fake response's json() gives: a record whose every field is another
@@ -1008,7 +1019,7 @@
         return ajax({ url: url, type: method, data: data, success: success, dataType: dataType });
       };
     }
-    var $ = function () { return makeStub("jquery"); };
+    var $ = function (...args) { hand(args); return makeStub("jquery"); };
     $.ajax = ajax;
     $.get = shortcut("GET");
     $.getJSON = shortcut("GET", "json");
@@ -1608,6 +1619,10 @@
       }
     },
     drive: drive,
+    handed: function () { return handed.length; },
+    callHanded: function (i) {
+      return { value: Reflect.apply(handed[i], undefined, [makeStub("req"), makeStub("res"), makeStub("next")]) };
+    },
     setCtorArgs: function (c) { drive.ctorArgs = JSON.parse(c); },
     tick: tick,
     pending: function () { return nlive; },
