@@ -108,7 +108,6 @@ func (e *engine) setCurrent(vm *goja.Runtime) {
 // harnessAPI is what the harness returns to the driver.
 type harnessAPI struct {
 	obj *goja.Object
-	vm  *goja.Runtime
 }
 
 func (h harnessAPI) get(name string) goja.Value { return h.obj.Get(name) }
@@ -137,7 +136,7 @@ func (e *engine) setup(vm *goja.Runtime, h *host) (harnessAPI, error) {
 	if err != nil {
 		return harnessAPI{}, err
 	}
-	return harnessAPI{obj: api.ToObject(vm), vm: vm}, nil
+	return harnessAPI{obj: api.ToObject(vm)}, nil
 }
 
 // phases are where a run's CPU time went (the process's, garbage collection and
@@ -577,7 +576,6 @@ type host struct {
 	res     *sandbox.Result
 	console strings.Builder
 	dropped int
-	stubs   int
 }
 
 func (h *host) object(vm *goja.Runtime) *goja.Object {

@@ -1626,6 +1626,5 @@
     setCtorArgs: function (c) { drive.ctorArgs = JSON.parse(c); },
     tick: tick,
     pending: function () { return nlive; },
-    promiseState: function (p) { return p; },
   };
 })
