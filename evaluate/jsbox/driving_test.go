@@ -47,7 +47,28 @@ async function f() { await fetch('https://x.example.com/a'); throw new Error('af
 			urls: []string{"https://x.example.com/a"}},
 		{name: "no request: the error is the reason", lang: "javascript", code: `
 function f(u) { if (u) throw new TypeError('boom'); }`, fn: "f", status: sandbox.StatusError},
+		{name: "an express route handler", lang: "javascript", code: `
+const express = require('express');
+const axios = require('axios');
+const app = express();
+app.get('/weather', async (req, res) => {
+  const r = await axios.get('https://weather.example.com/now', { params: { q: req.query.city } });
+  res.json(r.data);
+});
+app.listen(3000);`, fn: "", status: sandbox.StatusOK, urls: []string{"https://weather.example.com/now"}, stubbed: []string{"express"}},
+		{name: "a React effect", lang: "typescript", code: `
+import React, { useEffect, useState } from 'react';
+export default function Quotes() {
+  const [quotes, setQuotes] = useState([]);
+  useEffect(() => { fetch('https://quotes.example.com/random').then((r) => r.json()).then(setQuotes); }, []);
+  return null;
+}`, fn: "Quotes", status: sandbox.StatusOK, urls: []string{"https://quotes.example.com/random"}},
+		{name: "jQuery ready", lang: "javascript", code: `
+$(document).ready(function () {
+  $.getJSON('https://news.example.com/top', function (d) { console.log(d); });
+});`, fn: "", status: sandbox.StatusOK, urls: []string{"https://news.example.com/top"}},
 		{name: "missing function", lang: "javascript", code: `function g() {}`, fn: "f", status: sandbox.StatusError},
+		{name: "a function name is no code", lang: "javascript", code: `function g() {}`, fn: "fetch('https://evil.example.com')", status: sandbox.StatusError},
 		{name: "request limit ends a polling loop", lang: "javascript", code: `
 async function poll() { for (;;) { const r = await fetch('https://jobs.example.com/status'); await new Promise(ok => setTimeout(ok, 1000)); } }`,
 			fn: "poll", status: sandbox.StatusOK},
@@ -79,6 +100,9 @@ async function poll() { for (;;) { const r = await fetch('https://jobs.example.c
 				if c.want != nil && !equalSets(c.got, c.want) {
 					t.Errorf("%s %q, want %q", c.what, c.got, c.want)
 				}
+			}
+			if tc.name == "a function name is no code" && len(res.Requests) != 0 {
+				t.Errorf("requests %v", res.Requests)
 			}
 			if tc.name == "request limit ends a polling loop" && len(res.Requests) != maxRequests {
 				t.Errorf("%d requests, want %d", len(res.Requests), maxRequests)

@@ -108,7 +108,6 @@ func (e *engine) setCurrent(vm *goja.Runtime) {
 // harnessAPI is what the harness returns to the driver.
 type harnessAPI struct {
 	obj *goja.Object
-	vm  *goja.Runtime
 }
 
 func (h harnessAPI) get(name string) goja.Value { return h.obj.Get(name) }
@@ -137,7 +136,7 @@ func (e *engine) setup(vm *goja.Runtime, h *host) (harnessAPI, error) {
 	if err != nil {
 		return harnessAPI{}, err
 	}
-	return harnessAPI{obj: api.ToObject(vm), vm: vm}, nil
+	return harnessAPI{obj: api.ToObject(vm)}, nil
 }
 
 // phases are where a run's CPU time went (the process's, garbage collection and
@@ -395,12 +394,25 @@ func (d *driver) drive(compiled *goja.Program, an analysis, function string) (st
 		}
 		d.note("module", err)
 	}
+	// a module that awaited at its top level runs as a promise
+	var rejected error
+	if v := d.settle(func(e error) { rejected = e }, mod.Get(mainPromise)); v != nil {
+		return v
+	}
+	if rejected != nil {
+		d.note("module", rejected)
+	}
 	if v := d.settle(nil); v != nil {
 		return v
 	}
 
 	for _, t := range targets(an.defs, an.exported, function) {
 		if v := d.callTarget(t); v != nil {
+			return v
+		}
+	}
+	if len(d.h.res.Requests) == 0 {
+		if v := d.callHanded(); v != nil {
 			return v
 		}
 	}
@@ -434,6 +446,34 @@ func targets(defs []def, exported map[string]string, function string) []def {
 		out = append(out, def{Name: want})
 	}
 	return out
+}
+
+// callHanded calls the functions the code handed to stubs (route handlers,
+// effects, listeners), with stubs for arguments, until one sends a request; their
+// errors are not the code's (the call is a guess at what a framework would do).
+func (d *driver) callHanded() any {
+	for i := 0; ; i++ {
+		n, err := d.api.call("handed")
+		if err != nil || i >= int(n.ToInteger()) {
+			if v, ok := stopped(err); ok {
+				return v
+			}
+			return nil
+		}
+		r, err := d.api.call("callHanded", d.vm.ToValue(i))
+		if err != nil {
+			if v, ok := stopped(err); ok {
+				return v
+			}
+			continue
+		}
+		if v := d.settle(nil, r.ToObject(d.vm).Get("value")); v != nil {
+			return v
+		}
+		if len(d.h.res.Requests) > 0 {
+			return nil
+		}
+	}
 }
 
 // callTarget calls one definition with each dummy mode in turn until a call sends
@@ -536,7 +576,6 @@ type host struct {
 	res     *sandbox.Result
 	console strings.Builder
 	dropped int
-	stubs   int
 }
 
 func (h *host) object(vm *goja.Runtime) *goja.Object {

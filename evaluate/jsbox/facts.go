@@ -159,6 +159,13 @@ func isHelperDecl(st ast.Statement) bool {
 func (a *analysis) topDefs(st ast.Statement) {
 	switch s := st.(type) {
 	case *ast.FunctionDeclaration:
+		if s.Function.Name != nil && s.Function.Name.Name == mainName && s.Function.Body != nil {
+			// a module that awaits at its top level: its statements are in here
+			for _, inner := range s.Function.Body.List {
+				a.topDefs(inner)
+			}
+			return
+		}
 		if s.Function.Name != nil {
 			a.addFunc(string(s.Function.Name.Name), s.Function.ParameterList, s.Function.Body)
 		}

@@ -42,7 +42,8 @@ module.exports.other = (a) => a;`,
 function f() { if (typeof window !== 'undefined') {} return fetch(API_BASE + '/x', { headers: { k: apiKey } }).then(r => r.ok); }
 counter = 1;`,
 			defs: []string{"f"}, free: []string{"API_BASE", "apiKey", "window"}, hasTry: false, hasStatus: true},
-		{name: "top-level await parses", lang: "javascript", syntax: true, errPart: "top-level await", code: "import axios from 'axios';\nconst r = await axios.get('https://x.example.com');"},
+		{name: "top-level await", lang: "typescript", syntax: true, code: "import axios from 'axios';\nexport async function f(q: string) { return axios.get('https://x.example.com/' + q); }\nconst r = await f('a');\nconsole.log(r.status);",
+			imports: []string{"axios"}, defs: []string{"f"}, hasStatus: true},
 		{name: "validateStatus", lang: "javascript", syntax: true, code: `axios.get('https://x.example.com', { validateStatus: () => true })`,
 			free: []string{"axios"}, hasStatus: true},
 		{name: "newer syntax lowered", lang: "javascript", syntax: true, code: `

@@ -2,6 +2,7 @@ package jsbox
 
 import (
 	"context"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -122,4 +123,7 @@ func TestHostile(t *testing.T) {
 		})
 	}
 	t.Logf("workers replaced: %d", r.Replaced())
+	if _, err := os.Stat("/tmp/sccg-jsbox-pwned"); err == nil {
+		t.Error("a completion wrote /tmp/sccg-jsbox-pwned")
+	}
 }

@@ -146,6 +146,38 @@ type Opts = { city: string; units?: string };
 export async function weather({ city, units = 'metric' }: Opts) {
   return fetch(` + "`https://api.example.com/w?q=${city}&units=${units}`" + `);
 }`, "weather", want{lib: "fetch", method: "GET", url: "https://api.example.com/w?q=London&units=metric"}},
+		{"unirest as a snippet writes it", "javascript", `
+const unirest = require('unirest');
+function go() {
+  const req = unirest('GET', 'https://api.example.com/v1/list');
+  req.query({ page: '1', sort: 'new' });
+  req.headers({ 'X-RapidAPI-Key': 'SIGN-UP-FOR-KEY', 'X-RapidAPI-Host': 'api.example.com', useQueryString: true });
+  req.end(function (res) { if (res.error) throw new Error(res.error); console.log(res.body); });
+}`, "go", want{lib: "unirest", method: "GET", url: "https://api.example.com/v1/list", params: []string{"page", "sort"},
+			headers: map[string]string{"X-RapidAPI-Key": "<redacted>", "X-RapidAPI-Host": "api.example.com"}}},
+		{"unirest post with send", "javascript", `
+var unirest = require("unirest");
+var req = unirest("POST", "https://api.example.com/v1/convert");
+req.type("json");
+req.send({ "from": "USD", "to": "EUR" });
+req.end(function (res) {});`, "", want{lib: "unirest", method: "POST", url: "https://api.example.com/v1/convert", json: []string{"from", "to"}}},
+		{"fetch snippet awaiting at the top level", "javascript", `
+const url = 'https://api.example.com/v1/items?limit=5';
+const options = { method: 'GET', headers: { 'x-rapidapi-key': 'KEY', 'x-rapidapi-host': 'api.example.com' } };
+try {
+	const response = await fetch(url, options);
+	const result = await response.text();
+	console.log(result);
+} catch (error) {
+	console.error(error);
+}`, "", want{lib: "fetch", method: "GET", url: "https://api.example.com/v1/items?limit=5"}},
+		{"axios snippet awaiting at the top level, a function named", "javascript", `
+import axios from 'axios';
+export async function fetchItems(category) {
+  const response = await axios.request({ method: 'GET', url: 'https://api.example.com/v1/items', params: { category } });
+  return response.data;
+}
+const items = await fetchItems('books');`, "fetchItems", want{lib: "axios", method: "GET", url: "https://api.example.com/v1/items", params: []string{"category"}}},
 		{"request (legacy) with qs", "javascript", `
 var request = require('request');
 function r(cb) { request({ method: 'GET', url: 'https://api.example.com/r', qs: { s: 'x' }, headers: { 'x-rapidapi-key': 'k' } }, function (e, res, body) { cb(body); }); }`, "r",

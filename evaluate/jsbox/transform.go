@@ -50,6 +50,88 @@ func (l Language) loaders() []api.Loader {
 // valid code the conversion cannot take (top-level await: a CommonJS module has
 // none).
 func transform(lang Language, code string) (js, syntaxErr, unsupported string) {
+	js, syntaxErr, unsupported = transformOnce(lang, code)
+	if unsupported == "top-level await" {
+		// Snippets as RapidAPI writes them await at the top of a module: run the
+		// module's statements in an async function instead.
+		if main, ok := asyncMain(code); ok {
+			if js2, serr, uns := transformOnce(lang, main); serr == "" && uns == "" {
+				return js2, "", ""
+			}
+		}
+	}
+	return js, syntaxErr, unsupported
+}
+
+// mainName is the async function asyncMain puts a module's statements in; the
+// module keeps its promise as module[mainPromise].
+const (
+	mainName    = "__sccg_main__"
+	mainPromise = "__sccg_main"
+)
+
+// asyncMain rewrites a module that awaits at its top level: its imports stay at
+// the top, every other statement goes into an async function the module calls
+// (exports lose their keyword: the lookup finds the names all the same). false
+// when there is nothing to rewrite.
+func asyncMain(code string) (string, bool) {
+	lines := strings.Split(code, "\n")
+	var head, body []string
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "import{") || strings.HasPrefix(t, "import\"") || strings.HasPrefix(t, "import'") {
+			// an import runs to its module specifier
+			for ; i < len(lines); i++ {
+				head = append(head, lines[i])
+				if endsImport(lines[i]) {
+					break
+				}
+			}
+			continue
+		}
+		body = append(body, unexport(l))
+	}
+	if len(body) == 0 {
+		return "", false
+	}
+	var b strings.Builder
+	for _, l := range head {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString("async function " + mainName + "() {\n" + lookupParam + "(function (n) { return eval(n); });\n")
+	for _, l := range body {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString("}\nmodule." + mainPromise + " = " + mainName + "();\n")
+	return b.String(), true
+}
+
+func endsImport(l string) bool {
+	t := strings.TrimSpace(l)
+	return strings.Contains(t, "from '") || strings.Contains(t, "from \"") || strings.Contains(t, "from`") ||
+		strings.HasPrefix(t, "import '") || strings.HasPrefix(t, "import \"") || strings.HasSuffix(t, ";")
+}
+
+// unexport drops the export keyword of a statement at the start of a line.
+func unexport(l string) string {
+	t := strings.TrimLeft(l, " \t")
+	switch {
+	case strings.HasPrefix(t, "export default function"), strings.HasPrefix(t, "export default async function"),
+		strings.HasPrefix(t, "export default class"):
+		return strings.Replace(l, "export default ", "", 1)
+	case strings.HasPrefix(t, "export default "):
+		return strings.Replace(l, "export default ", "module.exports.default = ", 1)
+	case strings.HasPrefix(t, "export {") || strings.HasPrefix(t, "export *"):
+		return ""
+	case strings.HasPrefix(t, "export "):
+		return strings.Replace(l, "export ", "", 1)
+	}
+	return l
+}
+
+// transformOnce is one esbuild transform (see transform).
+func transformOnce(lang Language, code string) (js, syntaxErr, unsupported string) {
 	var first []api.Message
 	for _, l := range lang.loaders() {
 		for _, target := range []api.Target{api.ES2017, api.ESNext} {
