@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
+	"sccg/lang"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,9 +35,10 @@ const (
 // Names lists the baselines.
 var Names = []string{Gold, Null, DocTemplate, BM25NearestTrain}
 
-// Nearest finds, for an intent, the train sample whose intent is most similar.
+// Nearest finds, for an intent, the train sample of language n whose intent is most
+// similar.
 type Nearest interface {
-	Nearest(ctx context.Context, intent string) (release.Record, bool, error)
+	Nearest(ctx context.Context, intent string, n lang.Name) (release.Record, bool, error)
 }
 
 // Options configure Generate.
@@ -84,24 +86,25 @@ func Generate(ctx context.Context, name string, bench []release.Record, ps []pro
 }
 
 func code(ctx context.Context, name string, r release.Record, p prompts.Prompt, o Options) (string, error) {
+	n := lang.Of(r.Language)
 	switch name {
 	case Gold:
 		return r.Code.CompleteFunction, nil
 	case Null:
-		return NullFunction(p.FunctionName), nil
+		return NullFunction(n, p.FunctionName), nil
 	case DocTemplate:
 		var d *prompts.Doc
 		if len(p.Docs) > 0 {
 			d = &p.Docs[0]
 		}
-		return Template(p.FunctionName, d, p.Setting == prompts.OracleC5), nil
+		return Template(n, p.FunctionName, d, p.Setting == prompts.OracleC5), nil
 	default: // BM25NearestTrain
-		nr, ok, err := o.Nearest.Nearest(ctx, prompts.IntentText(r))
+		nr, ok, err := o.Nearest.Nearest(ctx, prompts.IntentText(r), n)
 		if err != nil {
 			return "", fmt.Errorf("baseline %s for %s: %w", name, r.SampleID, err)
 		}
 		if !ok {
-			return NullFunction(p.FunctionName), nil
+			return NullFunction(n, p.FunctionName), nil
 		}
 		return nr.Code.CompleteFunction, nil
 	}
@@ -132,88 +135,134 @@ func selectAnswer(name string, r release.Record, p prompts.Prompt) (string, erro
 	return string(b), err
 }
 
-// NullFunction is a syntactically valid function with the required name that
-// sends no request.
-func NullFunction(fn string) string {
+// NullFunction is a syntactically valid function of language n with the required
+// name that sends no request.
+func NullFunction(n lang.Name, fn string) string {
+	if isJS(n) {
+		return "async function " + jsName(fn) + "(...args) {\n  return null;\n}\n"
+	}
 	return "import requests\n\n\ndef " + fn + "(*args, **kwargs):\n    return None\n"
+}
+
+// isJS reports a language doc-template and null write JavaScript for (TypeScript
+// accepts the same code).
+func isJS(n lang.Name) bool { return n == lang.JavaScript || n == lang.TypeScript }
+
+// jsName is the function name a JavaScript baseline declares: a method's own
+// name when the sample's function is Class.method (the sandbox calls any
+// definition of that name).
+func jsName(fn string) string {
+	if i := strings.LastIndexByte(fn, '.'); i >= 0 {
+		fn = fn[i+1:]
+	}
+	if fn == "" || fn == "default" {
+		return "main"
+	}
+	return fn
 }
 
 // placeholderHost is where doc-template sends a request when the prompt documents
 // nothing: a reserved name no benchmark API uses.
 const placeholderHost = "api.example.com"
 
-// Template writes a request to the documented endpoint: its URL with every path
-// parameter filled from its example, the documented headers, query parameters and
-// body, a placeholder key, the documented method. With no documentation it calls a
+// Template writes a request of language n to the documented endpoint: its URL with
+// every path parameter filled from its example, the documented headers, query
+// parameters and body, a placeholder key, the documented method — with requests in
+// Python, with fetch in JavaScript and TypeScript. With no documentation it calls a
 // placeholder host. robust adds a status check and exception handling (the C5
 // constraints).
-func Template(fn string, d *prompts.Doc, robust bool) string {
+func Template(n lang.Name, fn string, d *prompts.Doc, robust bool) string {
+	q := plan(d)
+	if isJS(n) {
+		return q.fetch(jsName(fn), robust)
+	}
+	return q.requests(fn, robust)
+}
+
+// request is what doc-template sends, whatever language it writes it in.
+type request struct {
+	method, url    string
+	headers, query map[string]string
+	// body holds the documented body parameters; json the documented example
+	// body when there are none ("" when none either). Neither for GET, HEAD and
+	// DELETE.
+	body map[string]string
+	json string
+}
+
+// plan reads the request off the documentation.
+func plan(d *prompts.Doc) request {
 	if d == nil {
 		d = &prompts.Doc{}
 	}
-	method := strings.ToUpper(d.Method)
-	if method == "" {
-		method = "GET"
+	q := request{method: strings.ToUpper(d.Method), headers: map[string]string{}, query: map[string]string{}, body: map[string]string{}}
+	if q.method == "" {
+		q.method = "GET"
 	}
 	host := d.Host
 	u := d.CallURL()
 	if u == "" {
 		host, u = placeholderHost, "https://"+placeholderHost+"/"
 	}
-	u = fillPath(u, d.Params)
-	headers := map[string]string{}
+	q.url = fillPath(u, d.Params)
 	for k, v := range d.Headers {
-		headers[k] = v
+		q.headers[k] = v
 	}
-	query, body := map[string]string{}, map[string]string{}
 	for _, p := range d.Params {
 		switch strings.ToLower(p.Location) {
 		case "path":
 		case "header":
-			if !hasKey(headers, p.Name) {
-				headers[p.Name] = headerValue(p)
+			if !hasKey(q.headers, p.Name) {
+				q.headers[p.Name] = headerValue(p)
 			}
 		case "body", "form":
-			body[p.Name] = exampleOf(p)
+			q.body[p.Name] = exampleOf(p)
 		default:
-			query[p.Name] = exampleOf(p)
+			q.query[p.Name] = exampleOf(p)
 		}
 	}
 	if strings.HasSuffix(host, ".rapidapi.com") {
-		if !hasKey(headers, "x-rapidapi-host") {
-			headers["X-RapidAPI-Host"] = host
+		if !hasKey(q.headers, "x-rapidapi-host") {
+			q.headers["X-RapidAPI-Host"] = host
 		}
-		if !hasKey(headers, "x-rapidapi-key") {
-			headers["X-RapidAPI-Key"] = "YOUR_RAPIDAPI_KEY"
+		if !hasKey(q.headers, "x-rapidapi-key") {
+			q.headers["X-RapidAPI-Key"] = "YOUR_RAPIDAPI_KEY"
 		}
 	}
+	if q.method == "GET" || q.method == "HEAD" || q.method == "DELETE" {
+		q.body = map[string]string{}
+	} else if len(q.body) == 0 && d.Body != "" && json.Valid([]byte(d.Body)) {
+		q.json = d.Body
+	}
+	return q
+}
+
+// requests writes q as a Python function calling requests.
+func (q request) requests(fn string, robust bool) string {
 	var b strings.Builder
 	b.WriteString("import requests\n\n\ndef " + fn + "(*args, **kwargs):\n")
-	b.WriteString("    url = " + strconv.Quote(u) + "\n")
-	b.WriteString("    headers = " + pyDict(headers) + "\n")
+	b.WriteString("    url = " + strconv.Quote(q.url) + "\n")
+	b.WriteString("    headers = " + pyDict(q.headers) + "\n")
 	args := "url, headers=headers"
-	if len(query) > 0 {
-		b.WriteString("    params = " + pyDict(query) + "\n")
+	if len(q.query) > 0 {
+		b.WriteString("    params = " + pyDict(q.query) + "\n")
 		args += ", params=params"
 	}
-	withBody := method != "GET" && method != "HEAD" && method != "DELETE"
-	if withBody {
-		switch {
-		case len(body) > 0:
-			b.WriteString("    payload = " + pyDict(body) + "\n")
+	switch {
+	case len(q.body) > 0:
+		b.WriteString("    payload = " + pyDict(q.body) + "\n")
+		args += ", json=payload"
+	case q.json != "":
+		if lit, ok := pyJSON(q.json); ok {
+			b.WriteString("    payload = " + lit + "\n")
 			args += ", json=payload"
-		case d.Body != "":
-			if lit, ok := pyJSON(d.Body); ok {
-				b.WriteString("    payload = " + lit + "\n")
-				args += ", json=payload"
-			}
 		}
 	}
-	call := "requests." + strings.ToLower(method) + "(" + args + ")"
-	switch method {
+	call := "requests." + strings.ToLower(q.method) + "(" + args + ")"
+	switch q.method {
 	case "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS":
 	default:
-		call = "requests.request(" + strconv.Quote(method) + ", " + args + ")"
+		call = "requests.request(" + strconv.Quote(q.method) + ", " + args + ")"
 	}
 	if robust {
 		b.WriteString("    try:\n")
@@ -227,6 +276,50 @@ func Template(fn string, d *prompts.Doc, robust bool) string {
 		b.WriteString("    response = " + call + "\n")
 		b.WriteString("    return response.json()\n")
 	}
+	return b.String()
+}
+
+// fetch writes q as an async JavaScript function calling the global fetch.
+func (q request) fetch(fn string, robust bool) string {
+	var b strings.Builder
+	in := "  "
+	b.WriteString("async function " + fn + "(...args) {\n")
+	if robust {
+		b.WriteString("  try {\n")
+		in = "    "
+	}
+	b.WriteString(in + "const url = new URL(" + strconv.Quote(q.url) + ");\n")
+	if len(q.query) > 0 {
+		b.WriteString(in + "const params = " + pyDict(q.query) + ";\n")
+		b.WriteString(in + "for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);\n")
+	}
+	headers := maps.Clone(q.headers)
+	body := ""
+	switch {
+	case len(q.body) > 0:
+		body = pyDict(q.body)
+	case q.json != "":
+		body = q.json
+	}
+	if body != "" && !hasKey(headers, "content-type") {
+		headers["Content-Type"] = "application/json"
+	}
+	b.WriteString(in + "const headers = " + pyDict(headers) + ";\n")
+	opts := "{ method: " + strconv.Quote(q.method) + ", headers"
+	if body != "" {
+		b.WriteString(in + "const payload = " + body + ";\n")
+		opts += ", body: JSON.stringify(payload)"
+	}
+	opts += " }"
+	b.WriteString(in + "const response = await fetch(url, " + opts + ");\n")
+	if robust {
+		b.WriteString(in + "if (!response.ok) {\n" + in + "  return null;\n" + in + "}\n")
+		b.WriteString(in + "return await response.json();\n")
+		b.WriteString("  } catch (error) {\n    return null;\n  }\n")
+	} else {
+		b.WriteString(in + "return response.json();\n")
+	}
+	b.WriteString("}\n")
 	return b.String()
 }
 
@@ -284,7 +377,8 @@ func headerValue(p prompts.Param) string {
 	return exampleOf(p)
 }
 
-// pyDict is a Python dict literal of string keys and values, sorted by key.
+// pyDict is a Python dict literal of string keys and values, sorted by key (also
+// a JavaScript object literal).
 func pyDict(m map[string]string) string {
 	var parts []string
 	for _, k := range slices.Sorted(maps.Keys(m)) {
@@ -332,38 +426,57 @@ func pyValue(v any) string {
 }
 
 // NearestTrain is the paper's retrieval baseline's index: Okapi BM25 (the
-// retrievers' own) over the intents of the train split.
+// retrievers' own) over the intents of the train split, one index per language, so
+// a sample is answered with code of its own language.
 type NearestTrain struct {
+	byLang map[lang.Name]*trainIndex
+	n      int
+}
+
+// trainIndex is one language's train records and their intents' index.
+type trainIndex struct {
 	train []release.Record
 	ix    *retrieve.BM25
 }
 
 // NewNearestTrain indexes the intents of the train records that have one.
 func NewNearestTrain(train []release.Record) (*NearestTrain, error) {
-	n := &NearestTrain{}
-	var texts []string
+	texts := map[lang.Name][]string{}
+	n := &NearestTrain{byLang: map[lang.Name]*trainIndex{}}
 	for _, r := range train {
 		if t := prompts.IntentText(r); t != "" && r.Code.CompleteFunction != "" {
-			n.train = append(n.train, r)
-			texts = append(texts, t)
+			l := lang.Of(r.Language)
+			if n.byLang[l] == nil {
+				n.byLang[l] = &trainIndex{}
+			}
+			n.byLang[l].train = append(n.byLang[l].train, r)
+			texts[l] = append(texts[l], t)
+			n.n++
 		}
 	}
-	if len(texts) == 0 {
+	if n.n == 0 {
 		return nil, fmt.Errorf("baseline %s: no train sample has an intent", BM25NearestTrain)
 	}
-	n.ix = retrieve.NewTextIndex(texts, retrieve.DefaultBM25)
+	for l, ts := range texts {
+		n.byLang[l].ix = retrieve.NewTextIndex(ts, retrieve.DefaultBM25)
+	}
 	return n, nil
 }
 
-// Nearest returns the train record whose intent scores best for intent; ok is
-// false when none shares a term with it.
-func (n *NearestTrain) Nearest(ctx context.Context, intent string) (release.Record, bool, error) {
-	hits, err := n.ix.Retrieve(ctx, intent, 1)
+// Nearest returns the train record of language l whose intent scores best for
+// intent; ok is false when none shares a term with it (or the train split has no
+// sample of l).
+func (n *NearestTrain) Nearest(ctx context.Context, intent string, l lang.Name) (release.Record, bool, error) {
+	t := n.byLang[l]
+	if t == nil {
+		return release.Record{}, false, nil
+	}
+	hits, err := t.ix.Retrieve(ctx, intent, 1)
 	if err != nil || len(hits) == 0 {
 		return release.Record{}, false, err
 	}
-	return n.train[hits[0].Doc], true, nil
+	return t.train[hits[0].Doc], true, nil
 }
 
 // Len is how many train intents are indexed.
-func (n *NearestTrain) Len() int { return len(n.train) }
+func (n *NearestTrain) Len() int { return n.n }

@@ -11,6 +11,7 @@ import (
 	"sccg/evaluate"
 	"sccg/evaluate/prompts"
 	"sccg/evaluate/sandbox"
+	"sccg/lang"
 	"sccg/release"
 )
 
@@ -53,7 +54,7 @@ func TestTemplate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Template("f", tt.doc, tt.robust)
+			got := Template(lang.Python, "f", tt.doc, tt.robust)
 			for _, s := range tt.in {
 				if !strings.Contains(got, s) {
 					t.Errorf("template lacks %q:\n%s", s, got)
@@ -128,7 +129,7 @@ func TestSelectionAnswers(t *testing.T) {
 
 type nearestFirst struct{ r release.Record }
 
-func (n nearestFirst) Nearest(context.Context, string) (release.Record, bool, error) {
+func (n nearestFirst) Nearest(context.Context, string, lang.Name) (release.Record, bool, error) {
 	return n.r, true, nil
 }
 
@@ -215,12 +216,12 @@ func TestNearestTrain(t *testing.T) {
 		t.Fatalf("index of %d train intents, %v; want 2 (one has none)", n.Len(), err)
 	}
 	for query, want := range map[string]string{"Which stations report water levels?": "SYN-0003", "where is my parcel": "T-2"} {
-		r, ok, err := n.Nearest(ctx, query)
+		r, ok, err := n.Nearest(ctx, query, lang.Python)
 		if err != nil || !ok || r.SampleID != want {
 			t.Errorf("nearest to %q: %s (%v, %v), want %s", query, r.SampleID, ok, err, want)
 		}
 	}
-	if _, ok, _ := n.Nearest(ctx, "zzz qqq"); ok {
+	if _, ok, _ := n.Nearest(ctx, "zzz qqq", lang.Python); ok {
 		t.Error("a query sharing no term found a neighbour")
 	}
 	ps := []prompts.Prompt{{SampleID: "SYN-0002", Setting: prompts.Intent, Task: prompts.TaskGenerate, FunctionName: "track_parcel"}}
@@ -230,5 +231,74 @@ func TestNearestTrain(t *testing.T) {
 	}
 	if _, err := NewNearestTrain([]release.Record{{SampleID: "x"}}); err == nil {
 		t.Error("an index of no intents did not fail")
+	}
+}
+
+// TestTemplateJavaScript: for a JavaScript or TypeScript sample doc-template writes
+// an async function calling the global fetch with the documented request, and C5
+// adds the status check and try/catch; null is a function that sends nothing.
+func TestTemplateJavaScript(t *testing.T) {
+	doc := &prompts.Doc{Host: "parcels.p.rapidapi.com", URL: "https://parcels.p.rapidapi.com/parcels/{number}/track",
+		Method: "POST", Body: `{"carrier": "auto", "notify": true}`,
+		Params: []prompts.Param{{Name: "number", Location: "path", Example: "AB1"}, {Name: "lang", Location: "query", Example: "en"}}}
+	tests := []struct {
+		name   string
+		n      lang.Name
+		fn     string
+		robust bool
+		in     []string
+		notIn  []string
+	}{
+		{"javascript", lang.JavaScript, "trackParcel", false, []string{
+			"async function trackParcel(...args) {",
+			`const url = new URL("https://parcels.p.rapidapi.com/parcels/AB1/track");`,
+			`const params = {"lang": "en"};`, "url.searchParams.set(key, value)",
+			`"X-RapidAPI-Key": "YOUR_RAPIDAPI_KEY"`, `"Content-Type": "application/json"`,
+			`const payload = {"carrier": "auto", "notify": true};`,
+			`await fetch(url, { method: "POST", headers, body: JSON.stringify(payload) });`, "return response.json();"},
+			[]string{"try {", "import requests"}},
+		{"typescript method, C5", lang.TypeScript, "ParcelService.track", true, []string{
+			"async function track(...args) {", "  try {", "if (!response.ok) {", "} catch (error) {"}, []string{"def "}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Template(tt.n, tt.fn, doc, tt.robust)
+			for _, s := range tt.in {
+				if !strings.Contains(got, s) {
+					t.Errorf("template lacks %q:\n%s", s, got)
+				}
+			}
+			for _, s := range tt.notIn {
+				if strings.Contains(got, s) {
+					t.Errorf("template has %q:\n%s", s, got)
+				}
+			}
+		})
+	}
+	if got := NullFunction(lang.JavaScript, "f"); got != "async function f(...args) {\n  return null;\n}\n" {
+		t.Errorf("null for JavaScript = %q", got)
+	}
+}
+
+// TestNearestTrainStaysWithinTheLanguage: a JavaScript sample is answered with
+// the code of a JavaScript train sample even when a Python one's intent is closer.
+func TestNearestTrainStaysWithinTheLanguage(t *testing.T) {
+	py := release.Record{SampleID: "P", Language: "python", Comments: []release.Comment{{Text: "fetch the tide times for a station"}},
+		Code: release.Code{CompleteFunction: "def tides(): pass"}}
+	js := release.Record{SampleID: "J", Language: "javascript", Comments: []release.Comment{{Text: "get times of the moon"}},
+		Code: release.Code{CompleteFunction: "function moon() {}"}}
+	n, err := NewNearestTrain([]release.Record{py, js})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if r, ok, err := n.Nearest(ctx, "tide times for a station", lang.JavaScript); err != nil || !ok || r.SampleID != "J" {
+		t.Errorf("javascript nearest = %s %v %v, want J", r.SampleID, ok, err)
+	}
+	if r, ok, _ := n.Nearest(ctx, "tide times for a station", lang.Python); !ok || r.SampleID != "P" {
+		t.Errorf("python nearest = %s %v, want P", r.SampleID, ok)
+	}
+	if _, ok, _ := n.Nearest(ctx, "tide times", lang.TypeScript); ok {
+		t.Error("a TypeScript sample was answered although the train split has none")
 	}
 }

@@ -42,6 +42,12 @@ async function search(term, limit) {
 }
 module.exports = { search };`, fn: "search", status: sandbox.StatusOK,
 			urls: []string{"test/search?q=London&limit=1"}, undefined: []string{"BASE_URL", "normalize"}},
+		{name: "a Vite app's key from import.meta.env", lang: "typescript", code: `
+const KEY = import.meta.env.VITE_RAPIDAPI_KEY as string;
+export async function quote(symbol: string) {
+  const r = await fetch(new URL('/quote?symbol=' + symbol, import.meta.env.VITE_BASE ?? 'https://q.example.com'), { headers: { 'X-RapidAPI-Key': KEY } });
+  return r.json();
+}`, fn: "quote", status: sandbox.StatusOK, urls: []string{"https://q.example.com/quote?symbol=test"}},
 		{name: "error after the request still counts as sent", lang: "javascript", code: `
 async function f() { await fetch('https://x.example.com/a'); throw new Error('after'); }`, fn: "f", status: sandbox.StatusOK,
 			urls: []string{"https://x.example.com/a"}},

@@ -130,6 +130,10 @@ func unexport(l string) string {
 	return l
 }
 
+// importMeta is what import.meta holds in the sandbox: an empty environment and
+// the module's URL.
+var importMeta = map[string]string{"import.meta.env": "{}", "import.meta.url": `"file:///main.js"`}
+
 // transformOnce is one esbuild transform (see transform).
 func transformOnce(lang Language, code string) (js, syntaxErr, unsupported string) {
 	var first []api.Message
@@ -143,6 +147,9 @@ func transformOnce(lang Language, code string) (js, syntaxErr, unsupported strin
 				LogLevel:   api.LogLevelSilent,
 				// import() becomes a require: the engine has no module loader
 				Supported: map[string]bool{"dynamic-import": false},
+				// a bundler's environment (Vite's import.meta.env.VITE_…) is as
+				// empty as process.env; CommonJS has no import.meta of its own
+				Define: importMeta,
 			})
 			if len(r.Errors) == 0 {
 				return string(r.Code), "", ""

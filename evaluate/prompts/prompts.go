@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"sccg/lang"
 	"slices"
 	"strings"
 
@@ -85,12 +86,15 @@ type Message = llm.Message
 
 // Prompt is one line of a prompts file.
 type Prompt struct {
-	SampleID     string    `json:"sample_id"`
-	Setting      string    `json:"setting"`
-	Task         string    `json:"task"`
-	FunctionName string    `json:"function_name"`
-	Messages     []Message `json:"messages"`
-	PromptHash   string    `json:"prompt_hash"`
+	SampleID     string `json:"sample_id"`
+	Setting      string `json:"setting"`
+	Task         string `json:"task"`
+	FunctionName string `json:"function_name"`
+	// Language is the language the prompt asks for, when not Python (the
+	// sample's: javascript, typescript).
+	Language   string    `json:"language,omitempty"`
+	Messages   []Message `json:"messages"`
+	PromptHash string    `json:"prompt_hash"`
 	// Docs are the documents the messages give, best first (none for intent).
 	Docs []Doc `json:"docs,omitempty"`
 	// Candidates are the endpoint-selection task's choices, in the order shown.
@@ -117,7 +121,36 @@ const selectSystemPrompt = "You are an experienced Python engineer choosing the 
 	"Rank the candidate endpoints from best to worst for the task. Answer with JSON only, in the form " +
 	"{\"ranking\": [\"E2\", \"E1\", ...]}, listing candidate ids and nothing else."
 
-// constraints are the extra instructions of C4 and C5.
+// systemPromptFor is the core prompt asking for code in language n: Python's as the
+// paper words it, the same words for JavaScript and TypeScript.
+func systemPromptFor(n lang.Name) string {
+	switch n {
+	case lang.JavaScript:
+		return strings.ReplaceAll(systemPrompt, "Python", "JavaScript")
+	case lang.TypeScript:
+		return strings.ReplaceAll(systemPrompt, "Python", "TypeScript")
+	}
+	return systemPrompt
+}
+
+// constraintsFor are the extra instructions of C4 and C5 for code in language n.
+func constraintsFor(n lang.Name, setting string) []string {
+	if n == lang.JavaScript || n == lang.TypeScript {
+		return jsConstraints[setting]
+	}
+	return constraints[setting]
+}
+
+// jsConstraints are C4's and C5's instructions for JavaScript and TypeScript.
+var jsConstraints = map[string][]string{
+	C4: {"Use only the global fetch API and Node's built-in modules: import no npm package."},
+	OracleC5: {
+		"Check the HTTP status of the response (response.ok or response.status) before using its body.",
+		"Wrap the request in try/catch and handle the errors a request can raise.",
+	},
+}
+
+// constraints are the extra instructions of C4 and C5 for Python.
 var constraints = map[string][]string{
 	C4: {"Import only the requests library and modules of the Python standard library."},
 	OracleC5: {
@@ -347,6 +380,9 @@ func Build(ctx context.Context, recs []release.Record, o Options) (*Output, erro
 			continue
 		}
 		p := Prompt{SampleID: r.SampleID, Setting: label, Task: o.Task, FunctionName: r.FunctionName}
+		if n := lang.Of(r.Language); n != lang.Python {
+			p.Language = string(n)
+		}
 		var gold Doc
 		var rendered []string // the RAG documents as the retriever's corpus renders them
 		if NeedsGold(o.Setting) || o.Task == TaskSelect {
@@ -382,7 +418,7 @@ func Build(ctx context.Context, recs []release.Record, o Options) (*Output, erro
 			if intent == "" {
 				problem(r, ProblemNoIntent, fmt.Sprintf("no comment to use as intent (comments_source %q): the prompt gives the documentation and the function name only", r.CommentsSource), false)
 			}
-			p.Messages = generateMessages(o.Setting, intent, r.FunctionName, p.Docs, rendered)
+			p.Messages = generateMessages(lang.Of(r.Language), o.Setting, intent, r.FunctionName, p.Docs, rendered)
 		}
 		if o.Setting == Intent && o.Task == TaskGenerate {
 			leak, err := o.Leaks.Leak(ctx, &r, p.Messages[len(p.Messages)-1].Content)
@@ -444,7 +480,7 @@ func view(setting string, d Doc) Doc {
 
 // generateMessages are the chat messages of a code-writing prompt; rendered are the
 // RAG documents' text.
-func generateMessages(setting, intent, fn string, docs []Doc, rendered []string) []Message {
+func generateMessages(n lang.Name, setting, intent, fn string, docs []Doc, rendered []string) []Message {
 	var b strings.Builder
 	if intent != "" {
 		b.WriteString("Task:\n" + intent + "\n\n")
@@ -463,13 +499,13 @@ func generateMessages(setting, intent, fn string, docs []Doc, rendered []string)
 	case len(docs) > 0:
 		b.WriteString("\nAPI documentation:\n" + Render(docs[0]))
 	}
-	if cs := constraints[setting]; len(cs) > 0 {
+	if cs := constraintsFor(n, setting); len(cs) > 0 {
 		b.WriteString("\nConstraints:\n")
 		for _, c := range cs {
 			b.WriteString("- " + c + "\n")
 		}
 	}
-	return []Message{{Role: "system", Content: systemPrompt}, {Role: "user", Content: strings.TrimRight(b.String(), "\n")}}
+	return []Message{{Role: "system", Content: systemPromptFor(n)}, {Role: "user", Content: strings.TrimRight(b.String(), "\n")}}
 }
 
 // Render is a doc as the prompts show it: one field a line, the parameters listed.

@@ -374,3 +374,28 @@ func TestRAGPromptsUseTheRetriever(t *testing.T) {
 		t.Error("a rag setting without the retriever's corpus did not fail")
 	}
 }
+
+// TestPromptsAskForTheSamplesLanguage: a TypeScript sample's prompt asks for
+// TypeScript and C5's constraints speak of fetch's response and try/catch; a
+// Python sample's prompt is the paper's, word for word.
+func TestPromptsAskForTheSamplesLanguage(t *testing.T) {
+	recs := testBench(t)
+	ts := recs[0]
+	ts.SampleID, ts.Language = "SYN-TS-1", "typescript"
+	out, err := Build(context.Background(), []release.Record{recs[0], ts}, Options{Setting: OracleC5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := byID(out.Prompts)
+	p, py := ps["SYN-TS-1"], ps[recs[0].SampleID]
+	if p.Language != "typescript" || !strings.Contains(p.Messages[0].Content, "self-contained TypeScript function") ||
+		strings.Contains(p.Messages[0].Content, "Python") {
+		t.Errorf("TypeScript prompt (language %q):\n%s", p.Language, p.Messages[0].Content)
+	}
+	if !strings.Contains(p.Messages[1].Content, "response.ok") || !strings.Contains(p.Messages[1].Content, "try/catch") {
+		t.Errorf("TypeScript C5 constraints:\n%s", p.Messages[1].Content)
+	}
+	if py.Language != "" || py.Messages[0].Content != systemPrompt || !strings.Contains(py.Messages[1].Content, "try/except") {
+		t.Errorf("Python prompt changed (language %q):\n%s", py.Language, py.Messages[0].Content)
+	}
+}
