@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sccg/evaluate/jsbox"
 	"strings"
 	"sync"
 	"testing"
@@ -28,7 +29,12 @@ var snapshot struct {
 	err        error
 }
 
+// TestMain serves as a JavaScript worker when a jsbox runner of a command under
+// test re-executes this binary, as the sccg binary does for `sccg eval`.
 func TestMain(m *testing.M) {
+	if jsbox.IsWorker(os.Args) {
+		os.Exit(jsbox.ServeWorker(os.Stdin, os.Stdout, os.Args[2:]))
+	}
 	code := m.Run()
 	if snapshot.dir != "" {
 		os.RemoveAll(snapshot.dir)

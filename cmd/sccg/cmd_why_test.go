@@ -120,7 +120,7 @@ func TestBuildNamesRejectionsFirst(t *testing.T) {
 	}{
 		{"descriptions without a host", "crawl rejected 4 files: no_host", []string{"nohost-a.json: nohost-a.json says nowhere which host", "nohost-b.json", "nohost-c.json", "… and 1 more"}, "[2/9] mine"},
 		{"a description without operations", "crawl rejected 1 file: no_endpoints", []string{"empty.json"}, "[2/9] mine"},
-		{"a repository with no candidate file", "mine rejected 1 repository: no candidate file", []string{"dana/notes: no Python file names"}, "[3/9] extract"},
+		{"a repository with no candidate file", "mine rejected 1 repository: no candidate file", []string{"dana/notes: no source file names"}, "[3/9] extract"},
 		{"a module-level request", "extract rejected 1 function: top-level script request", []string{"dana/wx:script.py:<module>"}, "[4/9] align"},
 		{"a call to an undocumented host", "align rejected 1 function: no call aligned", []string{"dana/wx:other.py:fetch_other: unknown host api.other.example"}, "[5/9] decontam"},
 		{"an exact copy", "decontam rejected 1 function: exact_duplicate", []string{":jokes.py:random_joke"}, "[6/9] redact"},

@@ -97,12 +97,13 @@ def search(q):
     return resp.json()
 `},
 	"carol/misc": {"misc.py": `import requests
+from settings import PATHS
 
 
-def fetch(path, key):
+def fetch(kind, key):
     host = "weather-now.p.rapidapi.com"
     try:
-        return requests.get("https://" + host + path, headers={"x-rapidapi-host": host, "x-rapidapi-key": key}).json()
+        return requests.get("https://" + host + PATHS[kind], headers={"x-rapidapi-host": host, "x-rapidapi-key": key}).json()
     except requests.RequestException:
         return None
 `},
