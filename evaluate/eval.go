@@ -580,10 +580,11 @@ func cover(sum *Summary, rs []Result, samples map[string]*sampleInfo, expected [
 	}
 }
 
-var syntaxLineRE = regexp.MustCompile(`, line (\d+)\)$`)
+var syntaxLineRE = regexp.MustCompile(`[(,] ?line (\d+)\)$`)
 
-// syntaxError splits the parser's message ("SyntaxError: invalid syntax
-// (<generation>, line 3)") into the message and its line.
+// syntaxError splits the parser's message into the message and its line: Python's
+// ("SyntaxError: invalid syntax (<generation>, line 3)") and esbuild's, as jsbox
+// words it ("SyntaxError: Expected \")\" but found \"{\" (line 3)").
 func syntaxError(msg string) (string, int) {
 	if msg == "" {
 		return "does not compile", 0

@@ -135,17 +135,39 @@ func TestMixedBenchmarkEndToEnd(t *testing.T) {
 		t.Skip("end to end: Python sandbox and JavaScript workers")
 	}
 	bench := mixedBench(t)
-	out := runOrSkip(t, Config{Bench: bench, Generations: GoldGenerations(bench), Workers: 2,
+	gens := GoldGenerations(bench)
+	// the null baseline's shape (baseline.NullFunction): its client imported, nothing sent
+	gens = append(gens,
+		Generation{SampleID: bench[0].SampleID, Setting: "null", Model: "null",
+			Completion: "import requests\n\n\ndef " + bench[0].FunctionName + "(*args, **kwargs):\n    return None\n"},
+		Generation{SampleID: "SYN-JS-1", Setting: "null", Model: "null",
+			Completion: "import axios from \"axios\";\n\nasync function currentWeather(...args) {\n  return null;\n}\n"})
+	gens = append(gens, Generation{SampleID: "SYN-JS-1", Setting: "broken", Model: "m",
+		Completion: "```js\nexport async function currentWeather(city) {\n  return fetch(`https://weatherly.p.rapidapi.com/current?city=${city}`;\n}\n```"})
+	out := runOrSkip(t, Config{Bench: bench, Generations: gens, Workers: 2,
 		Runners: JavaScriptRunners(jsbox.Options{Workers: 1, Command: []string{os.Args[0], jsbox.WorkerArg}})})
-	if len(out.Results) != 2 || out.Summary.Unscored != nil {
-		t.Fatalf("%d results, unscored %v; want both", len(out.Results), out.Summary.Unscored)
+	if len(out.Results) != 5 || out.Summary.Unscored != nil {
+		t.Fatalf("%d results, unscored %v; want five", len(out.Results), out.Summary.Unscored)
 	}
 	for _, r := range out.Results {
-		if r.Mock != 1 || r.Syntax != 1 || r.Dep != 1 {
-			t.Errorf("%s (%s): mock %v syntax %v dep %v stage %s requests %+v", r.SampleID, r.Language, r.Mock, r.Syntax, r.Dep, r.FailureStage, r.Requests)
+		switch r.Setting {
+		case "gold":
+			if r.Mock != 1 || r.Syntax != 1 || r.Dep != 1 {
+				t.Errorf("gold %s (%s): mock %v syntax %v dep %v stage %s requests %+v", r.SampleID, r.Language, r.Mock, r.Syntax, r.Dep, r.FailureStage, r.Requests)
+			}
+		case "null":
+			if r.Syntax != 1 || r.Dep != 1 || r.ExecReq != 0 || r.FailureStage != StageRequest {
+				t.Errorf("null %s (%s): syntax %v dep %v execreq %v stage %s; want syntax and dep, no request", r.SampleID, r.Language, r.Syntax, r.Dep, r.ExecReq, r.FailureStage)
+			}
+		case "broken":
+			if r.Syntax != 0 || r.SyntaxLine != 2 || !strings.Contains(r.SyntaxError, "SyntaxError") {
+				t.Errorf("broken JavaScript: syntax %v, error %q at line %d; want esbuild's error at line 2", r.Syntax, r.SyntaxError, r.SyntaxLine)
+			}
 		}
 	}
-	if len(out.Summary.Groups) != 1 || len(out.Summary.Groups[0].ByLanguage) != 2 {
-		t.Errorf("groups %+v, want one split by two languages", out.Summary.Groups)
+	for _, g := range out.Summary.Groups {
+		if g.Setting != "broken" && len(g.ByLanguage) != 2 {
+			t.Errorf("group %s: by language %v, want two languages", g.Setting, g.ByLanguage)
+		}
 	}
 }

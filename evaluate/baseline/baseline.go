@@ -136,10 +136,12 @@ func selectAnswer(name string, r release.Record, p prompts.Prompt) (string, erro
 }
 
 // NullFunction is a syntactically valid function of language n with the required
-// name that sends no request.
+// name that sends no request. Like the paper's, it imports the language's most
+// common HTTP client and calls nothing, so it passes Syntax and Dep and fails
+// every later stage.
 func NullFunction(n lang.Name, fn string) string {
 	if isJS(n) {
-		return "async function " + jsName(fn) + "(...args) {\n  return null;\n}\n"
+		return "import axios from \"axios\";\n\nasync function " + jsName(fn) + "(...args) {\n  return null;\n}\n"
 	}
 	return "import requests\n\n\ndef " + fn + "(*args, **kwargs):\n    return None\n"
 }

@@ -275,7 +275,7 @@ func TestTemplateJavaScript(t *testing.T) {
 			}
 		})
 	}
-	if got := NullFunction(lang.JavaScript, "f"); got != "async function f(...args) {\n  return null;\n}\n" {
+	if got := NullFunction(lang.JavaScript, "f"); got != "import axios from \"axios\";\n\nasync function f(...args) {\n  return null;\n}\n" {
 		t.Errorf("null for JavaScript = %q", got)
 	}
 }

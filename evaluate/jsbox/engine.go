@@ -14,6 +14,7 @@ import (
 	"github.com/dop251/goja/ast"
 
 	"sccg/evaluate/sandbox"
+	"sccg/lang"
 )
 
 //go:embed harness.js
@@ -158,20 +159,20 @@ func (e *engine) run(j job) (res sandbox.Result, ph phases) {
 		}
 		res.Duration = time.Since(start)
 	}()
-	lang, _ := ParseLanguage(j.Lang)
+	dialect := dialectOf(j.Lang)
 	// Plain JavaScript the engine parses as it is (a script, CommonJS) needs no
 	// transform: esbuild, a millisecond of CPU, runs for modules, JSX, TypeScript
 	// and syntax the engine lacks, and its verdict is the syntax check.
 	prg, body, err := (*ast.Program)(nil), []ast.Statement(nil), error(nil)
 	direct := false
-	if lang == JavaScript {
+	if dialect == lang.DialectJS {
 		prg, body, err = parseModule(wrap(j.Code))
 		direct = err == nil
 	}
 	ph.transform = processCPU() - cpu0
 	t := processCPU()
 	if !direct {
-		js, serr, unsupported := transform(lang, j.Code)
+		js, serr, unsupported := transform(dialect, j.Code)
 		ph.transform = processCPU() - cpu0
 		if unsupported != "" {
 			res.Facts = sandbox.Facts{Syntax: true, Error: "engine: " + unsupported + " is not supported"}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"sccg/evaluate/sandbox"
+	"sccg/lang"
 )
 
 // canary is an ordinary completion run after each hostile one in the same worker:
@@ -21,7 +22,7 @@ export async function getQuote(symbol: string) {
 
 func checkCanary(t *testing.T, r *Runner, alone sandbox.Result) {
 	t.Helper()
-	got, err := r.RunLanguage(context.Background(), TypeScript, canary, "getQuote")
+	got, err := r.RunDialect(context.Background(), lang.DialectTS, canary, "getQuote")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestHostile(t *testing.T) {
 	}
 	r := newTestRunner(t, Options{Workers: 1})
 	ctx := context.Background()
-	alone, err := r.RunLanguage(ctx, TypeScript, canary, "getQuote")
+	alone, err := r.RunDialect(ctx, lang.DialectTS, canary, "getQuote")
 	if err != nil || alone.Status != sandbox.StatusOK || len(alone.Requests) != 1 {
 		t.Fatalf("canary alone: %v %s %s %v", err, alone.Status, alone.Reason, alone.Requests)
 	}

@@ -51,7 +51,7 @@ func TestInterference(t *testing.T) {
 	ctx := context.Background()
 	alone := make([]sandbox.Result, len(probes))
 	for i, p := range probes {
-		res, err := r.RunLanguage(ctx, Language(p.lang), p.code, p.fn)
+		res, err := r.RunDialect(ctx, dialectOf(p.lang), p.code, p.fn)
 		if err != nil || res.Status != sandbox.StatusOK || len(res.Requests) != 1 {
 			t.Fatalf("probe %s alone: %v %s %s %v", p.name, err, res.Status, res.Reason, res.Requests)
 		}
@@ -63,7 +63,7 @@ func TestInterference(t *testing.T) {
 				if _, err := r.Run(ctx, pol.code, ""); err != nil {
 					t.Fatal(err)
 				}
-				got, err := r.RunLanguage(ctx, Language(p.lang), p.code, p.fn)
+				got, err := r.RunDialect(ctx, dialectOf(p.lang), p.code, p.fn)
 				if err != nil {
 					t.Fatal(err)
 				}

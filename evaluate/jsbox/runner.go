@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"sccg/evaluate/sandbox"
+	"sccg/lang"
 )
 
 // Options configure a Runner.
@@ -33,8 +34,9 @@ type Options struct {
 	// WorkerArg. Default: this executable with WorkerArg (sccg itself; a test binary
 	// serves through its TestMain).
 	Command []string
-	// Language is the language of Run; default JavaScript.
-	Language Language
+	// Dialect is the dialect Run reads (lang.DialectJS, DialectTS or DialectTSX);
+	// default JavaScript.
+	Dialect lang.Dialect
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -54,8 +56,8 @@ func (o Options) withDefaults() (Options, error) {
 		}
 		o.Command = []string{exe, WorkerArg}
 	}
-	if o.Language == "" {
-		o.Language = JavaScript
+	if o.Dialect == "" {
+		o.Dialect = lang.DialectJS
 	}
 	return o, nil
 }
@@ -142,16 +144,16 @@ func (r *Runner) Close() error {
 	return nil
 }
 
-// Run runs code in the Runner's language and calls function (empty: every
+// Run runs code in the Runner's dialect and calls function (empty: every
 // definition). A failure of the code is a Result status, never an error; the
 // error is for a sandbox that cannot start a worker, or a cancelled ctx.
 func (r *Runner) Run(ctx context.Context, code, function string) (sandbox.Result, error) {
-	return r.RunLanguage(ctx, r.opts.Language, code, function)
+	return r.RunDialect(ctx, r.opts.Dialect, code, function)
 }
 
-// RunLanguage is Run for a language of its own.
-func (r *Runner) RunLanguage(ctx context.Context, lang Language, code, function string) (sandbox.Result, error) {
-	res, _, err := r.run(ctx, job{Lang: string(lang), Code: code, Function: function,
+// RunDialect is Run for a dialect of its own.
+func (r *Runner) RunDialect(ctx context.Context, d lang.Dialect, code, function string) (sandbox.Result, error) {
+	res, _, err := r.run(ctx, job{Lang: string(d), Code: code, Function: function,
 		TimeoutMS: int(r.opts.Timeout / time.Millisecond)})
 	return res, err
 }

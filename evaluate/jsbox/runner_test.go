@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"sccg/evaluate/sandbox"
+	"sccg/lang"
 )
 
 // TestRunnerReplacesDeadWorkers: a worker that dies takes only its own
@@ -25,7 +26,7 @@ func TestRunnerReplacesDeadWorkers(t *testing.T) {
 			if i%4 == 0 {
 				code = "const big = new Float64Array(2e8); big[1] = 1;"
 			}
-			res, err := r.RunLanguage(ctx, TypeScript, code, "getQuote")
+			res, err := r.RunDialect(ctx, lang.DialectTS, code, "getQuote")
 			if err != nil {
 				t.Error(err)
 			}

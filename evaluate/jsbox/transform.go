@@ -7,38 +7,32 @@ import (
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/parser"
 	"github.com/evanw/esbuild/pkg/api"
+
+	"sccg/lang"
 )
 
-// Language names the dialect a completion is written in; it picks esbuild's loader.
-type Language string
-
-// The languages. Any other name (and "") is read as JavaScript.
-const (
-	JavaScript Language = "javascript" // JS and JSX
-	TypeScript Language = "typescript" // TS, and TSX when TS alone does not parse
-	TSX        Language = "tsx"
-)
-
-// ParseLanguage maps a release's language field ("javascript", "js", "typescript",
-// "ts", "tsx", "jsx", ...) to a Language; ok is false for a name that is no
-// JavaScript dialect.
-func ParseLanguage(s string) (Language, bool) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "", "javascript", "js", "jsx", "node", "nodejs", "mjs", "cjs", "ecmascript":
-		return JavaScript, true
-	case "typescript", "ts", "mts", "cts":
-		return TypeScript, true
-	case "tsx":
-		return TSX, true
+// dialectOf reads a job's dialect: lang.Dialect's names ("js", "ts", "tsx"), or a
+// release's language field ("javascript", "typescript"); anything else is
+// JavaScript, whose loader also reads JSX.
+func dialectOf(s string) lang.Dialect {
+	switch d := lang.Dialect(strings.ToLower(strings.TrimSpace(s))); d {
+	case lang.DialectTS, lang.DialectTSX:
+		return d
 	}
-	return JavaScript, false
+	if lang.Of(s) == lang.TypeScript {
+		return lang.DialectTS
+	}
+	return lang.DialectJS
 }
 
-func (l Language) loaders() []api.Loader {
-	switch l {
-	case TypeScript:
+// loaders are esbuild's loaders for a dialect, tried in order: TypeScript is read
+// as TS and, when TS alone does not parse, as TSX (a .ts sample's generation may
+// hold JSX); TSX as TSX; JavaScript as JSX, which plain JavaScript also is.
+func loaders(d lang.Dialect) []api.Loader {
+	switch d {
+	case lang.DialectTS:
 		return []api.Loader{api.LoaderTS, api.LoaderTSX}
-	case TSX:
+	case lang.DialectTSX:
 		return []api.Loader{api.LoaderTSX}
 	}
 	return []api.Loader{api.LoaderJSX}
@@ -49,13 +43,13 @@ func (l Language) loaders() []api.Loader {
 // syntaxErr is esbuild's verdict on code that does not parse; unsupported names
 // valid code the conversion cannot take (top-level await: a CommonJS module has
 // none).
-func transform(lang Language, code string) (js, syntaxErr, unsupported string) {
-	js, syntaxErr, unsupported = transformOnce(lang, code)
+func transform(d lang.Dialect, code string) (js, syntaxErr, unsupported string) {
+	js, syntaxErr, unsupported = transformOnce(d, code)
 	if unsupported == "top-level await" {
 		// Snippets as RapidAPI writes them await at the top of a module: run the
 		// module's statements in an async function instead.
 		if main, ok := asyncMain(code); ok {
-			if js2, serr, uns := transformOnce(lang, main); serr == "" && uns == "" {
+			if js2, serr, uns := transformOnce(d, main); serr == "" && uns == "" {
 				return js2, "", ""
 			}
 		}
@@ -135,9 +129,9 @@ func unexport(l string) string {
 var importMeta = map[string]string{"import.meta.env": "{}", "import.meta.url": `"file:///main.js"`}
 
 // transformOnce is one esbuild transform (see transform).
-func transformOnce(lang Language, code string) (js, syntaxErr, unsupported string) {
+func transformOnce(d lang.Dialect, code string) (js, syntaxErr, unsupported string) {
 	var first []api.Message
-	for _, l := range lang.loaders() {
+	for _, l := range loaders(d) {
 		for _, target := range []api.Target{api.ES2017, api.ESNext} {
 			r := api.Transform(code, api.TransformOptions{
 				Loader:     l,

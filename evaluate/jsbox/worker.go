@@ -22,6 +22,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"sccg/evaluate/sandbox"
+	"sccg/lang"
 )
 
 // WorkerArg is the hidden first argument that makes a program (sccg, or a test
@@ -80,7 +81,7 @@ func ServeWorker(in io.Reader, out io.Writer, args []string) int {
 
 	// Warm up: esbuild's first transform sets up its tables (~15 ms), no
 	// completion's time.
-	e.run(job{Lang: string(TypeScript), Code: "import a from 'axios';\nexport const f = (x: string) => a.get(x);", Function: "f", TimeoutMS: 1000})
+	e.run(job{Lang: string(lang.DialectTS), Code: "import a from 'axios';\nexport const f = (x: string) => a.get(x);", Function: "f", TimeoutMS: 1000})
 	rd := bufio.NewReaderSize(in, 64<<10)
 	wr := bufio.NewWriterSize(out, 64<<10)
 	// ready: the runner times a job from here, not from the worker's start
