@@ -200,7 +200,8 @@ func sampleMeans(rs []Result, metric string) (map[string]float64, []string) {
 }
 
 // Stratum returns the value of a result's stratum field: doc_match_type,
-// comments_source, time_slice, setting or model.
+// comments_source, time_slice, setting, model or language (python
+// for a result that names none).
 func (r Result) Stratum(field string) (string, bool) {
 	switch field {
 	case "doc_match_type":
@@ -213,6 +214,8 @@ func (r Result) Stratum(field string) (string, bool) {
 		return r.Setting, true
 	case "model":
 		return r.Model, true
+	case "language":
+		return languageOf(r), true
 	}
 	return "", false
 }
@@ -225,7 +228,7 @@ func SplitBy(rs []Result, field, a, b string) ([]Result, []Result, error) {
 	for _, r := range rs {
 		v, ok := r.Stratum(field)
 		if !ok {
-			return nil, nil, fmt.Errorf("compare: unknown stratum %q (doc_match_type, comments_source, time_slice, setting, model)", field)
+			return nil, nil, fmt.Errorf("compare: unknown stratum %q (doc_match_type, comments_source, time_slice, setting, model, language)", field)
 		}
 		switch v {
 		case a:

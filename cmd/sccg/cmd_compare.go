@@ -13,7 +13,7 @@ func runCompare(ctx context.Context, e *env, args []string) error {
 	metricList := fs.String("metric", "mock,es,codebleu,endpoint_acc,host_acc", "metrics to test, comma-separated")
 	rounds := fs.Int("rounds", 10000, "permutations per test")
 	seed := fs.Uint64("seed", 1, "random seed (same seed, same p-values)")
-	by := fs.String("by", "", "compare two strata of ONE result set: doc_match_type, comments_source, time_slice, setting, model")
+	by := fs.String("by", "", "compare two strata of ONE result set: doc_match_type, comments_source, time_slice, setting, model, language")
 	groups := fs.String("groups", "", "the two strata values for --by, e.g. original,intent_redacted")
 	rest, err := e.parse(fs, args)
 	if err != nil {

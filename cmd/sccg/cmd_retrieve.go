@@ -11,9 +11,12 @@ import (
 	"strings"
 
 	"sccg/crawl"
+	"sccg/evaluate"
+	"sccg/evaluate/jsbox"
 	"sccg/evaluate/retrieve"
 	"sccg/evaluate/sandbox"
 	"sccg/internal/pipeline"
+	"sccg/lang"
 	"sccg/llm"
 	"sccg/release"
 	"sccg/samples"
@@ -172,13 +175,7 @@ func runRetrieve(ctx context.Context, e *env, args []string) error {
 
 	queries := retrieve.Queries(recs, retrieve.QueryOptions{WithName: *withName})
 	if !*noRun {
-		runner, err := sandbox.New(ctx, sandbox.Options{Python: *python})
-		if err != nil {
-			return fmt.Errorf("%w (--no-run scores without running the gold code)", err)
-		}
-		err = retrieve.AddGoldCalls(ctx, runner, queries, *workers)
-		runner.Close()
-		if err != nil {
+		if err := addGoldCalls(ctx, e, queries, *python, *workers); err != nil {
 			return err
 		}
 	}
@@ -408,4 +405,36 @@ func benchName(bench, db string) string {
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// addGoldCalls runs the gold code of queries, each in its language's runner: the
+// Python sandbox, jsbox's workers for JavaScript and TypeScript. Only the runners
+// the queries need are started; a language none serves is named on stderr.
+func addGoldCalls(ctx context.Context, e *env, queries []retrieve.Query, python string, workers int) error {
+	runners := map[lang.Name]retrieve.GoldRunner{}
+	js := evaluate.JavaScriptRunners(jsbox.Options{Workers: workers})
+	for _, n := range retrieve.Languages(queries) {
+		if n == lang.Python {
+			r, err := sandbox.New(ctx, sandbox.Options{Python: python})
+			if err != nil {
+				return fmt.Errorf("%w (--no-run scores without running the gold code)", err)
+			}
+			defer r.Close()
+			runners[n] = r
+			continue
+		}
+		if start := js[n]; start != nil {
+			r, err := start(ctx)
+			if err != nil {
+				return fmt.Errorf("start the %s runner: %w (--no-run scores without running the gold code)", n, err)
+			}
+			defer r.Close()
+			runners[n] = r
+		}
+	}
+	unrun, err := retrieve.AddGoldCalls(ctx, runners, queries, workers)
+	for _, n := range slices.Sorted(maps.Keys(unrun)) {
+		fmt.Fprintf(e.stderr, "sccg retrieve: the gold code of %d %s sample(s) was not run: no runner for %s (their used endpoints are the labeled ones)\n", unrun[n], n, n)
+	}
+	return err
 }

@@ -131,6 +131,9 @@ func build(ctx context.Context, d *Data, o Options) (*page, error) {
 	} else {
 		rq1.table(tableIV(groups))
 		rq1.table(tableV(groups))
+		if t := tableVLanguages(groups); t != nil {
+			rq1.table(t)
+		}
 		rq1.table(tableAnswers(groups))
 		if t := tableDepRecall(groups); t != nil {
 			rq1.table(t)
@@ -145,6 +148,9 @@ func build(ctx context.Context, d *Data, o Options) (*page, error) {
 		rq1.figure(f)
 		if t := tableVII(groups); t != nil {
 			rq2.table(t)
+			if t := tableVIILanguages(groups); t != nil {
+				rq2.table(t)
+			}
 			f, err := figStaircase(groups, rank)
 			if err != nil {
 				return nil, err
@@ -167,9 +173,12 @@ func build(ctx context.Context, d *Data, o Options) (*page, error) {
 			if err != nil {
 				return nil, err
 			}
-			if t != nil {
+			switch {
+			case t != nil:
 				st.table(t)
-			} else {
+			case s.field == "language":
+				// summaries break results down by language only when one is not Python
+			default:
 				st.omit("%s is left out: no summary breaks its results down by %s.", s.title, s.field)
 			}
 		}

@@ -13,8 +13,9 @@ import (
 )
 
 // WriteTables renders the tables of evaluation summaries in Markdown, built as the
-// report's page builds them: Tables IV and V, the answers, Table VI, Table VII
-// (when a model ran in two settings), doc_match_type (without tests), the samples
+// report's page builds them: Tables IV and V (and V by language for results of
+// several languages), the answers, Table VI, Table VII (when a model ran in two
+// settings; by language too), doc_match_type (without tests), the samples
 // without an endpoint, dependency recall and pass@k. Groups go in setting order:
 // order, then the paper's. An eval's and a grid's tables.md, and `sccg report
 // SUMMARY...`, are this.
@@ -29,8 +30,8 @@ func WriteTables(w io.Writer, sums []evaluate.Summary, order []string) error {
 		return err
 	}
 	var b strings.Builder
-	for _, t := range []*table{tableIV(groups), tableV(groups), tableAnswers(groups), tableVI(groups), tableVII(groups),
-		byDoc, tableNoEndpoint(groups), tableDepRecall(groups), tablePassAtK(groups)} {
+	for _, t := range []*table{tableIV(groups), tableV(groups), tableVLanguages(groups), tableAnswers(groups), tableVI(groups),
+		tableVII(groups), tableVIILanguages(groups), byDoc, tableNoEndpoint(groups), tableDepRecall(groups), tablePassAtK(groups)} {
 		if t != nil {
 			markdownTable(&b, t, true)
 		}

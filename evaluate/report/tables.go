@@ -180,10 +180,38 @@ func tableV(groups []*group) *table {
 	t := newTable("table-v", "Table V: executability diagnostics", "Rates (%) with their Wilson 95% interval over samples (each the mean of its completions); ParamF1 is a mean.",
 		"Setting", "Model", "N", "Syntax", "Dep.", "Secret", "Host@Acc", "Endpoint@Acc", "Method@Acc", "ParamF1", "ExecReq", "Mock", "Robust").numeric(2)
 	for _, g := range groups {
-		o := g.Overall
-		u := o.Units()
-		t.add(g.Setting, g.Model, nOf(g, o.N), rate(o.Syntax, u), rate(o.Dep, u), rate(o.Secret, u), rate(o.HostAcc, u),
-			rate(o.EndpointAcc, u), rate(o.MethodAcc, u), pct(o.ParamF1), rate(o.ExecReq, u), rate(o.Mock, u), rate(o.Robust, u))
+		t.add(append([]string{g.Setting, g.Model, nOf(g, g.Overall.N)}, diagnostics(g.Overall)...)...)
+	}
+	return t
+}
+
+// diagnostics are Table V's cells of an aggregate, from Syntax to Robust.
+func diagnostics(o evaluate.Agg) []string {
+	u := o.Units()
+	return []string{rate(o.Syntax, u), rate(o.Dep, u), rate(o.Secret, u), rate(o.HostAcc, u),
+		rate(o.EndpointAcc, u), rate(o.MethodAcc, u), pct(o.ParamF1), rate(o.ExecReq, u), rate(o.Mock, u), rate(o.Robust, u)}
+}
+
+// multiLanguage reports whether some group holds results of more than one
+// language: only then do the tables by language say more than the tables.
+func multiLanguage(groups []*group) bool {
+	return slices.ContainsFunc(groups, func(g *group) bool { return len(g.ByLanguage) > 1 })
+}
+
+// tableVLanguages is Table V for each group's languages; nil for results of one
+// language.
+func tableVLanguages(groups []*group) *table {
+	if !multiLanguage(groups) {
+		return nil
+	}
+	t := newTable("table-v-language", "Table V by language: executability diagnostics",
+		"Table V for each language of the samples; rates (%) with their Wilson 95% interval over the language's samples; ParamF1 is a mean.",
+		"Setting", "Model", "Language", "N", "Syntax", "Dep.", "Secret", "Host@Acc", "Endpoint@Acc", "Method@Acc", "ParamF1", "ExecReq", "Mock", "Robust").numeric(3)
+	for _, g := range groups {
+		for _, l := range sortedKeys(g.ByLanguage) {
+			a := g.ByLanguage[l]
+			t.add(append([]string{g.Setting, g.Model, l, strconv.Itoa(a.N)}, diagnostics(a)...)...)
+		}
 	}
 	return t
 }
@@ -307,9 +335,42 @@ func tableVII(groups []*group) *table {
 		"Model", "Setting", "N", "Host@Acc", "Endpoint@Acc", "ParamF1", "Mock", "Robust").numeric(2)
 	for _, m := range models {
 		for _, g := range by[m] {
-			o := g.Overall
-			u := o.Units()
-			t.add(m, g.Setting, nOf(g, o.N), rate(o.HostAcc, u), rate(o.EndpointAcc, u), pct(o.ParamF1), rate(o.Mock, u), rate(o.Robust, u))
+			t.add(append([]string{m, g.Setting, nOf(g, g.Overall.N)}, staircase(g.Overall)...)...)
+		}
+	}
+	return t
+}
+
+// staircase are Table VII's cells of an aggregate.
+func staircase(o evaluate.Agg) []string {
+	u := o.Units()
+	return []string{rate(o.HostAcc, u), rate(o.EndpointAcc, u), pct(o.ParamF1), rate(o.Mock, u), rate(o.Robust, u)}
+}
+
+// tableVIILanguages is the staircase of each language: a model across its
+// settings on the samples of one language at a time; nil for results of one
+// language or no model in several settings.
+func tableVIILanguages(groups []*group) *table {
+	models, by := staircaseModels(groups)
+	if len(models) == 0 || !multiLanguage(groups) {
+		return nil
+	}
+	langs := map[string]bool{}
+	for _, g := range groups {
+		for l := range g.ByLanguage {
+			langs[l] = true
+		}
+	}
+	t := newTable("table-vii-language", "Table VII by language: information-augmentation staircase",
+		"Each model across the settings it was run in, on the samples of each language; rates (%) with their Wilson 95% interval over the language's samples.",
+		"Language", "Model", "Setting", "N", "Host@Acc", "Endpoint@Acc", "ParamF1", "Mock", "Robust").numeric(3)
+	for _, l := range sortedKeys(langs) {
+		for _, m := range models {
+			for _, g := range by[m] {
+				if a, ok := g.ByLanguage[l]; ok {
+					t.add(append([]string{l, m, g.Setting, strconv.Itoa(a.N)}, staircase(a)...)...)
+				}
+			}
 		}
 	}
 	return t
@@ -515,6 +576,7 @@ var strata = []stratum{
 	{"doc_match_type", "table-doc-match-type", "By documentation match (doc_match_type)", func(g evaluate.Group) map[string]evaluate.Agg { return g.ByDocMatchType }},
 	{"comments_source", "table-comments-source", "By comment source (comments_source)", func(g evaluate.Group) map[string]evaluate.Agg { return g.ByCommentsSource }},
 	{"time_slice", "table-time-slice", "By time slice (repository created_at)", func(g evaluate.Group) map[string]evaluate.Agg { return g.ByTimeSlice }},
+	{"language", "table-language", "By language", func(g evaluate.Group) map[string]evaluate.Agg { return g.ByLanguage }},
 }
 
 // testOptions are the permutation tests' rounds and seed.

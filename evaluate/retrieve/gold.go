@@ -3,12 +3,14 @@ package retrieve
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"sccg/evaluate"
 	"sccg/evaluate/sandbox"
 	"sccg/internal/workpool"
+	"sccg/lang"
 	"sccg/release"
 )
 
@@ -29,9 +31,10 @@ type Query struct {
 	// when it was not run): with the labeled endpoint they make the set of
 	// endpoints the sample uses, which recall@k and precision@k are measured on.
 	Called []evaluate.Captured `json:"-"`
-	// Code is the gold code, run by AddGoldCalls.
-	Code     string `json:"-"`
-	Function string `json:"-"`
+	// Code is the gold code, run by AddGoldCalls in the runner of its Language.
+	Code     string    `json:"-"`
+	Function string    `json:"-"`
+	Language lang.Name `json:"-"`
 }
 
 // QueryOptions choose a query's text.
@@ -44,7 +47,7 @@ type QueryOptions struct {
 // function name when it has none.
 func QueryOf(r release.Record, o QueryOptions) Query {
 	q := Query{SampleID: r.SampleID, DocMatchType: orUnknown(r.APIMetadata.DocMatchType), Truth: evaluate.TruthOf(r),
-		EndpointID: r.APIMetadata.EndpointID, Code: r.Code.CompleteFunction, Function: r.FunctionName}
+		EndpointID: r.APIMetadata.EndpointID, Code: r.Code.CompleteFunction, Function: r.FunctionName, Language: lang.Of(r.Language)}
 	var lines []string
 	for _, c := range r.Comments {
 		if t := strings.TrimSpace(c.Text); t != "" {
@@ -72,15 +75,31 @@ func Queries(recs []release.Record, o QueryOptions) []Query {
 	return out
 }
 
-// AddGoldCalls runs every query's gold code once in the sandbox and keeps the
-// requests it sends in Called. A run that fails sends none; that is not an error.
-func AddGoldCalls(ctx context.Context, runner *sandbox.Runner, qs []Query, workers int) error {
-	return workpool.ForEach(ctx, workers, len(qs), func(i int) error {
-		q := &qs[i]
-		if q.Code == "" {
-			return nil
+// GoldRunner runs a gold code: the Python sandbox, or a JavaScript runner
+// (evaluate.Runner is one).
+type GoldRunner interface {
+	Run(ctx context.Context, code, function string) (sandbox.Result, error)
+}
+
+// AddGoldCalls runs every query's gold code once, in the runner of its language,
+// and keeps the requests it sends in Called. A run that fails sends none; that is
+// not an error. The gold code of a language runners lack is not run: unrun counts
+// those queries by language (their used endpoints are the labeled one only).
+func AddGoldCalls(ctx context.Context, runners map[lang.Name]GoldRunner, qs []Query, workers int) (unrun map[lang.Name]int, err error) {
+	unrun = map[lang.Name]int{}
+	var run []int
+	for i, q := range qs {
+		switch {
+		case q.Code == "":
+		case runners[lang.Of(string(q.Language))] == nil:
+			unrun[lang.Of(string(q.Language))]++
+		default:
+			run = append(run, i)
 		}
-		res, err := runner.Run(ctx, q.Code, q.Function)
+	}
+	err = workpool.ForEach(ctx, workers, len(run), func(i int) error {
+		q := &qs[run[i]]
+		res, err := runners[lang.Of(string(q.Language))].Run(ctx, q.Code, q.Function)
 		if err != nil {
 			return fmt.Errorf("run gold code of %s: %w", q.SampleID, err)
 		}
@@ -90,6 +109,18 @@ func AddGoldCalls(ctx context.Context, runner *sandbox.Runner, qs []Query, worke
 		}
 		return nil
 	})
+	return unrun, err
+}
+
+// Languages lists the languages of queries with gold code to run, sorted.
+func Languages(qs []Query) []lang.Name {
+	seen := map[lang.Name]bool{}
+	for _, q := range qs {
+		if q.Code != "" {
+			seen[lang.Of(string(q.Language))] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // Judgement is which documents of a corpus answer a query.

@@ -8,6 +8,7 @@ import (
 
 	"sccg/evaluate/sandbox"
 	"sccg/internal/golden"
+	"sccg/lang"
 	"sccg/release"
 	"sccg/store"
 )
@@ -55,8 +56,8 @@ func TestEvaluateBM25OnTheTestBench(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer runner.Close()
-	if err := AddGoldCalls(ctx, runner, qs, 2); err != nil {
-		t.Fatal(err)
+	if unrun, err := AddGoldCalls(ctx, map[lang.Name]GoldRunner{lang.Python: runner}, qs, 2); err != nil || len(unrun) != 0 {
+		t.Fatalf("unrun %v, err %v", unrun, err)
 	}
 	rep, err := Evaluate(ctx, Config{Corpus: c, Retriever: NewBM25(c, DefaultBM25), Name: NameBM25, Queries: qs})
 	if err != nil {
