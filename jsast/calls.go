@@ -518,6 +518,7 @@ func (sc *scope) facts(rs *reqSite) lang.Call {
 		c.URLExpr = p.urlNode.text(src)
 	}
 	c.SetURL(p.url.s, p.url.complete)
+	c.PathFrom = lang.WholePathParam(p.url.pieces())
 	for _, h := range p.headers {
 		v := h.sc.str(h.val)
 		expr := ""

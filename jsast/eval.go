@@ -2,6 +2,7 @@ package jsast
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"sccg/lang"
@@ -37,6 +38,10 @@ const maxEvalDepth = 16
 type sval struct {
 	s        string
 	complete bool
+	// parts are the pieces s was joined from when it holds a parameter of the
+	// function the facts are about (a generic wrapper's path, lang.WholePathParam);
+	// nil when s is one piece of text.
+	parts []lang.URLPiece
 }
 
 func hole(name string) sval {
@@ -48,7 +53,70 @@ func hole(name string) sval {
 
 func lit(s string) sval { return sval{s: s, complete: true} }
 
-func (a sval) cat(b sval) sval { return sval{s: a.s + b.s, complete: a.complete && b.complete} }
+func (a sval) cat(b sval) sval {
+	return sval{s: a.s + b.s, complete: a.complete && b.complete, parts: joinPieces(a, b)}
+}
+
+// paramHole is the placeholder for a parameter of the function the facts are
+// about, kept as a piece of its own.
+func paramHole(name string) sval {
+	h := hole(name)
+	h.parts = []lang.URLPiece{{Param: name, Text: h.s}}
+	return h
+}
+
+// pieces are the parts of s, or s as one piece of text.
+func (a sval) pieces() []lang.URLPiece {
+	if a.parts != nil {
+		return a.parts
+	}
+	if a.s == "" {
+		return nil
+	}
+	return []lang.URLPiece{{Text: a.s}}
+}
+
+// joinPieces are the pieces of a followed by those of b; nil when that is one
+// piece of text.
+func joinPieces(a, b sval) []lang.URLPiece {
+	ps := slices.Concat(a.pieces(), b.pieces())
+	if len(ps) == 0 || len(ps) == 1 && ps[0].Param == "" {
+		return nil
+	}
+	return ps
+}
+
+// flat makes a value one piece of text unless it holds a parameter: a name bound
+// to a base URL built from several pieces is read as one base, whatever its parts.
+func (a sval) flat() sval {
+	if !slices.ContainsFunc(a.parts, func(p lang.URLPiece) bool { return p.Param != "" }) {
+		a.parts = nil
+	}
+	return a
+}
+
+// slashed ends a value with one slash, part of its last piece of text.
+func (a sval) slashed() sval {
+	ps := a.pieces()
+	if len(ps) > 0 && ps[len(ps)-1].Param == "" {
+		last := ps[len(ps)-1].Text
+		ps = append(slices.Clip(ps[:len(ps)-1]), lang.URLPiece{Text: strings.TrimRight(last, "/") + "/"})
+	} else {
+		ps = append(slices.Clip(ps), lang.URLPiece{Text: "/"})
+	}
+	out := sval{s: strings.TrimRight(a.s, "/") + "/", complete: a.complete}
+	if len(ps) > 1 || ps[0].Param != "" {
+		out.parts = ps
+	}
+	return out
+}
+
+// text makes a value one piece of text: what it was made of is lost (a changed
+// string, an encoded component).
+func (a sval) text() sval {
+	a.parts = nil
+	return a
+}
 
 func (sc *scope) with(at uint32) *scope {
 	c := *sc
@@ -137,7 +205,7 @@ func (sc *scope) augmented(name string) (sval, bool) {
 	}
 	right := sc.with(ls[idx].pos).str(ls[idx].value)
 	if idx == 0 {
-		return hole(name).cat(right), true
+		return sc.unresolved(name).cat(right), true
 	}
 	prev := sc.with(ls[idx-1].pos)
 	return prev.strName(name).cat(right), true
@@ -149,13 +217,39 @@ func (sc *scope) strName(name string) sval {
 	}
 	v, vs := sc.lookup(name)
 	if v == nil {
-		return hole(name)
+		return sc.unresolved(name)
 	}
-	out := vs.str(v)
+	out := vs.str(v).flat()
 	if u := unwrap(v); u != nil && u.typ == "new_expression" && sc.fn != nil && isCtor(u, "URL", sc.m.src) {
 		out = sc.searchParams(name, out)
 	}
 	return out
+}
+
+// unresolved is the placeholder for a name without a value at sc: a piece of its
+// own when it is a parameter of the function the facts are about.
+func (sc *scope) unresolved(name string) sval {
+	if sc.ownParam(name) {
+		return paramHole(name)
+	}
+	return hole(name)
+}
+
+// ownParam reports whether name is a parameter of the function the facts are
+// about (the function sc binds no caller's arguments for), seen from sc.
+func (sc *scope) ownParam(name string) bool {
+	if sc.bind == nil || sc.args != nil {
+		return false
+	}
+	for f := sc.fn; f != nil; f = f.parent {
+		if slices.ContainsFunc(f.params, func(p param) bool { return p.name == name }) {
+			return f == sc.bind
+		}
+		if len(f.locals[name]) > 0 {
+			return false
+		}
+	}
+	return false
 }
 
 func isCtor(n *node, name string, src []byte) bool {
@@ -236,9 +330,9 @@ func (sc *scope) str(n *node) sval {
 		for _, c := range n.children {
 			switch c.typ {
 			case "string_fragment":
-				out.s += c.text(src)
+				out = out.cat(lit(c.text(src)))
 			case "escape_sequence":
-				out.s += unescape(c.text(src))
+				out = out.cat(lit(unescape(c.text(src))))
 			case "template_substitution":
 				if k := c.namedKids(); len(k) > 0 {
 					out = out.cat(sc.str(k[0]))
@@ -284,7 +378,7 @@ func (sc *scope) str(n *node) sval {
 		if k := n.child("index"); k != nil {
 			if key := sc.str(k); key.complete {
 				if v, vs := sc.field(n.child("object"), key.s); v != nil {
-					return vs.str(v)
+					return vs.str(v).flat()
 				}
 			}
 		}
@@ -343,7 +437,7 @@ func (sc *scope) member(n *node) sval {
 		}
 	}
 	if v, vs := sc.field(obj, prop); v != nil {
-		return vs.str(v)
+		return vs.str(v).flat()
 	}
 	return hole(prop)
 }
@@ -388,14 +482,22 @@ func (sc *scope) call(n *node) sval {
 	}
 	d := sc.m.dotted(fn, sc.fn)
 	switch d {
-	case "encodeURIComponent", "encodeURI", "String", "escape", "decodeURIComponent":
+	case "encodeURI", "String", "decodeURIComponent":
 		if len(args) == 1 {
 			return sc.str(args[0])
+		}
+	case "encodeURIComponent", "escape":
+		// an encoded slash: a segment or a query value, never a whole path
+		if len(args) == 1 {
+			return sc.str(args[0]).text()
 		}
 	case "path.join", "path.posix.join", "url-join", "urljoin", "urlJoin", "joinURL":
 		if len(args) > 0 {
 			out := sc.str(args[0])
-			for _, a := range args[1:] {
+			for i, a := range args[1:] {
+				if i > 0 {
+					out = out.slashed() // a segment: the join puts a slash after it
+				}
 				out = joinPath(out, sc.str(a))
 			}
 			return out
@@ -416,8 +518,8 @@ func (sc *scope) call(n *node) sval {
 		switch method := fn.child("property").text(src); method {
 		case "toString", "valueOf", "trim", "trimEnd", "trimStart":
 			v := sc.str(obj)
-			if method != "toString" && method != "valueOf" {
-				v.s = strings.TrimSpace(v.s)
+			if t := strings.TrimSpace(v.s); method != "toString" && method != "valueOf" && t != v.s {
+				v = sval{s: t, complete: v.complete}
 			}
 			return v
 		case "toLowerCase", "toUpperCase":
@@ -428,6 +530,7 @@ func (sc *scope) call(n *node) sval {
 				} else {
 					v.s = strings.ToUpper(v.s)
 				}
+				v = v.text()
 			}
 			return v
 		case "join":
@@ -463,6 +566,7 @@ func (sc *scope) call(n *node) sval {
 						v.s = strings.ReplaceAll(v.s, old, nw.s)
 					}
 					v.complete = v.complete && nw.complete
+					v = v.text()
 				}
 			}
 			return v
@@ -505,7 +609,7 @@ func (sc *scope) encodeQuery(n *node) (sval, bool) {
 	out := lit("")
 	for i, e := range entries {
 		if i > 0 {
-			out.s += "&"
+			out = out.cat(lit("&"))
 		}
 		v := e.sc.str(e.val)
 		if !v.complete {
@@ -724,7 +828,7 @@ func joinPath(a, b sval) sval {
 	if a.s == "" {
 		return b
 	}
-	return sval{s: lang.JoinPath(a.s, b.s), complete: a.complete && b.complete}
+	return sval{s: lang.JoinPath(a.s, b.s), complete: a.complete && b.complete, parts: joinPieces(a, b)}
 }
 
 // urlJoin resolves ref against base (lang.ResolveURL).
@@ -732,5 +836,5 @@ func urlJoin(base, ref sval) sval {
 	if strings.Contains(ref.s, "://") {
 		return ref
 	}
-	return sval{s: lang.ResolveURL(base.s, ref.s), complete: base.complete && ref.complete}
+	return sval{s: lang.ResolveURL(base.s, ref.s), complete: base.complete && ref.complete, parts: joinPieces(base, ref)}
 }

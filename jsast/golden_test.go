@@ -64,6 +64,9 @@ func renderResult(res *lang.Result) string {
 			if c.InHelper != "" {
 				fmt.Fprintf(&b, " via=%s", strings.Join(c.Via, ">"))
 			}
+			if c.PathFrom != "" {
+				fmt.Fprintf(&b, " path_from=%s", c.PathFrom)
+			}
 			fmt.Fprintf(&b, "\n  url_expr: %s\n", strings.Join(strings.Fields(c.URLExpr), " "))
 			for _, k := range slices.Sorted(maps.Keys(c.Headers)) {
 				v := c.Headers[k]

@@ -150,9 +150,10 @@ type Call struct {
 
 	// PathFrom names the parameter of the function these facts are about that the
 	// request's whole path (everything after its base URL) or whole URL comes from,
-	// as in a generic wrapper: def get_json(url): requests.get(BASE + url). It is
-	// "" when the code writes some of the path itself, and for a request made
-	// through a helper to which the function passes a concrete path.
+	// as in a generic wrapper: def get_json(url): requests.get(BASE + url), or
+	// function getJson(path) { return fetch(BASE + path) }. It is "" when the code
+	// writes some of the path itself, and for a request made through a helper to
+	// which the function passes a concrete path.
 	PathFrom string `json:"path_from,omitempty"`
 
 	// Callback names the anonymous function the request is made in, by what it is

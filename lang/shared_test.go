@@ -69,3 +69,34 @@ func TestJudgeCommentsAndScore(t *testing.T) {
 		t.Errorf("score %v %v", q.Score, q.Components)
 	}
 }
+
+// TestWholePathParam checks which URL pieces take the whole path from a parameter:
+// base URLs, slashes and unresolved names may come before it, a collection or a
+// query may not.
+func TestWholePathParam(t *testing.T) {
+	p := func(name string) URLPiece { return URLPiece{Param: name} }
+	x := func(text string) URLPiece { return URLPiece{Text: text} }
+	for _, tc := range []struct {
+		name string
+		ps   []URLPiece
+		want string
+	}{
+		{"the whole URL", []URLPiece{p("url")}, "url"},
+		{"after a base URL", []URLPiece{x("https://h.test/api/v10"), p("path")}, "path"},
+		{"after a host's root", []URLPiece{x("https://h.test/"), p("path")}, "path"},
+		{"after a base and a slash", []URLPiece{x("https://h.test/api"), x("/"), p("endpoint")}, "endpoint"},
+		{"after an unresolved base", []URLPiece{x("{BASE_URL}/"), p("path")}, "path"},
+		{"empty text after", []URLPiece{x("https://h.test"), p("path"), x("")}, "path"},
+		{"an item of a collection", []URLPiece{x("https://h.test/users/"), p("id")}, ""},
+		{"a segment after a collection", []URLPiece{x("https://h.test"), x("/users/"), p("id")}, ""},
+		{"a query value", []URLPiece{x("https://h.test/search?q="), p("q")}, ""},
+		{"text after the parameter", []URLPiece{x("https://h.test"), p("path"), x("?key=1")}, ""},
+		{"two parameters", []URLPiece{p("base"), p("path")}, ""},
+		{"no parameter", []URLPiece{x("https://h.test/x")}, ""},
+		{"nothing", nil, ""},
+	} {
+		if got := WholePathParam(tc.ps); got != tc.want {
+			t.Errorf("%s: WholePathParam(%v) = %q, want %q", tc.name, tc.ps, got, tc.want)
+		}
+	}
+}

@@ -2,15 +2,9 @@ package pyast
 
 import (
 	"strings"
-)
 
-// urlPiece is one part of a URL expression, in order: a parameter of the function
-// the facts are about, or text (a literal, or the value of a name or attribute the
-// code joins in, as far as it resolves).
-type urlPiece struct {
-	param string // the function's own parameter, or ""
-	text  string
-}
+	"sccg/lang"
+)
 
 // maxPieceDepth bounds how far urlPieces follows names to their assignments.
 const maxPieceDepth = 8
@@ -36,56 +30,19 @@ func (sc *scope) pathParam(rs *reqSite) string {
 			n, sc = argsOf(req, sc.m.src).get(0, "url"), rsc
 		}
 	}
-	ps := sc.urlPieces(n, 0)
-	for len(ps) > 0 && ps[len(ps)-1].param == "" && ps[len(ps)-1].text == "" {
-		ps = ps[:len(ps)-1]
-	}
-	if len(ps) == 0 || ps[len(ps)-1].param == "" {
-		return ""
-	}
-	for _, p := range ps[:len(ps)-1] {
-		if p.param != "" || !baseText(p.text) {
-			return ""
-		}
-	}
-	return ps[len(ps)-1].param
-}
-
-// baseText reports whether text before a path parameter can be a base URL and no
-// part of an endpoint's path: slashes, an unresolved name, a scheme and host, or a
-// base path that does not end in a slash (the parameter then carries its own
-// leading slash: a path, not a segment). "https://h/users/" and "/users/" name a
-// collection the parameter is an item of; text with a query names more.
-func baseText(t string) bool {
-	if strings.ContainsAny(t, "?#=&") {
-		return false
-	}
-	if strings.Trim(t, "/") == "" || !strings.HasSuffix(t, "/") {
-		return true
-	}
-	if i := strings.Index(t, "://"); i >= 0 {
-		rest := t[i+3:]
-		j := strings.IndexByte(rest, '/')
-		return j < 0 || strings.Trim(rest[j:], "/") == ""
-	}
-	return isHole(strings.TrimRight(t, "/"))
-}
-
-// isHole reports text that is one unresolved {name}.
-func isHole(t string) bool {
-	return strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") && strings.Count(t, "{") == 1
+	return lang.WholePathParam(sc.urlPieces(n, 0))
 }
 
 // urlPieces splits a URL expression into its parts: concatenation, f-strings,
 // implicit string concatenation and urljoin are followed, and so are names bound
 // to such expressions when they lead to a parameter of the analysed function;
 // anything else is one piece of text, its value as far as it resolves.
-func (sc *scope) urlPieces(n *node, depth int) []urlPiece {
+func (sc *scope) urlPieces(n *node, depth int) []lang.URLPiece {
 	if n == nil || depth > maxPieceDepth || sc.depth > maxEvalDepth {
 		return nil
 	}
 	src := sc.m.src
-	opaque := func() []urlPiece { return []urlPiece{{text: sc.str(n).s}} }
+	opaque := func() []lang.URLPiece { return []lang.URLPiece{{Text: sc.str(n).s}} }
 	switch n.typ {
 	case "parenthesized_expression":
 		if k := n.namedKids(); len(k) == 1 {
@@ -96,20 +53,20 @@ func (sc *scope) urlPieces(n *node, depth int) []urlPiece {
 			return append(sc.urlPieces(n.child("left"), depth+1), sc.urlPieces(n.child("right"), depth+1)...)
 		}
 	case "concatenated_string":
-		var out []urlPiece
+		var out []lang.URLPiece
 		for _, c := range n.namedKids() {
 			out = append(out, sc.urlPieces(c, depth+1)...)
 		}
 		return out
 	case "string":
 		if !strings.Contains(stringPrefix(n, src), "f") {
-			return []urlPiece{{text: sc.stringLit(n).s}}
+			return []lang.URLPiece{{Text: sc.stringLit(n).s}}
 		}
-		var out []urlPiece
+		var out []lang.URLPiece
 		for _, c := range n.children {
 			switch c.typ {
 			case "string_content", "escape_sequence":
-				out = append(out, urlPiece{text: unescape(c.text(src))})
+				out = append(out, lang.URLPiece{Text: unescape(c.text(src))})
 			case "interpolation":
 				out = append(out, sc.urlPieces(c.child("expression"), depth+1)...)
 			}
@@ -126,7 +83,7 @@ func (sc *scope) urlPieces(n *node, depth int) []urlPiece {
 		v, vsc, _ := sc.lookup(name)
 		if v == nil {
 			if sc.ownParam(name) {
-				return []urlPiece{{param: name}}
+				return []lang.URLPiece{{Param: name}}
 			}
 			return opaque()
 		}
@@ -151,9 +108,9 @@ func (sc *scope) ownParam(name string) bool {
 	return false
 }
 
-func hasParam(ps []urlPiece) bool {
+func hasParam(ps []lang.URLPiece) bool {
 	for _, p := range ps {
-		if p.param != "" {
+		if p.Param != "" {
 			return true
 		}
 	}
