@@ -78,6 +78,38 @@ $(document).ready(function () {
 		{name: "request limit ends a polling loop", lang: "javascript", code: `
 async function poll() { for (;;) { const r = await fetch('https://jobs.example.com/status'); await new Promise(ok => setTimeout(ok, 1000)); } }`,
 			fn: "poll", status: sandbox.StatusOK},
+		{name: "a React component: state setters, memoized callbacks and effects as one render runs them", lang: "javascript", code: `
+import React, { useState, useEffect, useCallback, useMemo, useRef } from 'react';
+export const Quotes = ({ symbol }) => {
+  const [quote, setQuote] = useState(() => null);
+  const seen = useRef(0);
+  const url = useMemo(() => 'https://q.example.com/quote?symbol=' + symbol, [symbol]);
+  const load = useCallback(async () => {
+    seen.current += 1;
+    const r = await fetch(url);
+    setQuote(await r.json());
+  }, [url]);
+  useEffect(() => { load(); }, [load]);
+  return <p>{quote ? quote.price : '…'}</p>;
+};`, fn: "Quotes", status: sandbox.StatusOK, urls: []string{"https://q.example.com/quote?symbol=test"}},
+		{name: "a handler set on a page element, found by its name", lang: "javascript", code: `
+const list = document.getElementById('results');
+const box = document.querySelector('#search');
+function clear() { while (list.firstChild) { list.removeChild(list.firstChild); } }
+box.onchange = () => {
+  clear();
+  fetch('https://r.example.com/search?q=' + box.value).then(r => r.json()).then(d => {
+    const li = document.createElement('li'); li.textContent = d.title; list.appendChild(li);
+  });
+};`, fn: "onchange", status: sandbox.StatusOK, urls: []string{"https://r.example.com/search?q="}},
+		{name: "a handler set deeper in an object, found by its name", lang: "javascript", code: `
+const app = { api: {} };
+app.api.loadNews = async function (topic) { return fetch('https://n.example.com/news/' + topic); };`,
+			fn: "loadNews", status: sandbox.StatusOK, urls: []string{"https://n.example.com/news/test"}},
+		{name: "what is set on a stub stays there", lang: "javascript", code: `
+const ui = widgets;
+ui.panel.render = () => fetch('https://p.example.com/panel');`, fn: "render", status: sandbox.StatusOK,
+			urls: []string{"https://p.example.com/panel"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -39,7 +39,11 @@
         if (k === "prototype") return t.prototype;
         if (typeof k === "symbol") return undefined;
         if (hasOwn.call(t, k) && k !== "name") return t[k];
-        return makeStub(name);
+        // one stub per property, so what the code sets on it stays there
+        // (button.dataset.x = 1; form.onsubmit = handler)
+        var child = makeStub(name);
+        try { t[k] = child; } catch (e) {}
+        return child;
       },
       set: function (t, k, v) {
         try { t[k] = v; } catch (e) {}
@@ -1362,6 +1366,113 @@
     "worker_threads", "vm", "v8", "inspector", "module", "http2", "repl", "readline", "perf_hooks", "async_hooks",
     "trace_events", "wasi", "diagnostics_channel", "tty", "sqlite", "test"];
 
+  // ---- React and the DOM ---------------------------------------------------------
+
+  // makeReact: React's hooks as one render that never renders again: state holds
+  // its initial value (setters do nothing), effects are handed to the driver to run
+  // after the render as React would, a memoized callback is the callback. Anything
+  // else React exports (Component, Fragment, lazy, …) is a stub.
+  function makeReact() {
+    var noop = function () {};
+    var effect = function (fn) { hand([fn]); };
+    var R = {
+      useState: function (v) { return [typeof v === "function" ? v() : v, noop]; },
+      useReducer: function (r, v, init) { return [typeof init === "function" ? init(v) : v, noop]; },
+      useEffect: effect, useLayoutEffect: effect, useInsertionEffect: effect,
+      useCallback: function (fn) { return fn; },
+      useMemo: function (fn) { return typeof fn === "function" ? fn() : undefined; },
+      useRef: function (v) { return { current: v }; },
+      createRef: function () { return { current: null }; },
+      createContext: function (v) { return { _value: v, Provider: makeStub("Provider"), Consumer: makeStub("Consumer") }; },
+      useContext: function (c) { return isObj(c) && hasOwn.call(c, "_value") && c._value !== undefined ? c._value : makeStub("context"); },
+      useId: function () { return ":r0:"; },
+      useTransition: function () { return [false, function (f) { if (typeof f === "function") f(); }]; },
+      useDeferredValue: function (v) { return v; },
+      useSyncExternalStore: function (sub, get) { return typeof get === "function" ? get() : undefined; },
+      useImperativeHandle: noop, useDebugValue: noop,
+      forwardRef: function (f) { return f; },
+      memo: function (c) { return c; },
+      createElement: function () { return makeStub("element"); },
+    };
+    return new Proxy(R, {
+      get: function (t, k) {
+        if (typeof k === "symbol" || k === "__esModule") return undefined;
+        if (!hasOwn.call(t, k)) t[k] = makeStub("react");
+        return t[k];
+      },
+    });
+  }
+
+  // makeElement: a DOM element with no children and no value, so loops that empty
+  // or walk the page end (while (list.firstChild) list.removeChild(...)); its
+  // listeners are handed to the driver; any other property is a stub.
+  function makeElement(tag) {
+    var kids = [];
+    var listen = function (type, fn) { hand([fn]); };
+    var el = {
+      tagName: str(tag || "div").toUpperCase(), nodeType: 1, id: "", className: "", value: "", checked: false,
+      textContent: "", innerHTML: "", innerText: "", outerHTML: "", src: "", href: "",
+      style: {}, dataset: {}, parentNode: null, parentElement: null,
+      classList: { add: function () {}, remove: function () {}, toggle: function () { return false; }, contains: function () { return false; } },
+      appendChild: function (c) { kids.push(c); return c; },
+      append: function () { for (var i = 0; i < arguments.length; i++) kids.push(arguments[i]); },
+      prepend: function () { for (var i = arguments.length - 1; i >= 0; i--) kids.unshift(arguments[i]); },
+      insertBefore: function (c) { kids.unshift(c); return c; },
+      removeChild: function (c) { var i = kids.indexOf(c); if (i >= 0) kids.splice(i, 1); return c; },
+      replaceChildren: function () { kids.length = 0; },
+      remove: function () {}, setAttribute: function () {}, removeAttribute: function () {},
+      getAttribute: function () { return null; }, hasAttribute: function () { return false; },
+      addEventListener: listen, removeEventListener: function () {},
+      querySelector: function () { return null; }, querySelectorAll: function () { return []; },
+      getElementsByClassName: function () { return []; }, getElementsByTagName: function () { return []; },
+      insertAdjacentHTML: function () {}, insertAdjacentElement: function (p, e) { return e; },
+      cloneNode: function () { return makeElement(tag); },
+      focus: function () {}, blur: function () {}, click: function () {}, reset: function () {}, submit: function () {},
+      getBoundingClientRect: function () { return { top: 0, left: 0, width: 0, height: 0 }; },
+    };
+    var live = {
+      children: function () { return kids.slice(); }, childNodes: function () { return kids.slice(); },
+      firstChild: function () { return kids.length ? kids[0] : null; }, lastChild: function () { return kids.length ? kids[kids.length - 1] : null; },
+      firstElementChild: function () { return kids.length ? kids[0] : null; }, lastElementChild: function () { return kids.length ? kids[kids.length - 1] : null; },
+      childElementCount: function () { return kids.length; },
+    };
+    return new Proxy(el, {
+      get: function (t, k) {
+        if (typeof k === "symbol") return undefined;
+        if (hasOwn.call(live, k)) return live[k]();
+        if (!hasOwn.call(t, k)) {
+          if (k === "then" || k === "toJSON") return undefined;
+          t[k] = /^on[a-z]+$/.test(k) ? null : makeStub("element");
+        }
+        return t[k];
+      },
+    });
+  }
+
+  // makeDocument: the page: one element per id or selector asked for, created
+  // elements, and listeners handed to the driver.
+  function makeDocument() {
+    var byKey = {};
+    var one = function (k) { k = str(k); if (!hasOwn.call(byKey, k)) byKey[k] = makeElement("div"); return byKey[k]; };
+    var doc = {
+      readyState: "complete", cookie: "", title: "", referrer: "", URL: "https://example.com/",
+      body: makeElement("body"), head: makeElement("head"), documentElement: makeElement("html"),
+      getElementById: one, querySelector: one,
+      querySelectorAll: function () { return []; }, getElementsByClassName: function () { return []; },
+      getElementsByTagName: function () { return []; }, getElementsByName: function () { return []; },
+      createElement: function (t) { return makeElement(t); }, createTextNode: function (t) { return { nodeType: 3, textContent: str(t) }; },
+      createDocumentFragment: function () { return makeElement("fragment"); },
+      addEventListener: function (type, fn) { hand([fn]); }, removeEventListener: function () {},
+    };
+    return new Proxy(doc, {
+      get: function (t, k) {
+        if (typeof k === "symbol") return undefined;
+        if (!hasOwn.call(t, k)) t[k] = makeStub("document");
+        return t[k];
+      },
+    });
+  }
+
   // makeModule: the module a require of name gets (undefined: none of ours).
   function makeModule(n) {
     switch (n) {
@@ -1380,6 +1491,7 @@
       case "http": return makeNodeHTTP("http:");
       case "undici": return makeUndici();
       case "events": return EventEmitter;
+      case "react": case "preact/compat": case "preact/hooks": return makeReact();
     }
     loadNode();
     switch (n) {
@@ -1495,7 +1607,7 @@
       case "superagent": return requireF("superagent");
       case "unirest": return requireF("unirest");
       case "window": return G;
-      case "document": return makeStub("document");
+      case "document": return makeDocument();
     }
     return undefined;
   }
@@ -1582,7 +1694,13 @@
       var self = instances[owner];
       return self ? { fn: self[m], self: self } : null;
     }
-    var fn = o[m];
+    // owner.a.b.m: the path walked to the object the function was set on
+    var path = m.split(".");
+    for (var i = 0; i < path.length - 1; i++) {
+      o = o[path[i]];
+      if (!isObj(o)) return null;
+    }
+    var fn = o[path[path.length - 1]];
     return typeof fn === "function" ? { fn: fn, self: o } : null;
   }
 
