@@ -79,6 +79,14 @@ func (x *extractor) assemble(f *fnInfo) *program {
 				roots = append(roots, c)
 			}
 		}
+		if ci.outer != ci.node {
+			// @Injectable() export class …: the decorators stand on the export
+			for _, c := range ci.outer.children {
+				if c.typ == "decorator" {
+					roots = append(roots, c)
+				}
+			}
+		}
 	case objectOf(f) != nil:
 		// an object's method: the object reduced to its data and the methods f
 		// reaches through this

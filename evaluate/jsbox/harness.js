@@ -50,12 +50,23 @@
         return true;
       },
       has: function () { return true; },
-      apply: function (t, self, args) { hand(args); return makeStub(name); },
+      apply: function (t, self, args) {
+        // a stub decorator or higher-order component leaves the class it wraps
+        // as it was (@Injectable() export class …, connect(m)(Widget))
+        if (args.length > 0 && isClass(args[0])) return args[0];
+        hand(args);
+        return makeStub(name);
+      },
       construct: function (t, args) { hand(args); return makeStub(name); },
       getPrototypeOf: function () { return Object.prototype; },
     };
     proxy = new Proxy(target, handler);
     return proxy;
+  }
+
+  function isClass(f) {
+    if (typeof f !== "function") return false;
+    try { return /^class\b/.test(Function.prototype.toString.call(f)); } catch (e) { return false; }
   }
 
   // Functions the code hands to a stub (a route handler to express's app.get, an
@@ -1366,6 +1377,108 @@
     "worker_threads", "vm", "v8", "inspector", "module", "http2", "repl", "readline", "perf_hooks", "async_hooks",
     "trace_events", "wasi", "diagnostics_channel", "tty", "sqlite", "test"];
 
+  // ---- Angular's HttpClient ----------------------------------------------------------
+
+  // makeAngularHTTP: @angular/common/http. A request is recorded when the code makes
+  // it (Angular sends it on subscribe; the code names it either way) and answered by
+  // an observable that emits the data once; HttpHeaders and HttpParams are the
+  // immutable maps Angular's are.
+  function makeAngularHTTP() {
+    loadWeb();
+    function KV(init) {
+      this._m = {};
+      var o = isObj(init) && (init.fromObject || init.fromString) ? (init.fromObject || init.fromString) : init;
+      if (typeof o === "string") {
+        var self = this;
+        new URLSearchParams(o).forEach(function (v, k) { self._m[k] = v; });
+      } else if (isObj(o)) {
+        assign(this._m, o);
+      }
+    }
+    KV.prototype = {
+      _with: function (k, v, drop) {
+        var c = Object.create(Object.getPrototypeOf(this));
+        c._m = assign({}, this._m);
+        if (drop) delete c._m[str(k)]; else c._m[str(k)] = v;
+        return c;
+      },
+      set: function (k, v) { return this._with(k, v); },
+      append: function (k, v) { return this._with(k, v); },
+      delete: function (k) { return this._with(k, undefined, true); },
+      get: function (k) { var v = this._m[str(k)]; return v === undefined ? null : v; },
+      has: function (k) { return hasOwn.call(this._m, str(k)); },
+      keys: function () { return Object.keys(this._m); },
+      toString: function () { return new URLSearchParams(this._m).toString(); },
+    };
+    function HttpHeaders(init) { KV.call(this, init); }
+    HttpHeaders.prototype = Object.create(KV.prototype);
+    function HttpParams(init) { KV.call(this, init); }
+    HttpParams.prototype = Object.create(KV.prototype);
+    function plain(x) { return x instanceof KV ? x._m : x; }
+    function observable(value) {
+      var o = {
+        subscribe: function (next, error, complete) {
+          var n = typeof next === "function" ? next : isObj(next) ? next.next : null;
+          var c = typeof complete === "function" ? complete : isObj(next) ? next.complete : null;
+          if (typeof n === "function") n(value);
+          if (typeof c === "function") c();
+          return { unsubscribe: function () {} };
+        },
+        pipe: function () { return o; },
+        toPromise: function () { return Promise.resolve(value); },
+      };
+      return o;
+    }
+    function send(method, url, body, opts) {
+      opts = isObj(opts) ? opts : {};
+      var b = bodyOf(body);
+      record("angular", method, url, plain(opts.params), plain(opts.headers), b.json, b.data);
+      return observable(makeData());
+    }
+    function HttpClient() {}
+    HttpClient.prototype.request = function (method, url, opts) {
+      if (isObj(method) && method.url !== undefined) return send(method.method || "GET", method.urlWithParams || method.url, method.body, method);
+      return send(method, url, isObj(opts) ? opts.body : undefined, opts);
+    };
+    ["get", "delete", "head", "options", "jsonp"].forEach(function (m) {
+      HttpClient.prototype[m] = function (url, opts) { return send(m === "jsonp" ? "GET" : m, url, undefined, opts); };
+    });
+    ["post", "put", "patch"].forEach(function (m) {
+      HttpClient.prototype[m] = function (url, body, opts) { return send(m, url, body, opts); };
+    });
+    function HttpRequest(method, url, third, fourth) {
+      var withBody = /^(POST|PUT|PATCH)$/i.test(str(method));
+      var init = (withBody ? fourth : third) || {};
+      this.method = method; this.url = url; this.body = withBody ? third : null;
+      this.headers = init.headers; this.params = init.params; this.urlWithParams = url;
+    }
+    var m = { HttpClient: HttpClient, HttpHeaders: HttpHeaders, HttpParams: HttpParams, HttpRequest: HttpRequest,
+      HttpErrorResponse: Error, HttpClientModule: {}, provideHttpClient: function () { return {}; },
+      withFetch: function () { return {}; }, withInterceptors: function () { return {}; } };
+    return new Proxy(m, { get: function (t, k) {
+      if (typeof k === "symbol" || k === "__esModule") return undefined;
+      if (!hasOwn.call(t, k)) t[k] = makeStub("@angular/common/http");
+      return t[k];
+    } });
+  }
+
+  // angularClient is an HttpClient for a constructor parameter that takes one.
+  function angularClient() { return new (requireF("@angular/common/http").HttpClient)(); }
+
+  // makeAngularCore: @angular/core's decorators as no-ops and inject(HttpClient)
+  // giving a client; the rest stubs.
+  function makeAngularCore() {
+    var deco = function () { return function (t) { return t; }; };
+    var m = { Injectable: deco, Component: deco, NgModule: deco, Input: deco, Output: deco, Directive: deco, Pipe: deco,
+      inject: function (t) { return t === requireF("@angular/common/http").HttpClient ? angularClient() : makeStub("inject"); },
+      EventEmitter: EventEmitter };
+    return new Proxy(m, { get: function (t, k) {
+      if (typeof k === "symbol" || k === "__esModule") return undefined;
+      if (!hasOwn.call(t, k)) t[k] = makeStub("@angular/core");
+      return t[k];
+    } });
+  }
+
   // ---- React and the DOM ---------------------------------------------------------
 
   // makeReact: React's hooks as one render that never renders again: state holds
@@ -1492,6 +1605,8 @@
       case "undici": return makeUndici();
       case "events": return EventEmitter;
       case "react": case "preact/compat": case "preact/hooks": return makeReact();
+      case "@angular/common/http": return makeAngularHTTP();
+      case "@angular/core": return makeAngularCore();
     }
     loadNode();
     switch (n) {
@@ -1616,8 +1731,8 @@
 
   // dummy builds an argument from its description (chosen by the Go side from the
   // parameter's name and uses): {s: string}, {n: number}, {a: 1} an array, {f: 1} a
-  // function, {o: 1} an empty object, {x: name} a stub, {k: {key: description}} an
-  // object, {u: 1} undefined.
+  // function, {o: 1} an empty object, {x: name} a stub, {h: 1} Angular's HttpClient,
+  // {k: {key: description}} an object, {u: 1} undefined.
   function dummy(d) {
     if (d.s !== undefined) return d.s;
     if (d.n !== undefined) return d.n;
@@ -1625,6 +1740,7 @@
     if (d.f) return function () {};
     if (d.o) return {};
     if (d.x !== undefined) return makeStub(d.x);
+    if (d.h) return angularClient();
     if (d.k) {
       var o = {};
       var ks = Object.keys(d.k);
