@@ -37,13 +37,17 @@ type piece struct {
 // refer to, transitively, in source order.
 func (x *extractor) assemble(f *fnInfo) *program {
 	src := x.m.src
-	closure := map[string]bool{}
+	closure := map[string]*fnInfo{} // a name bound in an enclosing function → the nearest one
 	for g := f.parent; g != nil; g = g.parent {
 		for n := range g.locals {
-			closure[n] = true
+			if closure[n] == nil {
+				closure[n] = g
+			}
 		}
 		for _, p := range g.params {
-			closure[p.name] = true
+			if closure[p.name] == nil {
+				closure[p.name] = g
+			}
 		}
 	}
 	var extra []lang.PulledIn
@@ -73,6 +77,14 @@ func (x *extractor) assemble(f *fnInfo) *program {
 		for _, c := range ci.node.children {
 			if c.typ == "class_heritage" || c.typ == "decorator" {
 				roots = append(roots, c)
+			}
+		}
+		if ci.outer != ci.node {
+			// @Injectable() export class …: the decorators stand on the export
+			for _, c := range ci.outer.children {
+				if c.typ == "decorator" {
+					roots = append(roots, c)
+				}
 			}
 		}
 	case objectOf(f) != nil:
@@ -200,7 +212,12 @@ func memberKind(st *node) string {
 
 // build resolves the free names of roots against the module, transitively, and
 // joins the target with what it pulled in, in source order.
-func (x *extractor) build(roots []*node, target *piece, closure map[string]bool, skip map[*node]bool) *program {
+//
+// A name bound in a function enclosing the target (a React component's
+// constants, the variables of a window.onload handler) is resolved to its
+// declaration there, copied out of the function (kind "closure"); a parameter of
+// the enclosing function stays unresolved.
+func (x *extractor) build(roots []*node, target *piece, closure map[string]*fnInfo, skip map[*node]bool) *program {
 	m := x.m
 	src := m.src
 	pieces := map[*node]*piece{}
@@ -235,7 +252,15 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool,
 			continue
 		}
 		done[name] = true
-		if closure[name] {
+		if g := closure[name]; g != nil {
+			if st := enclosingDecl(g, name, src); st != nil && !inTarget(st) {
+				if _, ok := pieces[st]; !ok {
+					pieces[st] = &piece{start: st.start, text: dedent(lineText(src, st), st.col), kind: "closure", name: name,
+						row: st.row, end: st.endRow, node: st}
+					queue = append(queue, freeNames(st, src)...)
+				}
+				continue
+			}
 			if !unres[name] {
 				unres[name] = true
 				unresolved = append(unresolved, name)
@@ -279,7 +304,7 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool,
 	for i, p := range all {
 		if i > 0 {
 			prev := all[i-1]
-			if prev.kind != p.kind || isBlock(p.kind) || isBlock(prev.kind) {
+			if prev.kind != p.kind || isBlock(p.kind) || isBlock(prev.kind) || p.kind == "closure" && (isDeclBlock(p.node) || isDeclBlock(prev.node)) {
 				b.WriteString("\n\n")
 			} else {
 				b.WriteString("\n")
@@ -333,6 +358,47 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool,
 	return &program{nodes: nodes, code: b.String(), pulled: pulled, unresolved: unresolved, imports: imports}
 }
 
+// enclosingDecl is the statement directly in g's body that declares name — a
+// const, let or var declaration, a function or a class — or nil (a parameter, a
+// name bound deeper in the body).
+func enclosingDecl(g *fnInfo, name string, src []byte) *node {
+	body := g.node.child("body")
+	if body == nil || body.typ != "statement_block" {
+		return nil
+	}
+	for _, st := range body.children {
+		switch st.typ {
+		case "lexical_declaration", "variable_declaration":
+			for _, d := range st.children {
+				if d.typ == "variable_declarator" && bindsIn(d.child("name"), name, src) {
+					return st
+				}
+			}
+		case "function_declaration", "generator_function_declaration", "class_declaration":
+			if st.child("name").text(src) == name {
+				return st
+			}
+		}
+	}
+	return nil
+}
+
+// bindsIn reports whether a binding target (a name or a destructuring pattern)
+// binds name.
+func bindsIn(t *node, name string, src []byte) bool {
+	found := false
+	t.walk(func(n *node) bool {
+		if found {
+			return false
+		}
+		if n.text(src) == name && (n.typ == "shorthand_property_identifier_pattern" || n.typ == "identifier" && bindsName(n)) {
+			found = true
+		}
+		return true
+	})
+	return found
+}
+
 // configures reports a module-level statement that configures an instance or
 // client the program uses: its defaults, interceptors or headers.
 func configures(st *node, src []byte) bool {
@@ -348,6 +414,12 @@ func configures(st *node, src []byte) bool {
 
 func isBlock(kind string) bool {
 	return kind == "function" || kind == "class" || kind == "target" || kind == "type"
+}
+
+// isDeclBlock reports a function or class declaration: set apart by blank lines
+// among the constants copied out of an enclosing function.
+func isDeclBlock(st *node) bool {
+	return st != nil && (st.typ == "function_declaration" || st.typ == "generator_function_declaration" || st.typ == "class_declaration")
 }
 
 // importSpecs lists the module specifiers imported or required in n.

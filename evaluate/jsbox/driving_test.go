@@ -1,6 +1,7 @@
 package jsbox
 
 import (
+	"strings"
 	"testing"
 
 	"sccg/evaluate/sandbox"
@@ -78,6 +79,67 @@ $(document).ready(function () {
 		{name: "request limit ends a polling loop", lang: "javascript", code: `
 async function poll() { for (;;) { const r = await fetch('https://jobs.example.com/status'); await new Promise(ok => setTimeout(ok, 1000)); } }`,
 			fn: "poll", status: sandbox.StatusOK},
+		{name: "a React component: state setters, memoized callbacks and effects as one render runs them", lang: "javascript", code: `
+import React, { useState, useEffect, useCallback, useMemo, useRef } from 'react';
+export const Quotes = ({ symbol }) => {
+  const [quote, setQuote] = useState(() => null);
+  const seen = useRef(0);
+  const url = useMemo(() => 'https://q.example.com/quote?symbol=' + symbol, [symbol]);
+  const load = useCallback(async () => {
+    seen.current += 1;
+    const r = await fetch(url);
+    setQuote(await r.json());
+  }, [url]);
+  useEffect(() => { load(); }, [load]);
+  return <p>{quote ? quote.price : '…'}</p>;
+};`, fn: "Quotes", status: sandbox.StatusOK, urls: []string{"https://q.example.com/quote?symbol=test"}},
+		{name: "a handler set on a page element, found by its name", lang: "javascript", code: `
+const list = document.getElementById('results');
+const box = document.querySelector('#search');
+function clear() { while (list.firstChild) { list.removeChild(list.firstChild); } }
+box.onchange = () => {
+  clear();
+  fetch('https://r.example.com/search?q=' + box.value).then(r => r.json()).then(d => {
+    const li = document.createElement('li'); li.textContent = d.title; list.appendChild(li);
+  });
+};`, fn: "onchange", status: sandbox.StatusOK, urls: []string{"https://r.example.com/search?q="}},
+		{name: "a handler set deeper in an object, found by its name", lang: "javascript", code: `
+const app = { api: {} };
+app.api.loadNews = async function (topic) { return fetch('https://n.example.com/news/' + topic); };`,
+			fn: "loadNews", status: sandbox.StatusOK, urls: []string{"https://n.example.com/news/test"}},
+		{name: "what is set on a stub stays there", lang: "javascript", code: `
+const ui = widgets;
+ui.panel.render = () => fetch('https://p.example.com/panel');`, fn: "render", status: sandbox.StatusOK,
+			urls: []string{"https://p.example.com/panel"}},
+		{name: "an Angular service: its injected HttpClient records, HttpHeaders and HttpParams read", lang: "typescript", code: `
+import { HttpClient, HttpHeaders, HttpParams } from '@angular/common/http';
+import { Injectable } from '@angular/core';
+import { Observable } from 'rxjs';
+@Injectable({ providedIn: 'root' })
+export class MarketService {
+  apiURL = 'https://bb.example.com/market/auto-complete';
+  constructor(private httpClient: HttpClient) {}
+  search(term: string): Observable<any> {
+    const headers = new HttpHeaders({ 'X-RapidAPI-Host': 'bb.example.com' }).set('X-RapidAPI-Key', 'k');
+    const params = new HttpParams().set('query', term);
+    return this.httpClient.get(this.apiURL, { headers, params });
+  }
+}`, fn: "search", status: sandbox.StatusOK, urls: []string{"https://bb.example.com/market/auto-complete"}},
+		{name: "a class under a decorator nobody imported", lang: "typescript", code: `
+import { HttpClient } from '@angular/common/http';
+@Injectable({ providedIn: 'root' })
+export class NewsService {
+  constructor(private http: HttpClient) {}
+  latest() { return this.http.get('https://news.example.com/latest'); }
+}`, fn: "latest", status: sandbox.StatusOK, urls: []string{"https://news.example.com/latest"}, undefined: []string{"Injectable"}},
+		{name: "Angular's inject(HttpClient)", lang: "typescript", code: `
+import { HttpClient } from '@angular/common/http';
+import { Injectable, inject } from '@angular/core';
+@Injectable({ providedIn: 'root' })
+export class QuoteService {
+  private http = inject(HttpClient);
+  random() { return this.http.post('https://quotes.example.com/random', { lang: 'en' }); }
+}`, fn: "random", status: sandbox.StatusOK, urls: []string{"https://quotes.example.com/random"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -109,6 +171,12 @@ async function poll() { for (;;) { const r = await fetch('https://jobs.example.c
 			}
 			if tc.name == "a function name is no code" && len(res.Requests) != 0 {
 				t.Errorf("requests %v", res.Requests)
+			}
+			if strings.HasPrefix(tc.name, "an Angular service") && len(res.Requests) == 1 {
+				q := res.Requests[0]
+				if q.Lib != "angular" || q.Method != "GET" || !strings.Contains(string(q.Params), "query") || q.Headers["X-RapidAPI-Host"] != "bb.example.com" {
+					t.Errorf("angular request %+v, want GET with the query param and the host header", q)
+				}
 			}
 			if tc.name == "request limit ends a polling loop" && len(res.Requests) != maxRequests {
 				t.Errorf("%d requests, want %d", len(res.Requests), maxRequests)

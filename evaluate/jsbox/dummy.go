@@ -70,6 +70,10 @@ func dummyFor(p param, mode int) map[string]any {
 		return map[string]any{"k": k}
 	}
 	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(p.Name))
+	if n == "http" || n == "httpclient" || n == "httpservice" {
+		// an Angular service's injected client: constructor(private http: HttpClient)
+		return map[string]any{"h": 1}
+	}
 	switch p.Kind {
 	case "num":
 		switch {

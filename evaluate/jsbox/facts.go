@@ -190,16 +190,39 @@ func (a *analysis) topDefs(st ast.Statement) {
 			return
 		}
 		name := string(d.Identifier.Name)
-		if isExports(d.Left) {
+		switch {
+		case isExports(d.Left):
 			a.valueDef(name, as.Right)
-		} else if name == "exports" && isIdent(d.Left, "module") {
+		case name == "exports" && isIdent(d.Left, "module"):
 			if o, ok := as.Right.(*ast.ObjectLiteral); ok {
 				a.objectDefs("", o)
 			} else {
 				a.valueDef("default", as.Right)
 			}
+		default:
+			// a handler set on an object: button.onclick = () => ..., api.load = function ...
+			if path := dotPath(d); path != "" {
+				switch as.Right.(type) {
+				case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral:
+					a.valueDef(path, as.Right)
+				}
+			}
 		}
 	}
+}
+
+// dotPath is the path of a member expression of names only ("a.b.c"), "" for any
+// other expression.
+func dotPath(e ast.Expression) string {
+	switch x := e.(type) {
+	case *ast.Identifier:
+		return string(x.Name)
+	case *ast.DotExpression:
+		if l := dotPath(x.Left); l != "" {
+			return l + "." + string(x.Identifier.Name)
+		}
+	}
+	return ""
 }
 
 // exports reads esbuild's export table: {name: () => local, ...}.

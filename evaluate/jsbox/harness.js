@@ -39,19 +39,34 @@
         if (k === "prototype") return t.prototype;
         if (typeof k === "symbol") return undefined;
         if (hasOwn.call(t, k) && k !== "name") return t[k];
-        return makeStub(name);
+        // one stub per property, so what the code sets on it stays there
+        // (button.dataset.x = 1; form.onsubmit = handler)
+        var child = makeStub(name);
+        try { t[k] = child; } catch (e) {}
+        return child;
       },
       set: function (t, k, v) {
         try { t[k] = v; } catch (e) {}
         return true;
       },
       has: function () { return true; },
-      apply: function (t, self, args) { hand(args); return makeStub(name); },
+      apply: function (t, self, args) {
+        // a stub decorator or higher-order component leaves the class it wraps
+        // as it was (@Injectable() export class …, connect(m)(Widget))
+        if (args.length > 0 && isClass(args[0])) return args[0];
+        hand(args);
+        return makeStub(name);
+      },
       construct: function (t, args) { hand(args); return makeStub(name); },
       getPrototypeOf: function () { return Object.prototype; },
     };
     proxy = new Proxy(target, handler);
     return proxy;
+  }
+
+  function isClass(f) {
+    if (typeof f !== "function") return false;
+    try { return /^class\b/.test(Function.prototype.toString.call(f)); } catch (e) { return false; }
   }
 
   // Functions the code hands to a stub (a route handler to express's app.get, an
@@ -1362,6 +1377,215 @@
     "worker_threads", "vm", "v8", "inspector", "module", "http2", "repl", "readline", "perf_hooks", "async_hooks",
     "trace_events", "wasi", "diagnostics_channel", "tty", "sqlite", "test"];
 
+  // ---- Angular's HttpClient ----------------------------------------------------------
+
+  // makeAngularHTTP: @angular/common/http. A request is recorded when the code makes
+  // it (Angular sends it on subscribe; the code names it either way) and answered by
+  // an observable that emits the data once; HttpHeaders and HttpParams are the
+  // immutable maps Angular's are.
+  function makeAngularHTTP() {
+    loadWeb();
+    function KV(init) {
+      this._m = {};
+      var o = isObj(init) && (init.fromObject || init.fromString) ? (init.fromObject || init.fromString) : init;
+      if (typeof o === "string") {
+        var self = this;
+        new URLSearchParams(o).forEach(function (v, k) { self._m[k] = v; });
+      } else if (isObj(o)) {
+        assign(this._m, o);
+      }
+    }
+    KV.prototype = {
+      _with: function (k, v, drop) {
+        var c = Object.create(Object.getPrototypeOf(this));
+        c._m = assign({}, this._m);
+        if (drop) delete c._m[str(k)]; else c._m[str(k)] = v;
+        return c;
+      },
+      set: function (k, v) { return this._with(k, v); },
+      append: function (k, v) { return this._with(k, v); },
+      delete: function (k) { return this._with(k, undefined, true); },
+      get: function (k) { var v = this._m[str(k)]; return v === undefined ? null : v; },
+      has: function (k) { return hasOwn.call(this._m, str(k)); },
+      keys: function () { return Object.keys(this._m); },
+      toString: function () { return new URLSearchParams(this._m).toString(); },
+    };
+    function HttpHeaders(init) { KV.call(this, init); }
+    HttpHeaders.prototype = Object.create(KV.prototype);
+    function HttpParams(init) { KV.call(this, init); }
+    HttpParams.prototype = Object.create(KV.prototype);
+    function plain(x) { return x instanceof KV ? x._m : x; }
+    function observable(value) {
+      var o = {
+        subscribe: function (next, error, complete) {
+          var n = typeof next === "function" ? next : isObj(next) ? next.next : null;
+          var c = typeof complete === "function" ? complete : isObj(next) ? next.complete : null;
+          if (typeof n === "function") n(value);
+          if (typeof c === "function") c();
+          return { unsubscribe: function () {} };
+        },
+        pipe: function () { return o; },
+        toPromise: function () { return Promise.resolve(value); },
+      };
+      return o;
+    }
+    function send(method, url, body, opts) {
+      opts = isObj(opts) ? opts : {};
+      var b = bodyOf(body);
+      record("angular", method, url, plain(opts.params), plain(opts.headers), b.json, b.data);
+      return observable(makeData());
+    }
+    function HttpClient() {}
+    HttpClient.prototype.request = function (method, url, opts) {
+      if (isObj(method) && method.url !== undefined) return send(method.method || "GET", method.urlWithParams || method.url, method.body, method);
+      return send(method, url, isObj(opts) ? opts.body : undefined, opts);
+    };
+    ["get", "delete", "head", "options", "jsonp"].forEach(function (m) {
+      HttpClient.prototype[m] = function (url, opts) { return send(m === "jsonp" ? "GET" : m, url, undefined, opts); };
+    });
+    ["post", "put", "patch"].forEach(function (m) {
+      HttpClient.prototype[m] = function (url, body, opts) { return send(m, url, body, opts); };
+    });
+    function HttpRequest(method, url, third, fourth) {
+      var withBody = /^(POST|PUT|PATCH)$/i.test(str(method));
+      var init = (withBody ? fourth : third) || {};
+      this.method = method; this.url = url; this.body = withBody ? third : null;
+      this.headers = init.headers; this.params = init.params; this.urlWithParams = url;
+    }
+    var m = { HttpClient: HttpClient, HttpHeaders: HttpHeaders, HttpParams: HttpParams, HttpRequest: HttpRequest,
+      HttpErrorResponse: Error, HttpClientModule: {}, provideHttpClient: function () { return {}; },
+      withFetch: function () { return {}; }, withInterceptors: function () { return {}; } };
+    return new Proxy(m, { get: function (t, k) {
+      if (typeof k === "symbol" || k === "__esModule") return undefined;
+      if (!hasOwn.call(t, k)) t[k] = makeStub("@angular/common/http");
+      return t[k];
+    } });
+  }
+
+  // angularClient is an HttpClient for a constructor parameter that takes one.
+  function angularClient() { return new (requireF("@angular/common/http").HttpClient)(); }
+
+  // makeAngularCore: @angular/core's decorators as no-ops and inject(HttpClient)
+  // giving a client; the rest stubs.
+  function makeAngularCore() {
+    var deco = function () { return function (t) { return t; }; };
+    var m = { Injectable: deco, Component: deco, NgModule: deco, Input: deco, Output: deco, Directive: deco, Pipe: deco,
+      inject: function (t) { return t === requireF("@angular/common/http").HttpClient ? angularClient() : makeStub("inject"); },
+      EventEmitter: EventEmitter };
+    return new Proxy(m, { get: function (t, k) {
+      if (typeof k === "symbol" || k === "__esModule") return undefined;
+      if (!hasOwn.call(t, k)) t[k] = makeStub("@angular/core");
+      return t[k];
+    } });
+  }
+
+  // ---- React and the DOM ---------------------------------------------------------
+
+  // makeReact: React's hooks as one render that never renders again: state holds
+  // its initial value (setters do nothing), effects are handed to the driver to run
+  // after the render as React would, a memoized callback is the callback. Anything
+  // else React exports (Component, Fragment, lazy, …) is a stub.
+  function makeReact() {
+    var noop = function () {};
+    var effect = function (fn) { hand([fn]); };
+    var R = {
+      useState: function (v) { return [typeof v === "function" ? v() : v, noop]; },
+      useReducer: function (r, v, init) { return [typeof init === "function" ? init(v) : v, noop]; },
+      useEffect: effect, useLayoutEffect: effect, useInsertionEffect: effect,
+      useCallback: function (fn) { return fn; },
+      useMemo: function (fn) { return typeof fn === "function" ? fn() : undefined; },
+      useRef: function (v) { return { current: v }; },
+      createRef: function () { return { current: null }; },
+      createContext: function (v) { return { _value: v, Provider: makeStub("Provider"), Consumer: makeStub("Consumer") }; },
+      useContext: function (c) { return isObj(c) && hasOwn.call(c, "_value") && c._value !== undefined ? c._value : makeStub("context"); },
+      useId: function () { return ":r0:"; },
+      useTransition: function () { return [false, function (f) { if (typeof f === "function") f(); }]; },
+      useDeferredValue: function (v) { return v; },
+      useSyncExternalStore: function (sub, get) { return typeof get === "function" ? get() : undefined; },
+      useImperativeHandle: noop, useDebugValue: noop,
+      forwardRef: function (f) { return f; },
+      memo: function (c) { return c; },
+      createElement: function () { return makeStub("element"); },
+    };
+    return new Proxy(R, {
+      get: function (t, k) {
+        if (typeof k === "symbol" || k === "__esModule") return undefined;
+        if (!hasOwn.call(t, k)) t[k] = makeStub("react");
+        return t[k];
+      },
+    });
+  }
+
+  // makeElement: a DOM element with no children and no value, so loops that empty
+  // or walk the page end (while (list.firstChild) list.removeChild(...)); its
+  // listeners are handed to the driver; any other property is a stub.
+  function makeElement(tag) {
+    var kids = [];
+    var listen = function (type, fn) { hand([fn]); };
+    var el = {
+      tagName: str(tag || "div").toUpperCase(), nodeType: 1, id: "", className: "", value: "", checked: false,
+      textContent: "", innerHTML: "", innerText: "", outerHTML: "", src: "", href: "",
+      style: {}, dataset: {}, parentNode: null, parentElement: null,
+      classList: { add: function () {}, remove: function () {}, toggle: function () { return false; }, contains: function () { return false; } },
+      appendChild: function (c) { kids.push(c); return c; },
+      append: function () { for (var i = 0; i < arguments.length; i++) kids.push(arguments[i]); },
+      prepend: function () { for (var i = arguments.length - 1; i >= 0; i--) kids.unshift(arguments[i]); },
+      insertBefore: function (c) { kids.unshift(c); return c; },
+      removeChild: function (c) { var i = kids.indexOf(c); if (i >= 0) kids.splice(i, 1); return c; },
+      replaceChildren: function () { kids.length = 0; },
+      remove: function () {}, setAttribute: function () {}, removeAttribute: function () {},
+      getAttribute: function () { return null; }, hasAttribute: function () { return false; },
+      addEventListener: listen, removeEventListener: function () {},
+      querySelector: function () { return null; }, querySelectorAll: function () { return []; },
+      getElementsByClassName: function () { return []; }, getElementsByTagName: function () { return []; },
+      insertAdjacentHTML: function () {}, insertAdjacentElement: function (p, e) { return e; },
+      cloneNode: function () { return makeElement(tag); },
+      focus: function () {}, blur: function () {}, click: function () {}, reset: function () {}, submit: function () {},
+      getBoundingClientRect: function () { return { top: 0, left: 0, width: 0, height: 0 }; },
+    };
+    var live = {
+      children: function () { return kids.slice(); }, childNodes: function () { return kids.slice(); },
+      firstChild: function () { return kids.length ? kids[0] : null; }, lastChild: function () { return kids.length ? kids[kids.length - 1] : null; },
+      firstElementChild: function () { return kids.length ? kids[0] : null; }, lastElementChild: function () { return kids.length ? kids[kids.length - 1] : null; },
+      childElementCount: function () { return kids.length; },
+    };
+    return new Proxy(el, {
+      get: function (t, k) {
+        if (typeof k === "symbol") return undefined;
+        if (hasOwn.call(live, k)) return live[k]();
+        if (!hasOwn.call(t, k)) {
+          if (k === "then" || k === "toJSON") return undefined;
+          t[k] = /^on[a-z]+$/.test(k) ? null : makeStub("element");
+        }
+        return t[k];
+      },
+    });
+  }
+
+  // makeDocument: the page: one element per id or selector asked for, created
+  // elements, and listeners handed to the driver.
+  function makeDocument() {
+    var byKey = {};
+    var one = function (k) { k = str(k); if (!hasOwn.call(byKey, k)) byKey[k] = makeElement("div"); return byKey[k]; };
+    var doc = {
+      readyState: "complete", cookie: "", title: "", referrer: "", URL: "https://example.com/",
+      body: makeElement("body"), head: makeElement("head"), documentElement: makeElement("html"),
+      getElementById: one, querySelector: one,
+      querySelectorAll: function () { return []; }, getElementsByClassName: function () { return []; },
+      getElementsByTagName: function () { return []; }, getElementsByName: function () { return []; },
+      createElement: function (t) { return makeElement(t); }, createTextNode: function (t) { return { nodeType: 3, textContent: str(t) }; },
+      createDocumentFragment: function () { return makeElement("fragment"); },
+      addEventListener: function (type, fn) { hand([fn]); }, removeEventListener: function () {},
+    };
+    return new Proxy(doc, {
+      get: function (t, k) {
+        if (typeof k === "symbol") return undefined;
+        if (!hasOwn.call(t, k)) t[k] = makeStub("document");
+        return t[k];
+      },
+    });
+  }
+
   // makeModule: the module a require of name gets (undefined: none of ours).
   function makeModule(n) {
     switch (n) {
@@ -1380,6 +1604,9 @@
       case "http": return makeNodeHTTP("http:");
       case "undici": return makeUndici();
       case "events": return EventEmitter;
+      case "react": case "preact/compat": case "preact/hooks": return makeReact();
+      case "@angular/common/http": return makeAngularHTTP();
+      case "@angular/core": return makeAngularCore();
     }
     loadNode();
     switch (n) {
@@ -1495,7 +1722,7 @@
       case "superagent": return requireF("superagent");
       case "unirest": return requireF("unirest");
       case "window": return G;
-      case "document": return makeStub("document");
+      case "document": return makeDocument();
     }
     return undefined;
   }
@@ -1504,8 +1731,8 @@
 
   // dummy builds an argument from its description (chosen by the Go side from the
   // parameter's name and uses): {s: string}, {n: number}, {a: 1} an array, {f: 1} a
-  // function, {o: 1} an empty object, {x: name} a stub, {k: {key: description}} an
-  // object, {u: 1} undefined.
+  // function, {o: 1} an empty object, {x: name} a stub, {h: 1} Angular's HttpClient,
+  // {k: {key: description}} an object, {u: 1} undefined.
   function dummy(d) {
     if (d.s !== undefined) return d.s;
     if (d.n !== undefined) return d.n;
@@ -1513,6 +1740,7 @@
     if (d.f) return function () {};
     if (d.o) return {};
     if (d.x !== undefined) return makeStub(d.x);
+    if (d.h) return angularClient();
     if (d.k) {
       var o = {};
       var ks = Object.keys(d.k);
@@ -1582,7 +1810,13 @@
       var self = instances[owner];
       return self ? { fn: self[m], self: self } : null;
     }
-    var fn = o[m];
+    // owner.a.b.m: the path walked to the object the function was set on
+    var path = m.split(".");
+    for (var i = 0; i < path.length - 1; i++) {
+      o = o[path[i]];
+      if (!isObj(o)) return null;
+    }
+    var fn = o[path[path.length - 1]];
     return typeof fn === "function" ? { fn: fn, self: o } : null;
   }
 
