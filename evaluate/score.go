@@ -212,15 +212,16 @@ var httpClients = map[string]bool{"requests": true, "httpx": true, "aiohttp": tr
 	"urllib3": true, "http": true}
 
 // npmClients are the JavaScript packages and Node modules that count as importing
-// an HTTP client, and globalClients the clients JavaScript runtimes provide
-// without an import.
+// an HTTP client, and globalClients the clients a JavaScript program may use
+// without an import: the runtime's, and those a page's script tags provide
+// (axios and jQuery from a CDN).
 var (
 	npmClients = map[string]bool{"axios": true, "node-fetch": true, "got": true, "superagent": true, "ky": true,
 		"undici": true, "cross-fetch": true, "isomorphic-fetch": true, "request": true, "request-promise": true,
 		"request-promise-native": true, "needle": true, "unirest": true, "jquery": true, "http": true, "https": true,
 		"ky-universal": true, "@angular/common": true, "wretch": true, "ofetch": true, "make-fetch-happen": true,
 		"phin": true, "bent": true, "redaxios": true}
-	globalClients = map[string]bool{"fetch": true, "XMLHttpRequest": true}
+	globalClients = map[string]bool{"fetch": true, "XMLHttpRequest": true, "axios": true, "$": true, "jQuery": true}
 )
 
 // Package is the package (Python: top-level module) an import names; "" for a

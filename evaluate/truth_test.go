@@ -102,6 +102,8 @@ func TestDependenciesJavaScript(t *testing.T) {
 		{"node-fetch and dotenv", lang.JavaScript, []string{"node-fetch", "dotenv"}, nil, true, false},
 		{"global fetch, no import", lang.JavaScript, nil, []string{"fetch"}, true, false},
 		{"global XMLHttpRequest with a known package", lang.TypeScript, []string{"uuid"}, []string{"XMLHttpRequest"}, true, false},
+		{"axios from a page's script tag", lang.JavaScript, nil, []string{"axios"}, true, false},
+		{"jQuery from a page's script tag", lang.JavaScript, nil, []string{"$"}, true, false},
 		{"no client at all", lang.JavaScript, []string{"lodash"}, nil, false, false},
 		{"nothing", lang.JavaScript, nil, nil, false, false},
 		{"unknown package", lang.JavaScript, []string{"axios", "totally-made-up-pkg"}, nil, false, false},

@@ -105,8 +105,8 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 		return nil // $(selector)
 	}
 	// a module's own calls: axios.get, got(url), https.request, unirest.get …
-	if lib, rest := libOfModule(d); lib != "" && (fn.typ == "identifier" && m.importPath(fn.text(src)) != "" ||
-		fn.typ == "member_expression" && (m.isModuleRef(fn, f) || lib == lang.LibJQuery)) {
+	if lib, rest := libOfModule(d); lib != "" && (fn.typ == "identifier" && (m.importPath(fn.text(src)) != "" || m.pageGlobal(fn, f, lib)) ||
+		fn.typ == "member_expression" && (m.isModuleRef(fn, f) || lib == lang.LibJQuery || m.pageGlobal(fn, f, lib))) {
 		if base := baseName(fn, src); lib == lang.LibJQuery && (bound(f, base) || len(m.bindings[base]) > 0 && m.importPath(base) == "") {
 			return nil // $ = cheerio.load(html) is no jQuery
 		}
@@ -201,6 +201,13 @@ func routeRegistration(call *node) bool {
 func (m *module) isModuleRef(fn *node, f *fnInfo) bool {
 	base := baseName(fn, m.src)
 	return base != "" && !bound(f, base) && m.importPath(base) != "" || base != "" && m.localRequire(base, f)
+}
+
+// pageGlobal reports a call of axios as a page's <script> tag provides it: the
+// name axios read and bound nowhere in the file (jQuery's $ is handled apart).
+func (m *module) pageGlobal(fn *node, f *fnInfo, lib string) bool {
+	base := baseName(fn, m.src)
+	return lib == lang.LibAxios && base == "axios" && !bound(f, base) && len(m.bindings[base]) == 0
 }
 
 // localRequire reports a local name bound to require(...) in f or its parents.

@@ -117,7 +117,7 @@ const (
 )
 
 // generatedMarkers are what a generator writes at the top of a file it made (in a
-// comment, but for webpack's bootstrap code), and the reason a file carrying one is skipped with.
+// comment, but for webpack's bootstrap and chunks), and the reason a file carrying one is skipped with.
 var generatedMarkers = []struct{ marker, reason string }{
 	{"automatically generated", SkipGenerated},
 	{"auto-generated", SkipGenerated},
@@ -130,6 +130,8 @@ var generatedMarkers = []struct{ marker, reason string }{
 	{"webpackbootstrap", SkipWebpack},
 	{"__webpack_require__", SkipWebpack},
 	{"/******/", SkipWebpack},
+	{"webpackchunk", SkipWebpackChunk}, // (self.webpackChunkapp = self.webpackChunkapp || []).push(…)
+	{"webpackjsonp", SkipWebpackChunk}, // webpack 4's (window.webpackJsonp = …).push(…)
 }
 
 // Why generated JavaScript and TypeScript is skipped.
@@ -137,6 +139,7 @@ const (
 	SkipGenerated    = "generated code: a generator's header at the top"
 	SkipGeneratedTag = "generated code: an @generated tag at the top"
 	SkipWebpack      = "generated code: a webpack bootstrap"
+	SkipWebpackChunk = "generated code: a webpack chunk"
 )
 
 // generatedHead is how much of a file's start is read for a generator's marker.
@@ -146,7 +149,7 @@ const generatedHead = 1024
 // repository's own source ("" when it is): minified (most of it on lines over
 // 1,000 characters, a one-line file among them), compiled output (a
 // //# sourceMappingURL comment), or generated (a generator's header, a webpack
-// bootstrap). Python content is judged by the later stages (decontam's banner
+// bootstrap or chunk, even prettified). Python content is judged by the later stages (decontam's banner
 // rule), so for Python it is always "".
 func SkipContent(n lang.Name, content []byte) string {
 	if n.Family() != lang.JavaScript {
@@ -177,7 +180,7 @@ func SkipContent(n lang.Name, content []byte) string {
 		l = bytes.TrimSpace(l)
 		comment := bytes.HasPrefix(l, []byte("//")) || bytes.HasPrefix(l, []byte("/*")) || bytes.HasPrefix(l, []byte("*"))
 		for _, m := range generatedMarkers {
-			if (comment || m.reason == SkipWebpack) && bytes.Contains(l, []byte(m.marker)) {
+			if (comment || m.reason == SkipWebpack || m.reason == SkipWebpackChunk) && bytes.Contains(l, []byte(m.marker)) {
 				return m.reason
 			}
 		}

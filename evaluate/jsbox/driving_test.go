@@ -132,6 +132,27 @@ export class NewsService {
   constructor(private http: HttpClient) {}
   latest() { return this.http.get('https://news.example.com/latest'); }
 }`, fn: "latest", status: sandbox.StatusOK, urls: []string{"https://news.example.com/latest"}, undefined: []string{"Injectable"}},
+		{name: "a Vue 2 page: a lifecycle hook of the options object, axios from a script tag", lang: "javascript", code: `
+new Vue({
+  el: '#games',
+  data() { return { info: [], page: 2 }; },
+  created() { this.load(); },
+  methods: {
+    load() {
+      axios({ method: 'GET', url: 'https://games.example.com/games?page=' + this.page })
+        .then(r => (this.info = r.data.results));
+    },
+  },
+});`, fn: "created", status: sandbox.StatusOK, urls: []string{"https://games.example.com/games?page=2"}},
+		{name: "a Vue 3 page: setup of createApp", lang: "javascript", code: `
+const { createApp, ref } = Vue;
+createApp({
+  setup() {
+    const message = ref('');
+    axios.get('https://steam.example.com/appDetail/730').then(r => (message.value = r.data));
+    return { message };
+  },
+}).mount('#app');`, fn: "setup", status: sandbox.StatusOK, urls: []string{"https://steam.example.com/appDetail/730"}},
 		{name: "Angular's inject(HttpClient)", lang: "typescript", code: `
 import { HttpClient } from '@angular/common/http';
 import { Injectable, inject } from '@angular/core';

@@ -277,7 +277,13 @@ type driver struct {
 	errs   []string
 	fired  int // timer callbacks so far
 	capped bool
+	// missing are the named targets the module does not define: an error only
+	// when nothing else (a function handed to a framework) sends a request.
+	missing []string
 }
+
+// errNotDefined is the error of a named target the module does not define.
+var errNotDefined = errors.New("not defined")
 
 // stopped tells an interrupt (what it carried) from an ordinary exception.
 func stopped(err error) (any, bool) {
@@ -417,6 +423,11 @@ func (d *driver) drive(compiled *goja.Program, an analysis, function string) (st
 			return v
 		}
 	}
+	if len(d.h.res.Requests) == 0 {
+		for _, name := range d.missing {
+			d.note(name, errNotDefined)
+		}
+	}
 	if d.capped {
 		d.errs = append(d.errs, fmt.Sprintf("timers: stopped after %d callbacks (a timer that never ends)", maxTimerCalls))
 	}
@@ -493,7 +504,7 @@ func (d *driver) callTarget(t def) any {
 			ro := r.ToObject(d.vm)
 			if m := ro.Get("missing"); m != nil && m.ToBoolean() {
 				if mode == 0 && t.Name != "" {
-					first = fmt.Errorf("not defined")
+					d.missing = append(d.missing, t.Name)
 				}
 				break
 			}

@@ -72,12 +72,49 @@
   // Functions the code hands to a stub (a route handler to express's app.get, an
   // effect to React's useEffect, a listener to document.addEventListener): the
   // driver calls them, when nothing else sent a request, as their framework would.
+  // An options object handed to a stub (new Vue({created() {…}}), createApp({setup()
+  // {…}}), a plugin's hooks) hands its functions and its methods' too, each called
+  // with the component's `this`: its data and methods, any other property a stub.
   var handed = [];
   var MAX_HANDED = 50;
   function hand(args) {
     for (var i = 0; i < args.length && handed.length < MAX_HANDED; i++) {
-      if (typeof args[i] === "function") handed.push(args[i]);
+      var a = args[i];
+      if (typeof a === "function") {
+        if (!isClass(a)) handed.push({ fn: a, self: undefined });
+      } else if (isPlain(a)) {
+        handOptions(a);
+      }
     }
+  }
+  function isPlain(o) {
+    if (o === null || typeof o !== "object") return false;
+    var p = Object.getPrototypeOf(o);
+    return p === Object.prototype || p === null;
+  }
+  function handOptions(o) {
+    var vm = null;
+    var self = function () {
+      if (vm) return vm;
+      var own = {};
+      vm = new Proxy(own, { get: function (t, k) {
+        if (typeof k === "symbol" || k === "then" || k === "toJSON") return undefined;
+        if (!hasOwn.call(t, k)) t[k] = makeStub("this");
+        return t[k];
+      } });
+      try { var d = typeof o.data === "function" ? o.data.call(vm) : o.data; if (isObj(d)) assign(own, d); } catch (e) {}
+      if (isPlain(o.methods)) assign(own, o.methods);
+      return vm;
+    };
+    var add = function (from) {
+      var ks = Object.keys(from);
+      for (var j = 0; j < ks.length && handed.length < MAX_HANDED; j++) {
+        var f = from[ks[j]];
+        if (typeof f === "function" && ks[j] !== "data") handed.push({ fn: f, self: self });
+      }
+    };
+    add(o);
+    if (isPlain(o.methods)) add(o.methods);
   }
 
   // What a fake response's json() gives: a record whose every field is another
@@ -1855,7 +1892,9 @@
     drive: drive,
     handed: function () { return handed.length; },
     callHanded: function (i) {
-      return { value: Reflect.apply(handed[i], undefined, [makeStub("req"), makeStub("res"), makeStub("next")]) };
+      var h = handed[i];
+      var self = typeof h.self === "function" ? h.self() : h.self;
+      return { value: Reflect.apply(h.fn, self, [makeStub("req"), makeStub("res"), makeStub("next")]) };
     },
     setCtorArgs: function (c) { drive.ctorArgs = JSON.parse(c); },
     tick: tick,
