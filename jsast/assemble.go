@@ -59,30 +59,30 @@ func (x *extractor) assemble(f *fnInfo) *program {
 	case f.class != nil && f.class.top && f.parent == nil:
 		ci := f.class
 		members := x.classMembers(ci, f)
-		body := ci.node.child("body")
+		body := ci.node.Child("body")
 		var b strings.Builder
-		b.WriteString(strings.TrimRight(lineTextTo(src, ci.outer, body.start+1), " \t"))
+		b.WriteString(strings.TrimRight(lineTextTo(src, ci.outer, body.Start+1), " \t"))
 		for _, mem := range members {
 			b.WriteString("\n")
 			b.WriteString(lineText(src, mem))
 			if mem != f.outer {
 				extra = append(extra, lang.PulledIn{Name: ci.name + "." + memberName(mem, src), Kind: memberKind(mem),
-					StartLine: mem.row + 1, EndLine: mem.endRow + 1})
+					StartLine: mem.Row + 1, EndLine: mem.EndRow + 1})
 			}
 		}
 		b.WriteString("\n}")
-		extra = append(extra, lang.PulledIn{Name: ci.name, Kind: "class", StartLine: ci.outer.row + 1, EndLine: body.row + 1})
-		target = &piece{start: ci.outer.start, text: b.String(), kind: "target", row: ci.outer.row, end: ci.outer.endRow, node: ci.outer}
+		extra = append(extra, lang.PulledIn{Name: ci.name, Kind: "class", StartLine: ci.outer.Row + 1, EndLine: body.Row + 1})
+		target = &piece{start: ci.outer.Start, text: b.String(), kind: "target", row: ci.outer.Row, end: ci.outer.EndRow, node: ci.outer}
 		roots = append(roots, members...)
-		for _, c := range ci.node.children {
-			if c.typ == "class_heritage" || c.typ == "decorator" {
+		for _, c := range ci.node.Children {
+			if c.Type == "class_heritage" || c.Type == "decorator" {
 				roots = append(roots, c)
 			}
 		}
 		if ci.outer != ci.node {
 			// @Injectable() export class …: the decorators stand on the export
-			for _, c := range ci.outer.children {
-				if c.typ == "decorator" {
+			for _, c := range ci.outer.Children {
+				if c.Type == "decorator" {
 					roots = append(roots, c)
 				}
 			}
@@ -91,22 +91,22 @@ func (x *extractor) assemble(f *fnInfo) *program {
 		// an object's method: the object reduced to its data and the methods f
 		// reaches through this
 		text, dropped, kept := x.reducedObject(f)
-		if f.stmt.col > 0 {
-			text = dedent(text, f.stmt.col)
+		if f.stmt.Col > 0 {
+			text = dedent(text, f.stmt.Col)
 		}
-		target = &piece{start: f.stmt.start, text: text, kind: "target", row: f.stmt.row, end: f.stmt.endRow, node: f.stmt}
+		target = &piece{start: f.stmt.Start, text: text, kind: "target", row: f.stmt.Row, end: f.stmt.EndRow, node: f.stmt}
 		roots = []*node{f.stmt}
 		skip = dropped
 		for _, k := range kept {
-			extra = append(extra, lang.PulledIn{Name: k.qual, Kind: "method", StartLine: k.outer.row + 1, EndLine: k.outer.endRow + 1})
+			extra = append(extra, lang.PulledIn{Name: k.qual, Kind: "method", StartLine: k.outer.Row + 1, EndLine: k.outer.EndRow + 1})
 		}
 	case f.topLevel:
-		target = &piece{start: f.stmt.start, text: lineText(src, f.stmt), kind: "target", row: f.stmt.row, end: f.stmt.endRow, node: f.stmt}
+		target = &piece{start: f.stmt.Start, text: lineText(src, f.stmt), kind: "target", row: f.stmt.Row, end: f.stmt.EndRow, node: f.stmt}
 		roots = []*node{f.stmt}
-		verbatim = f.stmt.col == 0
+		verbatim = f.stmt.Col == 0
 	default:
-		target = &piece{start: f.stmt.start, text: dedent(lineText(src, f.stmt), f.stmt.col), kind: "target", row: f.stmt.row,
-			end: f.stmt.endRow, node: f.stmt}
+		target = &piece{start: f.stmt.Start, text: dedent(lineText(src, f.stmt), f.stmt.Col), kind: "target", row: f.stmt.Row,
+			end: f.stmt.EndRow, node: f.stmt}
 		roots = []*node{f.stmt}
 	}
 	p := x.build(roots, target, closure, skip)
@@ -120,7 +120,7 @@ func (x *extractor) assemble(f *fnInfo) *program {
 
 // lineTextTo is src from the start of n's line to end.
 func lineTextTo(src []byte, n *node, end uint32) string {
-	start := int(n.start)
+	start := int(n.Start)
 	for start > 0 && src[start-1] != '\n' && (src[start-1] == ' ' || src[start-1] == '\t') {
 		start--
 	}
@@ -131,11 +131,11 @@ func lineTextTo(src []byte, n *node, end uint32) string {
 // constructor, f, and the methods reached through this.name, transitively.
 func (x *extractor) classMembers(ci *classInfo, f *fnInfo) []*node {
 	src := x.m.src
-	body := ci.node.child("body")
+	body := ci.node.Child("body")
 	byName := map[string]*node{}
-	for _, c := range body.namedKids() {
-		if c.typ == "method_definition" {
-			if nm := c.child("name"); nm != nil {
+	for _, c := range body.NamedKids() {
+		if c.Type == "method_definition" {
+			if nm := c.Child("name"); nm != nil {
 				byName[keyText(nm, src)] = c
 			}
 		}
@@ -149,10 +149,10 @@ func (x *extractor) classMembers(ci *classInfo, f *fnInfo) []*node {
 	for len(queue) > 0 {
 		st := queue[0]
 		queue = queue[1:]
-		st.walk(func(n *node) bool {
-			if n.typ == "member_expression" {
-				if o := n.child("object"); o != nil && o.typ == "this" {
-					if c, ok := byName[n.child("property").text(src)]; ok && !want[c] {
+		st.Walk(func(n *node) bool {
+			if n.Type == "member_expression" {
+				if o := n.Child("object"); o != nil && o.Type == "this" {
+					if c, ok := byName[n.Child("property").Text(src)]; ok && !want[c] {
 						want[c] = true
 						queue = append(queue, c)
 					}
@@ -163,23 +163,23 @@ func (x *extractor) classMembers(ci *classInfo, f *fnInfo) []*node {
 	}
 	var out []*node
 	var pendingDecorators []*node
-	for _, c := range body.children {
+	for _, c := range body.Children {
 		switch {
-		case c.typ == "decorator":
+		case c.Type == "decorator":
 			pendingDecorators = append(pendingDecorators, c)
 			continue
-		case c.typ == "method_definition" || c.typ == "method_signature" || c.typ == "abstract_method_signature":
+		case c.Type == "method_definition" || c.Type == "method_signature" || c.Type == "abstract_method_signature":
 			if want[c] {
 				out = append(out, pendingDecorators...)
 				out = append(out, c)
 			}
-		case c.typ == "field_definition" || c.typ == "public_field_definition" || c.typ == "class_static_block" ||
-			c.typ == "index_signature":
+		case c.Type == "field_definition" || c.Type == "public_field_definition" || c.Type == "class_static_block" ||
+			c.Type == "index_signature":
 			out = append(out, pendingDecorators...)
 			out = append(out, c)
 			// a field's terminating semicolon is a sibling
-		case c.typ == ";" && len(out) > 0 && out[len(out)-1].end == c.start:
-			out[len(out)-1] = extendTo(out[len(out)-1], c.end)
+		case c.Type == ";" && len(out) > 0 && out[len(out)-1].End == c.Start:
+			out[len(out)-1] = extendTo(out[len(out)-1], c.End)
 		}
 		pendingDecorators = nil
 	}
@@ -189,22 +189,22 @@ func (x *extractor) classMembers(ci *classInfo, f *fnInfo) []*node {
 // extendTo returns a copy of n that ends at end (a field with its semicolon).
 func extendTo(n *node, end uint32) *node {
 	c := *n
-	c.end = end
+	c.End = end
 	return &c
 }
 
 func memberName(st *node, src []byte) string {
-	if nm := st.child("name"); nm != nil {
+	if nm := st.Child("name"); nm != nil {
 		return keyText(nm, src)
 	}
-	if nm := st.child("property"); nm != nil {
-		return nm.text(src)
+	if nm := st.Child("property"); nm != nil {
+		return nm.Text(src)
 	}
-	return st.typ
+	return st.Type
 }
 
 func memberKind(st *node) string {
-	if st.typ == "method_definition" {
+	if st.Type == "method_definition" {
 		return "method"
 	}
 	return "class_attribute"
@@ -230,17 +230,17 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]*fnIn
 	}
 	inTarget := func(st *node) bool {
 		for _, r := range roots {
-			if st == r || (r.start >= st.start && r.end <= st.end) || (st.start >= r.start && st.end <= r.end) {
+			if st == r || (r.Start >= st.Start && r.End <= st.End) || (st.Start >= r.Start && st.End <= r.End) {
 				return true
 			}
 		}
-		return target.node != nil && st.start >= target.node.start && st.end <= target.node.end
+		return target.node != nil && st.Start >= target.node.Start && st.End <= target.node.End
 	}
 	add := func(st *node, kind, name string) {
 		if _, ok := pieces[st]; ok || inTarget(st) {
 			return
 		}
-		pieces[st] = &piece{start: st.start, text: lineText(src, st), kind: kind, name: name, row: st.row, end: st.endRow, node: st}
+		pieces[st] = &piece{start: st.Start, text: lineText(src, st), kind: kind, name: name, row: st.Row, end: st.EndRow, node: st}
 		if kind != "import" {
 			queue = append(queue, freeNames(st, src)...)
 		}
@@ -255,8 +255,8 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]*fnIn
 		if g := closure[name]; g != nil {
 			if st := enclosingDecl(g, name, src); st != nil && !inTarget(st) {
 				if _, ok := pieces[st]; !ok {
-					pieces[st] = &piece{start: st.start, text: dedent(lineText(src, st), st.col), kind: "closure", name: name,
-						row: st.row, end: st.endRow, node: st}
+					pieces[st] = &piece{start: st.Start, text: dedent(lineText(src, st), st.Col), kind: "closure", name: name,
+						row: st.Row, end: st.EndRow, node: st}
 					queue = append(queue, freeNames(st, src)...)
 				}
 				continue
@@ -318,7 +318,7 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]*fnIn
 	b.WriteString("\n")
 	var nodes []*node
 	for _, p := range all {
-		if p.node == nil || p.node.parent != m.root || p.node.col != 0 {
+		if p.node == nil || p.node.Parent != m.root || p.node.Col != 0 {
 			nodes = nil
 			break
 		}
@@ -362,20 +362,20 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]*fnIn
 // const, let or var declaration, a function or a class — or nil (a parameter, a
 // name bound deeper in the body).
 func enclosingDecl(g *fnInfo, name string, src []byte) *node {
-	body := g.node.child("body")
-	if body == nil || body.typ != "statement_block" {
+	body := g.node.Child("body")
+	if body == nil || body.Type != "statement_block" {
 		return nil
 	}
-	for _, st := range body.children {
-		switch st.typ {
+	for _, st := range body.Children {
+		switch st.Type {
 		case "lexical_declaration", "variable_declaration":
-			for _, d := range st.children {
-				if d.typ == "variable_declarator" && bindsIn(d.child("name"), name, src) {
+			for _, d := range st.Children {
+				if d.Type == "variable_declarator" && bindsIn(d.Child("name"), name, src) {
 					return st
 				}
 			}
 		case "function_declaration", "generator_function_declaration", "class_declaration":
-			if st.child("name").text(src) == name {
+			if st.Child("name").Text(src) == name {
 				return st
 			}
 		}
@@ -387,11 +387,11 @@ func enclosingDecl(g *fnInfo, name string, src []byte) *node {
 // binds name.
 func bindsIn(t *node, name string, src []byte) bool {
 	found := false
-	t.walk(func(n *node) bool {
+	t.Walk(func(n *node) bool {
 		if found {
 			return false
 		}
-		if n.text(src) == name && (n.typ == "shorthand_property_identifier_pattern" || n.typ == "identifier" && bindsName(n)) {
+		if n.Text(src) == name && (n.Type == "shorthand_property_identifier_pattern" || n.Type == "identifier" && bindsName(n)) {
 			found = true
 		}
 		return true
@@ -402,7 +402,7 @@ func bindsIn(t *node, name string, src []byte) bool {
 // configures reports a module-level statement that configures an instance or
 // client the program uses: its defaults, interceptors or headers.
 func configures(st *node, src []byte) bool {
-	t := st.text(src)
+	t := st.Text(src)
 	i := strings.IndexAny(t, "=(")
 	if i < 0 {
 		return false
@@ -419,23 +419,23 @@ func isBlock(kind string) bool {
 // isDeclBlock reports a function or class declaration: set apart by blank lines
 // among the constants copied out of an enclosing function.
 func isDeclBlock(st *node) bool {
-	return st != nil && (st.typ == "function_declaration" || st.typ == "generator_function_declaration" || st.typ == "class_declaration")
+	return st != nil && (st.Type == "function_declaration" || st.Type == "generator_function_declaration" || st.Type == "class_declaration")
 }
 
 // importSpecs lists the module specifiers imported or required in n.
 func importSpecs(n *node, src []byte) []string {
 	var out []string
-	n.walk(func(c *node) bool {
-		switch c.typ {
+	n.Walk(func(c *node) bool {
+		switch c.Type {
 		case "import_statement", "export_statement":
-			if s := c.child("source"); s != nil {
+			if s := c.Child("source"); s != nil {
 				out = append(out, stringValue(s, src))
 			}
-			return c.typ == "export_statement"
+			return c.Type == "export_statement"
 		case "call_expression":
-			fn := c.child("function")
-			if fn != nil && (fn.typ == "import" || fn.typ == "identifier" && fn.text(src) == "require") {
-				if a := positional(c); len(a) == 1 && a[0].typ == "string" {
+			fn := c.Child("function")
+			if fn != nil && (fn.Type == "import" || fn.Type == "identifier" && fn.Text(src) == "require") {
+				if a := positional(c); len(a) == 1 && a[0].Type == "string" {
 					out = append(out, stringValue(a[0], src))
 				}
 			}
@@ -471,30 +471,30 @@ func freeNamesSkipping(n *node, src []byte, skip map[*node]bool) []string {
 	bound := map[string]bool{}
 	var refs []string
 	seen := map[string]bool{}
-	n.walk(func(c *node) bool {
+	n.Walk(func(c *node) bool {
 		if skip[c] {
 			return false
 		}
-		switch c.typ {
+		switch c.Type {
 		case "comment", "html_comment", "string", "regex", "property_identifier", "statement_identifier":
-			return c.typ != "comment" && c.typ != "html_comment" && c.typ != "regex" && c.typ != "string"
+			return c.Type != "comment" && c.Type != "html_comment" && c.Type != "regex" && c.Type != "string"
 		case "type_identifier":
-			if c.field == "name" && c.parent != nil && c.parent.typ != "generic_type" {
+			if c.Field == "name" && c.Parent != nil && c.Parent.Type != "generic_type" {
 				return false // the name of a class, interface or type being declared
 			}
-			name := "type:" + c.text(src)
+			name := "type:" + c.Text(src)
 			if !seen[name] {
 				seen[name] = true
 				refs = append(refs, name)
 			}
 			return false
 		case "identifier", "shorthand_property_identifier":
-			name := c.text(src)
-			if c.typ == "identifier" && bindsName(c) {
+			name := c.Text(src)
+			if c.Type == "identifier" && bindsName(c) {
 				bound[name] = true
 				return false
 			}
-			if c.typ == "identifier" && c.parent != nil && jsxName(c.parent) && name != "" && name[0] >= 'a' && name[0] <= 'z' {
+			if c.Type == "identifier" && c.Parent != nil && jsxName(c.Parent) && name != "" && name[0] >= 'a' && name[0] <= 'z' {
 				return false // an intrinsic element: <div>
 			}
 			if !seen[name] {
@@ -503,11 +503,11 @@ func freeNamesSkipping(n *node, src []byte, skip map[*node]bool) []string {
 			}
 			return false
 		case "shorthand_property_identifier_pattern":
-			bound[c.text(src)] = true
+			bound[c.Text(src)] = true
 			return false
 		case "type_parameter":
-			if nm := c.child("name"); nm != nil {
-				bound[nm.text(src)] = true
+			if nm := c.Child("name"); nm != nil {
+				bound[nm.Text(src)] = true
 			}
 		}
 		return true
@@ -522,7 +522,7 @@ func freeNamesSkipping(n *node, src []byte, skip map[*node]bool) []string {
 }
 
 func jsxName(p *node) bool {
-	switch p.typ {
+	switch p.Type {
 	case "jsx_opening_element", "jsx_closing_element", "jsx_self_closing_element":
 		return true
 	}
@@ -531,39 +531,39 @@ func jsxName(p *node) bool {
 
 // bindsName reports an identifier in a binding position.
 func bindsName(id *node) bool {
-	p := id.parent
+	p := id.Parent
 	if p == nil {
 		return false
 	}
-	switch p.typ {
+	switch p.Type {
 	case "variable_declarator":
-		return id.field == "name"
+		return id.Field == "name"
 	case "formal_parameters", "rest_pattern", "array_pattern", "import_clause", "namespace_import":
 		return true
 	case "required_parameter", "optional_parameter":
-		return id.field == "pattern"
+		return id.Field == "pattern"
 	case "assignment_pattern", "object_assignment_pattern":
-		return id.field == "left" && inPattern(p)
+		return id.Field == "left" && inPattern(p)
 	case "pair_pattern":
-		return id.field == "value"
+		return id.Field == "value"
 	case "function_declaration", "function_expression", "function", "generator_function_declaration",
 		"generator_function", "class_declaration", "class", "abstract_class_declaration":
-		return id.field == "name"
+		return id.Field == "name"
 	case "catch_clause":
-		return id.field == "parameter"
+		return id.Field == "parameter"
 	case "arrow_function":
-		return id.field == "parameter"
+		return id.Field == "parameter"
 	case "import_specifier":
-		return id.field == "alias" || p.child("alias") == nil
+		return id.Field == "alias" || p.Child("alias") == nil
 	case "for_in_statement":
-		return id.field == "left" && p.child("kind") != nil
+		return id.Field == "left" && p.Child("kind") != nil
 	}
 	return false
 }
 
 func inPattern(p *node) bool {
-	for q := p.parent; q != nil; q = q.parent {
-		switch q.typ {
+	for q := p.Parent; q != nil; q = q.Parent {
+		switch q.Type {
 		case "formal_parameters", "object_pattern", "array_pattern", "variable_declarator":
 			return true
 		case "expression_statement", "statement_block", "program":
@@ -613,10 +613,10 @@ func (x *extractor) reducedObject(f *fnInfo) (string, map[*node]bool, []*fnInfo)
 	for len(queue) > 0 {
 		g := queue[0]
 		queue = queue[1:]
-		g.outer.walk(func(n *node) bool {
-			if n.typ == "member_expression" {
-				if o := n.child("object"); o != nil && o.typ == "this" {
-					for _, h := range byName[n.child("property").text(src)] {
+		g.outer.Walk(func(n *node) bool {
+			if n.Type == "member_expression" {
+				if o := n.Child("object"); o != nil && o.Type == "this" {
+					for _, h := range byName[n.Child("property").Text(src)] {
 						if !want[h] {
 							want[h] = true
 							queue = append(queue, h)
@@ -638,17 +638,17 @@ func (x *extractor) reducedObject(f *fnInfo) (string, map[*node]bool, []*fnInfo)
 			}
 			continue
 		}
-		if within(g.outer, f.outer) && g.outer.start <= f.outer.start && f.outer.end <= g.outer.end {
+		if within(g.outer, f.outer) && g.outer.Start <= f.outer.Start && f.outer.End <= g.outer.End {
 			continue // f is inside g's object value
 		}
 		dropped[g.outer] = true
-		cuts = append(cuts, cut{int(g.outer.start), int(g.outer.end)})
+		cuts = append(cuts, cut{int(g.outer.Start), int(g.outer.End)})
 	}
-	base := lineStart(src, int(f.stmt.start))
-	if strings.TrimSpace(string(src[base:f.stmt.start])) != "" {
-		base = int(f.stmt.start) // other code before it on its line
+	base := lineStart(src, int(f.stmt.Start))
+	if strings.TrimSpace(string(src[base:f.stmt.Start])) != "" {
+		base = int(f.stmt.Start) // other code before it on its line
 	}
-	text := src[base:f.stmt.end]
+	text := src[base:f.stmt.End]
 	var b strings.Builder
 	pos := 0
 	sort.Slice(cuts, func(i, j int) bool { return cuts[i].start < cuts[j].start })

@@ -91,22 +91,22 @@ var clientName = regexp.MustCompile(`(?i)(client$|^api$|^\$?http$|instance$|^axi
 // requestSite recognises call as an HTTP request, or returns nil.
 func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 	src := m.src
-	fn := unwrap(call.child("function"))
+	fn := unwrap(call.Child("function"))
 	if fn == nil {
 		return nil
 	}
-	rs := &reqSite{call: call, fn: f, callee: strings.Join(strings.Fields(fn.text(src)), "")}
+	rs := &reqSite{call: call, fn: f, callee: strings.Join(strings.Fields(fn.Text(src)), "")}
 	d := m.dotted(fn, f)
 	if lib, ok := fetchFamily[d]; ok && !(d == "fetch" && bound(f, "fetch")) {
 		rs.lib, rs.style = lib, styleFetch
 		return rs
 	}
-	if fn.typ == "identifier" && (fn.text(src) == "$" || fn.text(src) == "jQuery") {
+	if fn.Type == "identifier" && (fn.Text(src) == "$" || fn.Text(src) == "jQuery") {
 		return nil // $(selector)
 	}
 	// a module's own calls: axios.get, got(url), https.request, unirest.get …
-	if lib, rest := libOfModule(d); lib != "" && (fn.typ == "identifier" && (m.importPath(fn.text(src)) != "" || m.pageGlobal(fn, f, lib)) ||
-		fn.typ == "member_expression" && (m.isModuleRef(fn, f) || lib == lang.LibJQuery || m.pageGlobal(fn, f, lib))) {
+	if lib, rest := libOfModule(d); lib != "" && (fn.Type == "identifier" && (m.importPath(fn.Text(src)) != "" || m.pageGlobal(fn, f, lib)) ||
+		fn.Type == "member_expression" && (m.isModuleRef(fn, f) || lib == lang.LibJQuery || m.pageGlobal(fn, f, lib))) {
 		if base := baseName(fn, src); lib == lang.LibJQuery && (bound(f, base) || len(m.bindings[base]) > 0 && m.importPath(base) == "") {
 			return nil // $ = cheerio.load(html) is no jQuery
 		}
@@ -116,17 +116,17 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 		return nil
 	}
 	// jQuery and the browser's globals need no import
-	if fn.typ == "member_expression" {
-		obj := unwrap(fn.child("object"))
-		prop := fn.child("property").text(src)
-		if obj.typ == "identifier" && (obj.text(src) == "$" || obj.text(src) == "jQuery") && !bound(f, obj.text(src)) && len(m.bindings[obj.text(src)]) == 0 {
+	if fn.Type == "member_expression" {
+		obj := unwrap(fn.Child("object"))
+		prop := fn.Child("property").Text(src)
+		if obj.Type == "identifier" && (obj.Text(src) == "$" || obj.Text(src) == "jQuery") && !bound(f, obj.Text(src)) && len(m.bindings[obj.Text(src)]) == 0 {
 			if m.moduleCall(rs, lang.LibJQuery, "jquery."+prop, prop) {
 				return rs
 			}
 			return nil
 		}
 		if prop == "open" && m.isXHR(obj, f) {
-			rs.lib, rs.style, rs.receiver = lang.LibXHR, styleXHR, strings.Join(strings.Fields(obj.text(src)), "")
+			rs.lib, rs.style, rs.receiver = lang.LibXHR, styleXHR, strings.Join(strings.Fields(obj.Text(src)), "")
 			return rs
 		}
 		// Angular's HttpClient injected into a service: this.http.get<T>(url, {params})
@@ -170,13 +170,13 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 		return nil
 	}
 	// an instance called directly: api({url}) or api("/x", {…})
-	if fn.typ == "identifier" {
+	if fn.Type == "identifier" {
 		if lib, ctor := m.instanceOf(fn, f, 0); lib != "" && ctor != nil {
 			rs.lib, rs.ctor = lib, ctor
 			switch lib {
 			case lang.LibAxios:
 				rs.style = styleConfig
-				if a := positional(call); len(a) > 0 && a[0].typ != "object" {
+				if a := positional(call); len(a) > 0 && a[0].Type != "object" {
 					rs.style = styleURLConfig
 				}
 			case lang.LibRequest:
@@ -194,7 +194,7 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 // request: a path followed by a handler (router.get("/users", (req, res) => …)).
 func routeRegistration(call *node) bool {
 	a := positional(call)
-	return len(a) >= 2 && (a[0].typ == "string" || a[0].typ == "template_string") && isFunction(a[len(a)-1])
+	return len(a) >= 2 && (a[0].Type == "string" || a[0].Type == "template_string") && isFunction(a[len(a)-1])
 }
 
 // isModuleRef reports whether a member callee starts from an imported name.
@@ -235,7 +235,7 @@ func (m *module) moduleCall(rs *reqSite, lib, d, rest string) bool {
 		switch {
 		case rest == "":
 			rs.style = styleConfig
-			if a := positional(rs.call); len(a) > 0 && a[0].typ != "object" && a[0].typ != "identifier" {
+			if a := positional(rs.call); len(a) > 0 && a[0].Type != "object" && a[0].Type != "identifier" {
 				rs.style = styleURLConfig
 			} else if len(a) > 1 {
 				rs.style = styleURLConfig
@@ -340,11 +340,11 @@ func (m *module) imports(lib string) bool {
 
 func lastName(n *node, src []byte) string {
 	n = unwrap(n)
-	switch n.typ {
+	switch n.Type {
 	case "identifier":
-		return n.text(src)
+		return n.Text(src)
 	case "member_expression":
-		return n.child("property").text(src)
+		return n.Child("property").Text(src)
 	}
 	return ""
 }
@@ -356,7 +356,7 @@ var angularTyped = regexp.MustCompile(`(\w+)\s*[?!]?\s*(?::\s*HttpClient\b|=\s*i
 // angularClient reports whether obj (this.http) is the HttpClient the file
 // imports from @angular/common/http and its class has injected.
 func (m *module) angularClient(obj *node, f *fnInfo) bool {
-	if obj.typ != "member_expression" || unwrap(obj.child("object")).typ != "this" {
+	if obj.Type != "member_expression" || unwrap(obj.Child("object")).Type != "this" {
 		return false
 	}
 	if normalizeSpec(m.importPath("HttpClient")) != "@angular/common/http.HttpClient" {
@@ -366,8 +366,8 @@ func (m *module) angularClient(obj *node, f *fnInfo) bool {
 	if ci == nil {
 		return false
 	}
-	name := obj.child("property").text(m.src)
-	for _, mm := range angularTyped.FindAllStringSubmatch(ci.node.text(m.src), -1) {
+	name := obj.Child("property").Text(m.src)
+	for _, mm := range angularTyped.FindAllStringSubmatch(ci.node.Text(m.src), -1) {
 		if mm[1] == name {
 			return true
 		}
@@ -378,16 +378,16 @@ func (m *module) angularClient(obj *node, f *fnInfo) bool {
 // isXHR reports whether obj is an XMLHttpRequest: new XMLHttpRequest() bound to
 // a name or a field.
 func (m *module) isXHR(obj *node, f *fnInfo) bool {
-	sc := &scope{m: m, fn: f, at: obj.start}
+	sc := &scope{m: m, fn: f, at: obj.Start}
 	var v *node
-	switch obj.typ {
+	switch obj.Type {
 	case "identifier":
-		v, _ = sc.lookup(obj.text(m.src))
+		v, _ = sc.lookup(obj.Text(m.src))
 	case "member_expression":
-		v, _ = sc.field(obj.child("object"), obj.child("property").text(m.src))
+		v, _ = sc.field(obj.Child("object"), obj.Child("property").Text(m.src))
 	}
 	v = unwrap(v)
-	return v != nil && v.typ == "new_expression" && (isCtor(v, "XMLHttpRequest", m.src) || isCtor(v, "ActiveXObject", m.src))
+	return v != nil && v.Type == "new_expression" && (isCtor(v, "XMLHttpRequest", m.src) || isCtor(v, "ActiveXObject", m.src))
 }
 
 // instanceOf reports whether n is a preconfigured client (axios.create(…),
@@ -398,30 +398,30 @@ func (m *module) instanceOf(n *node, f *fnInfo, depth int) (string, *node) {
 	if n == nil || depth > 6 {
 		return "", nil
 	}
-	sc := &scope{m: m, fn: f, at: n.start}
-	switch n.typ {
+	sc := &scope{m: m, fn: f, at: n.Start}
+	switch n.Type {
 	case "call_expression":
-		fn := unwrap(n.child("function"))
+		fn := unwrap(n.Child("function"))
 		d := m.dotted(fn, f)
 		if lib, ok := instanceCtors[d]; ok {
 			return lib, n
 		}
 		// an instance extended again: api.extend({...})
-		if fn != nil && fn.typ == "member_expression" {
-			if p := fn.child("property").text(m.src); p == "extend" || p == "create" {
-				return m.instanceOf(fn.child("object"), f, depth+1)
+		if fn != nil && fn.Type == "member_expression" {
+			if p := fn.Child("property").Text(m.src); p == "extend" || p == "create" {
+				return m.instanceOf(fn.Child("object"), f, depth+1)
 			}
 		}
 		// a same-file factory: function client() { return axios.create(...) }
-		if fn != nil && fn.typ == "identifier" {
-			if g, ok := m.topFuncs[fn.text(m.src)]; ok {
+		if fn != nil && fn.Type == "identifier" {
+			if g, ok := m.topFuncs[fn.Text(m.src)]; ok {
 				lib, ctor := "", (*node)(nil)
-				g.node.walk(func(r *node) bool {
-					if lib != "" || (r != g.node && functionTypes[r.typ]) {
+				g.node.Walk(func(r *node) bool {
+					if lib != "" || (r != g.node && functionTypes[r.Type]) {
 						return false
 					}
-					if r.typ == "return_statement" {
-						if k := r.namedKids(); len(k) == 1 {
+					if r.Type == "return_statement" {
+						if k := r.NamedKids(); len(k) == 1 {
 							lib, ctor = m.instanceOf(k[0], g, depth+1)
 						}
 						return false
@@ -434,12 +434,12 @@ func (m *module) instanceOf(n *node, f *fnInfo, depth int) (string, *node) {
 			}
 		}
 	case "identifier", "shorthand_property_identifier":
-		if v, vs := sc.lookup(n.text(m.src)); v != nil {
+		if v, vs := sc.lookup(n.Text(m.src)); v != nil {
 			return m.instanceOf(v, vs.fn, depth+1)
 		}
 		// an imported default instance from the same repository is unknown here
 	case "member_expression":
-		if v, vs := sc.field(n.child("object"), n.child("property").text(m.src)); v != nil {
+		if v, vs := sc.field(n.Child("object"), n.Child("property").Text(m.src)); v != nil {
 			return m.instanceOf(v, vs.fn, depth+1)
 		}
 	}
@@ -458,8 +458,8 @@ type reqParts struct {
 // facts evaluates a request site in sc.
 func (sc *scope) facts(rs *reqSite) lang.Call {
 	src := sc.m.src
-	sc = sc.with(rs.call.start)
-	c := lang.Call{Line: rs.call.row + 1, Library: rs.lib, Callee: rs.callee, Method: rs.method}
+	sc = sc.with(rs.call.Start)
+	c := lang.Call{Line: rs.call.Row + 1, Library: rs.lib, Callee: rs.callee, Method: rs.method}
 	args := positional(rs.call)
 	arg := func(i int) *node {
 		if i < len(args) {
@@ -522,7 +522,7 @@ func (sc *scope) facts(rs *reqSite) lang.Call {
 		c.Method = defaultMethod(rs, p)
 	}
 	if p.urlNode != nil {
-		c.URLExpr = p.urlNode.text(src)
+		c.URLExpr = p.urlNode.Text(src)
 	}
 	c.SetURL(p.url.s, p.url.complete)
 	c.PathFrom = lang.WholePathParam(p.url.pieces())
@@ -530,7 +530,7 @@ func (sc *scope) facts(rs *reqSite) lang.Call {
 		v := h.sc.str(h.val)
 		expr := ""
 		if h.val != nil {
-			expr = h.val.text(src)
+			expr = h.val.Text(src)
 		}
 		c.SetHeader(h.key, v.s, v.complete, expr)
 	}
@@ -562,7 +562,7 @@ func callbackOf(rs *reqSite) string {
 
 func isFunction(n *node) bool {
 	n = unwrap(n)
-	return n != nil && (n.typ == "arrow_function" || n.typ == "function_expression" || n.typ == "function")
+	return n != nil && (n.Type == "arrow_function" || n.Type == "function_expression" || n.Type == "function")
 }
 
 // isObject reports an object expression: a literal, or a name bound to one.
@@ -571,12 +571,12 @@ func (sc *scope) isObject(n *node) bool {
 	if n == nil {
 		return false
 	}
-	if n.typ == "object" {
+	if n.Type == "object" {
 		return true
 	}
-	if n.typ == "identifier" || n.typ == "shorthand_property_identifier" {
-		if v, _ := sc.lookup(n.text(sc.m.src)); v != nil {
-			return unwrap(v) != nil && unwrap(v).typ == "object"
+	if n.Type == "identifier" || n.Type == "shorthand_property_identifier" {
+		if v, _ := sc.lookup(n.Text(sc.m.src)); v != nil {
+			return unwrap(v) != nil && unwrap(v).Type == "object"
 		}
 	}
 	return false
@@ -601,7 +601,7 @@ func (sc *scope) get(n *node, keys ...string) (*node, *scope) {
 // fetchParts reads fetch(url, {method, headers, body}).
 func (sc *scope) fetchParts(u, opts *node) reqParts {
 	p := reqParts{urlNode: u, url: sc.str(u)}
-	if uu := unwrap(u); uu != nil && uu.typ == "new_expression" && isCtor(uu, "Request", sc.m.src) {
+	if uu := unwrap(u); uu != nil && uu.Type == "new_expression" && isCtor(uu, "Request", sc.m.src) {
 		a := positional(uu)
 		if len(a) > 0 {
 			p.urlNode, p.url = a[0], sc.str(a[0])
@@ -641,13 +641,13 @@ func (sc *scope) bodyLoc(n *node, def string) string {
 		if n == nil {
 			return def
 		}
-		switch n.typ {
+		switch n.Type {
 		case "call_expression":
-			if fn := unwrap(n.child("function")); fn != nil && fn.typ == "member_expression" && fn.child("property").text(sc.m.src) == "toString" {
-				n = fn.child("object")
+			if fn := unwrap(n.Child("function")); fn != nil && fn.Type == "member_expression" && fn.Child("property").Text(sc.m.src) == "toString" {
+				n = fn.Child("object")
 				continue
 			}
-			d := sc.m.dotted(n.child("function"), sc.fn)
+			d := sc.m.dotted(n.Child("function"), sc.fn)
 			switch {
 			case d == "JSON.stringify":
 				return lang.LocJSON
@@ -661,7 +661,7 @@ func (sc *scope) bodyLoc(n *node, def string) string {
 			}
 			return def
 		case "identifier", "shorthand_property_identifier":
-			v, vs := sc.lookup(n.text(sc.m.src))
+			v, vs := sc.lookup(n.Text(sc.m.src))
 			if v == nil {
 				return def
 			}
@@ -697,7 +697,7 @@ func (sc *scope) configParts(rs *reqSite, u, cfg, data *node) reqParts {
 		if a := positional(rs.ctor); len(a) > 0 {
 			ctorCfg = a[0]
 			csc = sc.scopeAt(rs.ctor)
-			csc.at = rs.ctor.start
+			csc.at = rs.ctor.Start
 		}
 	}
 	base, bs := sc.get(cfg, "baseURL", "prefixUrl", "baseUrl")
@@ -727,7 +727,7 @@ func (sc *scope) configParts(rs *reqSite, u, cfg, data *node) reqParts {
 		p.headers = append(p.headers, hs.dict(hv)...)
 	}
 	if qv, qs := sc.get(cfg, "params", "searchParams", "qs", "query"); qv != nil {
-		if q := unwrap(qv); q != nil && (q.typ == "string" || q.typ == "template_string") {
+		if q := unwrap(qv); q != nil && (q.Type == "string" || q.Type == "template_string") {
 			v := qs.str(q)
 			for _, prm := range lang.URLParams("", strings.TrimPrefix(v.s, "?")) {
 				p.extra = append(p.extra, prm)
@@ -760,25 +760,25 @@ func (sc *scope) configParts(rs *reqSite, u, cfg, data *node) reqParts {
 // level or in the function.
 func (sc *scope) defaultHeaders(rs *reqSite) []kv {
 	src := sc.m.src
-	d := rs.ctor.parent
-	if d == nil || d.typ != "variable_declarator" || d.child("name") == nil {
+	d := rs.ctor.Parent
+	if d == nil || d.Type != "variable_declarator" || d.Child("name") == nil {
 		return nil
 	}
-	name := d.child("name").text(src)
+	name := d.Child("name").Text(src)
 	var out []kv
 	scan := func(n *node) {
 		sc.m.scan(n, func(a *node) bool {
-			if a.typ != "assignment_expression" {
+			if a.Type != "assignment_expression" {
 				return true
 			}
-			l := a.child("left")
-			if l == nil || l.typ != "subscript_expression" {
+			l := a.Child("left")
+			if l == nil || l.Type != "subscript_expression" {
 				return true
 			}
-			t := strings.Join(strings.Fields(l.child("object").text(src)), "")
+			t := strings.Join(strings.Fields(l.Child("object").Text(src)), "")
 			if t == name+".defaults.headers.common" || t == name+".defaults.headers" {
-				if k := sc.str(l.child("index")); k.complete {
-					out = append(out, kv{key: k.s, val: a.child("right"), sc: sc.scopeAt(a)})
+				if k := sc.str(l.Child("index")); k.complete {
+					out = append(out, kv{key: k.s, val: a.Child("right"), sc: sc.scopeAt(a)})
 				}
 			}
 			return true
@@ -899,15 +899,15 @@ func (sc *scope) chained(call *node) []chainCall {
 	var out []chainCall
 	n := call
 	for {
-		p := n.parent
-		if p == nil || p.typ != "member_expression" || p.child("object") != n {
+		p := n.Parent
+		if p == nil || p.Type != "member_expression" || p.Child("object") != n {
 			return out
 		}
-		c := p.parent
-		if c == nil || c.typ != "call_expression" {
+		c := p.Parent
+		if c == nil || c.Type != "call_expression" {
 			return out
 		}
-		out = append(out, chainCall{method: p.child("property").text(src), args: positional(c), sc: sc})
+		out = append(out, chainCall{method: p.Child("property").Text(src), args: positional(c), sc: sc})
 		n = c
 	}
 }
@@ -922,17 +922,17 @@ func (sc *scope) callsOn(name string, from *node) []chainCall {
 		root = f.node
 	}
 	sc.m.scan(root, func(n *node) bool {
-		if n.typ != "call_expression" || n.start < from.end {
+		if n.Type != "call_expression" || n.Start < from.End {
 			return true
 		}
-		fn := n.child("function")
-		if fn == nil || fn.typ != "member_expression" {
+		fn := n.Child("function")
+		if fn == nil || fn.Type != "member_expression" {
 			return true
 		}
-		if o := fn.child("object"); o == nil || o.typ != "identifier" || o.text(src) != name {
+		if o := fn.Child("object"); o == nil || o.Type != "identifier" || o.Text(src) != name {
 			return true
 		}
-		out = append(out, chainCall{method: fn.child("property").text(src), args: positional(n), sc: sc.scopeAt(n)})
+		out = append(out, chainCall{method: fn.Child("property").Text(src), args: positional(n), sc: sc.scopeAt(n)})
 		out = append(out, sc.chained(n)...)
 		return true
 	})
@@ -961,7 +961,7 @@ func (sc *scope) chainParts(rs *reqSite, args []*node) reqParts {
 		switch c.method {
 		case "query", "qs":
 			if len(c.args) == 1 {
-				if q := unwrap(c.args[0]); q != nil && (q.typ == "string" || q.typ == "template_string") {
+				if q := unwrap(c.args[0]); q != nil && (q.Type == "string" || q.Type == "template_string") {
 					p.extra = append(p.extra, lang.URLParams("", strings.TrimPrefix(c.sc.str(q).s, "?"))...)
 				} else {
 					p.extra = append(p.extra, dictParams(c.sc.dict(c.args[0]), lang.LocQuery)...)
@@ -995,13 +995,13 @@ func (sc *scope) chainParts(rs *reqSite, args []*node) reqParts {
 // varName is the variable the value of call (or of its chain) is stored in.
 func (m *module) varName(call *node) string {
 	n := call
-	for n.parent != nil && (n.parent.typ == "member_expression" || n.parent.typ == "call_expression" ||
-		n.parent.typ == "await_expression" || n.parent.typ == "parenthesized_expression") {
-		n = n.parent
+	for n.Parent != nil && (n.Parent.Type == "member_expression" || n.Parent.Type == "call_expression" ||
+		n.Parent.Type == "await_expression" || n.Parent.Type == "parenthesized_expression") {
+		n = n.Parent
 	}
-	if p := n.parent; p != nil && p.typ == "variable_declarator" {
-		if nm := p.child("name"); nm != nil && nm.typ == "identifier" {
-			return nm.text(m.src)
+	if p := n.Parent; p != nil && p.Type == "variable_declarator" {
+		if nm := p.Child("name"); nm != nil && nm.Type == "identifier" {
+			return nm.Text(m.src)
 		}
 	}
 	return ""
@@ -1026,15 +1026,15 @@ func (sc *scope) xhrParts(rs *reqSite, args []*node) reqParts {
 		root = f.node
 	}
 	sc.m.scan(root, func(n *node) bool {
-		if n.typ != "call_expression" {
+		if n.Type != "call_expression" {
 			return true
 		}
-		fn := n.child("function")
-		if fn == nil || fn.typ != "member_expression" || strings.Join(strings.Fields(fn.child("object").text(src)), "") != rs.receiver {
+		fn := n.Child("function")
+		if fn == nil || fn.Type != "member_expression" || strings.Join(strings.Fields(fn.Child("object").Text(src)), "") != rs.receiver {
 			return true
 		}
 		a := positional(n)
-		switch fn.child("property").text(src) {
+		switch fn.Child("property").Text(src) {
 		case "setRequestHeader":
 			if len(a) == 2 {
 				if k := sc.str(a[0]); k.complete {
@@ -1042,7 +1042,7 @@ func (sc *scope) xhrParts(rs *reqSite, args []*node) reqParts {
 				}
 			}
 		case "send":
-			if len(a) == 1 && a[0].typ != "null" {
+			if len(a) == 1 && a[0].Type != "null" {
 				s := sc.scopeAt(n)
 				p.extra = append(p.extra, dictParams(s.dict(a[0]), s.bodyLoc(a[0], lang.LocData))...)
 			}
@@ -1087,13 +1087,13 @@ func literalNode(n *node) bool {
 	if n == nil {
 		return false
 	}
-	switch n.typ {
+	switch n.Type {
 	case "string", "number", "true", "false", "null":
 		return true
 	case "template_string":
 		return firstOfType(n, "template_substitution") == nil
 	case "unary_expression":
-		k := n.namedKids()
+		k := n.NamedKids()
 		return len(k) == 1 && literalNode(k[0])
 	}
 	return false

@@ -27,24 +27,24 @@ func isPlaceholder(t string) bool {
 func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
 	src := x.m.src
 	var above []*node
-	row := f.outer.row
+	row := f.outer.Row
 	for i := len(x.m.comments) - 1; i >= 0; i-- {
 		c := x.m.comments[i]
-		if c.start >= f.outer.start {
+		if c.Start >= f.outer.Start {
 			continue
 		}
-		if c.endRow == row-1 && lineStartsWith(src, c) {
+		if c.EndRow == row-1 && lineStartsWith(src, c) {
 			above = append([]*node{c}, above...)
-			row = c.row
+			row = c.Row
 			continue
 		}
-		if c.endRow < row-1 {
+		if c.EndRow < row-1 {
 			break
 		}
 	}
 	if len(above) > 0 {
 		last := above[len(above)-1]
-		if strings.HasPrefix(last.text(src), "/**") {
+		if strings.HasPrefix(last.Text(src), "/**") {
 			t := commentText(last, src)
 			facts.Docstring = &t
 			above = above[:len(above)-1]
@@ -54,9 +54,9 @@ func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
 		facts.Comments = append(facts.Comments, commentText(c, src))
 	}
 	var first *node // the body's first statement
-	if body := f.node.child("body"); body != nil && body.typ == "statement_block" {
-		for _, st := range body.namedKids() {
-			if st.typ != "comment" {
+	if body := f.node.Child("body"); body != nil && body.Type == "statement_block" {
+		for _, st := range body.NamedKids() {
+			if st.Type != "comment" {
 				first = st
 				break
 			}
@@ -64,19 +64,19 @@ func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
 	}
 	var inside []*node
 	for _, c := range x.m.comments {
-		if c.start > f.outer.start && c.end <= f.outer.end {
+		if c.Start > f.outer.Start && c.End <= f.outer.End {
 			inside = append(inside, c)
 		}
 	}
 	opening, rest := inside, []*node(nil)
 	if first != nil {
 		n := 0
-		for n < len(inside) && inside[n].end <= first.start {
+		for n < len(inside) && inside[n].End <= first.Start {
 			n++
 		}
 		opening, rest = inside[:n], inside[n:]
 	}
-	openingLeads := len(opening) > 0 && (len(rest) == 0 || first == nil || first.row > opening[len(opening)-1].endRow+1)
+	openingLeads := len(opening) > 0 && (len(rest) == 0 || first == nil || first.Row > opening[len(opening)-1].EndRow+1)
 	for _, c := range opening {
 		t := commentText(c, src)
 		t.Inline = !openingLeads
@@ -108,7 +108,7 @@ func jsdocDescription(t string) string {
 }
 
 func lineStartsWith(src []byte, c *node) bool {
-	i := int(c.start)
+	i := int(c.Start)
 	for i > 0 && src[i-1] != '\n' {
 		i--
 		if src[i] != ' ' && src[i] != '\t' {
@@ -121,7 +121,7 @@ func lineStartsWith(src []byte, c *node) bool {
 // commentText is a comment's text without its markers: // and /* */, and the
 // leading * of a block's lines.
 func commentText(c *node, src []byte) lang.Text {
-	return lang.Text{Text: commentBody(c.text(src)), StartLine: c.row + 1, EndLine: c.endRow + 1}
+	return lang.Text{Text: commentBody(c.Text(src)), StartLine: c.Row + 1, EndLine: c.EndRow + 1}
 }
 
 func commentBody(t string) string {

@@ -129,7 +129,7 @@ func (sc *scope) moduleScope() *scope { return &scope{m: sc.m, depth: sc.depth +
 
 // scopeAt is the scope of the function holding n, just after n.
 func (sc *scope) scopeAt(n *node) *scope {
-	return &scope{m: sc.m, fn: sc.m.funcAt(n), at: n.end, depth: sc.depth + 1, args: sc.args, bind: sc.bind}
+	return &scope{m: sc.m, fn: sc.m.funcAt(n), at: n.End, depth: sc.depth + 1, args: sc.args, bind: sc.bind}
 }
 
 // lookup finds what name means at sc: an expression and the scope to evaluate it
@@ -138,7 +138,7 @@ func (sc *scope) lookup(name string) (*node, *scope) {
 	if sc.depth > maxEvalDepth {
 		return nil, nil
 	}
-	for f, at := sc.fn, sc.at; f != nil; f, at = f.parent, f.node.start {
+	for f, at := sc.fn, sc.at; f != nil; f, at = f.parent, f.node.Start {
 		if ls := f.locals[name]; len(ls) > 0 {
 			var last *assign
 			for i := range ls {
@@ -180,7 +180,7 @@ var hostLike = regexp.MustCompile(`^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$`)
 // urlLikeDefault reports a parameter default that is a URL, a path or a host: the
 // value the function calls when nobody overrides it.
 func urlLikeDefault(def *node, src []byte) bool {
-	if def.typ != "string" {
+	if def.Type != "string" {
 		return false
 	}
 	v := stringValue(def, src)
@@ -220,7 +220,7 @@ func (sc *scope) strName(name string) sval {
 		return sc.unresolved(name)
 	}
 	out := vs.str(v).flat()
-	if u := unwrap(v); u != nil && u.typ == "new_expression" && sc.fn != nil && isCtor(u, "URL", sc.m.src) {
+	if u := unwrap(v); u != nil && u.Type == "new_expression" && sc.fn != nil && isCtor(u, "URL", sc.m.src) {
 		out = sc.searchParams(name, out)
 	}
 	return out
@@ -253,8 +253,8 @@ func (sc *scope) ownParam(name string) bool {
 }
 
 func isCtor(n *node, name string, src []byte) bool {
-	c := n.child("constructor")
-	return c != nil && (c.text(src) == name || strings.HasSuffix(c.text(src), "."+name))
+	c := n.Child("constructor")
+	return c != nil && (c.Text(src) == name || strings.HasSuffix(c.Text(src), "."+name))
 }
 
 // searchParams appends the url.searchParams.append/set(k, v) calls made on the
@@ -262,21 +262,21 @@ func isCtor(n *node, name string, src []byte) bool {
 func (sc *scope) searchParams(name string, u sval) sval {
 	src := sc.m.src
 	sc.m.scan(sc.fn.node, func(n *node) bool {
-		if n.start >= sc.at {
+		if n.Start >= sc.at {
 			return false
 		}
-		if n.typ != "call_expression" {
+		if n.Type != "call_expression" {
 			return true
 		}
-		fn := n.child("function")
-		if fn == nil || fn.typ != "member_expression" {
+		fn := n.Child("function")
+		if fn == nil || fn.Type != "member_expression" {
 			return true
 		}
-		m := fn.child("property").text(src)
+		m := fn.Child("property").Text(src)
 		if m != "append" && m != "set" {
 			return true
 		}
-		if strings.Join(strings.Fields(fn.child("object").text(src)), "") != name+".searchParams" {
+		if strings.Join(strings.Fields(fn.Child("object").Text(src)), "") != name+".searchParams" {
 			return true
 		}
 		a := positional(n)
@@ -287,7 +287,7 @@ func (sc *scope) searchParams(name string, u sval) sval {
 		if !k.complete {
 			return true
 		}
-		v := sc.with(n.start).str(a[1])
+		v := sc.with(n.Start).str(a[1])
 		if !v.complete {
 			v = hole(k.s)
 		}
@@ -303,13 +303,13 @@ func (sc *scope) searchParams(name string, u sval) sval {
 
 // positional returns a call's (or new expression's) arguments, comments left out.
 func positional(call *node) []*node {
-	args := call.child("arguments")
+	args := call.Child("arguments")
 	if args == nil {
 		return nil
 	}
 	var out []*node
-	for _, a := range args.namedKids() {
-		if a.typ != "comment" {
+	for _, a := range args.NamedKids() {
+		if a.Type != "comment" {
 			out = append(out, a)
 		}
 	}
@@ -322,19 +322,19 @@ func (sc *scope) str(n *node) sval {
 		return hole("")
 	}
 	src := sc.m.src
-	switch n.typ {
+	switch n.Type {
 	case "string":
 		return lit(stringValue(n, src))
 	case "template_string":
 		out := lit("")
-		for _, c := range n.children {
-			switch c.typ {
+		for _, c := range n.Children {
+			switch c.Type {
 			case "string_fragment":
-				out = out.cat(lit(c.text(src)))
+				out = out.cat(lit(c.Text(src)))
 			case "escape_sequence":
-				out = out.cat(lit(unescape(c.text(src))))
+				out = out.cat(lit(unescape(c.Text(src))))
 			case "template_substitution":
-				if k := c.namedKids(); len(k) > 0 {
+				if k := c.NamedKids(); len(k) > 0 {
 					out = out.cat(sc.str(k[0]))
 				} else {
 					out = out.cat(hole(""))
@@ -343,15 +343,15 @@ func (sc *scope) str(n *node) sval {
 		}
 		return out
 	case "number", "true", "false", "null":
-		return lit(n.text(src))
+		return lit(n.Text(src))
 	case "parenthesized_expression", "await_expression", "as_expression", "non_null_expression",
 		"satisfies_expression", "type_assertion":
 		if u := unwrap(n); u != n {
 			return sc.str(u)
 		}
 	case "binary_expression":
-		l, r := n.child("left"), n.child("right")
-		switch n.child("operator").text(src) {
+		l, r := n.Child("left"), n.Child("right")
+		switch n.Child("operator").Text(src) {
 		case "+":
 			return sc.str(l).cat(sc.str(r))
 		case "||", "??":
@@ -366,18 +366,18 @@ func (sc *scope) str(n *node) sval {
 			return lv
 		}
 	case "ternary_expression":
-		return sc.str(n.child("consequence"))
+		return sc.str(n.Child("consequence"))
 	case "identifier", "shorthand_property_identifier":
-		if n.text(src) == "undefined" {
+		if n.Text(src) == "undefined" {
 			break
 		}
-		return sc.strName(n.text(src))
+		return sc.strName(n.Text(src))
 	case "member_expression":
 		return sc.member(n)
 	case "subscript_expression":
-		if k := n.child("index"); k != nil {
+		if k := n.Child("index"); k != nil {
 			if key := sc.str(k); key.complete {
-				if v, vs := sc.field(n.child("object"), key.s); v != nil {
+				if v, vs := sc.field(n.Child("object"), key.s); v != nil {
 					return vs.str(v).flat()
 				}
 			}
@@ -396,18 +396,18 @@ func placeholderName(n *node, src []byte) string {
 	if n == nil {
 		return "param"
 	}
-	switch n.typ {
+	switch n.Type {
 	case "identifier":
-		return n.text(src)
+		return n.Text(src)
 	case "member_expression":
-		return n.child("property").text(src)
+		return n.Child("property").Text(src)
 	case "subscript_expression":
-		if k := n.child("index"); k != nil && k.typ == "string" {
+		if k := n.Child("index"); k != nil && k.Type == "string" {
 			return stringValue(k, src)
 		}
-		return placeholderName(n.child("object"), src)
+		return placeholderName(n.Child("object"), src)
 	case "call_expression":
-		return placeholderName(n.child("function"), src)
+		return placeholderName(n.Child("function"), src)
 	}
 	return "param"
 }
@@ -425,14 +425,14 @@ func unescape(s string) string {
 // class's field; an object the file defines gives its pair's value.
 func (sc *scope) member(n *node) sval {
 	src := sc.m.src
-	obj := unwrap(n.child("object"))
-	prop := n.child("property").text(src)
-	objText := strings.Join(strings.Fields(obj.text(src)), "")
+	obj := unwrap(n.Child("object"))
+	prop := n.Child("property").Text(src)
+	objText := strings.Join(strings.Fields(obj.Text(src)), "")
 	switch {
 	case objText == "process.env" || objText == "import.meta.env" || objText == "Deno.env":
 		return hole(prop)
 	case prop == "href" || prop == "toString":
-		if obj.typ == "identifier" {
+		if obj.Type == "identifier" {
 			return sc.str(obj)
 		}
 	}
@@ -449,16 +449,16 @@ func (sc *scope) field(obj *node, key string) (*node, *scope) {
 	if obj == nil || sc.depth > maxEvalDepth {
 		return nil, nil
 	}
-	if obj.typ == "this" && sc.fn != nil {
+	if obj.Type == "this" && sc.fn != nil {
 		if ci := enclosingClass(sc.fn); ci != nil {
 			vs := ci.attrs[key]
 			for _, v := range vs {
-				if v.typ == "string" || v.typ == "template_string" || v.typ == "binary_expression" {
-					return v, &scope{m: sc.m, fn: sc.m.funcAt(v), at: v.start, depth: sc.depth + 1, defaults: true}
+				if v.Type == "string" || v.Type == "template_string" || v.Type == "binary_expression" {
+					return v, &scope{m: sc.m, fn: sc.m.funcAt(v), at: v.Start, depth: sc.depth + 1, defaults: true}
 				}
 			}
 			if len(vs) > 0 {
-				return vs[0], &scope{m: sc.m, fn: sc.m.funcAt(vs[0]), at: vs[0].start, depth: sc.depth + 1, defaults: true}
+				return vs[0], &scope{m: sc.m, fn: sc.m.funcAt(vs[0]), at: vs[0].Start, depth: sc.depth + 1, defaults: true}
 			}
 		}
 		return nil, nil
@@ -475,7 +475,7 @@ func (sc *scope) field(obj *node, key string) (*node, *scope) {
 // toString, join, concat, trim, case changes, path joins and query encoders.
 func (sc *scope) call(n *node) sval {
 	src := sc.m.src
-	fn := unwrap(n.child("function"))
+	fn := unwrap(n.Child("function"))
 	args := positional(n)
 	if fn == nil {
 		return hole("")
@@ -513,9 +513,9 @@ func (sc *scope) call(n *node) sval {
 			return urlJoin(sc.str(args[0]), sc.str(args[1]))
 		}
 	}
-	if fn.typ == "member_expression" {
-		obj := fn.child("object")
-		switch method := fn.child("property").text(src); method {
+	if fn.Type == "member_expression" {
+		obj := fn.Child("object")
+		switch method := fn.Child("property").Text(src); method {
 		case "toString", "valueOf", "trim", "trimEnd", "trimStart":
 			v := sc.str(obj)
 			if t := strings.TrimSpace(v.s); method != "toString" && method != "valueOf" && t != v.s {
@@ -534,13 +534,13 @@ func (sc *scope) call(n *node) sval {
 			}
 			return v
 		case "join":
-			if o := unwrap(obj); o != nil && o.typ == "array" {
+			if o := unwrap(obj); o != nil && o.Type == "array" {
 				sep := lit(",")
 				if len(args) == 1 {
 					sep = sc.str(args[0])
 				}
 				out := lit("")
-				for i, e := range o.namedKids() {
+				for i, e := range o.NamedKids() {
 					if i > 0 {
 						out = out.cat(sep)
 					}
@@ -557,7 +557,7 @@ func (sc *scope) call(n *node) sval {
 		case "replace", "replaceAll":
 			// "/users/:id".replace(":id", id)
 			v := sc.str(obj)
-			if len(args) == 2 && args[0].typ == "string" {
+			if len(args) == 2 && args[0].Type == "string" {
 				old := stringValue(args[0], src)
 				nw := sc.str(args[1])
 				if old != "" && strings.Contains(v.s, old) {
@@ -591,13 +591,13 @@ func (sc *scope) newExpr(n *node) sval {
 		if q, ok := sc.encodeQuery(args[0]); ok {
 			return q
 		}
-		if args[0].typ == "string" || args[0].typ == "template_string" {
+		if args[0].Type == "string" || args[0].Type == "template_string" {
 			return sc.str(args[0])
 		}
 	case isCtor(n, "String", src) && len(args) == 1:
 		return sc.str(args[0])
 	}
-	return hole(placeholderName(n.child("constructor"), src))
+	return hole(placeholderName(n.Child("constructor"), src))
 }
 
 // encodeQuery renders an object as a query string: {q, n: 5} → q={q}&n=5.
@@ -638,16 +638,16 @@ func (sc *scope) dict(n *node) []kv {
 		return nil
 	}
 	src := sc.m.src
-	switch n.typ {
+	switch n.Type {
 	case "object":
 		var out []kv
-		for _, c := range n.namedKids() {
-			switch c.typ {
+		for _, c := range n.NamedKids() {
+			switch c.Type {
 			case "pair":
-				k := c.child("key")
+				k := c.Child("key")
 				key := ""
-				if k != nil && k.typ == "computed_property_name" {
-					if kk := k.namedKids(); len(kk) == 1 {
+				if k != nil && k.Type == "computed_property_name" {
+					if kk := k.NamedKids(); len(kk) == 1 {
 						if v := sc.str(kk[0]); v.complete {
 							key = v.s
 						}
@@ -656,12 +656,12 @@ func (sc *scope) dict(n *node) []kv {
 					key = keyText(k, src)
 				}
 				if key != "" {
-					out = append(out, kv{key: key, keyNode: k, val: c.child("value"), sc: sc})
+					out = append(out, kv{key: key, keyNode: k, val: c.Child("value"), sc: sc})
 				}
 			case "shorthand_property_identifier":
-				out = append(out, kv{key: c.text(src), keyNode: c, val: c, sc: sc})
+				out = append(out, kv{key: c.Text(src), keyNode: c, val: c, sc: sc})
 			case "spread_element":
-				if k := c.namedKids(); len(k) == 1 {
+				if k := c.NamedKids(); len(k) == 1 {
 					out = append(out, sc.with(sc.at).dict(k[0])...)
 				}
 			}
@@ -683,7 +683,7 @@ func (sc *scope) dict(n *node) []kv {
 			}
 		}
 	case "call_expression":
-		d := sc.m.dotted(n.child("function"), sc.fn)
+		d := sc.m.dotted(n.Child("function"), sc.fn)
 		args := positional(n)
 		switch d {
 		case "JSON.stringify", "querystring.stringify", "qs.stringify":
@@ -697,22 +697,22 @@ func (sc *scope) dict(n *node) []kv {
 			}
 			return out
 		}
-		if fn := unwrap(n.child("function")); fn != nil && fn.typ == "member_expression" {
-			switch fn.child("property").text(src) {
+		if fn := unwrap(n.Child("function")); fn != nil && fn.Type == "member_expression" {
+			switch fn.Child("property").Text(src) {
 			case "toString":
-				return sc.with(sc.at).dict(fn.child("object"))
+				return sc.with(sc.at).dict(fn.Child("object"))
 			case "set", "append":
 				// new HttpParams().set("q", q).set("n", 5): immutable builders
 				if a := positional(n); len(a) == 2 {
 					if k := sc.str(a[0]); k.complete {
-						return append(sc.with(sc.at).dict(fn.child("object")), kv{key: k.s, val: a[1], sc: sc})
+						return append(sc.with(sc.at).dict(fn.Child("object")), kv{key: k.s, val: a[1], sc: sc})
 					}
 				}
 			default:
 				// this.headers(): what a method of the class returns
-				if o := unwrap(fn.child("object")); o != nil && o.typ == "this" && sc.fn != nil {
+				if o := unwrap(fn.Child("object")); o != nil && o.Type == "this" && sc.fn != nil {
 					if ci := enclosingClass(sc.fn); ci != nil {
-						if g := ci.methods[fn.child("property").text(src)]; g != nil {
+						if g := ci.methods[fn.Child("property").Text(src)]; g != nil {
 							return sc.returned(g)
 						}
 					}
@@ -720,7 +720,7 @@ func (sc *scope) dict(n *node) []kv {
 			}
 		}
 	case "identifier", "shorthand_property_identifier":
-		name := n.text(src)
+		name := n.Text(src)
 		v, vs := sc.lookup(name)
 		var out []kv
 		if v != nil {
@@ -731,7 +731,7 @@ func (sc *scope) dict(n *node) []kv {
 		}
 		return out
 	case "member_expression":
-		if v, vs := sc.field(n.child("object"), n.child("property").text(src)); v != nil {
+		if v, vs := sc.field(n.Child("object"), n.Child("property").Text(src)); v != nil {
 			return vs.dict(v)
 		}
 	}
@@ -741,17 +741,17 @@ func (sc *scope) dict(n *node) []kv {
 // returned is the object a function returns (its first return of one).
 func (sc *scope) returned(g *fnInfo) []kv {
 	var out []kv
-	gs := &scope{m: sc.m, fn: g, at: g.node.end, depth: sc.depth + 1, defaults: true}
-	body := g.node.child("body")
-	if body != nil && body.typ != "statement_block" {
+	gs := &scope{m: sc.m, fn: g, at: g.node.End, depth: sc.depth + 1, defaults: true}
+	body := g.node.Child("body")
+	if body != nil && body.Type != "statement_block" {
 		return gs.dict(body)
 	}
-	g.node.walk(func(n *node) bool {
-		if out != nil || (n != g.node && functionTypes[n.typ]) {
+	g.node.Walk(func(n *node) bool {
+		if out != nil || (n != g.node && functionTypes[n.Type]) {
 			return false
 		}
-		if n.typ == "return_statement" {
-			if k := n.namedKids(); len(k) > 0 {
+		if n.Type == "return_statement" {
+			if k := n.NamedKids(); len(k) > 0 {
 				out = gs.dict(k[0])
 			}
 			return false
@@ -777,36 +777,36 @@ func (sc *scope) mutations(name string) []kv {
 		root = sc.fn.node
 	}
 	sc.m.scan(root, func(n *node) bool {
-		if n.start >= sc.at {
+		if n.Start >= sc.at {
 			return false
 		}
-		switch n.typ {
+		switch n.Type {
 		case "assignment_expression":
-			l := n.child("left")
-			if l == nil || (l.typ != "member_expression" && l.typ != "subscript_expression") {
+			l := n.Child("left")
+			if l == nil || (l.Type != "member_expression" && l.Type != "subscript_expression") {
 				return true
 			}
-			if o := l.child("object"); o == nil || o.typ != "identifier" || o.text(src) != name {
+			if o := l.Child("object"); o == nil || o.Type != "identifier" || o.Text(src) != name {
 				return true
 			}
 			key := ""
-			if l.typ == "member_expression" {
-				key = l.child("property").text(src)
-			} else if k := sc.str(l.child("index")); k.complete {
+			if l.Type == "member_expression" {
+				key = l.Child("property").Text(src)
+			} else if k := sc.str(l.Child("index")); k.complete {
 				key = k.s
 			}
 			if key != "" {
-				out = append(out, kv{key: key, val: n.child("right"), sc: sc.scopeAt(n)})
+				out = append(out, kv{key: key, val: n.Child("right"), sc: sc.scopeAt(n)})
 			}
 		case "call_expression":
-			fn := n.child("function")
-			if fn == nil || fn.typ != "member_expression" {
+			fn := n.Child("function")
+			if fn == nil || fn.Type != "member_expression" {
 				return true
 			}
-			if o := fn.child("object"); o == nil || o.typ != "identifier" || o.text(src) != name {
+			if o := fn.Child("object"); o == nil || o.Type != "identifier" || o.Text(src) != name {
 				return true
 			}
-			switch fn.child("property").text(src) {
+			switch fn.Child("property").Text(src) {
 			case "append", "set":
 				if a := positional(n); len(a) >= 2 {
 					if k := sc.str(a[0]); k.complete {

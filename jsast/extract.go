@@ -62,11 +62,11 @@ func Extract(ctx context.Context, content []byte, opts Options) (res *lang.Resul
 		language = lang.TypeScript
 	}
 	res = &lang.Result{Language: language, Encoding: enc, SyntaxOK: true}
-	root.walk(func(n *node) bool {
-		if n.typ == "ERROR" || n.missing {
+	root.Walk(func(n *node) bool {
+		if n.Type == "ERROR" || n.Missing {
 			res.SyntaxOK = false
 			if len(res.SyntaxErrors) < 20 {
-				res.SyntaxErrors = append(res.SyntaxErrors, n.row+1)
+				res.SyntaxErrors = append(res.SyntaxErrors, n.Row+1)
 			}
 			return false
 		}
@@ -126,12 +126,12 @@ func (x *extractor) findSites() {
 	m := x.m
 	var visit func(n *node, f *fnInfo)
 	visit = func(n *node, f *fnInfo) {
-		for _, c := range n.children {
+		for _, c := range n.Children {
 			inner := f
 			if g, ok := m.byNode[c]; ok {
 				inner = g
 			}
-			if c.typ == "call_expression" {
+			if c.Type == "call_expression" {
 				owner := f.owner()
 				if rs := m.requestSite(c, f); rs != nil {
 					if owner == nil {
@@ -156,13 +156,13 @@ func (x *extractor) findSites() {
 // method of a module-level object (api.getUser()).
 func (x *extractor) helperOf(call *node, f *fnInfo) *fnInfo {
 	m := x.m
-	fn := unwrap(call.child("function"))
+	fn := unwrap(call.Child("function"))
 	if fn == nil {
 		return nil
 	}
-	switch fn.typ {
+	switch fn.Type {
 	case "identifier":
-		name := fn.text(m.src)
+		name := fn.Text(m.src)
 		for g := f; g != nil; g = g.parent {
 			if h := m.nested[g][name]; h != nil {
 				return h
@@ -175,10 +175,10 @@ func (x *extractor) helperOf(call *node, f *fnInfo) *fnInfo {
 			return h
 		}
 	case "member_expression":
-		obj := unwrap(fn.child("object"))
-		prop := fn.child("property").text(m.src)
+		obj := unwrap(fn.Child("object"))
+		prop := fn.Child("property").Text(m.src)
 		switch {
-		case obj.typ == "this":
+		case obj.Type == "this":
 			if ci := enclosingClass(f); ci != nil {
 				return ci.methods[prop]
 			}
@@ -192,11 +192,11 @@ func (x *extractor) helperOf(call *node, f *fnInfo) *fnInfo {
 					}
 				}
 			}
-		case obj.typ == "identifier" && !bound(f, obj.text(m.src)):
-			if ms, ok := m.objects[obj.text(m.src)]; ok {
+		case obj.Type == "identifier" && !bound(f, obj.Text(m.src)):
+			if ms, ok := m.objects[obj.Text(m.src)]; ok {
 				return ms[prop]
 			}
-			if ci, ok := m.topClass[obj.text(m.src)]; ok {
+			if ci, ok := m.topClass[obj.Text(m.src)]; ok {
 				return ci.methods[prop]
 			}
 		}
@@ -233,19 +233,19 @@ func (x *extractor) calls(f *fnInfo, args map[string]argRef, via []string, depth
 	}
 	var items []item
 	for _, rs := range f.reqs {
-		items = append(items, item{pos: rs.call.start, rs: rs})
+		items = append(items, item{pos: rs.call.Start, rs: rs})
 	}
 	for i := range f.helpers {
 		h := &f.helpers[i]
 		if !seen[h.callee] && depth < 4 && x.makesRequests(h.callee, map[*fnInfo]bool{}) {
-			items = append(items, item{pos: h.call.start, h: h})
+			items = append(items, item{pos: h.call.Start, h: h})
 		}
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].pos < items[j].pos })
 	var out []lang.Call
 	for _, it := range items {
 		if it.rs != nil {
-			sc := &scope{m: x.m, fn: it.rs.fn, at: it.rs.call.start, depth: depth, args: args, bind: f}
+			sc := &scope{m: x.m, fn: it.rs.fn, at: it.rs.call.Start, depth: depth, args: args, bind: f}
 			c := sc.facts(it.rs)
 			if len(via) > 0 {
 				c.InHelper, c.Via = via[len(via)-1], via
@@ -254,7 +254,7 @@ func (x *extractor) calls(f *fnInfo, args map[string]argRef, via []string, depth
 			continue
 		}
 		h := it.h
-		caller := &scope{m: x.m, fn: x.m.funcAt(h.call), at: h.call.start, depth: depth, args: args, bind: f}
+		caller := &scope{m: x.m, fn: x.m.funcAt(h.call), at: h.call.Start, depth: depth, args: args, bind: f}
 		pos := positional(h.call)
 		bound := map[string]argRef{}
 		for _, p := range h.callee.params {
@@ -306,10 +306,10 @@ func (x *extractor) function(f *fnInfo, enc string) (*lang.Function, error) {
 	fn := &lang.Function{
 		Name:      f.name,
 		QualName:  f.qual,
-		StartLine: f.outer.row + 1,
-		EndLine:   f.outer.endRow + 1,
+		StartLine: f.outer.Row + 1,
+		EndLine:   f.outer.EndRow + 1,
 		IsAsync:   f.async,
-		Source:    dedent(lineText(src, f.outer), f.outer.col),
+		Source:    dedent(lineText(src, f.outer), f.outer.Col),
 		Status:    lang.StatusCandidate,
 	}
 	if f.class != nil {
@@ -335,10 +335,10 @@ func (x *extractor) function(f *fnInfo, enc string) (*lang.Function, error) {
 	facts.StatusCheck = x.statusCheck(append([]*fnInfo{f}, helpers...))
 	facts.ExceptionHandling = x.exceptionHandling(f, helpers)
 	facts.SyntaxOK = true
-	f.outer.walk(func(n *node) bool {
-		if n.typ == "ERROR" || n.missing {
+	f.outer.Walk(func(n *node) bool {
+		if n.Type == "ERROR" || n.Missing {
 			facts.SyntaxOK = false
-			facts.SyntaxErrors = append(facts.SyntaxErrors, n.row+1)
+			facts.SyntaxErrors = append(facts.SyntaxErrors, n.Row+1)
 			return false
 		}
 		return true
@@ -370,8 +370,8 @@ func (x *extractor) topLevel(enc string) (*lang.Function, error) {
 	seen := map[*node]bool{}
 	for _, rs := range x.topSites {
 		st := rs.call
-		for st.parent != nil && st.parent != m.root {
-			st = st.parent
+		for st.Parent != nil && st.Parent != m.root {
+			st = st.Parent
 		}
 		if !seen[st] {
 			seen[st] = true
@@ -388,40 +388,40 @@ func (x *extractor) topLevel(enc string) (*lang.Function, error) {
 		if name == "" || !IsIdentifier(name) {
 			continue
 		}
-		for _, st := range m.root.children {
-			if st.typ != "expression_statement" || seen[st] {
+		for _, st := range m.root.Children {
+			if st.Type != "expression_statement" || seen[st] {
 				continue
 			}
-			if k := st.namedKids(); len(k) > 0 && statementBase(k[0], src) == name {
+			if k := st.NamedKids(); len(k) > 0 && statementBase(k[0], src) == name {
 				seen[st] = true
 				stmts = append(stmts, st)
 			}
 		}
 	}
-	sort.Slice(stmts, func(i, j int) bool { return stmts[i].start < stmts[j].start })
+	sort.Slice(stmts, func(i, j int) bool { return stmts[i].Start < stmts[j].Start })
 	var texts []string
 	for _, st := range stmts {
 		texts = append(texts, lineText(src, st))
 	}
 	fn := &lang.Function{
 		Name: lang.ModuleQualName, QualName: lang.ModuleQualName,
-		StartLine: stmts[0].row + 1, EndLine: stmts[len(stmts)-1].endRow + 1,
+		StartLine: stmts[0].Row + 1, EndLine: stmts[len(stmts)-1].EndRow + 1,
 		Source: strings.Join(texts, "\n"),
 		Status: lang.StatusRejected, RejectReason: lang.ReasonTopLevel,
 	}
 	facts := &fn.Facts
 	facts.Encoding = enc
 	for _, rs := range x.topSites {
-		sc := &scope{m: m, fn: rs.fn, at: rs.call.start}
+		sc := &scope{m: m, fn: rs.fn, at: rs.call.Start}
 		facts.Calls = append(facts.Calls, sc.facts(rs))
 	}
 	facts.SyntaxOK = true
 	for _, st := range stmts {
-		if st.hasError() {
+		if st.HasError() {
 			facts.SyntaxOK = false
 		}
 	}
-	prog := x.build(stmts, &piece{start: stmts[0].start, text: strings.Join(texts, "\n"), kind: "target", row: stmts[0].row}, nil, nil)
+	prog := x.build(stmts, &piece{start: stmts[0].Start, text: strings.Join(texts, "\n"), kind: "target", row: stmts[0].Row}, nil, nil)
 	fn.Code = prog.code
 	facts.PulledIn, facts.Unresolved, facts.Imports = prog.pulled, prog.unresolved, prog.imports
 	prog.nodes = nil // script statements may start mid-line
@@ -438,13 +438,13 @@ func (x *extractor) topLevel(enc string) (*lang.Function, error) {
 // statementBase is the name an expression statement works on: the object of
 // the method it calls or of the member it assigns.
 func statementBase(e *node, src []byte) string {
-	switch e.typ {
+	switch e.Type {
 	case "call_expression":
-		if fn := e.child("function"); fn != nil && fn.typ == "member_expression" {
+		if fn := e.Child("function"); fn != nil && fn.Type == "member_expression" {
 			return baseName(fn, src)
 		}
 	case "assignment_expression":
-		if l := e.child("left"); l != nil && l.typ != "identifier" {
+		if l := e.Child("left"); l != nil && l.Type != "identifier" {
 			return baseName(l, src)
 		}
 	}
@@ -464,7 +464,7 @@ func (x *extractor) checkCode(p *program) (bool, string, error) {
 	if err != nil {
 		return false, "", err
 	}
-	return !t.hasError(), codeHash(b, t), nil
+	return !t.HasError(), codeHash(b, t), nil
 }
 
 // statusAttrs are the response properties whose reading checks the status.
@@ -480,14 +480,14 @@ func (x *extractor) statusCheck(fs []*fnInfo) bool {
 	src := x.m.src
 	found := false
 	for _, f := range fs {
-		f.node.walk(func(n *node) bool {
-			switch n.typ {
+		f.node.Walk(func(n *node) bool {
+			switch n.Type {
 			case "member_expression":
-				if statusAttrs[n.child("property").text(src)] && !(n.parent != nil && n.parent.typ == "call_expression" && n.field == "function") {
+				if statusAttrs[n.Child("property").Text(src)] && !(n.Parent != nil && n.Parent.Type == "call_expression" && n.Field == "function") {
 					found = true
 				}
 			case "pair":
-				if k := n.child("key"); k != nil && statusKeys[keyText(k, src)] && keyText(k, src) != "ok" {
+				if k := n.Child("key"); k != nil && statusKeys[keyText(k, src)] && keyText(k, src) != "ok" {
 					found = true
 				}
 			}
@@ -503,12 +503,12 @@ func (x *extractor) statusCheck(fs []*fnInfo) bool {
 func (x *extractor) exceptionHandling(f *fnInfo, helpers []*fnInfo) bool {
 	src := x.m.src
 	guarded := func(n *node, g *fnInfo) bool {
-		for p := n; p != nil && p != g.node; p = p.parent {
-			if p.typ == "statement_block" && p.field == "body" && p.parent != nil && p.parent.typ == "try_statement" && p.parent.child("handler") != nil {
+		for p := n; p != nil && p != g.node; p = p.Parent {
+			if p.Type == "statement_block" && p.Field == "body" && p.Parent != nil && p.Parent.Type == "try_statement" && p.Parent.Child("handler") != nil {
 				return true
 			}
 			// fetch(u).then(…).catch(…)
-			if p.typ == "member_expression" && p.child("property").text(src) == "catch" && p.parent != nil && p.parent.typ == "call_expression" {
+			if p.Type == "member_expression" && p.Child("property").Text(src) == "catch" && p.Parent != nil && p.Parent.Type == "call_expression" {
 				return true
 			}
 		}
@@ -533,25 +533,25 @@ func (x *extractor) exceptionHandling(f *fnInfo, helpers []*fnInfo) bool {
 // "const get = async (city) =>", "async get(id: number): Promise<T>".
 func signature(f *fnInfo, src []byte) string {
 	n := f.node
-	start := n.start
+	start := n.Start
 	switch {
-	case f.outer.typ == "pair" || f.outer.typ == "field_definition" || f.outer.typ == "public_field_definition":
-		start = f.outer.start
-	case n.parent != nil && n.parent.typ == "variable_declarator":
-		if d := n.parent.parent; d != nil {
-			start = d.start
+	case f.outer.Type == "pair" || f.outer.Type == "field_definition" || f.outer.Type == "public_field_definition":
+		start = f.outer.Start
+	case n.Parent != nil && n.Parent.Type == "variable_declarator":
+		if d := n.Parent.Parent; d != nil {
+			start = d.Start
 		}
-	case n.parent != nil && n.parent.typ == "assignment_expression":
-		start = n.parent.start
+	case n.Parent != nil && n.Parent.Type == "assignment_expression":
+		start = n.Parent.Start
 	}
-	if p := n.parent; p != nil && p.typ == "export_statement" {
-		start = p.start
-	} else if d := n.parent; d != nil && d.typ == "variable_declarator" && d.parent != nil && d.parent.parent != nil && d.parent.parent.typ == "export_statement" {
-		start = d.parent.parent.start
+	if p := n.Parent; p != nil && p.Type == "export_statement" {
+		start = p.Start
+	} else if d := n.Parent; d != nil && d.Type == "variable_declarator" && d.Parent != nil && d.Parent.Parent != nil && d.Parent.Parent.Type == "export_statement" {
+		start = d.Parent.Parent.Start
 	}
-	end := n.end
-	if b := n.child("body"); b != nil {
-		end = b.start
+	end := n.End
+	if b := n.Child("body"); b != nil {
+		end = b.Start
 	}
 	s := stripComments(string(src[start:end]))
 	s = strings.Join(strings.Fields(s), " ")
@@ -562,17 +562,17 @@ func signature(f *fnInfo, src []byte) string {
 // decorators lists a method's or class field's TypeScript decorators as written.
 func decorators(f *fnInfo, src []byte) []string {
 	var out []string
-	for _, c := range f.outer.children {
-		if c.typ == "decorator" {
-			out = append(out, strings.TrimSpace(strings.TrimPrefix(c.text(src), "@")))
+	for _, c := range f.outer.Children {
+		if c.Type == "decorator" {
+			out = append(out, strings.TrimSpace(strings.TrimPrefix(c.Text(src), "@")))
 		}
 	}
 	// a class member's decorators are the class body's children before it
-	if p := f.outer.parent; p != nil && p.typ == "class_body" {
-		i := slices.Index(p.children, f.outer)
+	if p := f.outer.Parent; p != nil && p.Type == "class_body" {
+		i := slices.Index(p.Children, f.outer)
 		var before []string
-		for j := i - 1; j >= 0 && p.children[j].typ == "decorator"; j-- {
-			before = append([]string{strings.TrimSpace(strings.TrimPrefix(p.children[j].text(src), "@"))}, before...)
+		for j := i - 1; j >= 0 && p.Children[j].Type == "decorator"; j-- {
+			before = append([]string{strings.TrimSpace(strings.TrimPrefix(p.Children[j].Text(src), "@"))}, before...)
 		}
 		out = append(before, out...)
 	}
@@ -582,14 +582,14 @@ func decorators(f *fnInfo, src []byte) []string {
 // lineText returns n's text from the start of its first line, so the first line
 // keeps its indentation like the others.
 func lineText(src []byte, n *node) string {
-	start := int(n.start)
+	start := int(n.Start)
 	for start > 0 && src[start-1] != '\n' {
 		if c := src[start-1]; c != ' ' && c != '\t' {
-			return string(src[n.start:n.end])
+			return string(src[n.Start:n.End])
 		}
 		start--
 	}
-	return string(src[start:n.end])
+	return string(src[start:n.End])
 }
 
 // dedent removes col columns of leading whitespace from every line.
@@ -614,7 +614,7 @@ func codeHash(src []byte, roots ...*node) string {
 	h := sha256.New()
 	var visit func(n *node)
 	visit = func(n *node) {
-		switch n.typ {
+		switch n.Type {
 		case "comment", "html_comment":
 			return
 		case ";":
@@ -623,14 +623,14 @@ func codeHash(src []byte, roots ...*node) string {
 			fmt.Fprintf(h, "S:%s\x00", strings.NewReplacer(`\'`, `'`, `\"`, `"`).Replace(stringValue(n, src)))
 			return
 		}
-		if len(n.children) == 0 {
-			if n.end > n.start {
-				h.Write(src[n.start:n.end])
+		if len(n.Children) == 0 {
+			if n.End > n.Start {
+				h.Write(src[n.Start:n.End])
 				h.Write([]byte{0})
 			}
 			return
 		}
-		for _, c := range n.children {
+		for _, c := range n.Children {
 			visit(c)
 		}
 	}
@@ -642,11 +642,11 @@ func codeHash(src []byte, roots ...*node) string {
 
 // objectOf is the object literal a method or pair function is a member of, or nil.
 func objectOf(f *fnInfo) *node {
-	n := f.node.parent
-	if n != nil && n.typ == "pair" {
-		n = n.parent
+	n := f.node.Parent
+	if n != nil && n.Type == "pair" {
+		n = n.Parent
 	}
-	if n != nil && n.typ == "object" && f.class == nil {
+	if n != nil && n.Type == "object" && f.class == nil {
 		return n
 	}
 	return nil
@@ -656,8 +656,8 @@ func objectOf(f *fnInfo) *node {
 // objects (Vue's methods and computed live side by side in the component).
 func within(a, b *node) bool {
 	top := func(n *node) *node {
-		for n.parent != nil && (n.parent.typ == "pair" || n.parent.typ == "object") {
-			n = n.parent
+		for n.Parent != nil && (n.Parent.Type == "pair" || n.Parent.Type == "object") {
+			n = n.Parent
 		}
 		return n
 	}

@@ -39,7 +39,7 @@ func FuzzExtract(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tree.hasError() {
+			if tree.HasError() {
 				t.Fatalf("kept candidate %s does not parse on its own:\n%s", fn.QualName, fn.Code)
 			}
 		}

@@ -66,11 +66,11 @@ func CommentedRequests(ctx context.Context, d lang.Dialect, code []byte) (lines 
 	if err != nil {
 		return nil, fmt.Errorf("comments: %w", err)
 	}
-	root.walk(func(n *node) bool {
-		if n.typ == "comment" {
-			t := n.text(code)
+	root.Walk(func(n *node) bool {
+		if n.Type == "comment" {
+			t := n.Text(code)
 			for _, loc := range requestInComment.FindAllStringIndex(t, -1) {
-				line := n.row + 1
+				line := n.Row + 1
 				for _, c := range t[:loc[0]] {
 					if c == '\n' {
 						line++

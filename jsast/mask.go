@@ -31,7 +31,7 @@ func Mask(ctx context.Context, d lang.Dialect, code []byte, fn string, rewrite f
 	if err != nil {
 		return nil, fmt.Errorf("mask: %w", err)
 	}
-	broken := root.hasError()
+	broken := root.HasError()
 	type span struct {
 		start, end int
 		text       string
@@ -51,14 +51,14 @@ func Mask(ctx context.Context, d lang.Dialect, code []byte, fn string, rewrite f
 		if len(parts) == 0 {
 			return
 		}
-		from, to := parts[0].start, parts[len(parts)-1].end
+		from, to := parts[0].Start, parts[len(parts)-1].End
 		var escapes [][2]int
 		for _, c := range parts {
-			if c.typ == "escape_sequence" {
-				escapes = append(escapes, [2]int{int(c.start - from), int(c.end - from)})
+			if c.Type == "escape_sequence" {
+				escapes = append(escapes, [2]int{int(c.Start - from), int(c.End - from)})
 			}
 		}
-		p := lang.Piece{Kind: lang.PieceString, Text: string(code[from:to]), Whole: whole, Key: key, PairKey: pairKey, Line: parts[0].row + 1}
+		p := lang.Piece{Kind: lang.PieceString, Text: string(code[from:to]), Whole: whole, Key: key, PairKey: pairKey, Line: parts[0].Row + 1}
 		addEdits(int(from), p, func(e lang.Edit) bool {
 			for _, es := range escapes {
 				if e.Start < es[1] && es[0] < e.End {
@@ -68,34 +68,34 @@ func Mask(ctx context.Context, d lang.Dialect, code []byte, fn string, rewrite f
 			return true
 		})
 	}
-	root.walk(func(n *node) bool {
+	root.Walk(func(n *node) bool {
 		switch {
-		case identifierTypes[n.typ]:
-			p := lang.Piece{Kind: lang.PieceIdentifier, Text: n.text(code), Line: n.row + 1}
-			if n.parent != nil && n.parent.typ == "pair" && n.field == "key" {
+		case identifierTypes[n.Type]:
+			p := lang.Piece{Kind: lang.PieceIdentifier, Text: n.Text(code), Line: n.Row + 1}
+			if n.Parent != nil && n.Parent.Type == "pair" && n.Field == "key" {
 				p.Key = true
 			}
 			name := p.Text
-			addEdits(int(n.start), p, func(e lang.Edit) bool {
+			addEdits(int(n.Start), p, func(e lang.Edit) bool {
 				return IsIdentifier(name[:e.Start] + e.New + name[e.End:])
 			})
 			return false
-		case n.typ == "string":
+		case n.Type == "string":
 			key, pairKey := pairContext(n, code)
 			var parts []*node
-			for _, c := range n.children {
-				if c.typ == "string_fragment" || c.typ == "escape_sequence" {
+			for _, c := range n.Children {
+				if c.Type == "string_fragment" || c.Type == "escape_sequence" {
 					parts = append(parts, c)
 				}
 			}
 			stringPiece(parts, true, key, pairKey)
 			return false
-		case n.typ == "template_string":
+		case n.Type == "template_string":
 			key, pairKey := pairContext(n, code)
 			whole := firstOfType(n, "template_substitution") == nil
 			var run []*node
-			for _, c := range n.children {
-				switch c.typ {
+			for _, c := range n.Children {
+				switch c.Type {
 				case "string_fragment", "escape_sequence":
 					run = append(run, c)
 				case "template_substitution":
@@ -105,13 +105,13 @@ func Mask(ctx context.Context, d lang.Dialect, code []byte, fn string, rewrite f
 			}
 			stringPiece(run, whole, key, pairKey)
 			return true // substitutions hold code: their names are pieces too
-		case n.typ == "number":
+		case n.Type == "number":
 			if key, pairKey := pairContext(n, code); pairKey != "" && !key {
-				addEdits(int(n.start), lang.Piece{Kind: lang.PieceNumber, Text: n.text(code), PairKey: pairKey, Line: n.row + 1}, nil)
+				addEdits(int(n.Start), lang.Piece{Kind: lang.PieceNumber, Text: n.Text(code), PairKey: pairKey, Line: n.Row + 1}, nil)
 			}
 			return false
-		case n.typ == "comment":
-			t := n.text(code)
+		case n.Type == "comment":
+			t := n.Text(code)
 			off, end := 2, len(t)
 			if strings.HasPrefix(t, "/*") && strings.HasSuffix(t, "*/") && len(t) >= 4 {
 				end = len(t) - 2
@@ -119,7 +119,7 @@ func Mask(ctx context.Context, d lang.Dialect, code []byte, fn string, rewrite f
 			if end < off {
 				return false
 			}
-			addEdits(int(n.start)+off, lang.Piece{Kind: lang.PieceComment, Text: t[off:end], Line: n.row + 1}, nil)
+			addEdits(int(n.Start)+off, lang.Piece{Kind: lang.PieceComment, Text: t[off:end], Line: n.Row + 1}, nil)
 			return false
 		}
 		return true
@@ -143,7 +143,7 @@ func Mask(ctx context.Context, d lang.Dialect, code []byte, fn string, rewrite f
 		if mroot, err = parse(ctx, g, out); err != nil {
 			return nil, fmt.Errorf("mask: %w", err)
 		}
-		if !broken && mroot.hasError() {
+		if !broken && mroot.HasError() {
 			return nil, lang.ErrMaskBrokeSyntax
 		}
 	}
@@ -161,13 +161,13 @@ func Mask(ctx context.Context, d lang.Dialect, code []byte, fn string, rewrite f
 // pairContext says whether n (a string or number) is the key of an object pair
 // and, when it is a pair's value, that pair's literal key.
 func pairContext(n *node, src []byte) (key bool, pairKey string) {
-	p := n.parent
+	p := n.Parent
 	switch {
-	case p == nil || p.typ != "pair":
-	case n.field == "key":
+	case p == nil || p.Type != "pair":
+	case n.Field == "key":
 		return true, ""
-	case n.field == "value":
-		if k := p.child("key"); k != nil && k.typ != "computed_property_name" {
+	case n.Field == "value":
+		if k := p.Child("key"); k != nil && k.Type != "computed_property_name" {
 			return false, keyText(k, src)
 		}
 	}
@@ -177,30 +177,30 @@ func pairContext(n *node, src []byte) (key bool, pairKey string) {
 // functionName is the name a function node is known by (see newFunc), "" for an
 // anonymous one.
 func functionName(n *node, src []byte) string {
-	switch n.typ {
+	switch n.Type {
 	case "function_declaration", "generator_function_declaration":
-		return n.child("name").text(src)
+		return n.Child("name").Text(src)
 	case "method_definition":
-		return keyText(n.child("name"), src)
+		return keyText(n.Child("name"), src)
 	}
-	p := n.parent
+	p := n.Parent
 	switch {
 	case p == nil:
-	case p.typ == "variable_declarator" && n.field == "value":
-		return p.child("name").text(src)
-	case p.typ == "assignment_expression" && n.field == "right":
-		nm := assignedName(p.child("left"), src)
+	case p.Type == "variable_declarator" && n.Field == "value":
+		return p.Child("name").Text(src)
+	case p.Type == "assignment_expression" && n.Field == "right":
+		nm := assignedName(p.Child("left"), src)
 		return nm[strings.LastIndex(nm, ".")+1:]
-	case p.typ == "pair" && n.field == "value":
-		return keyText(p.child("key"), src)
-	case (p.typ == "field_definition" || p.typ == "public_field_definition"):
-		if k := p.child("property"); k != nil {
-			return k.text(src)
+	case p.Type == "pair" && n.Field == "value":
+		return keyText(p.Child("key"), src)
+	case (p.Type == "field_definition" || p.Type == "public_field_definition"):
+		if k := p.Child("property"); k != nil {
+			return k.Text(src)
 		}
-		if k := p.child("name"); k != nil {
-			return k.text(src)
+		if k := p.Child("name"); k != nil {
+			return k.Text(src)
 		}
-	case p.typ == "export_statement":
+	case p.Type == "export_statement":
 		return "default"
 	}
 	return ""
@@ -216,11 +216,11 @@ func functionIndex(root *node, src []byte, fn string) int {
 		return -1
 	}
 	idx, found := -1, -1
-	root.walk(func(n *node) bool {
+	root.Walk(func(n *node) bool {
 		if found >= 0 {
 			return false
 		}
-		if functionTypes[n.typ] {
+		if functionTypes[n.Type] {
 			idx++
 			if functionName(n, src) == fn {
 				found = idx
@@ -236,11 +236,11 @@ func functionIndex(root *node, src []byte, fn string) int {
 func nthFunction(root *node, src []byte, i int) (*node, string) {
 	var def *node
 	idx := -1
-	root.walk(func(n *node) bool {
+	root.Walk(func(n *node) bool {
 		if def != nil {
 			return false
 		}
-		if functionTypes[n.typ] {
+		if functionTypes[n.Type] {
 			if idx++; idx == i {
 				def = n
 				return false
@@ -261,20 +261,20 @@ func outline(def *node, src []byte) (params, returns []string) {
 	for _, p := range m.params(def) {
 		params = append(params, p.name)
 	}
-	body := def.child("body")
+	body := def.Child("body")
 	if body == nil {
 		return params, nil
 	}
-	if body.typ != "statement_block" {
-		return params, []string{strings.Join(strings.Fields(body.text(src)), " ")}
+	if body.Type != "statement_block" {
+		return params, []string{strings.Join(strings.Fields(body.Text(src)), " ")}
 	}
-	body.walk(func(n *node) bool {
+	body.Walk(func(n *node) bool {
 		switch {
-		case n != body && (functionTypes[n.typ] || classTypes[n.typ]):
+		case n != body && (functionTypes[n.Type] || classTypes[n.Type]):
 			return false
-		case n.typ == "return_statement":
-			if kids := n.namedKids(); len(kids) > 0 && kids[0].typ != "comment" {
-				returns = append(returns, strings.Join(strings.Fields(kids[0].text(src)), " "))
+		case n.Type == "return_statement":
+			if kids := n.NamedKids(); len(kids) > 0 && kids[0].Type != "comment" {
+				returns = append(returns, strings.Join(strings.Fields(kids[0].Text(src)), " "))
 			}
 			return false
 		}

@@ -106,7 +106,7 @@ type module struct {
 // scan walks n like walk, but stops once the file's deadline has passed: the
 // scans made per request site are what could grow with a file's size.
 func (m *module) scan(n *node, fn func(*node) bool) {
-	n.walk(func(c *node) bool {
+	n.Walk(func(c *node) bool {
 		if m.steps++; m.steps&1023 == 0 && m.ctx != nil && m.ctx.Err() != nil {
 			m.expired = true
 		}
@@ -135,12 +135,12 @@ func newModule(ctx context.Context, src []byte, root *node) *module {
 		objects:   map[string]map[string]*fnInfo{},
 		mutations: map[string][]*node{},
 	}
-	for _, st := range root.children {
+	for _, st := range root.Children {
 		m.bindStatement(st, st)
 	}
 	m.collect(root, nil, nil, "")
-	root.walk(func(n *node) bool {
-		if n.typ == "comment" || n.typ == "html_comment" {
+	root.Walk(func(n *node) bool {
+		if n.Type == "comment" || n.Type == "html_comment" {
 			m.comments = append(m.comments, n)
 		}
 		return true
@@ -156,18 +156,18 @@ func (m *module) bindStatement(st, top *node) {
 		b.stmt = top
 		m.bindings[b.name] = append(m.bindings[b.name], b)
 	}
-	switch st.typ {
+	switch st.Type {
 	case "import_statement":
-		spec := stringValue(st.child("source"), src)
+		spec := stringValue(st.Child("source"), src)
 		for _, b := range importBindings(st, spec, src) {
 			add(b)
 		}
 	case "lexical_declaration", "variable_declaration":
-		for _, d := range st.namedKids() {
-			if d.typ != "variable_declarator" {
+		for _, d := range st.NamedKids() {
+			if d.Type != "variable_declarator" {
 				continue
 			}
-			name, val := d.child("name"), d.child("value")
+			name, val := d.Child("name"), d.Child("value")
 			if name == nil {
 				continue
 			}
@@ -177,12 +177,12 @@ func (m *module) bindStatement(st, top *node) {
 				}
 				continue
 			}
-			if name.typ == "identifier" {
+			if name.Type == "identifier" {
 				kind := "assignment"
-				if isConstantName(name.text(src)) {
+				if isConstantName(name.Text(src)) {
 					kind = "constant"
 				}
-				add(&binding{name: name.text(src), kind: kind, value: val})
+				add(&binding{name: name.Text(src), kind: kind, value: val})
 				continue
 			}
 			for _, nm := range patternNames(name, src) {
@@ -190,34 +190,34 @@ func (m *module) bindStatement(st, top *node) {
 			}
 		}
 	case "function_declaration", "generator_function_declaration":
-		if nm := st.child("name"); nm != nil {
-			add(&binding{name: nm.text(src), kind: "function"})
+		if nm := st.Child("name"); nm != nil {
+			add(&binding{name: nm.Text(src), kind: "function"})
 		}
 	case "class_declaration", "abstract_class_declaration":
-		if nm := st.child("name"); nm != nil {
-			add(&binding{name: nm.text(src), kind: "class"})
+		if nm := st.Child("name"); nm != nil {
+			add(&binding{name: nm.Text(src), kind: "class"})
 		}
 	case "interface_declaration", "type_alias_declaration", "enum_declaration":
-		if nm := st.child("name"); nm != nil {
-			add(&binding{name: nm.text(src), kind: "type"})
+		if nm := st.Child("name"); nm != nil {
+			add(&binding{name: nm.Text(src), kind: "type"})
 		}
 	case "export_statement":
-		if d := st.child("declaration"); d != nil {
+		if d := st.Child("declaration"); d != nil {
 			m.bindStatement(d, top)
 		}
 	case "expression_statement":
-		for _, e := range st.namedKids() {
-			switch e.typ {
+		for _, e := range st.NamedKids() {
+			switch e.Type {
 			case "assignment_expression":
-				l := e.child("left")
-				if l != nil && l.typ == "identifier" {
-					add(&binding{name: l.text(src), kind: "assignment", value: e.child("right")})
+				l := e.Child("left")
+				if l != nil && l.Type == "identifier" {
+					add(&binding{name: l.Text(src), kind: "assignment", value: e.Child("right")})
 				} else if base := baseName(l, src); base != "" && base != "module" && base != "exports" && base != "window" {
 					m.mutations[base] = append(m.mutations[base], top)
 				}
 			case "call_expression":
-				if fn := e.child("function"); fn != nil && fn.typ == "member_expression" {
-					if base := baseName(fn.child("object"), src); base != "" {
+				if fn := e.Child("function"); fn != nil && fn.Type == "member_expression" {
+					if base := baseName(fn.Child("object"), src); base != "" {
 						m.mutations[base] = append(m.mutations[base], top)
 					}
 				}
@@ -230,11 +230,11 @@ func (m *module) bindStatement(st, top *node) {
 // api.defaults.headers.common["k"]), "" when it starts elsewhere.
 func baseName(n *node, src []byte) string {
 	for n != nil {
-		switch n.typ {
+		switch n.Type {
 		case "identifier":
-			return n.text(src)
+			return n.Text(src)
 		case "member_expression", "subscript_expression":
-			n = n.child("object")
+			n = n.Child("object")
 		default:
 			return ""
 		}
@@ -250,33 +250,33 @@ func importBindings(st *node, spec string, src []byte) []*binding {
 	if clause == nil {
 		return nil
 	}
-	for _, c := range clause.namedKids() {
-		switch c.typ {
+	for _, c := range clause.NamedKids() {
+		switch c.Type {
 		case "identifier":
-			out = append(out, &binding{name: c.text(src), kind: "import", path: spec})
+			out = append(out, &binding{name: c.Text(src), kind: "import", path: spec})
 		case "namespace_import":
 			if id := firstOfType(c, "identifier"); id != nil {
-				out = append(out, &binding{name: id.text(src), kind: "import", path: spec})
+				out = append(out, &binding{name: id.Text(src), kind: "import", path: spec})
 			}
 		case "named_imports":
-			for _, s := range c.namedKids() {
-				if s.typ != "import_specifier" {
+			for _, s := range c.NamedKids() {
+				if s.Type != "import_specifier" {
 					continue
 				}
-				name := s.child("name")
-				alias := s.child("alias")
+				name := s.Child("name")
+				alias := s.Child("alias")
 				if alias == nil {
 					alias = name
 				}
 				if name == nil {
 					continue
 				}
-				member := strings.Trim(name.text(src), `"'`)
+				member := strings.Trim(name.Text(src), `"'`)
 				path := spec + "." + member
 				if member == "default" {
 					path = spec
 				}
-				out = append(out, &binding{name: alias.text(src), kind: "import", path: path})
+				out = append(out, &binding{name: alias.Text(src), kind: "import", path: path})
 			}
 		}
 	}
@@ -289,9 +289,9 @@ func requireOf(n *node, src []byte) (spec, member string, ok bool) {
 	if n == nil {
 		return "", "", false
 	}
-	if n.typ == "member_expression" {
-		if s, mem, ok := requireOf(n.child("object"), src); ok && mem == "" {
-			p := n.child("property").text(src)
+	if n.Type == "member_expression" {
+		if s, mem, ok := requireOf(n.Child("object"), src); ok && mem == "" {
+			p := n.Child("property").Text(src)
 			if p == "default" {
 				return s, "", true
 			}
@@ -299,19 +299,19 @@ func requireOf(n *node, src []byte) (spec, member string, ok bool) {
 		}
 		return "", "", false
 	}
-	if n.typ != "call_expression" {
+	if n.Type != "call_expression" {
 		return "", "", false
 	}
-	fn := n.child("function")
-	if fn == nil || fn.typ != "identifier" || fn.text(src) != "require" {
+	fn := n.Child("function")
+	if fn == nil || fn.Type != "identifier" || fn.Text(src) != "require" {
 		return "", "", false
 	}
-	args := n.child("arguments")
+	args := n.Child("arguments")
 	if args == nil {
 		return "", "", false
 	}
-	k := args.namedKids()
-	if len(k) == 0 || k[0].typ != "string" {
+	k := args.NamedKids()
+	if len(k) == 0 || k[0].Type != "string" {
 		return "", "", false
 	}
 	return stringValue(k[0], src), "", true
@@ -324,23 +324,23 @@ func patternImports(pat *node, spec, member string, src []byte) []*binding {
 	if member != "" {
 		base = spec + "." + member
 	}
-	switch pat.typ {
+	switch pat.Type {
 	case "identifier":
-		return []*binding{{name: pat.text(src), kind: "import", path: base}}
+		return []*binding{{name: pat.Text(src), kind: "import", path: base}}
 	case "object_pattern":
 		var out []*binding
-		for _, c := range pat.namedKids() {
-			switch c.typ {
+		for _, c := range pat.NamedKids() {
+			switch c.Type {
 			case "shorthand_property_identifier_pattern":
-				out = append(out, &binding{name: c.text(src), kind: "import", path: spec + "." + c.text(src)})
+				out = append(out, &binding{name: c.Text(src), kind: "import", path: spec + "." + c.Text(src)})
 			case "pair_pattern":
-				k, v := c.child("key"), c.child("value")
-				if k != nil && v != nil && v.typ == "identifier" {
-					out = append(out, &binding{name: v.text(src), kind: "import", path: spec + "." + strings.Trim(k.text(src), `"'`)})
+				k, v := c.Child("key"), c.Child("value")
+				if k != nil && v != nil && v.Type == "identifier" {
+					out = append(out, &binding{name: v.Text(src), kind: "import", path: spec + "." + strings.Trim(k.Text(src), `"'`)})
 				}
 			case "object_assignment_pattern":
-				if l := c.child("left"); l != nil {
-					out = append(out, &binding{name: l.text(src), kind: "import", path: spec + "." + l.text(src)})
+				if l := c.Child("left"); l != nil {
+					out = append(out, &binding{name: l.Text(src), kind: "import", path: spec + "." + l.Text(src)})
 				}
 			}
 		}
@@ -358,28 +358,28 @@ func patternNames(p *node, src []byte) []string {
 	if p == nil {
 		return nil
 	}
-	switch p.typ {
+	switch p.Type {
 	case "identifier", "shorthand_property_identifier_pattern":
-		return []string{p.text(src)}
+		return []string{p.Text(src)}
 	case "object_pattern", "array_pattern", "rest_pattern":
 		var out []string
-		for _, c := range p.namedKids() {
+		for _, c := range p.NamedKids() {
 			out = append(out, patternNames(c, src)...)
 		}
 		return out
 	case "pair_pattern":
-		return patternNames(p.child("value"), src)
+		return patternNames(p.Child("value"), src)
 	case "assignment_pattern", "object_assignment_pattern":
-		return patternNames(p.child("left"), src)
+		return patternNames(p.Child("left"), src)
 	case "required_parameter", "optional_parameter":
-		return patternNames(p.child("pattern"), src)
+		return patternNames(p.Child("pattern"), src)
 	}
 	return nil
 }
 
 func firstOfType(n *node, typ string) *node {
-	for _, c := range n.children {
-		if c.typ == typ {
+	for _, c := range n.Children {
+		if c.Type == typ {
 			return c
 		}
 	}
@@ -389,15 +389,15 @@ func firstOfType(n *node, typ string) *node {
 // unwrap looks through parentheses, await and TypeScript's type assertions.
 func unwrap(n *node) *node {
 	for n != nil {
-		switch n.typ {
+		switch n.Type {
 		case "parenthesized_expression", "await_expression", "as_expression", "non_null_expression",
 			"satisfies_expression", "type_assertion":
-			k := n.namedKids()
+			k := n.NamedKids()
 			if len(k) == 0 {
 				return n
 			}
 			n = k[0]
-			if n.typ == "type_arguments" && len(k) > 1 { // <T>x
+			if n.Type == "type_arguments" && len(k) > 1 { // <T>x
 				n = k[1]
 			}
 		default:
@@ -413,12 +413,12 @@ func stringValue(n *node, src []byte) string {
 		return ""
 	}
 	var b strings.Builder
-	for _, c := range n.children {
-		switch c.typ {
+	for _, c := range n.Children {
+		switch c.Type {
 		case "string_fragment":
-			b.WriteString(c.text(src))
+			b.WriteString(c.Text(src))
 		case "escape_sequence":
-			b.WriteString(unescape(c.text(src)))
+			b.WriteString(unescape(c.Text(src)))
 		}
 	}
 	return b.String()
@@ -432,20 +432,20 @@ func isConstantName(name string) bool {
 // named. cls is the class whose body n is, fn the enclosing function, path the
 // object-literal keys leading to n ("api", "methods").
 func (m *module) collect(n *node, cls *classInfo, fn *fnInfo, path string) {
-	for _, c := range n.children {
+	for _, c := range n.Children {
 		switch {
-		case functionTypes[c.typ]:
+		case functionTypes[c.Type]:
 			f := m.newFunc(c, cls, fn, path)
 			m.collect(c, nil, f, "")
 			continue
-		case classTypes[c.typ]:
+		case classTypes[c.Type]:
 			ci := m.newClass(c, fn)
 			m.collect(c, ci, fn, "")
 			continue
-		case c.typ == "field_definition" || c.typ == "public_field_definition":
+		case c.Type == "field_definition" || c.Type == "public_field_definition":
 			m.collect(c, cls, fn, path)
 			continue
-		case c.typ == "class_body":
+		case c.Type == "class_body":
 			m.collect(c, cls, fn, path)
 			continue
 		}
@@ -456,17 +456,17 @@ func (m *module) collect(n *node, cls *classInfo, fn *fnInfo, path string) {
 // objectPath extends the object-literal path when n is an object bound to a name
 // or a pair's value.
 func objectPath(n *node, path string, src []byte) string {
-	switch n.typ {
+	switch n.Type {
 	case "variable_declarator":
-		if nm := n.child("name"); nm != nil && nm.typ == "identifier" {
-			return nm.text(src)
+		if nm := n.Child("name"); nm != nil && nm.Type == "identifier" {
+			return nm.Text(src)
 		}
 	case "pair":
-		if k := n.child("key"); k != nil {
+		if k := n.Child("key"); k != nil {
 			return joinQual(path, keyText(k, src))
 		}
 	case "assignment_expression":
-		return assignedName(n.child("left"), src)
+		return assignedName(n.Child("left"), src)
 	case "export_statement":
 		return ""
 	}
@@ -485,13 +485,13 @@ func joinQual(a, b string) string {
 
 // keyText is the name of a pair or method key.
 func keyText(k *node, src []byte) string {
-	switch k.typ {
+	switch k.Type {
 	case "string":
 		return stringValue(k, src)
 	case "computed_property_name":
 		return ""
 	}
-	return k.text(src)
+	return k.Text(src)
 }
 
 // assignedName names the target of an assignment to a function: module.exports.x
@@ -500,7 +500,7 @@ func assignedName(l *node, src []byte) string {
 	if l == nil {
 		return ""
 	}
-	t := strings.Join(strings.Fields(l.text(src)), "")
+	t := strings.Join(strings.Fields(l.Text(src)), "")
 	for _, p := range []string{"module.exports.", "exports.", "this.", "window.", "globalThis."} {
 		t = strings.TrimPrefix(t, p)
 	}
@@ -517,33 +517,33 @@ func assignedName(l *node, src []byte) string {
 func (m *module) newFunc(n *node, cls *classInfo, parent *fnInfo, path string) *fnInfo {
 	src := m.src
 	f := &fnInfo{node: n, outer: n, parent: parent, locals: map[string][]assign{}}
-	for _, c := range n.children {
-		if c.typ == "async" {
+	for _, c := range n.Children {
+		if c.Type == "async" {
 			f.async = true
 		}
 	}
-	p := n.parent
+	p := n.Parent
 	switch {
-	case n.typ == "function_declaration" || n.typ == "generator_function_declaration":
-		f.name, f.named = n.child("name").text(src), true
-	case n.typ == "method_definition":
-		f.name, f.named = keyText(n.child("name"), src), true
+	case n.Type == "function_declaration" || n.Type == "generator_function_declaration":
+		f.name, f.named = n.Child("name").Text(src), true
+	case n.Type == "method_definition":
+		f.name, f.named = keyText(n.Child("name"), src), true
 		if cls != nil {
 			f.class = cls
 			f.qual = cls.name + "." + f.name
 		} else {
 			f.qual = joinQual(path, f.name)
 		}
-	case p != nil && p.typ == "variable_declarator" && n.field == "value" && p.child("name") != nil && p.child("name").typ == "identifier":
-		f.name, f.named = p.child("name").text(src), true
-	case p != nil && p.typ == "assignment_expression" && n.field == "right":
-		if nm := assignedName(p.child("left"), src); nm != "" {
+	case p != nil && p.Type == "variable_declarator" && n.Field == "value" && p.Child("name") != nil && p.Child("name").Type == "identifier":
+		f.name, f.named = p.Child("name").Text(src), true
+	case p != nil && p.Type == "assignment_expression" && n.Field == "right":
+		if nm := assignedName(p.Child("left"), src); nm != "" {
 			f.named = true
 			f.qual = nm
 			f.name = nm[strings.LastIndex(nm, ".")+1:]
 		}
-	case p != nil && p.typ == "pair" && n.field == "value":
-		if k := keyText(p.child("key"), src); k != "" {
+	case p != nil && p.Type == "pair" && n.Field == "value":
+		if k := keyText(p.Child("key"), src); k != "" {
 			// collect has already extended path with the pair's key
 			f.name, f.named = k, true
 			f.qual = path
@@ -552,20 +552,20 @@ func (m *module) newFunc(n *node, cls *classInfo, parent *fnInfo, path string) *
 			}
 			f.outer = p
 		}
-	case p != nil && (p.typ == "field_definition" || p.typ == "public_field_definition") && cls != nil:
-		k := p.child("property")
+	case p != nil && (p.Type == "field_definition" || p.Type == "public_field_definition") && cls != nil:
+		k := p.Child("property")
 		if k == nil {
-			k = p.child("name")
+			k = p.Child("name")
 		}
 		if k != nil {
-			f.name, f.named, f.class = k.text(src), true, cls
+			f.name, f.named, f.class = k.Text(src), true, cls
 			f.qual = cls.name + "." + f.name
 			f.outer = p
 		}
-	case p != nil && p.typ == "export_statement":
+	case p != nil && p.Type == "export_statement":
 		f.name, f.named = "default", true
-		if nm := n.child("name"); nm != nil {
-			f.name = nm.text(src)
+		if nm := n.Child("name"); nm != nil {
+			f.name = nm.Text(src)
 		}
 	}
 	if f.named {
@@ -576,24 +576,24 @@ func (m *module) newFunc(n *node, cls *classInfo, parent *fnInfo, path string) *
 			}
 		}
 		f.stmt = statementOf(f.outer, m.root)
-		if f.outer.typ != "pair" && f.outer.typ != "method_definition" {
+		if f.outer.Type != "pair" && f.outer.Type != "method_definition" {
 			f.outer = f.stmt
 		}
-		if f.class == nil && parent == nil && f.stmt.parent == m.root {
+		if f.class == nil && parent == nil && f.stmt.Parent == m.root {
 			f.topLevel = true
-			if n.typ != "method_definition" && (p == nil || p.typ != "pair") && !strings.Contains(f.qual, ".") {
+			if n.Type != "method_definition" && (p == nil || p.Type != "pair") && !strings.Contains(f.qual, ".") {
 				m.topFuncs[f.name] = f
 			}
 		}
 		if f.class != nil {
 			f.class.methods[f.name] = f
 			f.outer = n
-			if n.typ != "method_definition" {
+			if n.Type != "method_definition" {
 				f.outer = p
 			}
 			f.stmt = f.outer
 		}
-		if (n.typ == "method_definition" && f.class == nil) || (p != nil && p.typ == "pair") {
+		if (n.Type == "method_definition" && f.class == nil) || (p != nil && p.Type == "pair") {
 			if parent == nil {
 				obj := path
 				if i := strings.IndexByte(obj, '.'); i >= 0 {
@@ -631,15 +631,15 @@ func (m *module) newFunc(n *node, cls *classInfo, parent *fnInfo, path string) *
 // something at module level (through export, declarations and assignments), or
 // the declaration statement inside a function.
 func statementOf(n, root *node) *node {
-	for p := n; p != nil; p = p.parent {
-		if p.parent == root {
+	for p := n; p != nil; p = p.Parent {
+		if p.Parent == root {
 			return p
 		}
-		switch p.typ {
+		switch p.Type {
 		case "lexical_declaration", "variable_declaration", "expression_statement", "function_declaration",
 			"generator_function_declaration":
 			// a declaration inside a function body stands for itself
-			if p.parent != nil && p.parent.typ == "statement_block" {
+			if p.Parent != nil && p.Parent.Type == "statement_block" {
 				return p
 			}
 		}
@@ -652,31 +652,31 @@ func statementOf(n, root *node) *node {
 // for a method of a call's result), or "(iife)" for a function called where it
 // is written.
 func callbackName(n *node, src []byte) string {
-	p := n.parent
-	for p != nil && p.typ == "parenthesized_expression" {
-		p = p.parent
+	p := n.Parent
+	for p != nil && p.Type == "parenthesized_expression" {
+		p = p.Parent
 	}
 	if p == nil {
 		return ""
 	}
-	if p.typ == "call_expression" {
+	if p.Type == "call_expression" {
 		return "(iife)"
 	}
-	if p.typ != "arguments" || p.parent == nil || p.parent.typ != "call_expression" {
+	if p.Type != "arguments" || p.Parent == nil || p.Parent.Type != "call_expression" {
 		return ""
 	}
-	fn := p.parent.child("function")
+	fn := p.Parent.Child("function")
 	switch {
 	case fn == nil:
 		return ""
-	case fn.typ == "identifier":
-		return fn.text(src)
-	case fn.typ == "member_expression":
+	case fn.Type == "identifier":
+		return fn.Text(src)
+	case fn.Type == "member_expression":
 		// app.get, window.addEventListener; a method of a call's result by its name (then)
-		if baseName(fn, src) != "" && !strings.ContainsAny(fn.text(src), "([\n") {
-			return fn.text(src)
+		if baseName(fn, src) != "" && !strings.ContainsAny(fn.Text(src), "([\n") {
+			return fn.Text(src)
 		}
-		return fn.child("property").text(src)
+		return fn.Child("property").Text(src)
 	}
 	return ""
 }
@@ -684,46 +684,46 @@ func callbackName(n *node, src []byte) string {
 func (m *module) params(fn *node) []param {
 	src := m.src
 	var out []param
-	if p := fn.child("parameter"); p != nil { // x => …
-		return []param{{name: p.text(src)}}
+	if p := fn.Child("parameter"); p != nil { // x => …
+		return []param{{name: p.Text(src)}}
 	}
-	ps := fn.child("parameters")
+	ps := fn.Child("parameters")
 	if ps == nil {
 		return nil
 	}
-	for i, c := range ps.namedKids() {
+	for i, c := range ps.NamedKids() {
 		pat, def := c, (*node)(nil)
-		switch c.typ {
+		switch c.Type {
 		case "required_parameter", "optional_parameter":
-			pat, def = c.child("pattern"), c.child("value")
+			pat, def = c.Child("pattern"), c.Child("value")
 		case "assignment_pattern":
-			pat, def = c.child("left"), c.child("right")
+			pat, def = c.Child("left"), c.Child("right")
 		case "comment":
 			continue
 		}
 		if pat == nil {
 			continue
 		}
-		switch pat.typ {
+		switch pat.Type {
 		case "identifier":
-			out = append(out, param{name: pat.text(src), def: def, index: i})
+			out = append(out, param{name: pat.Text(src), def: def, index: i})
 		case "this":
 		case "rest_pattern":
 			for _, nm := range patternNames(pat, src) {
 				out = append(out, param{name: nm, index: i})
 			}
 		case "object_pattern":
-			for _, k := range pat.namedKids() {
-				switch k.typ {
+			for _, k := range pat.NamedKids() {
+				switch k.Type {
 				case "shorthand_property_identifier_pattern":
-					out = append(out, param{name: k.text(src), index: i, field: k.text(src)})
+					out = append(out, param{name: k.Text(src), index: i, field: k.Text(src)})
 				case "object_assignment_pattern":
-					if l := k.child("left"); l != nil {
-						out = append(out, param{name: l.text(src), def: k.child("right"), index: i, field: l.text(src)})
+					if l := k.Child("left"); l != nil {
+						out = append(out, param{name: l.Text(src), def: k.Child("right"), index: i, field: l.Text(src)})
 					}
 				case "pair_pattern":
-					key := keyText(k.child("key"), src)
-					for _, nm := range patternNames(k.child("value"), src) {
+					key := keyText(k.Child("key"), src)
+					for _, nm := range patternNames(k.Child("value"), src) {
 						out = append(out, param{name: nm, index: i, field: key})
 					}
 				}
@@ -739,37 +739,37 @@ func (m *module) params(fn *node) []param {
 
 func (m *module) newClass(n *node, fn *fnInfo) *classInfo {
 	ci := &classInfo{node: n, outer: statementOf(n, m.root), attrs: map[string][]*node{}, methods: map[string]*fnInfo{}}
-	if nm := n.child("name"); nm != nil {
-		ci.name = nm.text(m.src)
-	} else if p := n.parent; p != nil && p.typ == "variable_declarator" {
-		ci.name = p.child("name").text(m.src)
+	if nm := n.Child("name"); nm != nil {
+		ci.name = nm.Text(m.src)
+	} else if p := n.Parent; p != nil && p.Type == "variable_declarator" {
+		ci.name = p.Child("name").Text(m.src)
 	} else {
 		ci.name = "default"
 	}
-	ci.top = fn == nil && ci.outer.parent == m.root
+	ci.top = fn == nil && ci.outer.Parent == m.root
 	if ci.top {
 		m.topClass[ci.name] = ci
 	}
-	if body := n.child("body"); body != nil {
-		for _, c := range body.namedKids() {
-			switch c.typ {
+	if body := n.Child("body"); body != nil {
+		for _, c := range body.NamedKids() {
+			switch c.Type {
 			case "field_definition", "public_field_definition":
-				k := c.child("property")
+				k := c.Child("property")
 				if k == nil {
-					k = c.child("name")
+					k = c.Child("name")
 				}
-				if v := c.child("value"); k != nil && v != nil {
-					ci.attrs[k.text(m.src)] = append(ci.attrs[k.text(m.src)], v)
+				if v := c.Child("value"); k != nil && v != nil {
+					ci.attrs[k.Text(m.src)] = append(ci.attrs[k.Text(m.src)], v)
 				}
 			case "method_definition":
 				// constructor(private base = "https://…") makes a field
-				if nm := c.child("name"); nm != nil && nm.text(m.src) == "constructor" {
-					if ps := c.child("parameters"); ps != nil {
-						for _, p := range ps.namedKids() {
-							if p.typ == "required_parameter" || p.typ == "optional_parameter" {
+				if nm := c.Child("name"); nm != nil && nm.Text(m.src) == "constructor" {
+					if ps := c.Child("parameters"); ps != nil {
+						for _, p := range ps.NamedKids() {
+							if p.Type == "required_parameter" || p.Type == "optional_parameter" {
 								if firstOfType(p, "accessibility_modifier") != nil || firstOfType(p, "readonly") != nil {
-									if pat, v := p.child("pattern"), p.child("value"); pat != nil && v != nil {
-										ci.attrs[pat.text(m.src)] = append(ci.attrs[pat.text(m.src)], v)
+									if pat, v := p.Child("pattern"), p.Child("value"); pat != nil && v != nil {
+										ci.attrs[pat.Text(m.src)] = append(ci.attrs[pat.Text(m.src)], v)
 									}
 								}
 							}
@@ -788,58 +788,58 @@ func (m *module) newClass(n *node, fn *fnInfo) *classInfo {
 func (m *module) collectLocals(f *fnInfo) {
 	src := m.src
 	add := func(name string, a assign) { f.locals[name] = append(f.locals[name], a) }
-	body := f.node.child("body")
+	body := f.node.Child("body")
 	if body == nil {
 		return
 	}
 	var visit func(n *node)
 	visit = func(n *node) {
-		for _, c := range n.children {
-			switch c.typ {
+		for _, c := range n.Children {
+			switch c.Type {
 			case "function_declaration", "generator_function_declaration":
-				if nm := c.child("name"); nm != nil {
-					add(nm.text(src), assign{pos: c.start})
+				if nm := c.Child("name"); nm != nil {
+					add(nm.Text(src), assign{pos: c.Start})
 				}
 				continue
 			case "function_expression", "arrow_function", "function", "generator_function", "method_definition",
 				"class", "class_declaration":
 				continue
 			case "variable_declarator":
-				name, val := c.child("name"), c.child("value")
-				if name != nil && name.typ == "identifier" {
-					add(name.text(src), assign{pos: c.end, value: val})
+				name, val := c.Child("name"), c.Child("value")
+				if name != nil && name.Type == "identifier" {
+					add(name.Text(src), assign{pos: c.End, value: val})
 				} else {
 					for _, nm := range patternNames(name, src) {
-						add(nm, assign{pos: c.end})
+						add(nm, assign{pos: c.End})
 					}
 				}
 			case "assignment_expression":
-				l, r := c.child("left"), c.child("right")
-				if l != nil && l.typ == "identifier" {
-					add(l.text(src), assign{pos: c.end, value: r})
-				} else if l != nil && l.typ == "member_expression" && f.class != nil {
-					if o := l.child("object"); o != nil && o.typ == "this" && r != nil {
-						nm := l.child("property").text(src)
+				l, r := c.Child("left"), c.Child("right")
+				if l != nil && l.Type == "identifier" {
+					add(l.Text(src), assign{pos: c.End, value: r})
+				} else if l != nil && l.Type == "member_expression" && f.class != nil {
+					if o := l.Child("object"); o != nil && o.Type == "this" && r != nil {
+						nm := l.Child("property").Text(src)
 						f.class.attrs[nm] = append(f.class.attrs[nm], r)
 					}
 				}
 			case "augmented_assignment_expression":
-				l := c.child("left")
-				if l != nil && l.typ == "identifier" {
-					op := c.child("operator")
+				l := c.Child("left")
+				if l != nil && l.Type == "identifier" {
+					op := c.Child("operator")
 					aug := "+="
 					if op != nil {
-						aug = op.text(src)
+						aug = op.Text(src)
 					}
-					add(l.text(src), assign{pos: c.end, value: c.child("right"), aug: aug})
+					add(l.Text(src), assign{pos: c.End, value: c.Child("right"), aug: aug})
 				}
 			case "for_in_statement":
-				for _, nm := range patternNames(c.child("left"), src) {
-					add(nm, assign{pos: c.start})
+				for _, nm := range patternNames(c.Child("left"), src) {
+					add(nm, assign{pos: c.Start})
 				}
 			case "catch_clause":
-				for _, nm := range patternNames(c.child("parameter"), src) {
-					add(nm, assign{pos: c.start})
+				for _, nm := range patternNames(c.Child("parameter"), src) {
+					add(nm, assign{pos: c.Start})
 				}
 			}
 			visit(c)
@@ -877,7 +877,7 @@ func (m *module) importPath(name string) string {
 
 // funcAt returns the innermost function containing n, or nil.
 func (m *module) funcAt(n *node) *fnInfo {
-	for p := n.parent; p != nil; p = p.parent {
+	for p := n.Parent; p != nil; p = p.Parent {
 		if f, ok := m.byNode[p]; ok {
 			return f
 		}
@@ -920,9 +920,9 @@ func (m *module) dotted(n *node, f *fnInfo) string {
 	if n == nil {
 		return ""
 	}
-	switch n.typ {
+	switch n.Type {
 	case "identifier":
-		name := n.text(m.src)
+		name := n.Text(m.src)
 		if bound(f, name) {
 			for g := f; g != nil; g = g.parent {
 				if ls := g.locals[name]; len(ls) > 0 {
@@ -939,11 +939,11 @@ func (m *module) dotted(n *node, f *fnInfo) string {
 		}
 		return name
 	case "member_expression":
-		obj := m.dotted(n.child("object"), f)
+		obj := m.dotted(n.Child("object"), f)
 		if obj == "" {
 			return ""
 		}
-		return obj + "." + n.child("property").text(m.src)
+		return obj + "." + n.Child("property").Text(m.src)
 	case "this":
 		return "this"
 	}

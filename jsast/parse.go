@@ -30,16 +30,16 @@ func grammarProfile(d lang.Dialect) *lang.Grammar {
 // copyTree copies the tree under root into lang.Nodes allocated in one slab.
 func copyTree(root *node) *lang.Node {
 	n := 0
-	root.walk(func(*node) bool { n++; return true })
+	root.Walk(func(*node) bool { n++; return true })
 	slab := make([]lang.Node, 0, n)
 	var cp func(m *node, parent *lang.Node) *lang.Node
 	cp = func(m *node, parent *lang.Node) *lang.Node {
-		slab = append(slab, lang.Node{Kind: m.typ, Field: m.field, Start: int(m.start), End: int(m.end),
-			Named: m.named, Missing: m.missing, Parent: parent})
+		slab = append(slab, lang.Node{Kind: m.Type, Field: m.Field, Start: int(m.Start), End: int(m.End),
+			Named: m.Named, Missing: m.Missing, Parent: parent})
 		out := &slab[len(slab)-1]
-		if len(m.children) > 0 {
-			out.Children = make([]*lang.Node, len(m.children))
-			for i, c := range m.children {
+		if len(m.Children) > 0 {
+			out.Children = make([]*lang.Node, len(m.Children))
+			for i, c := range m.Children {
 				out.Children[i] = cp(c, out)
 			}
 		}

@@ -48,30 +48,30 @@ func (x *extractor) quality(f *fnInfo, facts *lang.Facts) lang.Quality {
 	for _, u := range facts.Unresolved {
 		unres[u] = true
 	}
-	f.node.walk(func(n *node) bool {
-		switch n.typ {
+	f.node.Walk(func(n *node) bool {
+		switch n.Type {
 		case "member_expression":
-			a := n.child("property").text(src)
+			a := n.Child("property").Text(src)
 			if responseAttrs[a] {
 				ck.HasResponseHandling = true
 			}
-			if dbAttrs[a] && n.parent != nil && n.parent.typ == "call_expression" && n.field == "function" {
+			if dbAttrs[a] && n.Parent != nil && n.Parent.Type == "call_expression" && n.Field == "function" {
 				if b := baseName(n, src); b != "" && (dbModules[b] || b == "db" || b == "client" && a == "query" || b == "pool" || b == "model") {
 					ck.HasDatabaseCall = true
 				}
 			}
-			if o := n.child("object"); o != nil && o.typ == "identifier" {
-				t := o.text(src)
+			if o := n.Child("object"); o != nil && o.Type == "identifier" {
+				t := o.Text(src)
 				if unres[t] && (IsBuiltin(t) || commonModules[t]) {
 					ck.MissingImports = appendOnce(ck.MissingImports, t)
 				}
 			}
 		case "identifier":
-			if dbModules[n.text(src)] {
+			if dbModules[n.Text(src)] {
 				ck.HasDatabaseCall = true
 			}
 		case "call_expression":
-			if d := x.m.dotted(n.child("function"), f); d == "JSON.parse" {
+			if d := x.m.dotted(n.Child("function"), f); d == "JSON.parse" {
 				ck.HasResponseHandling = true
 			}
 		}

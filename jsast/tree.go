@@ -143,69 +143,69 @@ import (
 // again: every Node method of go-tree-sitter's Go API is a cgo call (and caches
 // the node in a map), which made copying a 2 MB file's tree take seconds.
 type node struct {
-	typ      string
-	field    string // field name in the parent ("name", "body", …), "" if none
-	start    uint32 // byte offsets into the source
-	end      uint32
-	row      int // 0-based start row
-	col      int // start column, in bytes
-	endRow   int
-	named    bool
-	missing  bool
-	parent   *node
-	children []*node
+	Type     string
+	Field    string // field name in the parent ("name", "body", …), "" if none
+	Start    uint32 // byte offsets into the source
+	End      uint32
+	Row      int // 0-based start row
+	Col      int // start column, in bytes
+	EndRow   int
+	Named    bool
+	Missing  bool
+	Parent   *node
+	Children []*node
 }
 
-// child returns the first child with the given field name, or nil.
-func (n *node) child(field string) *node {
+// Child returns the first Child with the given field name, or nil.
+func (n *node) Child(field string) *node {
 	if n == nil {
 		return nil
 	}
-	for _, c := range n.children {
-		if c.field == field {
+	for _, c := range n.Children {
+		if c.Field == field {
 			return c
 		}
 	}
 	return nil
 }
 
-// namedKids returns the named children.
-func (n *node) namedKids() []*node {
+// NamedKids returns the named children.
+func (n *node) NamedKids() []*node {
 	var out []*node
-	for _, c := range n.children {
-		if c.named {
+	for _, c := range n.Children {
+		if c.Named {
 			out = append(out, c)
 		}
 	}
 	return out
 }
 
-func (n *node) text(src []byte) string {
+func (n *node) Text(src []byte) string {
 	if n == nil {
 		return ""
 	}
-	return string(src[n.start:n.end])
+	return string(src[n.Start:n.End])
 }
 
-// walk visits n and its descendants depth-first, in source order; when fn returns
+// Walk visits n and its descendants depth-first, in source order; when fn returns
 // false the node's children are skipped.
-func (n *node) walk(fn func(*node) bool) {
+func (n *node) Walk(fn func(*node) bool) {
 	if n == nil || !fn(n) {
 		return
 	}
-	for _, c := range n.children {
-		c.walk(fn)
+	for _, c := range n.Children {
+		c.Walk(fn)
 	}
 }
 
-// hasError reports whether n's subtree holds an ERROR or MISSING node.
-func (n *node) hasError() bool {
+// HasError reports whether n's subtree holds an ERROR or MISSING node.
+func (n *node) HasError() bool {
 	found := false
-	n.walk(func(m *node) bool {
+	n.Walk(func(m *node) bool {
 		if found {
 			return false
 		}
-		if m.typ == "ERROR" || m.missing {
+		if m.Type == "ERROR" || m.Missing {
 			found = true
 		}
 		return !found
@@ -336,24 +336,24 @@ func buildTree(recs []C.sccg_rec, nm *names) *node {
 		nd := &nodes[i]
 		sym := int(r.sym)
 		if sym < len(nm.syms) {
-			nd.typ = nm.syms[sym]
+			nd.Type = nm.syms[sym]
 		}
 		if r.flags&C.SCCG_ERROR != 0 {
-			nd.typ = "ERROR"
+			nd.Type = "ERROR"
 		}
 		if f := int(r.field); f > 0 && f < len(nm.fields) {
-			nd.field = nm.fields[f]
+			nd.Field = nm.fields[f]
 		}
-		nd.start, nd.end = uint32(r.start), uint32(r.end)
-		nd.row, nd.col, nd.endRow = int(r.row), int(r.col), int(r.end_row)
-		nd.named = r.flags&C.SCCG_NAMED != 0
-		nd.missing = r.flags&C.SCCG_MISSING != 0
-		nd.children = kids[off : off : off+int(counts[i])]
+		nd.Start, nd.End = uint32(r.start), uint32(r.end)
+		nd.Row, nd.Col, nd.EndRow = int(r.row), int(r.col), int(r.end_row)
+		nd.Named = r.flags&C.SCCG_NAMED != 0
+		nd.Missing = r.flags&C.SCCG_MISSING != 0
+		nd.Children = kids[off : off : off+int(counts[i])]
 		off += int(counts[i])
 		if r.parent >= 0 {
 			p := &nodes[r.parent]
-			nd.parent = p
-			p.children = append(p.children, nd)
+			nd.Parent = p
+			p.Children = append(p.Children, nd)
 		}
 	}
 	return &nodes[0]

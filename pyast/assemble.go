@@ -67,27 +67,27 @@ func (x *extractor) assemble(f *fnInfo) *program {
 			b.WriteString("\n")
 			b.WriteString(lineText(src, mem))
 			if mem != f.outer {
-				extra = append(extra, lang.PulledIn{Name: ci.name + "." + memberName(mem, src), Kind: memberKind(mem), StartLine: mem.row + 1, EndLine: mem.endRow + 1})
+				extra = append(extra, lang.PulledIn{Name: ci.name + "." + memberName(mem, src), Kind: memberKind(mem), StartLine: mem.Row + 1, EndLine: mem.EndRow + 1})
 			}
 		}
-		extra = append(extra, lang.PulledIn{Name: ci.name, Kind: "class", StartLine: ci.outer.row + 1, EndLine: ci.def.child("body").row})
-		target = &piece{start: ci.outer.start, text: b.String(), kind: "target", row: ci.outer.row, end: ci.outer.endRow,
+		extra = append(extra, lang.PulledIn{Name: ci.name, Kind: "class", StartLine: ci.outer.Row + 1, EndLine: ci.def.Child("body").Row})
+		target = &piece{start: ci.outer.Start, text: b.String(), kind: "target", row: ci.outer.Row, end: ci.outer.EndRow,
 			nodes: []*node{reducedClass(ci, members)}, rewritten: true}
 		roots = append(roots, members...)
-		if sup := ci.def.child("superclasses"); sup != nil {
+		if sup := ci.def.Child("superclasses"); sup != nil {
 			roots = append(roots, sup)
 		}
-		for _, c := range ci.outer.children {
-			if c.typ == "decorator" {
+		for _, c := range ci.outer.Children {
+			if c.Type == "decorator" {
 				roots = append(roots, c)
 			}
 		}
 	case f.topLevel:
-		target = &piece{start: f.outer.start, text: lineText(src, f.outer), kind: "target", row: f.outer.row, end: f.outer.endRow,
+		target = &piece{start: f.outer.Start, text: lineText(src, f.outer), kind: "target", row: f.outer.Row, end: f.outer.EndRow,
 			nodes: []*node{f.outer}}
 		roots = []*node{f.outer}
 	default:
-		target = &piece{start: f.outer.start, text: dedent(lineText(src, f.outer), f.outer.col), kind: "target", row: f.outer.row, end: f.outer.endRow,
+		target = &piece{start: f.outer.Start, text: dedent(lineText(src, f.outer), f.outer.Col), kind: "target", row: f.outer.Row, end: f.outer.EndRow,
 			nodes: []*node{f.outer}, rewritten: true}
 		roots = []*node{f.outer}
 	}
@@ -106,7 +106,7 @@ func (x *extractor) assembleRoots(stmts []*node, closure map[string]bool) *progr
 		}
 		b.WriteString(lineText(x.m.src, st))
 	}
-	target := &piece{start: stmts[0].start, text: b.String(), kind: "target", row: stmts[0].row, nodes: stmts}
+	target := &piece{start: stmts[0].Start, text: b.String(), kind: "target", row: stmts[0].Row, nodes: stmts}
 	return x.build(stmts, target, closure)
 }
 
@@ -114,18 +114,18 @@ func (x *extractor) assembleRoots(stmts []*node, closure map[string]bool) *progr
 // statements, __init__, f, and the methods reached through self.name, transitively.
 func (x *extractor) classMembers(ci *classInfo, f *fnInfo) []*node {
 	src := x.m.src
-	body := ci.def.child("body")
+	body := ci.def.Child("body")
 	want := map[string]bool{f.name: true, "__init__": true}
 	byName := x.m.members[ci]
 	if byName == nil {
 		byName = map[string]*node{}
-		for _, st := range body.children {
+		for _, st := range body.Children {
 			d := st
-			if st.typ == "decorated_definition" {
-				d = st.child("definition")
+			if st.Type == "decorated_definition" {
+				d = st.Child("definition")
 			}
-			if d != nil && d.typ == "function_definition" && d.child("name") != nil {
-				byName[d.child("name").text(src)] = st
+			if d != nil && d.Type == "function_definition" && d.Child("name") != nil {
+				byName[d.Child("name").Text(src)] = st
 			}
 		}
 		x.m.members[ci] = byName
@@ -139,11 +139,11 @@ func (x *extractor) classMembers(ci *classInfo, f *fnInfo) []*node {
 		if !ok {
 			continue
 		}
-		st.walk(func(n *node) bool {
-			if n.typ == "attribute" {
-				o := n.child("object")
-				if o.typ == "identifier" && (o.text(src) == "self" || o.text(src) == "cls") {
-					a := n.child("attribute").text(src)
+		st.Walk(func(n *node) bool {
+			if n.Type == "attribute" {
+				o := n.Child("object")
+				if o.Type == "identifier" && (o.Text(src) == "self" || o.Text(src) == "cls") {
+					a := n.Child("attribute").Text(src)
 					if _, ok := byName[a]; ok && !want[a] {
 						want[a] = true
 						queue = append(queue, a)
@@ -153,8 +153,8 @@ func (x *extractor) classMembers(ci *classInfo, f *fnInfo) []*node {
 			return true
 		})
 	}
-	for _, st := range body.children {
-		switch st.typ {
+	for _, st := range body.Children {
+		switch st.Type {
 		case "comment", "pass_statement":
 			continue
 		case "expression_statement":
@@ -164,16 +164,16 @@ func (x *extractor) classMembers(ci *classInfo, f *fnInfo) []*node {
 			members = append(members, st)
 		case "function_definition", "decorated_definition":
 			d := st
-			if st.typ == "decorated_definition" {
-				d = st.child("definition")
+			if st.Type == "decorated_definition" {
+				d = st.Child("definition")
 			}
-			if d != nil && d.typ == "function_definition" && want[d.child("name").text(src)] {
+			if d != nil && d.Type == "function_definition" && want[d.Child("name").Text(src)] {
 				members = append(members, st)
-			} else if d != nil && d.typ == "class_definition" {
+			} else if d != nil && d.Type == "class_definition" {
 				members = append(members, st)
 			}
 		default:
-			if st.named {
+			if st.Named {
 				members = append(members, st)
 			}
 		}
@@ -185,66 +185,66 @@ func (x *extractor) classMembers(ci *classInfo, f *fnInfo) []*node {
 // for checking and hashing the reduced class without parsing it again.
 func reducedClass(ci *classInfo, members []*node) *node {
 	def := *ci.def
-	def.children = nil
-	for _, c := range ci.def.children {
-		if c.field == "body" {
+	def.Children = nil
+	for _, c := range ci.def.Children {
+		if c.Field == "body" {
 			body := *c
-			body.children = members
+			body.Children = members
 			c = &body
 		}
-		def.children = append(def.children, c)
+		def.Children = append(def.Children, c)
 	}
 	if ci.outer == ci.def {
 		return &def
 	}
 	outer := *ci.outer
-	outer.children = nil
-	for _, c := range ci.outer.children {
+	outer.Children = nil
+	for _, c := range ci.outer.Children {
 		if c == ci.def {
 			c = &def
 		}
-		outer.children = append(outer.children, c)
+		outer.Children = append(outer.Children, c)
 	}
 	return &outer
 }
 
 func classHeader(ci *classInfo, src []byte) string {
-	body := ci.def.child("body")
-	start := ci.outer.start
+	body := ci.def.Child("body")
+	start := ci.outer.Start
 	for start > 0 && src[start-1] != '\n' {
 		start--
 	}
-	h := strings.TrimRight(string(src[start:body.start]), " \t\r\n")
+	h := strings.TrimRight(string(src[start:body.Start]), " \t\r\n")
 	return h
 }
 
 func memberName(st *node, src []byte) string {
 	d := st
-	if st.typ == "decorated_definition" {
-		d = st.child("definition")
+	if st.Type == "decorated_definition" {
+		d = st.Child("definition")
 	}
 	if d != nil {
-		if nm := d.child("name"); nm != nil {
-			return nm.text(src)
+		if nm := d.Child("name"); nm != nil {
+			return nm.Text(src)
 		}
 	}
-	if st.typ == "expression_statement" {
-		if k := st.namedKids(); len(k) == 1 && k[0].typ == "assignment" {
-			return k[0].child("left").text(src)
+	if st.Type == "expression_statement" {
+		if k := st.NamedKids(); len(k) == 1 && k[0].Type == "assignment" {
+			return k[0].Child("left").Text(src)
 		}
 	}
-	return st.typ
+	return st.Type
 }
 
 func memberKind(st *node) string {
 	d := st
-	if st.typ == "decorated_definition" {
-		d = st.child("definition")
+	if st.Type == "decorated_definition" {
+		d = st.Child("definition")
 	}
 	switch {
-	case d != nil && d.typ == "function_definition":
+	case d != nil && d.Type == "function_definition":
 		return "method"
-	case d != nil && d.typ == "class_definition":
+	case d != nil && d.Type == "class_definition":
 		return "class"
 	}
 	return "class_attribute"
@@ -293,7 +293,7 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 			continue
 		}
 		for _, b := range bs {
-			if _, ok := pieces[b.stmt]; ok || (target != nil && b.stmt.start == target.start) {
+			if _, ok := pieces[b.stmt]; ok || (target != nil && b.stmt.Start == target.start) {
 				continue
 			}
 			if isTargetStmt(b.stmt, roots) {
@@ -303,11 +303,11 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 			if kind == "assignment" && isConstantName(name) {
 				kind = "constant"
 			}
-			pieces[b.stmt] = &piece{start: b.stmt.start, text: lineText(src, b.stmt), kind: kind, name: name, row: b.stmt.row, end: b.stmt.endRow,
+			pieces[b.stmt] = &piece{start: b.stmt.Start, text: lineText(src, b.stmt), kind: kind, name: name, row: b.stmt.Row, end: b.stmt.EndRow,
 				nodes: []*node{b.stmt}}
 			if b.kind != "import" {
 				queue = append(queue, freeNames(b.stmt, src)...)
-			} else if b.stmt.typ != "import_statement" && b.stmt.typ != "import_from_statement" {
+			} else if b.stmt.Type != "import_statement" && b.stmt.Type != "import_from_statement" {
 				queue = append(queue, freeNames(b.stmt, src)...)
 			}
 		}
@@ -315,7 +315,7 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 	if starsUsed {
 		for _, st := range m.stars {
 			if _, ok := pieces[st]; !ok {
-				pieces[st] = &piece{start: st.start, text: lineText(src, st), kind: "import", row: st.row, end: st.endRow, nodes: []*node{st}}
+				pieces[st] = &piece{start: st.Start, text: lineText(src, st), kind: "import", row: st.Row, end: st.EndRow, nodes: []*node{st}}
 			}
 		}
 	}
@@ -352,8 +352,8 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 		x.importsIn(p, mods)
 	}
 	for _, r := range roots {
-		r.walk(func(n *node) bool {
-			if n.typ == "import_statement" || n.typ == "import_from_statement" {
+		r.Walk(func(n *node) bool {
+			if n.Type == "import_statement" || n.Type == "import_from_statement" {
 				for _, bd := range m.importBindings(n) {
 					mods[bd.path] = x.classify(bd.path)
 				}
@@ -397,15 +397,15 @@ func (x *extractor) importsIn(p *piece, mods map[string]string) {
 	}
 	for _, bs := range x.m.bindings {
 		for _, b := range bs {
-			if b.kind == "import" && b.stmt.start == p.start {
+			if b.kind == "import" && b.stmt.Start == p.start {
 				mods[b.path] = x.classify(b.path)
 			}
 		}
 	}
 	for _, st := range x.m.stars {
-		if st.start == p.start {
-			if mn := st.child("module_name"); mn != nil {
-				path := mn.text(x.m.src)
+		if st.Start == p.start {
+			if mn := st.Child("module_name"); mn != nil {
+				path := mn.Text(x.m.src)
 				mods[path] = x.classify(path)
 			}
 		}
@@ -414,7 +414,7 @@ func (x *extractor) importsIn(p *piece, mods map[string]string) {
 
 func isTargetStmt(st *node, roots []*node) bool {
 	for _, r := range roots {
-		if r == st || (r.start >= st.start && r.end <= st.end && st.typ != "if_statement" && st.typ != "try_statement") {
+		if r == st || (r.Start >= st.Start && r.End <= st.End && st.Type != "if_statement" && st.Type != "try_statement") {
 			return true
 		}
 	}
@@ -463,108 +463,108 @@ func freeNames(n *node, src []byte) []string {
 	}
 	var visit func(n *node)
 	visit = func(n *node) {
-		switch n.typ {
+		switch n.Type {
 		case "comment":
 			return
 		case "identifier":
-			ref(n.text(src))
+			ref(n.Text(src))
 			return
 		case "attribute":
-			if o := n.child("object"); o != nil {
+			if o := n.Child("object"); o != nil {
 				visit(o)
 			}
 			return
 		case "keyword_argument":
-			if v := n.child("value"); v != nil {
+			if v := n.Child("value"); v != nil {
 				visit(v)
 			}
 			return
 		case "parameters", "lambda_parameters":
-			for _, p := range n.namedKids() {
-				switch p.typ {
+			for _, p := range n.NamedKids() {
+				switch p.Type {
 				case "identifier":
-					bound[p.text(src)] = true
+					bound[p.Text(src)] = true
 				case "default_parameter", "typed_default_parameter":
-					if nm := p.child("name"); nm != nil {
-						bound[nm.text(src)] = true
+					if nm := p.Child("name"); nm != nil {
+						bound[nm.Text(src)] = true
 					}
-					if v := p.child("value"); v != nil {
+					if v := p.Child("value"); v != nil {
 						visit(v)
 					}
-					if t := p.child("type"); t != nil {
+					if t := p.Child("type"); t != nil {
 						visit(t)
 					}
 				case "typed_parameter":
-					for _, k := range p.namedKids() {
-						switch k.typ {
+					for _, k := range p.NamedKids() {
+						switch k.Type {
 						case "identifier":
-							bound[k.text(src)] = true
+							bound[k.Text(src)] = true
 						case "list_splat_pattern", "dictionary_splat_pattern":
-							bound[strings.TrimLeft(k.text(src), "*")] = true
+							bound[strings.TrimLeft(k.Text(src), "*")] = true
 						case "type":
 							visit(k)
 						}
 					}
 				case "list_splat_pattern", "dictionary_splat_pattern":
-					bound[strings.TrimLeft(p.text(src), "*")] = true
+					bound[strings.TrimLeft(p.Text(src), "*")] = true
 				}
 			}
 			return
 		case "function_definition", "class_definition":
-			if nm := n.child("name"); nm != nil {
-				bound[nm.text(src)] = true
+			if nm := n.Child("name"); nm != nil {
+				bound[nm.Text(src)] = true
 			}
-			for _, c := range n.children {
-				if c.field != "name" {
+			for _, c := range n.Children {
+				if c.Field != "name" {
 					visit(c)
 				}
 			}
 			return
 		case "import_statement", "import_from_statement", "future_import_statement":
-			for _, c := range n.children {
-				switch c.typ {
+			for _, c := range n.Children {
+				switch c.Type {
 				case "dotted_name":
-					if c.field == "name" || n.typ == "import_statement" {
-						bound[strings.Split(c.text(src), ".")[0]] = true
+					if c.Field == "name" || n.Type == "import_statement" {
+						bound[strings.Split(c.Text(src), ".")[0]] = true
 					}
 				case "aliased_import":
-					bound[c.child("alias").text(src)] = true
+					bound[c.Child("alias").Text(src)] = true
 				}
 			}
 			return
 		case "global_statement", "nonlocal_statement":
-			for _, c := range n.namedKids() {
-				if c.typ == "identifier" {
-					ref(c.text(src))
+			for _, c := range n.NamedKids() {
+				if c.Type == "identifier" {
+					ref(c.Text(src))
 				}
 			}
 			return
 		case "assignment", "augmented_assignment":
-			bindTargets(n.child("left"))
+			bindTargets(n.Child("left"))
 		case "for_statement", "for_in_clause":
-			bindTargets(n.child("left"))
+			bindTargets(n.Child("left"))
 		case "as_pattern":
-			if a := n.child("alias"); a != nil {
+			if a := n.Child("alias"); a != nil {
 				bindTargets(a)
-				if a.typ == "as_pattern_target" {
-					for _, k := range a.namedKids() {
+				if a.Type == "as_pattern_target" {
+					for _, k := range a.NamedKids() {
 						bindTargets(k)
 					}
 				}
 			}
 		case "named_expression":
-			if nm := n.child("name"); nm != nil {
-				bound[nm.text(src)] = true
+			if nm := n.Child("name"); nm != nil {
+				bound[nm.Text(src)] = true
 			}
 		case "string":
-			for _, c := range n.children {
-				if c.typ == "interpolation" {
+			for _, c := range n.Children {
+				if c.Type == "interpolation" {
 					visit(c)
 				}
 			}
 			return
 		}
-		for _, c := range n.children {
+		for _, c := range n.Children {
 			visit(c)
 		}
 	}

@@ -44,15 +44,15 @@ var clientName = regexp.MustCompile(`(?i)(session|client|scraper|^http$|^sess$|^
 func splitArgs(call *node, src []byte) ([]*node, map[string]*node) {
 	var pos []*node
 	kw := map[string]*node{}
-	args := call.child("arguments")
+	args := call.Child("arguments")
 	if args == nil {
 		return nil, kw
 	}
-	for _, a := range args.namedKids() {
-		switch a.typ {
+	for _, a := range args.NamedKids() {
+		switch a.Type {
 		case "keyword_argument":
-			if nm := a.child("name"); nm != nil {
-				kw[nm.text(src)] = a.child("value")
+			if nm := a.Child("name"); nm != nil {
+				kw[nm.Text(src)] = a.Child("value")
 			}
 		case "comment", "list_splat", "dictionary_splat":
 		default:
@@ -64,7 +64,7 @@ func splitArgs(call *node, src []byte) ([]*node, map[string]*node) {
 
 // requestSite recognises call as an HTTP request, or returns nil.
 func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
-	fn := call.child("function")
+	fn := call.Child("function")
 	if fn == nil {
 		return nil
 	}
@@ -73,10 +73,10 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 	if i := strings.LastIndex(d, "."); i >= 0 {
 		last = d[i+1:]
 	}
-	if fn.typ == "attribute" {
-		last = fn.child("attribute").text(m.src)
+	if fn.Type == "attribute" {
+		last = fn.Child("attribute").Text(m.src)
 	}
-	rs := &reqSite{call: call, fn: f, callee: strings.Join(strings.Fields(fn.text(m.src)), ""), methodAt: -1}
+	rs := &reqSite{call: call, fn: f, callee: strings.Join(strings.Fields(fn.Text(m.src)), ""), methodAt: -1}
 	prefix := strings.TrimSuffix(d, "."+last)
 	switch {
 	case (prefix == "requests" || prefix == "requests.api") && (httpVerbs[last] || last == "request"):
@@ -91,8 +91,8 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 		rs.urlAt = 0
 		return rs
 	}
-	if rs.lib == "" && fn.typ == "attribute" && (httpVerbs[last] || last == "request" || last == "stream") {
-		obj := fn.child("object")
+	if rs.lib == "" && fn.Type == "attribute" && (httpVerbs[last] || last == "request" || last == "stream") {
+		obj := fn.Child("object")
 		lib, ctor := m.clientOf(obj, f, 0)
 		if lib == "" && clientName.MatchString(lastName(obj, m.src)) && last != "stream" {
 			lib = m.guessLib(f)
@@ -103,8 +103,8 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 		if lib == "" {
 			return nil
 		}
-		rs.lib, rs.client, rs.receiver = lib, ctor, strings.Join(strings.Fields(obj.text(m.src)), "")
-		if obj.typ == "subscript" && ctor != nil {
+		rs.lib, rs.client, rs.receiver = lib, ctor, strings.Join(strings.Fields(obj.Text(m.src)), "")
+		if obj.Type == "subscript" && ctor != nil {
 			rs.keys = m.clientKeys(obj, ctor, f)
 		}
 		if lib == lang.LibHTTPClient {
@@ -129,11 +129,11 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 
 // lastName is the last identifier of an identifier/attribute chain.
 func lastName(n *node, src []byte) string {
-	switch n.typ {
+	switch n.Type {
 	case "identifier":
-		return n.text(src)
+		return n.Text(src)
 	case "attribute":
-		return n.child("attribute").text(src)
+		return n.Child("attribute").Text(src)
 	}
 	return ""
 }
@@ -165,22 +165,22 @@ func (m *module) clientOf(n *node, f *fnInfo, depth int) (string, *node) {
 	if n == nil || depth > 6 {
 		return "", nil
 	}
-	switch n.typ {
+	switch n.Type {
 	case "call":
-		d := m.dotted(n.child("function"), f)
+		d := m.dotted(n.Child("function"), f)
 		if lib, ok := clientCtors[d]; ok {
 			return lib, n
 		}
 		// a same-file factory: def _client(): return httpx.AsyncClient(...)
-		if fn := n.child("function"); fn != nil && fn.typ == "identifier" {
-			if g, ok := m.topFuncs[fn.text(m.src)]; ok {
+		if fn := n.Child("function"); fn != nil && fn.Type == "identifier" {
+			if g, ok := m.topFuncs[fn.Text(m.src)]; ok {
 				lib, ctor := "", (*node)(nil)
-				g.def.child("body").walk(func(r *node) bool {
-					if lib != "" || r.typ == "function_definition" || r.typ == "class_definition" {
+				g.def.Child("body").Walk(func(r *node) bool {
+					if lib != "" || r.Type == "function_definition" || r.Type == "class_definition" {
 						return false
 					}
-					if r.typ == "return_statement" {
-						if k := r.namedKids(); len(k) == 1 {
+					if r.Type == "return_statement" {
+						if k := r.NamedKids(); len(k) == 1 {
 							lib, ctor = m.clientOf(k[0], g, depth+1)
 						}
 						return false
@@ -193,11 +193,11 @@ func (m *module) clientOf(n *node, f *fnInfo, depth int) (string, *node) {
 			}
 		}
 	case "await", "parenthesized_expression":
-		if k := n.namedKids(); len(k) == 1 {
+		if k := n.NamedKids(); len(k) == 1 {
 			return m.clientOf(k[0], f, depth+1)
 		}
 	case "identifier":
-		name := n.text(m.src)
+		name := n.Text(m.src)
 		for g := f; g != nil; g = g.parent {
 			if ls := g.locals[name]; len(ls) > 0 {
 				for i := len(ls) - 1; i >= 0; i-- {
@@ -209,8 +209,8 @@ func (m *module) clientOf(n *node, f *fnInfo, depth int) (string, *node) {
 			}
 			for _, p := range g.params {
 				if p.name == name && p.ann != nil {
-					ann := strings.Trim(strings.Join(strings.Fields(p.ann.text(m.src)), ""), `"'`)
-					if k := p.ann.namedKids(); len(k) == 1 {
+					ann := strings.Trim(strings.Join(strings.Fields(p.ann.Text(m.src)), ""), `"'`)
+					if k := p.ann.NamedKids(); len(k) == 1 {
 						ann = m.dotted(k[0], g)
 					}
 					if lib, ok := clientCtors[ann]; ok {
@@ -225,13 +225,13 @@ func (m *module) clientOf(n *node, f *fnInfo, depth int) (string, *node) {
 	case "subscript":
 		// clients["weather"] where clients[k] = httpx.AsyncClient(...) somewhere
 		if a := m.storedClient(n); a != nil {
-			return m.clientOf(a.child("right"), m.funcAt(a), depth+1)
+			return m.clientOf(a.Child("right"), m.funcAt(a), depth+1)
 		}
 	case "attribute":
-		obj := n.child("object")
-		if obj.typ == "identifier" && (obj.text(m.src) == "self" || obj.text(m.src) == "cls") {
+		obj := n.Child("object")
+		if obj.Type == "identifier" && (obj.Text(m.src) == "self" || obj.Text(m.src) == "cls") {
 			if ci := enclosingClass(f); ci != nil {
-				for _, v := range ci.attrs[n.child("attribute").text(m.src)] {
+				for _, v := range ci.attrs[n.Child("attribute").Text(m.src)] {
 					if lib, c := m.clientOf(v, m.funcAt(v), depth+1); lib != "" {
 						return lib, c
 					}
@@ -245,25 +245,25 @@ func (m *module) clientOf(n *node, f *fnInfo, depth int) (string, *node) {
 // storedClient finds the assignment `name[key] = <client>` behind a subscript
 // `name[...]` whose value is a global container.
 func (m *module) storedClient(n *node) *node {
-	base := n.child("value")
-	if base == nil || base.typ != "identifier" {
+	base := n.Child("value")
+	if base == nil || base.Type != "identifier" {
 		return nil
 	}
-	name := base.text(m.src)
+	name := base.Text(m.src)
 	if a, ok := m.stored[name]; ok {
 		return a
 	}
 	var found *node
 	defer func() { m.stored[name] = found }()
 	m.stored[name] = nil // a client stored under its own name cannot recurse
-	m.root.walk(func(a *node) bool {
+	m.root.Walk(func(a *node) bool {
 		if found != nil {
 			return false
 		}
-		if a.typ == "assignment" {
-			l := a.child("left")
-			if l != nil && l.typ == "subscript" && l.child("value").typ == "identifier" && l.child("value").text(m.src) == name && a.child("right") != nil {
-				if lib, _ := m.clientOf(a.child("right"), m.funcAt(a), 5); lib != "" {
+		if a.Type == "assignment" {
+			l := a.Child("left")
+			if l != nil && l.Type == "subscript" && l.Child("value").Type == "identifier" && l.Child("value").Text(m.src) == name && a.Child("right") != nil {
+				if lib, _ := m.clientOf(a.Child("right"), m.funcAt(a), 5); lib != "" {
 					found = a
 				}
 			}
@@ -280,15 +280,15 @@ func (m *module) clientKeys(sub, ctor *node, f *fnInfo) map[string]string {
 	if a == nil {
 		return nil
 	}
-	k := a.child("left").child("subscript")
-	if k == nil || k.typ != "identifier" {
+	k := a.Child("left").Child("subscript")
+	if k == nil || k.Type != "identifier" {
 		return nil
 	}
-	want := (&scope{m: m, fn: f, at: sub.start}).str(sub.child("subscript"))
+	want := (&scope{m: m, fn: f, at: sub.Start}).str(sub.Child("subscript"))
 	if !want.complete {
 		return nil
 	}
-	return map[string]string{k.text(m.src): want.s}
+	return map[string]string{k.Text(m.src): want.s}
 }
 
 // clientScope is the scope a client's constructor arguments are evaluated in.
@@ -297,7 +297,7 @@ func (sc *scope) clientScope(rs *reqSite) *scope {
 	if f == sc.fn && rs.keys == nil {
 		return sc
 	}
-	return &scope{m: sc.m, fn: f, at: rs.client.start, depth: sc.depth + 1, loopKey: rs.keys}
+	return &scope{m: sc.m, fn: f, at: rs.client.Start, depth: sc.depth + 1, loopKey: rs.keys}
 }
 
 // kv is one key of a statically visible dict and its value expression.
@@ -315,29 +315,29 @@ func (sc *scope) dict(n *node) []kv {
 		return nil
 	}
 	src := sc.m.src
-	switch n.typ {
+	switch n.Type {
 	case "dictionary":
 		var out []kv
-		for _, c := range n.namedKids() {
-			switch c.typ {
+		for _, c := range n.NamedKids() {
+			switch c.Type {
 			case "pair":
-				k := sc.str(c.child("key"))
+				k := sc.str(c.Child("key"))
 				if k.complete {
-					out = append(out, kv{key: k.s, keyNode: c.child("key"), val: c.child("value"), sc: sc})
+					out = append(out, kv{key: k.s, keyNode: c.Child("key"), val: c.Child("value"), sc: sc})
 				}
 			case "dictionary_splat":
-				if k := c.namedKids(); len(k) == 1 {
+				if k := c.NamedKids(); len(k) == 1 {
 					out = append(out, sc.with(sc.at).dict(k[0])...)
 				}
 			}
 		}
 		return out
 	case "parenthesized_expression":
-		if k := n.namedKids(); len(k) == 1 {
+		if k := n.NamedKids(); len(k) == 1 {
 			return sc.dict(k[0])
 		}
 	case "call":
-		d := sc.m.dotted(n.child("function"), sc.fn)
+		d := sc.m.dotted(n.Child("function"), sc.fn)
 		pos, kw := splitArgs(n, src)
 		switch d {
 		case "dict":
@@ -345,7 +345,7 @@ func (sc *scope) dict(n *node) []kv {
 			if len(pos) == 1 {
 				out = sc.with(sc.at).dict(pos[0])
 			}
-			byPosition := func(a, b string) int { return cmp.Compare(kw[a].start, kw[b].start) }
+			byPosition := func(a, b string) int { return cmp.Compare(kw[a].Start, kw[b].Start) }
 			for _, k := range slices.SortedFunc(maps.Keys(kw), byPosition) {
 				out = append(out, kv{key: k, val: kw[k], sc: sc})
 			}
@@ -355,11 +355,11 @@ func (sc *scope) dict(n *node) []kv {
 				return sc.with(sc.at).dict(pos[0])
 			}
 		}
-		if fn := n.child("function"); fn != nil && fn.typ == "attribute" && fn.child("attribute").text(src) == "copy" {
-			return sc.with(sc.at).dict(fn.child("object"))
+		if fn := n.Child("function"); fn != nil && fn.Type == "attribute" && fn.Child("attribute").Text(src) == "copy" {
+			return sc.with(sc.at).dict(fn.Child("object"))
 		}
 	case "identifier":
-		name := n.text(src)
+		name := n.Text(src)
 		v, vs, _ := sc.lookup(name)
 		var out []kv
 		if v != nil {
@@ -370,12 +370,12 @@ func (sc *scope) dict(n *node) []kv {
 		}
 		return out
 	case "attribute":
-		obj := n.child("object")
-		if obj.typ == "identifier" && (obj.text(src) == "self" || obj.text(src) == "cls") && sc.fn != nil {
+		obj := n.Child("object")
+		if obj.Type == "identifier" && (obj.Text(src) == "self" || obj.Text(src) == "cls") && sc.fn != nil {
 			if ci := enclosingClass(sc.fn); ci != nil {
-				for _, v := range ci.attrs[n.child("attribute").text(src)] {
+				for _, v := range ci.attrs[n.Child("attribute").Text(src)] {
 					f := sc.m.funcAt(v)
-					if out := (&scope{m: sc.m, fn: f, at: v.start, depth: sc.depth + 1, defaults: true}).dict(v); len(out) > 0 {
+					if out := (&scope{m: sc.m, fn: f, at: v.Start, depth: sc.depth + 1, defaults: true}).dict(v); len(out) > 0 {
 						return out
 					}
 				}
@@ -389,28 +389,28 @@ func (sc *scope) dict(n *node) []kv {
 func (sc *scope) dictMutations(f *fnInfo, name string, at uint32) []kv {
 	src := sc.m.src
 	var out []kv
-	body := f.def.child("body")
-	body.walk(func(n *node) bool {
-		if n.start >= at {
+	body := f.def.Child("body")
+	body.Walk(func(n *node) bool {
+		if n.Start >= at {
 			return false
 		}
-		switch n.typ {
+		switch n.Type {
 		case "function_definition", "class_definition":
 			return false
 		case "assignment":
-			l := n.child("left")
-			if l != nil && l.typ == "subscript" && l.child("value").typ == "identifier" && l.child("value").text(src) == name {
-				if k := sc.str(l.child("subscript")); k.complete {
-					out = append(out, kv{key: k.s, val: n.child("right"), sc: sc.with(n.start)})
+			l := n.Child("left")
+			if l != nil && l.Type == "subscript" && l.Child("value").Type == "identifier" && l.Child("value").Text(src) == name {
+				if k := sc.str(l.Child("subscript")); k.complete {
+					out = append(out, kv{key: k.s, val: n.Child("right"), sc: sc.with(n.Start)})
 				}
 			}
 		case "call":
-			fn := n.child("function")
-			if fn != nil && fn.typ == "attribute" && fn.child("attribute").text(src) == "update" &&
-				fn.child("object").typ == "identifier" && fn.child("object").text(src) == name {
+			fn := n.Child("function")
+			if fn != nil && fn.Type == "attribute" && fn.Child("attribute").Text(src) == "update" &&
+				fn.Child("object").Type == "identifier" && fn.Child("object").Text(src) == name {
 				pos, kw := splitArgs(n, src)
-				if len(pos) == 1 && pos[0].typ != "identifier" {
-					out = append(out, sc.with(n.start).dict(pos[0])...)
+				if len(pos) == 1 && pos[0].Type != "identifier" {
+					out = append(out, sc.with(n.Start).dict(pos[0])...)
 				}
 				for k, v := range kw {
 					out = append(out, kv{key: k, val: v, sc: sc})
@@ -445,7 +445,7 @@ func (sc *scope) sessionHeaders(rs *reqSite) []kv {
 			return out
 		}
 		// the whole class is scanned once per receiver, not once per call site
-		memo = ci.name + "\x00" + fmt.Sprint(ci.def.start) + "\x00" + rs.receiver
+		memo = ci.name + "\x00" + fmt.Sprint(ci.def.Start) + "\x00" + rs.receiver
 		if kvs, ok := sc.m.sessHeaders[memo]; ok {
 			return append(out, kvs...)
 		}
@@ -459,27 +459,27 @@ func (sc *scope) sessionHeaders(rs *reqSite) []kv {
 	}
 	var found []kv
 	for _, f := range scan {
-		fsc := &scope{m: sc.m, fn: f, at: f.def.end, depth: 1}
-		f.def.walk(func(n *node) bool {
-			switch n.typ {
+		fsc := &scope{m: sc.m, fn: f, at: f.def.End, depth: 1}
+		f.def.Walk(func(n *node) bool {
+			switch n.Type {
 			case "call":
-				fn := n.child("function")
-				if fn != nil && fn.typ == "attribute" && fn.child("attribute").text(src) == "update" {
-					o := strings.Join(strings.Fields(fn.child("object").text(src)), "")
+				fn := n.Child("function")
+				if fn != nil && fn.Type == "attribute" && fn.Child("attribute").Text(src) == "update" {
+					o := strings.Join(strings.Fields(fn.Child("object").Text(src)), "")
 					if o == rs.receiver+".headers" {
 						pos, _ := splitArgs(n, src)
 						if len(pos) == 1 {
-							found = append(found, fsc.with(n.start).dict(pos[0])...)
+							found = append(found, fsc.with(n.Start).dict(pos[0])...)
 						}
 					}
 				}
 			case "assignment":
-				l := n.child("left")
-				if l != nil && l.typ == "subscript" {
-					o := strings.Join(strings.Fields(l.child("value").text(src)), "")
+				l := n.Child("left")
+				if l != nil && l.Type == "subscript" {
+					o := strings.Join(strings.Fields(l.Child("value").Text(src)), "")
 					if o == rs.receiver+".headers" {
-						if k := fsc.str(l.child("subscript")); k.complete {
-							found = append(found, kv{key: k.s, val: n.child("right"), sc: fsc.with(n.start)})
+						if k := fsc.str(l.Child("subscript")); k.complete {
+							found = append(found, kv{key: k.s, val: n.Child("right"), sc: fsc.with(n.Start)})
 						}
 					}
 				}
@@ -497,10 +497,10 @@ func (sc *scope) sessionHeaders(rs *reqSite) []kv {
 // last name is want, e.g. the urllib Request(...) behind `urlopen(req)`.
 func (sc *scope) resolveCall(n *node, want string) (*node, *scope) {
 	n, sc = sc.follow(n)
-	if n == nil || n.typ != "call" {
+	if n == nil || n.Type != "call" {
 		return nil, nil
 	}
-	d := sc.m.dotted(n.child("function"), sc.fn)
+	d := sc.m.dotted(n.Child("function"), sc.fn)
 	if d == want || strings.HasSuffix(d, "."+want) {
 		return n, sc
 	}
@@ -542,9 +542,9 @@ type reqParts struct {
 // facts evaluates a request site in sc.
 func (sc *scope) facts(rs *reqSite) lang.Call {
 	src := sc.m.src
-	sc = sc.with(rs.call.start)
+	sc = sc.with(rs.call.Start)
 	args := argsOf(rs.call, src)
-	c := lang.Call{Line: rs.call.row + 1, Library: rs.lib, Callee: rs.callee, Method: rs.method}
+	c := lang.Call{Line: rs.call.Row + 1, Library: rs.lib, Callee: rs.callee, Method: rs.method}
 	if rs.methodAt >= 0 {
 		if mv := sc.str(args.get(rs.methodAt, "method")); mv.complete {
 			c.Method = strings.ToUpper(mv.s)
@@ -563,7 +563,7 @@ func (sc *scope) facts(rs *reqSite) lang.Call {
 		c.Method = p.method
 	}
 	if p.urlNode != nil {
-		c.URLExpr = p.urlNode.text(src)
+		c.URLExpr = p.urlNode.Text(src)
 	}
 	setURL(&c, p.url)
 	setHeaders(&c, p.headers, src)
@@ -603,8 +603,8 @@ func (sc *scope) urlopenParts(rs *reqSite, args callArgs) reqParts {
 		p.extra = append(p.extra, dictParams(rsc.dict(d), lang.LocData)...)
 	}
 	// req.add_header("k", "v")
-	if reqArg := args.get(0, "url"); reqArg != nil && reqArg.typ == "identifier" && sc.fn != nil {
-		p.headers = append(p.headers, sc.addHeaders(reqArg.text(src))...)
+	if reqArg := args.get(0, "url"); reqArg != nil && reqArg.Type == "identifier" && sc.fn != nil {
+		p.headers = append(p.headers, sc.addHeaders(reqArg.Text(src))...)
 	}
 	return p
 }
@@ -621,7 +621,7 @@ func (sc *scope) httpClientParts(rs *reqSite, args callArgs) reqParts {
 		if h := cargs.get(0, "host"); h != nil {
 			host = csc.str(h)
 		}
-		if strings.HasSuffix(sc.m.dotted(rs.client.child("function"), csc.fn), "HTTPConnection") {
+		if strings.HasSuffix(sc.m.dotted(rs.client.Child("function"), csc.fn), "HTTPConnection") {
 			scheme = "http"
 		}
 	}
@@ -659,7 +659,7 @@ func (sc *scope) clientParts(rs *reqSite, args callArgs) reqParts {
 	p.extra = slices.Concat(dictParams(sc.dict(args.kw["params"]), lang.LocQuery), dictParams(sc.dict(args.kw["json"]), lang.LocJSON))
 	if d := args.kw["data"]; d != nil {
 		loc := lang.LocData
-		if d.typ == "call" && strings.HasSuffix(sc.m.dotted(d.child("function"), sc.fn), "dumps") {
+		if d.Type == "call" && strings.HasSuffix(sc.m.dotted(d.Child("function"), sc.fn), "dumps") {
 			loc = lang.LocJSON
 		}
 		p.extra = append(p.extra, dictParams(sc.dict(d), loc)...)
@@ -671,16 +671,16 @@ func (sc *scope) clientParts(rs *reqSite, args callArgs) reqParts {
 func (sc *scope) addHeaders(name string) []kv {
 	src := sc.m.src
 	var out []kv
-	sc.fn.def.walk(func(n *node) bool {
-		if n.typ != "call" || n.start >= sc.at {
-			return n.start < sc.at
+	sc.fn.def.Walk(func(n *node) bool {
+		if n.Type != "call" || n.Start >= sc.at {
+			return n.Start < sc.at
 		}
-		fn := n.child("function")
-		if fn != nil && fn.typ == "attribute" && fn.child("attribute").text(src) == "add_header" && fn.child("object").text(src) == name {
+		fn := n.Child("function")
+		if fn != nil && fn.Type == "attribute" && fn.Child("attribute").Text(src) == "add_header" && fn.Child("object").Text(src) == name {
 			pos, _ := splitArgs(n, src)
 			if len(pos) == 2 {
 				if k := sc.str(pos[0]); k.complete {
-					out = append(out, kv{key: k.s, val: pos[1], sc: sc.with(n.start)})
+					out = append(out, kv{key: k.s, val: pos[1], sc: sc.with(n.Start)})
 				}
 			}
 		}
@@ -696,7 +696,7 @@ func setHeaders(c *lang.Call, hs []kv, src []byte) {
 		v := h.sc.str(h.val)
 		expr := ""
 		if h.val != nil {
-			expr = h.val.text(src)
+			expr = h.val.Text(src)
 		}
 		c.SetHeader(h.key, v.s, v.complete, expr)
 	}
@@ -729,13 +729,13 @@ func literalNode(n *node) bool {
 	if n == nil {
 		return false
 	}
-	switch n.typ {
+	switch n.Type {
 	case "string":
 		return !hasInterpolation(n)
 	case "concatenated_string", "integer", "float", "true", "false", "none":
 		return true
 	case "unary_operator":
-		k := n.namedKids()
+		k := n.NamedKids()
 		return len(k) == 1 && literalNode(k[0])
 	}
 	return false
@@ -756,8 +756,8 @@ func dictParams(kvs []kv, loc string) []lang.CallParam {
 }
 
 func hasInterpolation(n *node) bool {
-	for _, c := range n.children {
-		if c.typ == "interpolation" {
+	for _, c := range n.Children {
+		if c.Type == "interpolation" {
 			return true
 		}
 	}

@@ -22,18 +22,18 @@ func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
 	src := x.m.src
 	// the block of comments directly above the definition
 	var above []*node
-	row := f.outer.row
+	row := f.outer.Row
 	for i := len(x.m.comments) - 1; i >= 0; i-- {
 		c := x.m.comments[i]
-		if c.start >= f.outer.start {
+		if c.Start >= f.outer.Start {
 			continue
 		}
-		if c.endRow == row-1 && c.col == f.outer.col && lineStartsWith(src, c) {
+		if c.EndRow == row-1 && c.Col == f.outer.Col && lineStartsWith(src, c) {
 			above = append([]*node{c}, above...)
-			row = c.row
+			row = c.Row
 			continue
 		}
-		if c.row < row-1 {
+		if c.Row < row-1 {
 			break
 		}
 	}
@@ -41,13 +41,13 @@ func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
 		facts.Comments = append(facts.Comments, commentText(c, src))
 	}
 	var first *node // the body's first statement
-	if body := f.def.child("body"); body != nil {
-		for _, st := range body.children {
-			if st.typ == "comment" {
+	if body := f.def.Child("body"); body != nil {
+		for _, st := range body.Children {
+			if st.Type == "comment" {
 				continue
 			}
-			if st.typ == "expression_statement" && isDocstring(st) {
-				facts.Docstring = &lang.Text{Text: docText(st.namedKids()[0], src), StartLine: st.row + 1, EndLine: st.endRow + 1}
+			if st.Type == "expression_statement" && isDocstring(st) {
+				facts.Docstring = &lang.Text{Text: docText(st.NamedKids()[0], src), StartLine: st.Row + 1, EndLine: st.EndRow + 1}
 			}
 			first = st
 			break
@@ -55,7 +55,7 @@ func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
 	}
 	var inside []*node
 	for _, c := range x.m.comments {
-		if c.start > f.outer.start && c.end <= f.outer.end {
+		if c.Start > f.outer.Start && c.End <= f.outer.End {
 			inside = append(inside, c)
 		}
 	}
@@ -63,12 +63,12 @@ func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
 	opening, rest := inside, []*node(nil)
 	if first != nil {
 		n := 0
-		for n < len(inside) && inside[n].end <= first.start {
+		for n < len(inside) && inside[n].End <= first.Start {
 			n++
 		}
 		opening, rest = inside[:n], inside[n:]
 	}
-	openingLeads := len(opening) > 0 && (len(rest) == 0 || first == nil || first.row > opening[len(opening)-1].endRow+1)
+	openingLeads := len(opening) > 0 && (len(rest) == 0 || first == nil || first.Row > opening[len(opening)-1].EndRow+1)
 	for _, c := range opening {
 		t := commentText(c, src)
 		t.Inline = !openingLeads
@@ -92,7 +92,7 @@ var codeLike = regexp.MustCompile(`^[\w.\[\]'"]+\s*(=|\(|\.)|^(import|from|print
 func looksLikeCode(t string) bool { return codeLike.MatchString(t) }
 
 func lineStartsWith(src []byte, c *node) bool {
-	i := int(c.start)
+	i := int(c.Start)
 	for i > 0 && src[i-1] != '\n' {
 		i--
 		if src[i] != ' ' && src[i] != '\t' {
@@ -103,15 +103,15 @@ func lineStartsWith(src []byte, c *node) bool {
 }
 
 func commentText(c *node, src []byte) lang.Text {
-	t := strings.TrimSpace(strings.TrimLeft(c.text(src), "#"))
-	return lang.Text{Text: t, StartLine: c.row + 1, EndLine: c.endRow + 1}
+	t := strings.TrimSpace(strings.TrimLeft(c.Text(src), "#"))
+	return lang.Text{Text: t, StartLine: c.Row + 1, EndLine: c.EndRow + 1}
 }
 
 func docText(s *node, src []byte) string {
 	var b strings.Builder
-	for _, c := range s.children {
-		if c.typ == "string_content" || c.typ == "escape_sequence" {
-			b.WriteString(c.text(src))
+	for _, c := range s.Children {
+		if c.Type == "string_content" || c.Type == "escape_sequence" {
+			b.WriteString(c.Text(src))
 		}
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
@@ -127,7 +127,7 @@ func effectiveLOC(src []byte, n *node, doc *lang.Text) int {
 	lines := strings.Split(lineText(src, n), "\n")
 	count := 0
 	for i, l := range lines {
-		row := n.row + i + 1
+		row := n.Row + i + 1
 		if doc != nil && row >= doc.StartLine && row <= doc.EndLine {
 			continue
 		}

@@ -66,7 +66,7 @@ func (sc *scope) lookup(name string) (*node, *scope, bool) {
 	if sc.depth > maxEvalDepth {
 		return nil, nil, false
 	}
-	for f, at := sc.fn, sc.at; f != nil; f, at = f.parent, f.def.start {
+	for f, at := sc.fn, sc.at; f != nil; f, at = f.parent, f.def.Start {
 		if ls := f.locals[name]; len(ls) > 0 {
 			var last *assign
 			for i := range ls {
@@ -143,7 +143,7 @@ var hostLike = regexp.MustCompile(`^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$`)
 // value the function calls when nobody overrides it, so it is used in place of a
 // {name} placeholder.
 func urlLikeDefault(def *node, src []byte) bool {
-	if def.typ != "string" || hasInterpolation(def) {
+	if def.Type != "string" || hasInterpolation(def) {
 		return false
 	}
 	v := stringBody(def, src)
@@ -155,10 +155,10 @@ func urlLikeDefault(def *node, src []byte) bool {
 // value is evaluated in; nil when a name is unbound or the chain is longer.
 func (sc *scope) follow(n *node) (*node, *scope) {
 	for i := 0; n != nil && i < 4; i++ {
-		if n.typ != "identifier" {
+		if n.Type != "identifier" {
 			return n, sc
 		}
-		v, vs, _ := sc.lookup(n.text(sc.m.src))
+		v, vs, _ := sc.lookup(n.Text(sc.m.src))
 		if v == nil {
 			return nil, nil
 		}
@@ -174,9 +174,9 @@ func (sc *scope) firstElement(n *node) (*node, *scope) {
 	if n == nil {
 		return nil, nil
 	}
-	switch n.typ {
+	switch n.Type {
 	case "list", "tuple", "set":
-		if k := n.namedKids(); len(k) > 0 && k[0].typ != "comment" {
+		if k := n.NamedKids(); len(k) > 0 && k[0].Type != "comment" {
 			return k[0], sc
 		}
 	}
@@ -225,33 +225,33 @@ func (sc *scope) str(n *node) sval {
 		return hole("")
 	}
 	src := sc.m.src
-	switch n.typ {
+	switch n.Type {
 	case "string":
 		return sc.stringLit(n)
 	case "concatenated_string":
 		out := sval{complete: true}
-		for _, c := range n.namedKids() {
+		for _, c := range n.NamedKids() {
 			out = out.cat(sc.str(c))
 		}
 		return out
 	case "integer", "float":
-		return sval{s: n.text(src), complete: true}
+		return sval{s: n.Text(src), complete: true}
 	case "true", "false", "none":
-		return sval{s: n.text(src), complete: true}
+		return sval{s: n.Text(src), complete: true}
 	case "parenthesized_expression":
-		if k := n.namedKids(); len(k) == 1 {
+		if k := n.NamedKids(); len(k) == 1 {
 			return sc.str(k[0])
 		}
 	case "binary_operator":
-		op := n.child("operator").text(src)
+		op := n.Child("operator").Text(src)
 		switch op {
 		case "+":
-			return sc.str(n.child("left")).cat(sc.str(n.child("right")))
+			return sc.str(n.Child("left")).cat(sc.str(n.Child("right")))
 		case "%":
-			return sc.percent(n.child("left"), n.child("right"))
+			return sc.percent(n.Child("left"), n.Child("right"))
 		}
 	case "identifier":
-		return sc.strName(n.text(src))
+		return sc.strName(n.Text(src))
 	case "attribute":
 		return sc.attr(n)
 	case "subscript":
@@ -259,11 +259,11 @@ func (sc *scope) str(n *node) sval {
 	case "call":
 		return sc.call(n)
 	case "conditional_expression":
-		if k := n.namedKids(); len(k) > 0 {
+		if k := n.NamedKids(); len(k) > 0 {
 			return sc.str(k[0])
 		}
 	case "await":
-		if k := n.namedKids(); len(k) == 1 {
+		if k := n.NamedKids(); len(k) == 1 {
 			return sc.str(k[0])
 		}
 	}
@@ -272,18 +272,18 @@ func (sc *scope) str(n *node) sval {
 
 // placeholderName names the hole for an expression that cannot be resolved.
 func placeholderName(n *node, src []byte) string {
-	switch n.typ {
+	switch n.Type {
 	case "identifier":
-		return n.text(src)
+		return n.Text(src)
 	case "attribute":
-		return n.child("attribute").text(src)
+		return n.Child("attribute").Text(src)
 	case "subscript":
-		if s := n.child("subscript"); s != nil && s.typ == "string" {
+		if s := n.Child("subscript"); s != nil && s.Type == "string" {
 			return strings.Trim(stringBody(s, src), " ")
 		}
-		return placeholderName(n.child("value"), src)
+		return placeholderName(n.Child("value"), src)
 	case "call":
-		return placeholderName(n.child("function"), src)
+		return placeholderName(n.Child("function"), src)
 	}
 	return "param"
 }
@@ -291,9 +291,9 @@ func placeholderName(n *node, src []byte) string {
 // stringBody returns the raw text between the quotes of a plain string node.
 func stringBody(n *node, src []byte) string {
 	var b strings.Builder
-	for _, c := range n.children {
-		if c.typ == "string_content" || c.typ == "escape_sequence" {
-			b.WriteString(c.text(src))
+	for _, c := range n.Children {
+		if c.Type == "string_content" || c.Type == "escape_sequence" {
+			b.WriteString(c.Text(src))
 		}
 	}
 	return b.String()
@@ -301,10 +301,10 @@ func stringBody(n *node, src []byte) string {
 
 // stringPrefix returns the lower-cased prefix letters of a string (f, r, b, u, rb…).
 func stringPrefix(n *node, src []byte) string {
-	if len(n.children) == 0 || n.children[0].typ != "string_start" {
+	if len(n.Children) == 0 || n.Children[0].Type != "string_start" {
 		return ""
 	}
-	return strings.ToLower(strings.TrimRight(n.children[0].text(src), `'"`))
+	return strings.ToLower(strings.TrimRight(n.Children[0].Text(src), `'"`))
 }
 
 func (sc *scope) stringLit(n *node) sval {
@@ -313,11 +313,11 @@ func (sc *scope) stringLit(n *node) sval {
 	raw := strings.Contains(prefix, "r")
 	fstr := strings.Contains(prefix, "f")
 	out := sval{complete: true}
-	for _, c := range n.children {
-		switch c.typ {
+	for _, c := range n.Children {
+		switch c.Type {
 		case "string_content":
 			// escape sequences may be children of the content node
-			t := c.text(src)
+			t := c.Text(src)
 			if fstr {
 				t = strings.NewReplacer("{{", "{", "}}", "}").Replace(t)
 			}
@@ -327,12 +327,12 @@ func (sc *scope) stringLit(n *node) sval {
 			out.s += t
 		case "escape_sequence":
 			if raw {
-				out.s += c.text(src)
+				out.s += c.Text(src)
 			} else {
-				out.s += unescape(c.text(src))
+				out.s += unescape(c.Text(src))
 			}
 		case "interpolation":
-			if e := c.child("expression"); e != nil {
+			if e := c.Child("expression"); e != nil {
 				out = out.cat(sc.str(e))
 			} else {
 				out = out.cat(hole(""))
@@ -353,10 +353,10 @@ func unescape(s string) string {
 
 func (sc *scope) attr(n *node) sval {
 	src := sc.m.src
-	obj := n.child("object")
-	name := n.child("attribute").text(src)
-	if obj != nil && obj.typ == "identifier" {
-		o := obj.text(src)
+	obj := n.Child("object")
+	name := n.Child("attribute").Text(src)
+	if obj != nil && obj.Type == "identifier" {
+		o := obj.Text(src)
 		var ci *classInfo
 		if (o == "self" || o == "cls") && sc.fn != nil {
 			ci = enclosingClass(sc.fn)
@@ -369,13 +369,13 @@ func (sc *scope) attr(n *node) sval {
 				// method's scope with no arguments bound
 				v := vs[0]
 				for _, cand := range vs {
-					if cand.typ == "string" || cand.typ == "binary_operator" || cand.typ == "concatenated_string" {
+					if cand.Type == "string" || cand.Type == "binary_operator" || cand.Type == "concatenated_string" {
 						v = cand
 						break
 					}
 				}
 				f := sc.m.funcAt(v)
-				return (&scope{m: sc.m, fn: f, at: v.start, depth: sc.depth + 1, defaults: true}).str(v)
+				return (&scope{m: sc.m, fn: f, at: v.Start, depth: sc.depth + 1, defaults: true}).str(v)
 			}
 		}
 	}
@@ -396,8 +396,8 @@ func enclosingClass(f *fnInfo) *classInfo {
 func (m *module) funcAt(n *node) *fnInfo {
 	var best *fnInfo
 	for _, f := range m.funcs {
-		if f.def.start <= n.start && n.end <= f.def.end {
-			if best == nil || f.def.start >= best.def.start {
+		if f.def.Start <= n.Start && n.End <= f.def.End {
+			if best == nil || f.def.Start >= best.def.Start {
 				best = f
 			}
 		}
@@ -407,11 +407,11 @@ func (m *module) funcAt(n *node) *fnInfo {
 
 func (sc *scope) subscript(n *node) sval {
 	src := sc.m.src
-	key := n.child("subscript")
-	if key != nil && key.typ == "string" {
+	key := n.Child("subscript")
+	if key != nil && key.Type == "string" {
 		k := sc.str(key)
 		if k.complete {
-			for _, kv := range sc.dict(n.child("value")) {
+			for _, kv := range sc.dict(n.Child("value")) {
 				if kv.key == k.s {
 					return kv.sc.str(kv.val)
 				}
@@ -427,9 +427,9 @@ func (sc *scope) percent(left, right *node) sval {
 	l := sc.str(left)
 	var args []*node
 	var dict []kv
-	switch right.typ {
+	switch right.Type {
 	case "tuple", "parenthesized_expression":
-		args = right.namedKids()
+		args = right.NamedKids()
 	case "dictionary":
 		dict = sc.dict(right)
 	default:
@@ -471,15 +471,15 @@ var formatField = regexp.MustCompile(`\{\{|\}\}|\{([^{}!:]*)(![rsa])?(:[^{}]*)?\
 // "/".join, str(), quote(), os.getenv and a few string methods.
 func (sc *scope) call(n *node) sval {
 	src := sc.m.src
-	fn := n.child("function")
-	args := n.child("arguments")
+	fn := n.Child("function")
+	args := n.Child("arguments")
 	var pos []*node
 	kw := map[string]*node{}
 	if args != nil {
-		for _, a := range args.namedKids() {
-			switch a.typ {
+		for _, a := range args.NamedKids() {
+			switch a.Type {
 			case "keyword_argument":
-				kw[a.child("name").text(src)] = a.child("value")
+				kw[a.Child("name").Text(src)] = a.Child("value")
 			case "comment":
 			default:
 				pos = append(pos, a)
@@ -532,21 +532,21 @@ func (sc *scope) call(n *node) sval {
 				return v
 			}
 		}
-		if len(pos) > 0 && pos[0].typ == "string" {
+		if len(pos) > 0 && pos[0].Type == "string" {
 			return hole(stringBody(pos[0], src))
 		}
 	}
-	if fn != nil && fn.typ == "attribute" {
-		obj := fn.child("object")
-		method := fn.child("attribute").text(src)
+	if fn != nil && fn.Type == "attribute" {
+		obj := fn.Child("object")
+		method := fn.Child("attribute").Text(src)
 		switch method {
 		case "format":
 			return sc.format(sc.str(obj), pos, kw)
 		case "join":
-			if obj.typ == "string" && len(pos) == 1 && (pos[0].typ == "list" || pos[0].typ == "tuple") {
+			if obj.Type == "string" && len(pos) == 1 && (pos[0].Type == "list" || pos[0].Type == "tuple") {
 				sep := sc.str(obj)
 				out := sval{complete: sep.complete}
-				for i, e := range pos[0].namedKids() {
+				for i, e := range pos[0].NamedKids() {
 					if i > 0 {
 						out = out.cat(sep)
 					}
@@ -583,7 +583,7 @@ func (sc *scope) call(n *node) sval {
 			return v
 		case "get":
 			// CONFIG.get("url", default) on a dict we can see, os.environ.get handled above
-			if len(pos) >= 1 && pos[0].typ == "string" {
+			if len(pos) >= 1 && pos[0].Type == "string" {
 				k := stringBody(pos[0], src)
 				for _, e := range sc.dict(obj) {
 					if e.key == k {

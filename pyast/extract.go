@@ -56,11 +56,11 @@ func Extract(ctx context.Context, content []byte, opts Options) (res *lang.Resul
 		return nil, err
 	}
 	res = &lang.Result{Language: lang.Python, Encoding: enc, SyntaxOK: true}
-	root.walk(func(n *node) bool {
-		if n.typ == "ERROR" || n.missing {
+	root.Walk(func(n *node) bool {
+		if n.Type == "ERROR" || n.Missing {
 			res.SyntaxOK = false
 			if len(res.SyntaxErrors) < 20 {
-				res.SyntaxErrors = append(res.SyntaxErrors, n.row+1)
+				res.SyntaxErrors = append(res.SyntaxErrors, n.Row+1)
 			}
 			return false
 		}
@@ -115,22 +115,22 @@ func (x *extractor) findSites() {
 	m := x.m
 	var visit func(n *node, f *fnInfo)
 	visit = func(n *node, f *fnInfo) {
-		for _, c := range n.children {
+		for _, c := range n.Children {
 			inner := f
 			d := c
-			if c.typ == "decorated_definition" {
-				d = c.child("definition")
+			if c.Type == "decorated_definition" {
+				d = c.Child("definition")
 			}
-			if d != nil && d.typ == "function_definition" {
+			if d != nil && d.Type == "function_definition" {
 				for _, g := range m.funcs {
 					if g.def == d {
 						inner = g
 						break
 					}
 				}
-				if c.typ == "decorated_definition" {
-					for _, k := range c.children {
-						if k.typ == "decorator" {
+				if c.Type == "decorated_definition" {
+					for _, k := range c.Children {
+						if k.Type == "decorator" {
 							visit(k, f)
 						}
 					}
@@ -138,7 +138,7 @@ func (x *extractor) findSites() {
 				visit(d, inner)
 				continue
 			}
-			if c.typ == "call" {
+			if c.Type == "call" {
 				if rs := m.requestSite(c, f); rs != nil {
 					if f == nil {
 						x.topSites = append(x.topSites, rs)
@@ -161,10 +161,10 @@ func (x *extractor) findSites() {
 // module-level function, or a method of the same class called through self/cls.
 func (x *extractor) helperOf(call *node, f *fnInfo) (*fnInfo, bool) {
 	m := x.m
-	fn := call.child("function")
-	switch fn.typ {
+	fn := call.Child("function")
+	switch fn.Type {
 	case "identifier":
-		name := fn.text(m.src)
+		name := fn.Text(m.src)
 		for _, g := range m.funcs {
 			if g.parent == f && g.name == name {
 				return g, false
@@ -174,10 +174,10 @@ func (x *extractor) helperOf(call *node, f *fnInfo) (*fnInfo, bool) {
 			return g, false
 		}
 	case "attribute":
-		obj := fn.child("object")
-		if obj.typ == "identifier" && (obj.text(m.src) == "self" || obj.text(m.src) == "cls") {
+		obj := fn.Child("object")
+		if obj.Type == "identifier" && (obj.Text(m.src) == "self" || obj.Text(m.src) == "cls") {
 			if ci := enclosingClass(f); ci != nil {
-				if g, ok := ci.methods[fn.child("attribute").text(m.src)]; ok {
+				if g, ok := ci.methods[fn.Child("attribute").Text(m.src)]; ok {
 					return g, true
 				}
 			}
@@ -216,12 +216,12 @@ func (x *extractor) calls(f *fnInfo, sc *scope, via []string, depth int, seen ma
 	}
 	var items []item
 	for _, rs := range f.reqs {
-		items = append(items, item{pos: rs.call.start, rs: rs})
+		items = append(items, item{pos: rs.call.Start, rs: rs})
 	}
 	for i := range f.helpers {
 		h := &f.helpers[i]
 		if !seen[h.callee] && depth < 4 && x.makesRequests(h.callee, map[*fnInfo]bool{}) {
-			items = append(items, item{pos: h.call.start, h: h})
+			items = append(items, item{pos: h.call.Start, h: h})
 		}
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].pos < items[j].pos })
@@ -239,7 +239,7 @@ func (x *extractor) calls(f *fnInfo, sc *scope, via []string, depth int, seen ma
 		h := it.h
 		args := map[string]argRef{}
 		pos, kw := splitArgs(h.call, x.m.src)
-		caller := sc.with(h.call.start)
+		caller := sc.with(h.call.Start)
 		params := h.callee.params
 		if h.method && len(params) > 0 {
 			params = params[1:]
@@ -254,7 +254,7 @@ func (x *extractor) calls(f *fnInfo, sc *scope, via []string, depth int, seen ma
 				args[p.name] = argRef{}
 			}
 		}
-		hsc := &scope{m: x.m, fn: h.callee, at: h.callee.def.end, args: args, depth: sc.depth + 1}
+		hsc := &scope{m: x.m, fn: h.callee, at: h.callee.def.End, args: args, depth: sc.depth + 1}
 		seen[h.callee] = true
 		out = append(out, x.calls(h.callee, hsc, append(slices.Clip(via), h.callee.qual), depth+1, seen)...)
 		delete(seen, h.callee)
@@ -268,10 +268,10 @@ func (x *extractor) function(f *fnInfo, enc string) (*lang.Function, error) {
 	fn := &lang.Function{
 		Name:      f.name,
 		QualName:  f.qual,
-		StartLine: f.outer.row + 1,
-		EndLine:   f.outer.endRow + 1,
+		StartLine: f.outer.Row + 1,
+		EndLine:   f.outer.EndRow + 1,
 		IsAsync:   f.async,
-		Source:    dedent(lineText(src, f.outer), f.outer.col),
+		Source:    dedent(lineText(src, f.outer), f.outer.Col),
 		Status:    lang.StatusCandidate,
 	}
 	if f.class != nil {
@@ -279,7 +279,7 @@ func (x *extractor) function(f *fnInfo, enc string) (*lang.Function, error) {
 	}
 	facts := &fn.Facts
 	facts.Encoding = enc
-	sc := &scope{m: m, fn: f, at: f.def.end}
+	sc := &scope{m: m, fn: f, at: f.def.End}
 	facts.Calls = x.calls(f, sc, nil, 0, map[*fnInfo]bool{f: true})
 	if facts.Calls == nil {
 		facts.Calls = []lang.Call{}
@@ -288,10 +288,10 @@ func (x *extractor) function(f *fnInfo, enc string) (*lang.Function, error) {
 	for _, p := range f.params {
 		facts.Parameters = append(facts.Parameters, p.name)
 	}
-	if f.outer.typ == "decorated_definition" {
-		for _, c := range f.outer.children {
-			if c.typ == "decorator" {
-				facts.Decorators = append(facts.Decorators, strings.TrimSpace(strings.TrimPrefix(c.text(src), "@")))
+	if f.outer.Type == "decorated_definition" {
+		for _, c := range f.outer.Children {
+			if c.Type == "decorator" {
+				facts.Decorators = append(facts.Decorators, strings.TrimSpace(strings.TrimPrefix(c.Text(src), "@")))
 			}
 		}
 	}
@@ -305,10 +305,10 @@ func (x *extractor) function(f *fnInfo, enc string) (*lang.Function, error) {
 	facts.StatusCheck = x.statusCheck(append([]*fnInfo{f}, helpers...))
 	facts.ExceptionHandling = x.exceptionHandling(f, helpers)
 	facts.SyntaxOK = true
-	f.outer.walk(func(n *node) bool {
-		if n.typ == "ERROR" || n.missing {
+	f.outer.Walk(func(n *node) bool {
+		if n.Type == "ERROR" || n.Missing {
 			facts.SyntaxOK = false
-			facts.SyntaxErrors = append(facts.SyntaxErrors, n.row+1)
+			facts.SyntaxErrors = append(facts.SyntaxErrors, n.Row+1)
 			return false
 		}
 		return true
@@ -347,8 +347,8 @@ func (x *extractor) topLevel(enc string) (*lang.Function, error) {
 	seen := map[*node]bool{}
 	for _, rs := range x.topSites {
 		st := rs.call
-		for st.parent != nil && st.parent != m.root {
-			st = st.parent
+		for st.Parent != nil && st.Parent != m.root {
+			st = st.Parent
 		}
 		if !seen[st] {
 			seen[st] = true
@@ -361,7 +361,7 @@ func (x *extractor) topLevel(enc string) (*lang.Function, error) {
 	}
 	fn := &lang.Function{
 		Name: ModuleQualName, QualName: ModuleQualName,
-		StartLine: stmts[0].row + 1, EndLine: stmts[len(stmts)-1].endRow + 1,
+		StartLine: stmts[0].Row + 1, EndLine: stmts[len(stmts)-1].EndRow + 1,
 		Source: strings.Join(texts, "\n"),
 		Status: lang.StatusRejected, RejectReason: ReasonTopLevel,
 	}
@@ -373,7 +373,7 @@ func (x *extractor) topLevel(enc string) (*lang.Function, error) {
 	}
 	facts.SyntaxOK = true
 	for _, st := range stmts {
-		if st.hasError() {
+		if st.HasError() {
 			facts.SyntaxOK = false
 		}
 	}
@@ -401,14 +401,14 @@ func (x *extractor) checkCode(p *program) (bool, string, error) {
 	// parses alone, so only a clean file's tree vouches for its pieces
 	plain := p.nodes != nil && x.fileOK
 	for _, n := range p.nodes {
-		if n.col != 0 && !p.rewritten {
+		if n.Col != 0 && !p.rewritten {
 			plain = false // not where a module-level statement can start
 		}
 	}
 	if plain {
 		ok := true
 		for _, n := range p.nodes {
-			if n.hasError() || python2(n, x.m.src) != "" {
+			if n.HasError() || python2(n, x.m.src) != "" {
 				ok = false
 			}
 		}
@@ -419,7 +419,7 @@ func (x *extractor) checkCode(p *program) (bool, string, error) {
 	if err != nil {
 		return false, "", err
 	}
-	return !t.hasError() && python2(t, src) == "", codeHash(src, t), nil
+	return !t.HasError() && python2(t, src) == "", codeHash(src, t), nil
 }
 
 // helperClosure lists the request-making helpers f calls, transitively.
@@ -445,8 +445,8 @@ var statusAttrs = map[string]bool{"status_code": true, "raise_for_status": true,
 func (x *extractor) statusCheck(fs []*fnInfo) bool {
 	found := false
 	for _, f := range fs {
-		f.def.walk(func(n *node) bool {
-			if n.typ == "attribute" && statusAttrs[n.child("attribute").text(x.m.src)] {
+		f.def.Walk(func(n *node) bool {
+			if n.Type == "attribute" && statusAttrs[n.Child("attribute").Text(x.m.src)] {
 				found = true
 			}
 			return !found
@@ -459,10 +459,10 @@ func (x *extractor) statusCheck(fs []*fnInfo) bool {
 // request made by f or by a helper, or around f's call of that helper.
 func (x *extractor) exceptionHandling(f *fnInfo, helpers []*fnInfo) bool {
 	inTry := func(n *node, g *fnInfo) bool {
-		for p := n.parent; p != nil && p != g.def; p = p.parent {
-			if p.typ == "block" && p.parent != nil && p.parent.typ == "try_statement" && p.field == "body" {
-				for _, c := range p.parent.children {
-					if c.typ == "except_clause" || c.typ == "except_group_clause" {
+		for p := n.Parent; p != nil && p != g.def; p = p.Parent {
+			if p.Type == "block" && p.Parent != nil && p.Parent.Type == "try_statement" && p.Field == "body" {
+				for _, c := range p.Parent.Children {
+					if c.Type == "except_clause" || c.Type == "except_group_clause" {
 						return true
 					}
 				}
@@ -488,24 +488,24 @@ func (x *extractor) exceptionHandling(f *fnInfo, helpers []*fnInfo) bool {
 // python2 names a Python 2-only construct in n, or returns "".
 func python2(n *node, src []byte) string {
 	what := ""
-	n.walk(func(c *node) bool {
+	n.Walk(func(c *node) bool {
 		if what != "" {
 			return false
 		}
-		switch c.typ {
+		switch c.Type {
 		case "print_statement":
 			what = "print statement"
 		case "exec_statement":
 			what = "exec statement"
 		case "integer":
-			t := c.text(src)
+			t := c.Text(src)
 			if strings.HasSuffix(t, "L") || strings.HasSuffix(t, "l") || (len(t) > 1 && t[0] == '0' && strings.Trim(t, "0") != "" && t[1] >= '0' && t[1] <= '9') {
 				what = "Python 2 integer literal"
 			}
 		case "<>":
 			what = "<> operator"
 		case "string_start":
-			if p := strings.ToLower(strings.TrimRight(c.text(src), `'"`)); strings.Contains(p, "u") && strings.Contains(p, "r") {
+			if p := strings.ToLower(strings.TrimRight(c.Text(src), `'"`)); strings.Contains(p, "u") && strings.Contains(p, "r") {
 				what = "ur string prefix"
 			}
 		}
@@ -516,12 +516,12 @@ func python2(n *node, src []byte) string {
 
 // signature renders a def line on one line, without the trailing colon.
 func signature(def *node, src []byte) string {
-	body := def.child("body")
-	end := def.end
+	body := def.Child("body")
+	end := def.End
 	if body != nil {
-		end = body.start
+		end = body.Start
 	}
-	s := strings.TrimSpace(string(src[def.start:end]))
+	s := strings.TrimSpace(string(src[def.Start:end]))
 	s = strings.TrimSuffix(s, ":")
 	// comments between the header and the body
 	var lines []string
@@ -539,14 +539,14 @@ func signature(def *node, src []byte) string {
 // lineText returns n's text from the start of its first line, so the first line
 // keeps its indentation like the others.
 func lineText(src []byte, n *node) string {
-	start := int(n.start)
+	start := int(n.Start)
 	for start > 0 && src[start-1] != '\n' {
 		if c := src[start-1]; c != ' ' && c != '\t' {
-			return string(src[n.start:n.end]) // other code before it on its line
+			return string(src[n.Start:n.End]) // other code before it on its line
 		}
 		start--
 	}
-	return string(src[start:n.end])
+	return string(src[start:n.End])
 }
 
 // dedent removes col columns of leading whitespace from every line.
@@ -571,7 +571,7 @@ func codeHash(src []byte, roots ...*node) string {
 	h := sha256.New()
 	var visit func(n *node)
 	visit = func(n *node) {
-		switch n.typ {
+		switch n.Type {
 		case "comment":
 			return
 		case "expression_statement":
@@ -581,19 +581,19 @@ func codeHash(src []byte, roots ...*node) string {
 		case "string":
 			prefix := strings.ReplaceAll(stringPrefix(n, src), "u", "")
 			inner := ""
-			if len(n.children) >= 2 {
-				inner = string(src[n.children[0].end:n.children[len(n.children)-1].start])
+			if len(n.Children) >= 2 {
+				inner = string(src[n.Children[0].End:n.Children[len(n.Children)-1].Start])
 			}
 			inner = strings.NewReplacer(`\'`, `'`, `\"`, `"`).Replace(inner)
 			fmt.Fprintf(h, "S%s:%s\x00", prefix, inner)
 			return
 		}
-		if len(n.children) == 0 {
-			h.Write(src[n.start:n.end])
+		if len(n.Children) == 0 {
+			h.Write(src[n.Start:n.End])
 			h.Write([]byte{0})
 			return
 		}
-		for _, c := range n.children {
+		for _, c := range n.Children {
 			visit(c)
 		}
 	}
@@ -606,12 +606,12 @@ func codeHash(src []byte, roots ...*node) string {
 // isDocstring reports an expression statement that is only a string and is the
 // first statement of a block or module.
 func isDocstring(n *node) bool {
-	k := n.namedKids()
-	if len(k) != 1 || k[0].typ != "string" || n.parent == nil {
+	k := n.NamedKids()
+	if len(k) != 1 || k[0].Type != "string" || n.Parent == nil {
 		return false
 	}
-	for _, s := range n.parent.children {
-		if s.typ == "comment" {
+	for _, s := range n.Parent.Children {
+		if s.Type == "comment" {
 			continue
 		}
 		return s == n

@@ -28,21 +28,21 @@ func ImportedModules(ctx context.Context, code []byte) ([]string, error) {
 			out = append(out, mod)
 		}
 	}
-	root.walk(func(n *node) bool {
-		switch n.typ {
+	root.Walk(func(n *node) bool {
+		switch n.Type {
 		case "import_statement":
-			for _, c := range n.children {
-				switch c.typ {
+			for _, c := range n.Children {
+				switch c.Type {
 				case "dotted_name":
-					add(c.text(code))
+					add(c.Text(code))
 				case "aliased_import":
-					add(c.child("name").text(code))
+					add(c.Child("name").Text(code))
 				}
 			}
 			return false
 		case "import_from_statement":
-			if mn := n.child("module_name"); mn != nil {
-				add(mn.text(code))
+			if mn := n.Child("module_name"); mn != nil {
+				add(mn.Text(code))
 			}
 			return false
 		case "future_import_statement":
@@ -66,9 +66,9 @@ func CommentedRequests(ctx context.Context, code []byte) ([]int, error) {
 		return nil, fmt.Errorf("comments: %w", err)
 	}
 	var lines []int
-	root.walk(func(n *node) bool {
-		if n.typ == "comment" && requestInComment.MatchString(n.text(code)) {
-			lines = append(lines, n.row+1)
+	root.Walk(func(n *node) bool {
+		if n.Type == "comment" && requestInComment.MatchString(n.Text(code)) {
+			lines = append(lines, n.Row+1)
 		}
 		return true
 	})

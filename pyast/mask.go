@@ -18,7 +18,7 @@ func Mask(ctx context.Context, code []byte, fn string, rewrite func(lang.Piece) 
 	if err != nil {
 		return nil, fmt.Errorf("mask: %w", err)
 	}
-	broken := root.hasError()
+	broken := root.HasError()
 	type span struct {
 		start, end int
 		text       string
@@ -32,15 +32,15 @@ func Mask(ctx context.Context, code []byte, fn string, rewrite func(lang.Piece) 
 			spans = append(spans, span{base + e.Start, base + e.End, e.New})
 		}
 	}
-	root.walk(func(n *node) bool {
-		switch n.typ {
+	root.Walk(func(n *node) bool {
+		switch n.Type {
 		case "identifier":
-			p := lang.Piece{Kind: lang.PieceIdentifier, Text: n.text(code), Line: n.row + 1}
-			if kw := n.parent; kw != nil && kw.typ == "keyword_argument" && n.field == "name" && isDictCall(kw, code) {
+			p := lang.Piece{Kind: lang.PieceIdentifier, Text: n.Text(code), Line: n.Row + 1}
+			if kw := n.Parent; kw != nil && kw.Type == "keyword_argument" && n.Field == "name" && isDictCall(kw, code) {
 				p.Key = true
 			}
 			name := p.Text
-			addEdits(int(n.start), p, func(e lang.Edit) bool {
+			addEdits(int(n.Start), p, func(e lang.Edit) bool {
 				return IsIdentifier(name[:e.Start] + e.New + name[e.End:])
 			})
 			return false
@@ -48,9 +48,9 @@ func Mask(ctx context.Context, code []byte, fn string, rewrite func(lang.Piece) 
 			parts, whole := stringParts(n)
 			key, pairKey := pairContext(n, code)
 			for _, c := range parts {
-				p := lang.Piece{Kind: lang.PieceString, Text: c.text(code), Whole: whole, Key: key, PairKey: pairKey, Line: c.row + 1}
+				p := lang.Piece{Kind: lang.PieceString, Text: c.Text(code), Whole: whole, Key: key, PairKey: pairKey, Line: c.Row + 1}
 				escapes := escapeSpans(c)
-				addEdits(int(c.start), p, func(e lang.Edit) bool {
+				addEdits(int(c.Start), p, func(e lang.Edit) bool {
 					for _, es := range escapes {
 						if e.Start < es[1] && es[0] < e.End {
 							return false
@@ -62,13 +62,13 @@ func Mask(ctx context.Context, code []byte, fn string, rewrite func(lang.Piece) 
 			return true // interpolations hold code: their names are pieces too
 		case "integer", "float":
 			if key, pairKey := pairContext(n, code); pairKey != "" && !key {
-				addEdits(int(n.start), lang.Piece{Kind: lang.PieceNumber, Text: n.text(code), PairKey: pairKey, Line: n.row + 1}, nil)
+				addEdits(int(n.Start), lang.Piece{Kind: lang.PieceNumber, Text: n.Text(code), PairKey: pairKey, Line: n.Row + 1}, nil)
 			}
 			return false
 		case "comment":
-			t := n.text(code)
+			t := n.Text(code)
 			off := strings.IndexByte(t, '#') + 1
-			addEdits(int(n.start)+off, lang.Piece{Kind: lang.PieceComment, Text: t[off:], Line: n.row + 1}, nil)
+			addEdits(int(n.Start)+off, lang.Piece{Kind: lang.PieceComment, Text: t[off:], Line: n.Row + 1}, nil)
 			return false
 		}
 		return true
@@ -92,7 +92,7 @@ func Mask(ctx context.Context, code []byte, fn string, rewrite func(lang.Piece) 
 		if mroot, err = parse(ctx, out); err != nil {
 			return nil, fmt.Errorf("mask: %w", err)
 		}
-		if !broken && mroot.hasError() {
+		if !broken && mroot.HasError() {
 			return nil, lang.ErrMaskBrokeSyntax
 		}
 	}
@@ -100,7 +100,7 @@ func Mask(ctx context.Context, code []byte, fn string, rewrite func(lang.Piece) 
 	if i := functionIndex(root, code, fn); i >= 0 {
 		// edits never change the tree's shape: the function is the same one there
 		def := nthFunction(mroot, i)
-		m.Name = def.child("name").text(out)
+		m.Name = def.Child("name").Text(out)
 		m.Parameters, m.Returns = outline(def, out)
 	}
 	return m, nil
@@ -111,8 +111,8 @@ func Mask(ctx context.Context, code []byte, fn string, rewrite func(lang.Piece) 
 func stringParts(n *node) ([]*node, bool) {
 	var parts []*node
 	whole := true
-	for _, c := range n.children {
-		switch c.typ {
+	for _, c := range n.Children {
+		switch c.Type {
 		case "string_content":
 			parts = append(parts, c)
 		case "interpolation":
@@ -126,9 +126,9 @@ func stringParts(n *node) ([]*node, bool) {
 // to the part.
 func escapeSpans(part *node) [][2]int {
 	var out [][2]int
-	for _, c := range part.children {
-		if c.typ == "escape_sequence" {
-			out = append(out, [2]int{int(c.start - part.start), int(c.end - part.start)})
+	for _, c := range part.Children {
+		if c.Type == "escape_sequence" {
+			out = append(out, [2]int{int(c.Start - part.Start), int(c.End - part.Start)})
 		}
 	}
 	return out
@@ -137,22 +137,22 @@ func escapeSpans(part *node) [][2]int {
 // pairContext says whether n (a string or number) is the key of a dict display and,
 // when it is the value of a pair or of a keyword argument of dict(...), that key.
 func pairContext(n *node, src []byte) (key bool, pairKey string) {
-	p := n.parent
-	if p != nil && p.typ == "concatenated_string" {
-		n, p = p, p.parent
+	p := n.Parent
+	if p != nil && p.Type == "concatenated_string" {
+		n, p = p, p.Parent
 	}
 	switch {
 	case p == nil:
-	case p.typ == "pair" && n.field == "key":
+	case p.Type == "pair" && n.Field == "key":
 		return true, ""
-	case p.typ == "pair" && n.field == "value":
-		if k := p.child("key"); k != nil && k.typ == "string" {
+	case p.Type == "pair" && n.Field == "value":
+		if k := p.Child("key"); k != nil && k.Type == "string" {
 			if parts, whole := stringParts(k); whole && len(parts) <= 1 {
 				return false, joinText(parts, src)
 			}
 		}
-	case p.typ == "keyword_argument" && n.field == "value" && isDictCall(p, src):
-		return false, p.child("name").text(src)
+	case p.Type == "keyword_argument" && n.Field == "value" && isDictCall(p, src):
+		return false, p.Child("name").Text(src)
 	}
 	return false, ""
 }
@@ -160,19 +160,19 @@ func pairContext(n *node, src []byte) (key bool, pairKey string) {
 func joinText(parts []*node, src []byte) string {
 	var b strings.Builder
 	for _, c := range parts {
-		b.WriteString(c.text(src))
+		b.WriteString(c.Text(src))
 	}
 	return b.String()
 }
 
 // isDictCall reports whether the keyword argument kw is passed to dict(...).
 func isDictCall(kw *node, src []byte) bool {
-	args := kw.parent
-	if args == nil || args.typ != "argument_list" || args.parent == nil || args.parent.typ != "call" {
+	args := kw.Parent
+	if args == nil || args.Type != "argument_list" || args.Parent == nil || args.Parent.Type != "call" {
 		return false
 	}
-	f := args.parent.child("function")
-	return f != nil && f.typ == "identifier" && f.text(src) == "dict"
+	f := args.Parent.Child("function")
+	return f != nil && f.Type == "identifier" && f.Text(src) == "dict"
 }
 
 // IsIdentifier reports whether s is a Python identifier (ASCII letters, digits and
@@ -200,13 +200,13 @@ func functionIndex(root *node, src []byte, fn string) int {
 	if fn == "" {
 		return -1
 	}
-	root.walk(func(n *node) bool {
+	root.Walk(func(n *node) bool {
 		if found >= 0 {
 			return false
 		}
-		if n.typ == "function_definition" {
+		if n.Type == "function_definition" {
 			idx++
-			if n.child("name").text(src) == fn {
+			if n.Child("name").Text(src) == fn {
 				found = idx
 				return false
 			}
@@ -220,11 +220,11 @@ func functionIndex(root *node, src []byte, fn string) int {
 func nthFunction(root *node, i int) *node {
 	var def *node
 	idx := -1
-	root.walk(func(n *node) bool {
+	root.Walk(func(n *node) bool {
 		if def != nil {
 			return false
 		}
-		if n.typ == "function_definition" {
+		if n.Type == "function_definition" {
 			if idx++; idx == i {
 				def = n
 				return false
@@ -241,15 +241,15 @@ func outline(def *node, src []byte) (params, returns []string) {
 	if def == nil {
 		return nil, nil
 	}
-	for _, p := range def.child("parameters").namedKids() {
+	for _, p := range def.Child("parameters").NamedKids() {
 		name := p
-		switch p.typ {
+		switch p.Type {
 		case "default_parameter", "typed_default_parameter":
-			name = p.child("name")
+			name = p.Child("name")
 		case "typed_parameter":
 			name = nil
-			for _, c := range p.namedKids() {
-				if c.typ == "identifier" {
+			for _, c := range p.NamedKids() {
+				if c.Type == "identifier" {
 					name = c
 					break
 				}
@@ -258,20 +258,20 @@ func outline(def *node, src []byte) (params, returns []string) {
 		default:
 			continue // *args, **kwargs, separators
 		}
-		if name == nil || name.typ != "identifier" {
+		if name == nil || name.Type != "identifier" {
 			continue
 		}
-		if t := name.text(src); t != "self" && t != "cls" {
+		if t := name.Text(src); t != "self" && t != "cls" {
 			params = append(params, t)
 		}
 	}
-	def.child("body").walk(func(n *node) bool {
-		switch n.typ {
+	def.Child("body").Walk(func(n *node) bool {
+		switch n.Type {
 		case "function_definition", "class_definition", "lambda":
 			return false
 		case "return_statement":
-			if kids := n.namedKids(); len(kids) > 0 {
-				returns = append(returns, strings.Join(strings.Fields(kids[0].text(src)), " "))
+			if kids := n.NamedKids(); len(kids) > 0 {
+				returns = append(returns, strings.Join(strings.Fields(kids[0].Text(src)), " "))
 			}
 			return false
 		}

@@ -97,12 +97,12 @@ func newModule(src []byte, root *node) *module {
 		sessHeaders: map[string][]kv{},
 		members:     map[*classInfo]map[string]*node{},
 	}
-	for _, st := range root.children {
+	for _, st := range root.Children {
 		m.bindStatement(st, st)
 	}
 	m.collectDefs(root, nil, nil)
-	root.walk(func(n *node) bool {
-		if n.typ == "comment" {
+	root.Walk(func(n *node) bool {
+		if n.Type == "comment" {
 			m.comments = append(m.comments, n)
 		}
 		return true
@@ -112,47 +112,47 @@ func newModule(src []byte, root *node) *module {
 
 // isMainGuard reports whether st is `if __name__ == "__main__":`.
 func (m *module) isMainGuard(st *node) bool {
-	if st.typ != "if_statement" {
+	if st.Type != "if_statement" {
 		return false
 	}
-	c := st.child("condition")
-	return c != nil && strings.Contains(c.text(m.src), "__name__") && strings.Contains(c.text(m.src), "__main__")
+	c := st.Child("condition")
+	return c != nil && strings.Contains(c.Text(m.src), "__name__") && strings.Contains(c.Text(m.src), "__main__")
 }
 
 // bindStatement records the names a top-level statement (or a statement nested in a
 // top-level try/if/with) defines; top is the top-level statement to copy.
 func (m *module) bindStatement(st, top *node) {
-	switch st.typ {
+	switch st.Type {
 	case "import_statement", "import_from_statement", "future_import_statement":
 		for _, b := range m.importBindings(st) {
 			b.stmt = top
 			m.bindings[b.name] = append(m.bindings[b.name], b)
 		}
 	case "expression_statement":
-		for _, c := range st.namedKids() {
-			if c.typ == "assignment" {
+		for _, c := range st.NamedKids() {
+			if c.Type == "assignment" {
 				m.bindAssignment(c, top)
 			}
 		}
 	case "function_definition":
-		if nm := st.child("name"); nm != nil {
-			n := nm.text(m.src)
+		if nm := st.Child("name"); nm != nil {
+			n := nm.Text(m.src)
 			m.bindings[n] = append(m.bindings[n], &binding{name: n, kind: "function", stmt: top})
 		}
 	case "class_definition":
-		if nm := st.child("name"); nm != nil {
-			n := nm.text(m.src)
+		if nm := st.Child("name"); nm != nil {
+			n := nm.Text(m.src)
 			m.bindings[n] = append(m.bindings[n], &binding{name: n, kind: "class", stmt: top})
 		}
 	case "decorated_definition":
-		if d := st.child("definition"); d != nil {
+		if d := st.Child("definition"); d != nil {
 			m.bindStatement(d, top)
 		}
 	case "ERROR":
 		// statements tree-sitter could still make out inside a broken region
 		// stand for themselves
 		if st == top {
-			for _, c := range st.children {
+			for _, c := range st.Children {
 				m.bindStatement(c, c)
 			}
 		}
@@ -161,12 +161,12 @@ func (m *module) bindStatement(st, top *node) {
 		if m.isMainGuard(st) {
 			return
 		}
-		for _, c := range st.children {
-			if c.typ == "block" || strings.HasSuffix(c.typ, "_clause") || c.typ == "else_clause" {
-				for _, s := range c.children {
+		for _, c := range st.Children {
+			if c.Type == "block" || strings.HasSuffix(c.Type, "_clause") || c.Type == "else_clause" {
+				for _, s := range c.Children {
 					m.bindStatement(s, top)
 				}
-			} else if c.named && c.field != "condition" {
+			} else if c.Named && c.Field != "condition" {
 				m.bindStatement(c, top)
 			}
 		}
@@ -174,14 +174,14 @@ func (m *module) bindStatement(st, top *node) {
 }
 
 func (m *module) bindAssignment(a *node, top *node) {
-	left, right := a.child("left"), a.child("right")
-	if right != nil && right.typ == "assignment" { // a = b = value
+	left, right := a.Child("left"), a.Child("right")
+	if right != nil && right.Type == "assignment" { // a = b = value
 		m.bindAssignment(right, top)
-		right = right.child("right")
+		right = right.Child("right")
 	}
 	for _, name := range targetNames(left, m.src) {
 		val := right
-		if left.typ != "identifier" {
+		if left.Type != "identifier" {
 			val = nil
 		}
 		m.bindings[name] = append(m.bindings[name], &binding{name: name, kind: "assignment", stmt: top, value: val})
@@ -191,45 +191,45 @@ func (m *module) bindAssignment(a *node, top *node) {
 // importBindings returns the names an import statement binds.
 func (m *module) importBindings(st *node) []*binding {
 	var out []*binding
-	switch st.typ {
+	switch st.Type {
 	case "import_statement":
-		for _, c := range st.children {
-			switch c.typ {
+		for _, c := range st.Children {
+			switch c.Type {
 			case "dotted_name":
-				full := c.text(m.src)
+				full := c.Text(m.src)
 				first := strings.Split(full, ".")[0]
 				out = append(out, &binding{name: strings.TrimSpace(first), kind: "import", path: strings.TrimSpace(first)})
 				m.noteLib(full)
 			case "aliased_import":
-				full := c.child("name").text(m.src)
-				alias := c.child("alias").text(m.src)
+				full := c.Child("name").Text(m.src)
+				alias := c.Child("alias").Text(m.src)
 				out = append(out, &binding{name: alias, kind: "import", path: full})
 				m.noteLib(full)
 			}
 		}
 	case "import_from_statement", "future_import_statement":
 		mod := ""
-		if mn := st.child("module_name"); mn != nil {
-			mod = strings.Join(strings.Fields(mn.text(m.src)), "")
+		if mn := st.Child("module_name"); mn != nil {
+			mod = strings.Join(strings.Fields(mn.Text(m.src)), "")
 		} else {
 			mod = "__future__"
 		}
 		m.noteLib(mod)
-		for _, c := range st.children {
-			if c.field != "name" {
-				if c.typ == "wildcard_import" {
+		for _, c := range st.Children {
+			if c.Field != "name" {
+				if c.Type == "wildcard_import" {
 					m.stars = append(m.stars, st)
 				}
 				continue
 			}
-			switch c.typ {
+			switch c.Type {
 			case "dotted_name":
-				nm := c.text(m.src)
+				nm := c.Text(m.src)
 				out = append(out, &binding{name: nm, kind: "import", path: joinDotted(mod, nm)})
 				m.noteLib(joinDotted(mod, nm))
 			case "aliased_import":
-				nm := c.child("name").text(m.src)
-				out = append(out, &binding{name: c.child("alias").text(m.src), kind: "import", path: joinDotted(mod, nm)})
+				nm := c.Child("name").Text(m.src)
+				out = append(out, &binding{name: c.Child("alias").Text(m.src), kind: "import", path: joinDotted(mod, nm)})
 				m.noteLib(joinDotted(mod, nm))
 			}
 		}
@@ -265,13 +265,13 @@ func targetNames(t *node, src []byte) []string {
 	if t == nil {
 		return nil
 	}
-	switch t.typ {
+	switch t.Type {
 	case "identifier":
-		return []string{t.text(src)}
+		return []string{t.Text(src)}
 	case "pattern_list", "tuple_pattern", "list_pattern", "expression_list", "tuple", "list",
 		"list_splat_pattern", "parenthesized_expression", "as_pattern_target":
 		var out []string
-		for _, c := range t.namedKids() {
+		for _, c := range t.NamedKids() {
 			out = append(out, targetNames(c, src)...)
 		}
 		return out
@@ -284,28 +284,28 @@ func (m *module) collectDefs(n *node, cls *classInfo, fn *fnInfo) {
 	if n == nil {
 		return // a definition without a body (a syntax error)
 	}
-	for _, c := range n.children {
+	for _, c := range n.Children {
 		def, outer := c, c
-		if c.typ == "decorated_definition" {
-			def = c.child("definition")
+		if c.Type == "decorated_definition" {
+			def = c.Child("definition")
 			if def == nil {
 				continue
 			}
 		}
-		switch def.typ {
+		switch def.Type {
 		case "function_definition":
 			f := m.newFunc(def, outer, cls, fn)
-			m.collectDefs(def.child("body"), nil, f)
+			m.collectDefs(def.Child("body"), nil, f)
 			continue
 		case "class_definition":
 			ci := m.newClass(def, outer, fn == nil && cls == nil)
-			m.collectDefs(def.child("body"), ci, fn)
+			m.collectDefs(def.Child("body"), ci, fn)
 			if cls == nil && fn == nil {
 				m.topClass[ci.name] = ci
 			}
 			continue
 		}
-		if c.typ == "ERROR" || c.typ == "block" || strings.HasSuffix(c.typ, "_statement") || strings.HasSuffix(c.typ, "_clause") || c.typ == "module" {
+		if c.Type == "ERROR" || c.Type == "block" || strings.HasSuffix(c.Type, "_statement") || strings.HasSuffix(c.Type, "_clause") || c.Type == "module" {
 			m.collectDefs(c, cls, fn)
 		}
 	}
@@ -313,11 +313,11 @@ func (m *module) collectDefs(n *node, cls *classInfo, fn *fnInfo) {
 
 func (m *module) newFunc(def, outer *node, cls *classInfo, parent *fnInfo) *fnInfo {
 	f := &fnInfo{def: def, outer: outer, class: cls, parent: parent, locals: map[string][]assign{}, imports: map[string]string{}}
-	f.name = def.child("name").text(m.src)
-	if def.child("name") == nil {
+	f.name = def.Child("name").Text(m.src)
+	if def.Child("name") == nil {
 		f.name = "<anonymous>"
 	}
-	f.async = len(def.children) > 0 && def.children[0].typ == "async"
+	f.async = len(def.Children) > 0 && def.Children[0].Type == "async"
 	switch {
 	case parent != nil:
 		f.qual = parent.qual + "." + f.name
@@ -332,7 +332,7 @@ func (m *module) newFunc(def, outer *node, cls *classInfo, parent *fnInfo) *fnIn
 	if parent == nil && cls != nil && !cls.top {
 		f.topLevel = false
 	}
-	f.params = m.params(def.child("parameters"))
+	f.params = m.params(def.Child("parameters"))
 	m.collectLocals(f)
 	m.funcs = append(m.funcs, f)
 	return f
@@ -343,26 +343,26 @@ func (m *module) params(ps *node) []param {
 	if ps == nil {
 		return nil
 	}
-	for _, c := range ps.namedKids() {
+	for _, c := range ps.NamedKids() {
 		var p param
-		switch c.typ {
+		switch c.Type {
 		case "identifier":
-			p.name = c.text(m.src)
+			p.name = c.Text(m.src)
 		case "typed_parameter":
-			for _, k := range c.namedKids() {
-				if k.typ == "identifier" && p.name == "" {
-					p.name = k.text(m.src)
-				} else if k.typ == "list_splat_pattern" || k.typ == "dictionary_splat_pattern" {
-					p.name = strings.TrimLeft(k.text(m.src), "*")
+			for _, k := range c.NamedKids() {
+				if k.Type == "identifier" && p.name == "" {
+					p.name = k.Text(m.src)
+				} else if k.Type == "list_splat_pattern" || k.Type == "dictionary_splat_pattern" {
+					p.name = strings.TrimLeft(k.Text(m.src), "*")
 				}
 			}
-			p.ann = c.child("type")
+			p.ann = c.Child("type")
 		case "default_parameter", "typed_default_parameter":
-			p.name = c.child("name").text(m.src)
-			p.def = c.child("value")
-			p.ann = c.child("type")
+			p.name = c.Child("name").Text(m.src)
+			p.def = c.Child("value")
+			p.ann = c.Child("type")
 		case "list_splat_pattern", "dictionary_splat_pattern":
-			p.name = strings.TrimLeft(c.text(m.src), "*")
+			p.name = strings.TrimLeft(c.Text(m.src), "*")
 		default:
 			continue
 		}
@@ -373,17 +373,17 @@ func (m *module) params(ps *node) []param {
 
 func (m *module) newClass(def, outer *node, top bool) *classInfo {
 	ci := &classInfo{def: def, outer: outer, attrs: map[string][]*node{}, methods: map[string]*fnInfo{}, top: top}
-	ci.name = def.child("name").text(m.src)
+	ci.name = def.Child("name").Text(m.src)
 	m.classes = append(m.classes, ci)
-	if body := def.child("body"); body != nil {
-		for _, st := range body.children {
-			if st.typ != "expression_statement" {
+	if body := def.Child("body"); body != nil {
+		for _, st := range body.Children {
+			if st.Type != "expression_statement" {
 				continue
 			}
-			for _, a := range st.namedKids() {
-				if a.typ == "assignment" && a.child("left").typ == "identifier" && a.child("right") != nil {
-					nm := a.child("left").text(m.src)
-					ci.attrs[nm] = append(ci.attrs[nm], a.child("right"))
+			for _, a := range st.NamedKids() {
+				if a.Type == "assignment" && a.Child("left").Type == "identifier" && a.Child("right") != nil {
+					nm := a.Child("left").Text(m.src)
+					ci.attrs[nm] = append(ci.attrs[nm], a.Child("right"))
 				}
 			}
 		}
@@ -394,70 +394,70 @@ func (m *module) newClass(def, outer *node, top bool) *classInfo {
 // collectLocals records the local definitions of f (not of nested functions), and
 // for methods the self.X = … assignments into the class's attributes.
 func (m *module) collectLocals(f *fnInfo) {
-	body := f.def.child("body")
+	body := f.def.Child("body")
 	add := func(name string, a assign) { f.locals[name] = append(f.locals[name], a) }
 	var visit func(n *node)
 	visit = func(n *node) {
-		for _, c := range n.children {
-			switch c.typ {
+		for _, c := range n.Children {
+			switch c.Type {
 			case "function_definition", "class_definition", "decorated_definition", "lambda":
-				if c.typ == "function_definition" || c.typ == "decorated_definition" {
+				if c.Type == "function_definition" || c.Type == "decorated_definition" {
 					d := c
-					if c.typ == "decorated_definition" {
-						d = c.child("definition")
+					if c.Type == "decorated_definition" {
+						d = c.Child("definition")
 					}
-					if d != nil && d.child("name") != nil {
-						add(d.child("name").text(m.src), assign{pos: c.start})
+					if d != nil && d.Child("name") != nil {
+						add(d.Child("name").Text(m.src), assign{pos: c.Start})
 					}
 				}
 				continue
 			case "assignment":
-				left, right := c.child("left"), c.child("right")
-				for right != nil && right.typ == "assignment" {
-					right = right.child("right")
+				left, right := c.Child("left"), c.Child("right")
+				for right != nil && right.Type == "assignment" {
+					right = right.Child("right")
 				}
-				if left != nil && left.typ == "identifier" {
-					add(left.text(m.src), assign{pos: c.end, value: right})
-				} else if left != nil && left.typ == "attribute" && f.class != nil {
-					obj := left.child("object")
-					if obj != nil && obj.typ == "identifier" && (obj.text(m.src) == "self" || obj.text(m.src) == "cls") && right != nil {
-						nm := left.child("attribute").text(m.src)
+				if left != nil && left.Type == "identifier" {
+					add(left.Text(m.src), assign{pos: c.End, value: right})
+				} else if left != nil && left.Type == "attribute" && f.class != nil {
+					obj := left.Child("object")
+					if obj != nil && obj.Type == "identifier" && (obj.Text(m.src) == "self" || obj.Text(m.src) == "cls") && right != nil {
+						nm := left.Child("attribute").Text(m.src)
 						f.class.attrs[nm] = append(f.class.attrs[nm], right)
 					}
 				} else {
 					for _, nm := range targetNames(left, m.src) {
-						add(nm, assign{pos: c.end})
+						add(nm, assign{pos: c.End})
 					}
 				}
 			case "augmented_assignment":
-				left := c.child("left")
-				if left != nil && left.typ == "identifier" {
-					op := c.child("operator")
-					add(left.text(m.src), assign{pos: c.end, value: c.child("right"), aug: op.text(m.src)})
+				left := c.Child("left")
+				if left != nil && left.Type == "identifier" {
+					op := c.Child("operator")
+					add(left.Text(m.src), assign{pos: c.End, value: c.Child("right"), aug: op.Text(m.src)})
 				}
 			case "with_item":
-				if v := c.child("value"); v != nil && v.typ == "as_pattern" {
-					val := v.namedKids()
-					alias := v.child("alias")
+				if v := c.Child("value"); v != nil && v.Type == "as_pattern" {
+					val := v.NamedKids()
+					alias := v.Child("alias")
 					if len(val) > 0 && alias != nil {
 						for _, nm := range targetNames(alias, m.src) {
-							add(nm, assign{pos: c.end, value: val[0]})
+							add(nm, assign{pos: c.End, value: val[0]})
 						}
 					}
 				}
 			case "for_statement", "for_in_clause":
-				l, r := c.child("left"), c.child("right")
-				if l != nil && l.typ == "identifier" && r != nil {
-					add(l.text(m.src), assign{pos: c.start, value: r, aug: "for"})
-				} else if l != nil && (l.typ == "pattern_list" || l.typ == "tuple_pattern") && r != nil && len(l.namedKids()) == 2 &&
-					r.typ == "call" && r.child("function").typ == "attribute" && r.child("function").child("attribute").text(m.src) == "items" {
+				l, r := c.Child("left"), c.Child("right")
+				if l != nil && l.Type == "identifier" && r != nil {
+					add(l.Text(m.src), assign{pos: c.Start, value: r, aug: "for"})
+				} else if l != nil && (l.Type == "pattern_list" || l.Type == "tuple_pattern") && r != nil && len(l.NamedKids()) == 2 &&
+					r.Type == "call" && r.Child("function").Type == "attribute" && r.Child("function").Child("attribute").Text(m.src) == "items" {
 					names := targetNames(l, m.src)
 					for i, nm := range names {
-						add(nm, assign{pos: c.start, value: r.child("function").child("object"), aug: "for-items", idx: i, vars: names})
+						add(nm, assign{pos: c.Start, value: r.Child("function").Child("object"), aug: "for-items", idx: i, vars: names})
 					}
 				} else {
-					for _, nm := range targetNames(c.child("left"), m.src) {
-						add(nm, assign{pos: c.start})
+					for _, nm := range targetNames(c.Child("left"), m.src) {
+						add(nm, assign{pos: c.Start})
 					}
 				}
 			case "import_statement", "import_from_statement":
@@ -466,8 +466,8 @@ func (m *module) collectLocals(f *fnInfo) {
 				}
 				continue
 			case "named_expression":
-				if nm := c.child("name"); nm != nil {
-					add(nm.text(m.src), assign{pos: c.end, value: c.child("value")})
+				if nm := c.Child("name"); nm != nil {
+					add(nm.Text(m.src), assign{pos: c.End, value: c.Child("value")})
 				}
 			}
 			visit(c)
@@ -509,9 +509,9 @@ func (m *module) importPath(name string) (string, bool) {
 // dotted returns the dotted name of an identifier/attribute chain with the leading
 // import alias expanded (r.get → requests.get when `import requests as r`).
 func (m *module) dotted(n *node, f *fnInfo) string {
-	switch n.typ {
+	switch n.Type {
 	case "identifier":
-		name := n.text(m.src)
+		name := n.Text(m.src)
 		if f != nil {
 			if p, ok := localImport(m, f, name); ok {
 				return p
@@ -525,11 +525,11 @@ func (m *module) dotted(n *node, f *fnInfo) string {
 		}
 		return name
 	case "attribute":
-		obj := m.dotted(n.child("object"), f)
+		obj := m.dotted(n.Child("object"), f)
 		if obj == "" {
 			return ""
 		}
-		return obj + "." + n.child("attribute").text(m.src)
+		return obj + "." + n.Child("attribute").Text(m.src)
 	}
 	return ""
 }

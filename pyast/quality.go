@@ -40,28 +40,28 @@ func (x *extractor) quality(f *fnInfo, facts *lang.Facts, imports lang.Imports) 
 	if facts.Docstring != nil {
 		ck.CommentLines += facts.Docstring.EndLine - facts.Docstring.StartLine + 1
 	}
-	f.def.walk(func(n *node) bool {
-		switch n.typ {
+	f.def.Walk(func(n *node) bool {
+		switch n.Type {
 		case "attribute":
-			a := n.child("attribute").text(src)
+			a := n.Child("attribute").Text(src)
 			if responseAttrs[a] {
 				ck.HasResponseHandling = true
 			}
-			if dbAttrs[a] && n.parent != nil && n.parent.typ == "call" {
+			if dbAttrs[a] && n.Parent != nil && n.Parent.Type == "call" {
 				ck.HasDatabaseCall = true
 			}
 			if a == "objects" {
 				ck.HasDatabaseCall = true
 			}
 		case "identifier":
-			t := n.text(src)
+			t := n.Text(src)
 			for _, d := range dbModules {
 				if t == d {
 					ck.HasDatabaseCall = true
 				}
 			}
 		case "call":
-			if d := x.m.dotted(n.child("function"), f); d == "json.loads" {
+			if d := x.m.dotted(n.Child("function"), f); d == "json.loads" {
 				ck.HasResponseHandling = true
 			}
 		}
@@ -72,10 +72,10 @@ func (x *extractor) quality(f *fnInfo, facts *lang.Facts, imports lang.Imports) 
 	for _, u := range facts.Unresolved {
 		unres[u] = true
 	}
-	f.outer.walk(func(n *node) bool {
-		if n.typ == "attribute" {
-			if o := n.child("object"); o.typ == "identifier" {
-				t := o.text(src)
+	f.outer.Walk(func(n *node) bool {
+		if n.Type == "attribute" {
+			if o := n.Child("object"); o.Type == "identifier" {
+				t := o.Text(src)
 				if unres[t] && (isStdlib(t) || commonModuleAliases[t]) {
 					ck.MissingImports = appendOnce(ck.MissingImports, t)
 				}
@@ -101,18 +101,18 @@ func appendOnce(xs []string, s string) []string {
 // continued inside brackets do not count.
 func mixedIndentation(src []byte, n *node) bool {
 	tabs, spaces, mixed := false, false, false
-	n.walk(func(c *node) bool {
-		if c.parent == nil || c.parent.typ != "block" || !c.named || c.typ == "comment" {
+	n.Walk(func(c *node) bool {
+		if c.Parent == nil || c.Parent.Type != "block" || !c.Named || c.Type == "comment" {
 			return true
 		}
-		i := int(c.start)
+		i := int(c.Start)
 		for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
 			i--
 		}
 		if i > 0 && src[i-1] != '\n' {
 			return true // not the first thing on its line
 		}
-		indent := src[i:c.start]
+		indent := src[i:c.Start]
 		hasTab, hasSpace := strings.Contains(string(indent), "\t"), strings.Contains(string(indent), " ")
 		switch {
 		case hasTab && hasSpace:

@@ -21,10 +21,10 @@ const maxRecoveries = 32
 func recoverDefs(ctx context.Context, src []byte, root *node) {
 	starts := map[uint32]bool{}
 	var topAt0 []uint32
-	for _, c := range root.children {
-		starts[c.start] = true
-		if c.col == 0 {
-			topAt0 = append(topAt0, c.start)
+	for _, c := range root.Children {
+		starts[c.Start] = true
+		if c.Col == 0 {
+			topAt0 = append(topAt0, c.Start)
 		}
 	}
 	var restarts []int
@@ -49,11 +49,11 @@ func recoverDefs(ctx context.Context, src []byte, root *node) {
 		if err != nil {
 			return
 		}
-		for _, d := range seg.children {
-			switch d.typ {
+		for _, d := range seg.Children {
+			switch d.Type {
 			case "function_definition", "class_definition", "decorated_definition":
-				if int(d.start) >= s && int(d.end) <= end {
-					d.parent = root
+				if int(d.Start) >= s && int(d.End) <= end {
+					d.Parent = root
 					grafted = append(grafted, d)
 				}
 			}
@@ -65,42 +65,42 @@ func recoverDefs(ctx context.Context, src []byte, root *node) {
 	// drop what the first parse made of the salvaged bytes, cut what runs into them
 	inGraft := func(pos uint32) *node {
 		for _, g := range grafted {
-			if pos >= g.start && pos < g.end {
+			if pos >= g.Start && pos < g.End {
 				return g
 			}
 		}
 		return nil
 	}
 	kids := append([]*node(nil), grafted...)
-	for _, c := range root.children {
-		if inGraft(c.start) != nil {
+	for _, c := range root.Children {
+		if inGraft(c.Start) != nil {
 			continue
 		}
 		for _, g := range grafted {
-			if c.start < g.start && c.end > g.start {
-				prune(c, g.start)
+			if c.Start < g.Start && c.End > g.Start {
+				prune(c, g.Start)
 			}
 		}
 		kids = append(kids, c)
 	}
-	sort.SliceStable(kids, func(i, j int) bool { return kids[i].start < kids[j].start })
-	root.children = kids
+	sort.SliceStable(kids, func(i, j int) bool { return kids[i].Start < kids[j].Start })
+	root.Children = kids
 }
 
 // prune removes from n's subtree every node that starts at or after cut and ends
 // n and its last descendants at cut.
 func prune(n *node, cut uint32) {
-	n.end = min(n.end, cut)
+	n.End = min(n.End, cut)
 	var keep []*node
-	for _, c := range n.children {
-		if c.start < cut {
+	for _, c := range n.Children {
+		if c.Start < cut {
 			keep = append(keep, c)
 		}
 	}
-	n.children = keep
+	n.Children = keep
 	if len(keep) > 0 {
 		prune(keep[len(keep)-1], cut)
-		n.endRow = keep[len(keep)-1].endRow
+		n.EndRow = keep[len(keep)-1].EndRow
 	}
 }
 

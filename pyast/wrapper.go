@@ -24,7 +24,7 @@ func (sc *scope) pathParam(rs *reqSite) string {
 	if n == nil {
 		return ""
 	}
-	sc = sc.with(rs.call.start)
+	sc = sc.with(rs.call.Start)
 	if rs.lib == "urllib" {
 		if req, rsc := sc.resolveCall(n, "Request"); req != nil {
 			n, sc = argsOf(req, sc.m.src).get(0, "url"), rsc
@@ -43,18 +43,18 @@ func (sc *scope) urlPieces(n *node, depth int) []lang.URLPiece {
 	}
 	src := sc.m.src
 	opaque := func() []lang.URLPiece { return []lang.URLPiece{{Text: sc.str(n).s}} }
-	switch n.typ {
+	switch n.Type {
 	case "parenthesized_expression":
-		if k := n.namedKids(); len(k) == 1 {
+		if k := n.NamedKids(); len(k) == 1 {
 			return sc.urlPieces(k[0], depth+1)
 		}
 	case "binary_operator":
-		if n.child("operator").text(src) == "+" {
-			return append(sc.urlPieces(n.child("left"), depth+1), sc.urlPieces(n.child("right"), depth+1)...)
+		if n.Child("operator").Text(src) == "+" {
+			return append(sc.urlPieces(n.Child("left"), depth+1), sc.urlPieces(n.Child("right"), depth+1)...)
 		}
 	case "concatenated_string":
 		var out []lang.URLPiece
-		for _, c := range n.namedKids() {
+		for _, c := range n.NamedKids() {
 			out = append(out, sc.urlPieces(c, depth+1)...)
 		}
 		return out
@@ -63,23 +63,23 @@ func (sc *scope) urlPieces(n *node, depth int) []lang.URLPiece {
 			return []lang.URLPiece{{Text: sc.stringLit(n).s}}
 		}
 		var out []lang.URLPiece
-		for _, c := range n.children {
-			switch c.typ {
+		for _, c := range n.Children {
+			switch c.Type {
 			case "string_content", "escape_sequence":
-				out = append(out, lang.URLPiece{Text: unescape(c.text(src))})
+				out = append(out, lang.URLPiece{Text: unescape(c.Text(src))})
 			case "interpolation":
-				out = append(out, sc.urlPieces(c.child("expression"), depth+1)...)
+				out = append(out, sc.urlPieces(c.Child("expression"), depth+1)...)
 			}
 		}
 		return out
 	case "call":
-		if d := sc.m.dotted(n.child("function"), sc.fn); d == "urljoin" || strings.HasSuffix(d, ".urljoin") {
+		if d := sc.m.dotted(n.Child("function"), sc.fn); d == "urljoin" || strings.HasSuffix(d, ".urljoin") {
 			if pos, _ := splitArgs(n, src); len(pos) == 2 {
 				return append(sc.urlPieces(pos[0], depth+1), sc.urlPieces(pos[1], depth+1)...)
 			}
 		}
 	case "identifier":
-		name := n.text(src)
+		name := n.Text(src)
 		v, vsc, _ := sc.lookup(name)
 		if v == nil {
 			if sc.ownParam(name) {
