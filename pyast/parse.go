@@ -14,32 +14,11 @@ func (Frontend) Parse(ctx context.Context, _ lang.Dialect, code []byte) (*lang.T
 	if err != nil {
 		return nil, err
 	}
-	return &lang.Tree{Source: code, Root: copyTree(root), Grammar: &grammar}, nil
+	return &lang.Tree{Source: code, Root: root.ToLang(), Grammar: &grammar}, nil
 }
 
 // Grammar is Python's grammar as lang's analyses read it.
 func (Frontend) Grammar(lang.Dialect) *lang.Grammar { return &grammar }
-
-// copyTree copies the tree under root into lang.Nodes allocated in one slab.
-func copyTree(root *node) *lang.Node {
-	n := 0
-	root.Walk(func(*node) bool { n++; return true })
-	slab := make([]lang.Node, 0, n)
-	var cp func(m *node, parent *lang.Node) *lang.Node
-	cp = func(m *node, parent *lang.Node) *lang.Node {
-		slab = append(slab, lang.Node{Kind: m.Type, Field: m.Field, Start: int(m.Start), End: int(m.End),
-			Named: m.Named, Missing: m.Missing, Parent: parent})
-		out := &slab[len(slab)-1]
-		if len(m.Children) > 0 {
-			out.Children = make([]*lang.Node, len(m.Children))
-			for i, c := range m.Children {
-				out.Children[i] = cp(c, out)
-			}
-		}
-		return out
-	}
-	return cp(root, nil)
-}
 
 func set(kinds ...string) map[string]bool {
 	m := make(map[string]bool, len(kinds))
