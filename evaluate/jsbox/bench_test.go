@@ -124,16 +124,22 @@ func cpuSplit() (self, kids time.Duration) {
 // their start-up and the evaluator's side are counted. completions/s is wall
 // clock; projected-completions/s-2cores is 2 cores' time over the CPU time spent
 // (evaluator and workers), which a shared machine does not distort.
+// SCCG_JSBOX_WORKER_PROFILE=PREFIX has each worker write a CPU profile of its jobs
+// to PREFIX.PID (the evaluator's side is -cpuprofile's).
 func BenchmarkIsolated(b *testing.B) {
 	const batch = 600
 	corpus := benchCorpus(batch)
+	opts := Options{Workers: 2, Timeout: 5 * time.Second}
+	if p := os.Getenv("SCCG_JSBOX_WORKER_PROFILE"); p != "" {
+		opts.Command = []string{os.Args[0], WorkerArg, "-cpuprofile", p}
+	}
 	var wall, cpu, evaluator time.Duration
 	var ph wirePhases
 	failed := 0
 	for i := 0; i < b.N; i++ {
 		s0, k0 := cpuSplit()
 		t0 := time.Now()
-		r := newTestRunner(b, Options{Workers: 2, Timeout: 5 * time.Second})
+		r := newTestRunner(b, opts)
 		jobs := make(chan benchCompletion)
 		var mu sync.Mutex
 		var wg sync.WaitGroup

@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -55,6 +56,7 @@ func ServeWorker(in io.Reader, out io.Writer, args []string) int {
 	memMB := fs.Int("memory-mb", 1024, "address-space limit in MiB")
 	cpuS := fs.Int("cpu-seconds", 6, "CPU-time limit of one job in seconds")
 	regexpMS := fs.Int("regexp-ms", 5000, "time limit of one backtracking regular-expression match in ms")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the worker's jobs to this file (PID appended)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -87,6 +89,13 @@ func ServeWorker(in io.Reader, out io.Writer, args []string) int {
 	// ready: the runner times a job from here, not from the worker's start
 	if err := writeFrame(wr, reply{Ready: true}); err == nil {
 		err = wr.Flush()
+	}
+	if *cpuProfile != "" {
+		// for profiling the jobs (BenchmarkIsolated with SCCG_JSBOX_WORKER_PROFILE)
+		if f, err := os.Create(*cpuProfile + "." + strconv.Itoa(os.Getpid())); err == nil && pprof.StartCPUProfile(f) == nil {
+			defer f.Close()
+			defer pprof.StopCPUProfile()
+		}
 	}
 	for {
 		var j job
