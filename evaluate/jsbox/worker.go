@@ -97,6 +97,8 @@ func ServeWorker(in io.Reader, out io.Writer, args []string) int {
 			defer pprof.StopCPUProfile()
 		}
 	}
+	cpu := newCPULimit(*cpuS)
+	cpu.next(processCPU())
 	for {
 		var j job
 		if err := readFrame(rd, &j); err != nil {
@@ -106,11 +108,11 @@ func ServeWorker(in io.Reader, out io.Writer, args []string) int {
 			fmt.Fprintln(os.Stderr, "jsbox worker: read job:", err)
 			return exitProto
 		}
-		limitCPU(*cpuS)
-		before := processCPU()
 		res, ph := e.run(j)
-		total := processCPU() - before
-		res.CPU = sandbox.CPU{Setup: ph.cpuSetup, Code: ph.cpuCode, Total: total}
+		res.CPU = sandbox.CPU{Setup: ph.cpuSetup, Code: ph.cpuCode, Total: ph.cpuTotal}
+		// the worker spends no CPU time between jobs but writing and reading them:
+		// the limit of the next job counts from this one's end
+		cpu.next(ph.cpuEnd)
 		if err := writeFrame(wr, reply{Result: res, Phases: ph.wire()}); err == nil {
 			err = wr.Flush()
 		}
@@ -211,23 +213,40 @@ func vmSize() uint64 {
 	return 0
 }
 
-// limitCPU lets the next job use cpuS more seconds of CPU time (the soft limit;
-// past it the kernel sends SIGXCPU and the worker exits with exitCPU).
-func limitCPU(cpuS int) {
-	var ru unix.Rusage
-	if unix.Getrusage(unix.RUSAGE_SELF, &ru) != nil {
-		return
-	}
-	used := uint64(ru.Utime.Sec + ru.Stime.Sec)
+// cpuLimit sets the CPU-time limit of each job (RLIMIT_CPU's soft limit; past
+// it the kernel sends SIGXCPU and the worker exits with exitCPU).
+type cpuLimit struct {
+	perJob uint64 // seconds a job may use
+	max    uint64 // the hard limit
+	soft   uint64 // the soft limit set last (0: none yet)
+	ok     bool
+}
+
+func newCPULimit(cpuS int) *cpuLimit {
 	var cur unix.Rlimit
 	if unix.Getrlimit(unix.RLIMIT_CPU, &cur) != nil {
+		return &cpuLimit{}
+	}
+	return &cpuLimit{perJob: uint64(cpuS), max: cur.Max, ok: true}
+}
+
+// next lets the next job use perJob more seconds than used, the process's CPU
+// time now. The limit is set only when it changes: it is counted in whole
+// seconds.
+func (l *cpuLimit) next(used time.Duration) {
+	if !l.ok {
 		return
 	}
-	soft := used + uint64(cpuS) + 1
-	if cur.Max != unix.RLIM_INFINITY && soft > cur.Max {
-		soft = cur.Max
+	soft := uint64(used/time.Second) + l.perJob + 1
+	if l.max != unix.RLIM_INFINITY && soft > l.max {
+		soft = l.max
 	}
-	unix.Setrlimit(unix.RLIMIT_CPU, &unix.Rlimit{Cur: soft, Max: cur.Max})
+	if soft == l.soft {
+		return
+	}
+	if unix.Setrlimit(unix.RLIMIT_CPU, &unix.Rlimit{Cur: soft, Max: l.max}) == nil {
+		l.soft = soft
+	}
 }
 
 // processCPU is the process's CPU time, user and system.
