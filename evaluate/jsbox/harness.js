@@ -8,6 +8,9 @@
 (function (host) {
   "use strict";
   var G = globalThis;
+  // applyTo(f, self, args) is Reflect.apply with this runtime's own
+  // Function.prototype.apply, whatever the code does to it or to Reflect.
+  var applyTo = str.call.bind(str.apply);
   var MAX_TIMERS = 1000; // pending at once
   var hasOwn = Object.prototype.hasOwnProperty;
 
@@ -182,12 +185,33 @@
     return dst;
   }
 
+  // The harness's common paths use no regular expression: a runtime makes
+  // RegExp.prototype (a score of functions) on its first one.
+  function isLetter(c) {
+    c |= 32;
+    return c >= 97 && c <= 122;
+  }
+
+  // absolute: u starts with a scheme and "//" (/^[a-z][a-z0-9+.-]*:\/\//i).
+  function absolute(u) {
+    if (!isLetter(u.charCodeAt(0))) return false;
+    for (var i = 1; i < u.length; i++) {
+      var c = u.charCodeAt(i);
+      if (isLetter(c) || (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46) continue;
+      return c === 58 && u.charCodeAt(i + 1) === 47 && u.charCodeAt(i + 2) === 47;
+    }
+    return false;
+  }
+
   function joinURL(base, url) {
     var u = url === undefined || url === null ? "" : str(url);
-    if (base === undefined || base === null || base === "" || /^[a-z][a-z0-9+.-]*:\/\//i.test(u)) return u;
+    if (base === undefined || base === null || base === "" || absolute(u)) return u;
     var b = str(base);
     if (!u) return b;
-    return b.replace(/\/+$/, "") + "/" + u.replace(/^\/+/, "");
+    var e = b.length, s = 0;
+    while (e > 0 && b.charCodeAt(e - 1) === 47) e--;
+    while (s < u.length && u.charCodeAt(s) === 47) s++;
+    return b.slice(0, e) + "/" + u.slice(s);
   }
 
   // A body: JSON keys for a plain object, form keys (or the string) otherwise.
@@ -216,7 +240,7 @@
   // pending timers: a binary min-heap by (at, id); a cleared timer is dropped
   // when it reaches the top
   var heap = [];
-  var live = new Map();
+  var live = null; // id → timer, a Map made with the first timer
   var nlive = 0;
   var timerSeq = 0;
   var clock = 0;
@@ -258,6 +282,7 @@
     var d = Number(delay) || 0;
     if (d < 0) d = 0;
     var t = { id: ++timerSeq, at: clock + d, fn: fn, args: args, repeat: repeat ? Math.max(d, 1) : 0 };
+    if (!live) live = new Map();
     live.set(t.id, t);
     nlive++;
     heapPush(t);
@@ -266,17 +291,24 @@
 
   function clearTimer(id) {
     if (isObj(id) && id._id !== undefined) id = id._id;
-    if (live.delete(id)) nlive--;
+    if (live && live.delete(id)) nlive--;
   }
 
   function Timeout(id) {
     this._id = id;
   }
-  Timeout.prototype.unref = function () { return this; };
-  Timeout.prototype.ref = function () { return this; };
-  Timeout.prototype.hasRef = function () { return true; };
-  Timeout.prototype.refresh = function () { return this; };
-  Timeout.prototype[Symbol.toPrimitive] = function () { return this._id; };
+  var timeoutMethods = false;
+  function newTimeout(id) {
+    if (!timeoutMethods) {
+      timeoutMethods = true;
+      Timeout.prototype.unref = function () { return this; };
+      Timeout.prototype.ref = function () { return this; };
+      Timeout.prototype.hasRef = function () { return true; };
+      Timeout.prototype.refresh = function () { return this; };
+      Timeout.prototype[Symbol.toPrimitive] = function () { return this._id; };
+    }
+    return new Timeout(id);
+  }
 
   // tick runs the earliest timer; false when none is pending.
   function tick() {
@@ -298,13 +330,13 @@
   }
 
   var setTimeoutF = function setTimeout(fn, delay, ...rest) {
-    return new Timeout(addTimer(fn, delay, rest, false));
+    return newTimeout(addTimer(fn, delay, rest, false));
   };
   var setIntervalF = function setInterval(fn, delay, ...rest) {
-    return new Timeout(addTimer(fn, delay, rest, true));
+    return newTimeout(addTimer(fn, delay, rest, true));
   };
   var setImmediateF = function setImmediate(fn, ...rest) {
-    return new Timeout(addTimer(fn, 0, rest, false));
+    return newTimeout(addTimer(fn, 0, rest, false));
   };
   var clearF = function clearTimeout(id) { clearTimer(id); };
 
@@ -612,6 +644,7 @@
 
   // ---- axios ---------------------------------------------------------------------
 
+  var axiosClasses = false;
   function AxiosError(message, code, config, request, response) {
     var e = new Error(message);
     Object.setPrototypeOf(e, AxiosError.prototype);
@@ -622,18 +655,23 @@
     e.response = response;
     return e;
   }
-  AxiosError.prototype = Object.create(Error.prototype);
 
   function Interceptors() {
     this.handlers = [];
   }
-  Interceptors.prototype.use = function (ok, bad) {
-    this.handlers.push({ ok: ok, bad: bad });
-    return this.handlers.length - 1;
-  };
-  Interceptors.prototype.eject = function (i) { this.handlers[i] = null; };
-  Interceptors.prototype.clear = function () { this.handlers = []; };
-  Interceptors.prototype.forEach = function (fn) { this.handlers.forEach(function (h) { if (h) fn(h); }); };
+
+  function loadAxios() {
+    if (axiosClasses) return;
+    axiosClasses = true;
+    AxiosError.prototype = Object.create(Error.prototype);
+    Interceptors.prototype.use = function (ok, bad) {
+      this.handlers.push({ ok: ok, bad: bad });
+      return this.handlers.length - 1;
+    };
+    Interceptors.prototype.eject = function (i) { this.handlers[i] = null; };
+    Interceptors.prototype.clear = function () { this.handlers = []; };
+    Interceptors.prototype.forEach = function (fn) { this.handlers.forEach(function (h) { if (h) fn(h); }); };
+  }
 
   function axiosDefaults(init) {
     init = init || {};
@@ -647,6 +685,7 @@
 
   function makeAxios(defaults) {
     loadWeb();
+    loadAxios();
     var interceptors = { request: new Interceptors(), response: new Interceptors() };
 
     function dispatch(config) {
@@ -1089,34 +1128,39 @@
 
   // ---- Node http/https, undici ---------------------------------------------------------
 
-  function EventEmitter() {}
-  EventEmitter.prototype = {
-    on: function (e, fn) {
-      if (!this._ev) this._ev = {};
-      (this._ev[e] = this._ev[e] || []).push(fn);
-      return this;
-    },
-    emit: function (e) {
-      var fs = (this._ev && this._ev[e]) || [];
-      var args = Array.prototype.slice.call(arguments, 1);
-      for (var i = 0; i < fs.length; i++) fs[i].apply(this, args);
-      return fs.length > 0;
-    },
-    removeListener: function () { return this; },
-    removeAllListeners: function () { return this; },
-    setMaxListeners: function () { return this; },
-    listenerCount: function (e) { return ((this._ev && this._ev[e]) || []).length; },
-  };
-  EventEmitter.prototype.once = EventEmitter.prototype.on;
-  EventEmitter.prototype.addListener = EventEmitter.prototype.on;
-  EventEmitter.prototype.off = EventEmitter.prototype.removeListener;
-  EventEmitter.EventEmitter = EventEmitter;
-  EventEmitter.default = EventEmitter;
-  EventEmitter.once = function () { return Promise.resolve([]); };
+  var EventEmitter;
+  function loadEvents() {
+    if (EventEmitter) return;
+    EventEmitter = function EventEmitter() {};
+    EventEmitter.prototype = {
+      on: function (e, fn) {
+        if (!this._ev) this._ev = {};
+        (this._ev[e] = this._ev[e] || []).push(fn);
+        return this;
+      },
+      emit: function (e) {
+        var fs = (this._ev && this._ev[e]) || [];
+        var args = Array.prototype.slice.call(arguments, 1);
+        for (var i = 0; i < fs.length; i++) fs[i].apply(this, args);
+        return fs.length > 0;
+      },
+      removeListener: function () { return this; },
+      removeAllListeners: function () { return this; },
+      setMaxListeners: function () { return this; },
+      listenerCount: function (e) { return ((this._ev && this._ev[e]) || []).length; },
+    };
+    EventEmitter.prototype.once = EventEmitter.prototype.on;
+    EventEmitter.prototype.addListener = EventEmitter.prototype.on;
+    EventEmitter.prototype.off = EventEmitter.prototype.removeListener;
+    EventEmitter.EventEmitter = EventEmitter;
+    EventEmitter.default = EventEmitter;
+    EventEmitter.once = function () { return Promise.resolve([]); };
+  }
 
   function makeNodeHTTP(proto) {
     loadWeb();
     loadNode();
+    loadEvents();
     var lib = proto === "https:" ? "https" : "http";
     function IncomingMessage() {
       this.statusCode = 200;
@@ -1505,6 +1549,7 @@
   // makeAngularCore: @angular/core's decorators as no-ops and inject(HttpClient)
   // giving a client; the rest stubs.
   function makeAngularCore() {
+    loadEvents();
     var deco = function () { return function (t) { return t; }; };
     var m = { Injectable: deco, Component: deco, NgModule: deco, Input: deco, Output: deco, Directive: deco, Pipe: deco,
       inject: function (t) { return t === requireF("@angular/common/http").HttpClient ? angularClient() : makeStub("inject"); },
@@ -1640,7 +1685,7 @@
       case "https": return makeNodeHTTP("https:");
       case "http": return makeNodeHTTP("http:");
       case "undici": return makeUndici();
-      case "events": return EventEmitter;
+      case "events": loadEvents(); return EventEmitter;
       case "react": case "preact/compat": case "preact/hooks": return makeReact();
       case "@angular/common/http": return makeAngularHTTP();
       case "@angular/core": return makeAngularCore();
@@ -1661,7 +1706,7 @@
       case "timers/promises": return timersPromises;
       case "assert": case "assert/strict":
         return Object.assign(function (c, m) { if (!c) throw new Error(m || "assertion failed"); }, { ok: function (c, m) { if (!c) throw new Error(m || "assertion failed"); }, equal: function () {}, strictEqual: function () {}, deepStrictEqual: function () {} });
-      case "stream": return { Readable: EventEmitter, Writable: EventEmitter, Transform: EventEmitter, PassThrough: EventEmitter, pipeline: function () {} };
+      case "stream": loadEvents(); return { Readable: EventEmitter, Writable: EventEmitter, Transform: EventEmitter, PassThrough: EventEmitter, pipeline: function () {} };
       case "stream/promises": return { pipeline: function () { return Promise.resolve(); } };
       case "zlib": return makeStub("zlib");
       case "string_decoder": return { StringDecoder: function () { this.write = str; this.end = function () { return ""; }; } };
@@ -1799,10 +1844,21 @@
   var moduleObj = { exports: {} };
   var instances = {};
 
+  // isName: /^[A-Za-z_$][\w$]*$/.test(s)
+  function isName(s) {
+    if (typeof s !== "string" || !s.length) return false;
+    for (var i = 0; i < s.length; i++) {
+      var c = s.charCodeAt(i);
+      if (isLetter(c) || c === 95 || c === 36 || (i > 0 && c >= 48 && c <= 57)) continue;
+      return false;
+    }
+    return true;
+  }
+
   function find(name) {
     try {
       // the lookup evaluates its argument in the module's scope: a name only
-      if (lookup && /^[A-Za-z_$][\w$]*$/.test(name)) {
+      if (lookup && isName(name)) {
         var v = lookup(name);
         if (v !== undefined) return v;
       }
@@ -1862,7 +1918,7 @@
   function drive(def, argsJSON) {
     var t = target(def);
     if (!t) return { missing: true };
-    return { value: Reflect.apply(t.fn, t.self, args(JSON.parse(argsJSON))) };
+    return { value: applyTo(t.fn, t.self, args(JSON.parse(argsJSON))) };
   }
   drive.ctorArgs = {};
 
@@ -1894,7 +1950,7 @@
     callHanded: function (i) {
       var h = handed[i];
       var self = typeof h.self === "function" ? h.self() : h.self;
-      return { value: Reflect.apply(h.fn, self, [makeStub("req"), makeStub("res"), makeStub("next")]) };
+      return { value: applyTo(h.fn, self, [makeStub("req"), makeStub("res"), makeStub("next")]) };
     },
     setCtorArgs: function (c) { drive.ctorArgs = JSON.parse(c); },
     tick: tick,
