@@ -134,7 +134,7 @@
   function keysOf(v) {
     if (v === undefined || v === null) return null;
     if (typeof v === "string") return v;
-    if (URL && (v instanceof URLSearchParams || v instanceof FormData || v instanceof Headers)) {
+    if ((URLSearchParams && v instanceof URLSearchParams) || (FormData && v instanceof FormData) || (Headers && v instanceof Headers)) {
       var out = [];
       v.forEach(function (val, k) { out.push(k); });
       return out;
@@ -159,7 +159,7 @@
     var out = {};
     if (!h) return out;
     try {
-      if (URL && h instanceof Headers) {
+      if (Headers && h instanceof Headers) {
         h.forEach(function (v, k) { out[k] = str(v); });
       } else if (Array.isArray(h)) {
         for (var i = 0; i < h.length; i++) if (Array.isArray(h[i]) && h[i].length > 1) out[str(h[i][0])] = str(h[i][1]);
@@ -218,7 +218,7 @@
   function bodyOf(body) {
     if (body === undefined || body === null) return { json: null, data: null };
     if (typeof body === "string") return { json: null, data: body };
-    if (URL && (body instanceof URLSearchParams || body instanceof FormData)) return { json: null, data: keysOf(body) };
+    if ((URLSearchParams && body instanceof URLSearchParams) || (FormData && body instanceof FormData)) return { json: null, data: keysOf(body) };
     if (isObj(body) && !(body instanceof ArrayBuffer)) return { json: keysOf(body), data: null };
     return { json: null, data: str(body) };
   }
@@ -383,9 +383,9 @@
   };
 
   // ---- WHATWG: URL, URLSearchParams, Headers, FormData, AbortController, fetch ----
-  // made on first use (loadWeb): most completions use few of them
+  // each made on first use: most completions use few of them
   var URLSearchParams, dec, enc, urlRe, URL, Headers, FormData, AbortSignal, AbortController, Blob, Response, Request, makeFetch, fetchF, fetchModule;
-  function loadWeb() {
+  function loadURL() {
     if (URL) return;
 
     URLSearchParams = function URLSearchParams(init) {
@@ -454,8 +454,6 @@
     URLSearchParams.prototype[Symbol.iterator] = URLSearchParams.prototype.entries;
     URLSearchParams.prototype.constructor = URLSearchParams;
 
-    urlRe = /^([a-z][a-z0-9+.-]*:)(?:\/\/(?:([^:@\/]*)(?::([^@\/]*))?@)?([^:\/?#]*)(?::(\d*))?)?([^?#]*)(\?[^#]*)?(#.*)?$/i;
-
     URL = function URL(u, base) {
       var s = str(u);
       if (base !== undefined && !/^[a-z][a-z0-9+.-]*:/i.test(s)) {
@@ -465,6 +463,7 @@
         else if (s.charAt(0) === "?") s = b.origin + b.pathname + s;
         else s = b.origin + b.pathname.replace(/[^\/]*$/, "") + s;
       }
+      if (!urlRe) urlRe = /^([a-z][a-z0-9+.-]*:)(?:\/\/(?:([^:@\/]*)(?::([^@\/]*))?@)?([^:\/?#]*)(?::(\d*))?)?([^?#]*)(\?[^#]*)?(#.*)?$/i;
       var m = urlRe.exec(s);
       if (!m) throw new TypeError("Invalid URL: " + s);
       this.protocol = m[1].toLowerCase();
@@ -510,7 +509,10 @@
         return false;
       }
     };
+  }
 
+  function loadHeaders() {
+    if (Headers) return;
     Headers = function Headers(init) {
       this._m = {};
       var self = this;
@@ -535,7 +537,12 @@
     };
     Headers.prototype[Symbol.iterator] = Headers.prototype.entries;
     Headers.prototype.constructor = Headers;
+  }
 
+  // FormData's prototype is URLSearchParams'
+  function loadForm() {
+    if (FormData) return;
+    loadURL();
     FormData = function FormData() {
       this._l = [];
     };
@@ -543,7 +550,10 @@
     FormData.prototype.constructor = FormData;
     FormData.prototype.append = function (k, v) { this._l.push([str(k), v]); };
     FormData.prototype.getHeaders = function () { return { "content-type": "multipart/form-data; boundary=sccg" }; };
+  }
 
+  function loadAbort() {
+    if (AbortSignal) return;
     AbortSignal = function AbortSignal() {
       this.aborted = false;
       this.reason = undefined;
@@ -559,7 +569,10 @@
       this.signal = new AbortSignal();
     };
     AbortController.prototype.abort = function (r) { this.signal.aborted = true; this.signal.reason = r; };
+  }
 
+  function loadBlob() {
+    if (Blob) return;
     Blob = function Blob(parts) {
       this._s = (parts || []).map(str).join("");
       this.size = this._s.length;
@@ -567,8 +580,13 @@
     };
     Blob.prototype.text = function () { return Promise.resolve(this._s); };
     Blob.prototype.arrayBuffer = function () { return Promise.resolve(new ArrayBuffer(this._s.length)); };
+  }
 
-    // ---- fetch ------------------------------------------------------------------
+  // fetch with Request and Response
+  function loadFetch() {
+    if (Response) return;
+    loadHeaders();
+    loadAbort();
 
     Response = function Response(body, init) {
       init = init || {};
@@ -586,9 +604,9 @@
     Response.prototype = {
       json: function () { this.bodyUsed = true; return Promise.resolve(makeData()); },
       text: function () { this.bodyUsed = true; return Promise.resolve(str(this._body)); },
-      blob: function () { return Promise.resolve(new Blob([str(this._body)])); },
+      blob: function () { loadBlob(); return Promise.resolve(new Blob([str(this._body)])); },
       arrayBuffer: function () { return Promise.resolve(new ArrayBuffer(2)); },
-      formData: function () { return Promise.resolve(new FormData()); },
+      formData: function () { loadForm(); return Promise.resolve(new FormData()); },
       buffer: function () { loadNode(); return Promise.resolve(Buffer.from(str(this._body))); },
       clone: function () { return new Response(this._body, { url: this.url }); },
     };
@@ -628,6 +646,7 @@
     fetchF = makeFetch("fetch");
 
     fetchModule = function fetchModule(lib) {
+      loadForm();
       var f = makeFetch(lib);
       f.default = f;
       f.Headers = Headers;
@@ -639,7 +658,6 @@
       f.fetch = f;
       return f;
     };
-
   }
 
   // ---- axios ---------------------------------------------------------------------
@@ -684,7 +702,7 @@
   var methodNames = ["get", "post", "put", "patch", "delete", "head", "options", "common"];
 
   function makeAxios(defaults) {
-    loadWeb();
+    loadHeaders();
     loadAxios();
     var interceptors = { request: new Interceptors(), response: new Interceptors() };
 
@@ -720,7 +738,7 @@
     }
 
     function instance(a, b) {
-      if (typeof a === "string" || a instanceof URL) return request(assign({}, b, { url: str(a) }));
+      if (typeof a === "string" || (URL && a instanceof URL)) return request(assign({}, b, { url: str(a) }));
       return request(a || {});
     }
     instance.defaults = axiosDefaults(defaults);
@@ -762,7 +780,7 @@
     p.json = function () { return p.then(function () { return makeData(); }); };
     p.text = function () { return p.then(function () { return "{}"; }); };
     p.buffer = function () { loadNode(); return p.then(function () { return Buffer.from("{}"); }); };
-    p.blob = function () { return p.then(function () { return new Blob(["{}"]); }); };
+    p.blob = function () { loadBlob(); return p.then(function () { return new Blob(["{}"]); }); };
     p.arrayBuffer = function () { return p.then(function () { return new ArrayBuffer(2); }); };
     p.cancel = function () {};
     p.on = function () { return p; };
@@ -770,10 +788,9 @@
   }
 
   function makeGot(defaults) {
-    loadWeb();
     defaults = defaults || {};
     function got(url, opts) {
-      if (isObj(url) && !(url instanceof URL)) {
+      if (isObj(url) && !(URL && url instanceof URL)) {
         opts = url;
         url = opts.url;
       }
@@ -789,7 +806,7 @@
     }
     ["get", "post", "put", "patch", "delete", "head", "options"].forEach(function (m) {
       got[m] = function (url, opts) {
-        if (isObj(url) && !(url instanceof URL)) return got(assign({}, url, { method: m.toUpperCase() }));
+        if (isObj(url) && !(URL && url instanceof URL)) return got(assign({}, url, { method: m.toUpperCase() }));
         return got(url, assign({}, opts, { method: m.toUpperCase() }));
       };
     });
@@ -814,7 +831,7 @@
   }
 
   function makeKy(defaults) {
-    loadWeb();
+    loadFetch();
     defaults = defaults || {};
     function ky(url, opts) {
       opts = assign({}, defaults, opts);
@@ -841,7 +858,6 @@
   // ---- superagent: a chain sent when it is awaited or ended -------------------------
 
   function makeSuperagent() {
-    loadWeb();
     function Chain(method, url) {
       this._m = str(method).toUpperCase();
       this._u = str(url);
@@ -885,7 +901,10 @@
         if (!this._sent) {
           var b = this._form ? { json: null, data: keysOf(this._b) } : bodyOf(this._b);
           var params = this._q ? Object.keys(this._q) : null;
-          if (this._qs.length) params = (params || []).concat(keysOf(new URLSearchParams(this._qs.join("&"))));
+          if (this._qs.length) {
+            loadURL();
+            params = (params || []).concat(keysOf(new URLSearchParams(this._qs.join("&"))));
+          }
           record("superagent", this._m, this._u, params, this._h, b.json, b.data);
           this._sent = Promise.resolve({ status: 200, statusCode: 200, ok: true, body: makeData(), text: "{}", headers: { "content-type": "application/json" }, type: "application/json" });
         }
@@ -923,7 +942,6 @@
   // ---- unirest: a chain sent by end() or when awaited ---------------------------------
 
   function makeUnirest() {
-    loadWeb();
     function Chain(method, url) {
       this._m = str(method || "GET").toUpperCase();
       this._u = url === undefined ? "" : str(url);
@@ -973,6 +991,7 @@
       catch: function (b) { return this._send().catch(b); },
     };
     function qsObject(q) {
+      loadURL();
       var out = {};
       new URLSearchParams(q).forEach(function (v, k) { out[k] = v; });
       return out;
@@ -996,9 +1015,8 @@
   // ---- request (legacy) ------------------------------------------------------------
 
   function makeRequestLib(promised) {
-    loadWeb();
     function req(a, b, c) {
-      var opts = isObj(a) && !(a instanceof URL) ? a : assign({}, isObj(b) ? b : {}, { url: a });
+      var opts = isObj(a) && !(URL && a instanceof URL) ? a : assign({}, isObj(b) ? b : {}, { url: a });
       var cb = typeof b === "function" ? b : c;
       var url = joinURL(opts.baseUrl, opts.url !== undefined ? opts.url : opts.uri);
       var body = opts.form !== undefined ? { json: null, data: keysOf(opts.form) } : isObj(opts.json) ? { json: keysOf(opts.json), data: null } : bodyOf(opts.body);
@@ -1010,7 +1028,7 @@
     }
     ["get", "post", "put", "patch", "delete", "head"].forEach(function (m) {
       req[m] = function (a, b, c) {
-        var opts = isObj(a) && !(a instanceof URL) ? assign({}, a) : assign({}, isObj(b) ? b : {}, { url: a });
+        var opts = isObj(a) && !(URL && a instanceof URL) ? assign({}, a) : assign({}, isObj(b) ? b : {}, { url: a });
         opts.method = m.toUpperCase();
         return req(opts, typeof b === "function" ? b : c);
       };
@@ -1068,7 +1086,6 @@
   XMLHttpRequest.prototype.constructor = XMLHttpRequest;
 
   function makeJQuery() {
-    loadWeb();
     function jqXHR(p) {
       var x = { status: 200, statusText: "success", readyState: 4, responseText: "{}", responseJSON: makeData() };
       x.then = function (a, b) { return p.then(a, b); };
@@ -1115,7 +1132,7 @@
     $.get = shortcut("GET");
     $.getJSON = shortcut("GET", "json");
     $.post = shortcut("POST");
-    $.param = function (o) { return new URLSearchParams(o).toString(); };
+    $.param = function (o) { loadURL(); return new URLSearchParams(o).toString(); };
     $.ajaxSetup = function () {};
     $.each = function (o, fn) { if (isObj(o)) Object.keys(o).forEach(function (k) { fn(k, o[k]); }); };
     $.extend = function () { return assign.apply(null, arguments); };
@@ -1158,7 +1175,6 @@
   }
 
   function makeNodeHTTP(proto) {
-    loadWeb();
     loadNode();
     loadEvents();
     var lib = proto === "https:" ? "https" : "http";
@@ -1214,7 +1230,7 @@
     function target(a, b, cb) {
       var opts = {};
       var url;
-      if (typeof a === "string" || a instanceof URL) {
+      if (typeof a === "string" || (URL && a instanceof URL)) {
         url = str(a);
         if (typeof b === "function") cb = b;
         else if (isObj(b)) opts = b;
@@ -1243,18 +1259,19 @@
   }
 
   function makeUndici() {
-    loadWeb();
+    loadFetch();
+    loadForm();
     function body() {
       return {
         json: function () { return Promise.resolve(makeData()); },
         text: function () { return Promise.resolve("{}"); },
         arrayBuffer: function () { return Promise.resolve(new ArrayBuffer(2)); },
-        blob: function () { return Promise.resolve(new Blob(["{}"])); },
+        blob: function () { loadBlob(); return Promise.resolve(new Blob(["{}"])); },
       };
     }
     function request(url, opts) {
       opts = opts || {};
-      var u = joinURL(opts.origin, isObj(url) && !(url instanceof URL) ? url.path : url);
+      var u = joinURL(opts.origin, isObj(url) && !(URL && url instanceof URL) ? url.path : url);
       var b = bodyOf(opts.body);
       record("undici", opts.method || "GET", u, opts.query, opts.headers, b.json, b.data);
       return Promise.resolve({ statusCode: 200, headers: { "content-type": "application/json" }, body: body(), trailers: {} });
@@ -1347,8 +1364,8 @@
     pathMod.posix = pathMod;
 
     qs = {
-      stringify: function (o) { return new URLSearchParams(isObj(o) ? o : {}).toString(); },
-      parse: function (s) { var out = {}; new URLSearchParams(str(s)).forEach(function (v, k) { out[k] = v; }); return out; },
+      stringify: function (o) { loadURL(); return new URLSearchParams(isObj(o) ? o : {}).toString(); },
+      parse: function (s) { loadURL(); var out = {}; new URLSearchParams(str(s)).forEach(function (v, k) { out[k] = v; }); return out; },
       escape: encodeURIComponent,
       unescape: decodeURIComponent,
     };
@@ -1465,7 +1482,7 @@
   // an observable that emits the data once; HttpHeaders and HttpParams are the
   // immutable maps Angular's are.
   function makeAngularHTTP() {
-    loadWeb();
+    loadURL();
     function KV(init) {
       this._m = {};
       var o = isObj(init) && (init.fromObject || init.fromString) ? (init.fromObject || init.fromString) : init;
@@ -1673,7 +1690,7 @@
     switch (n) {
       case "axios": return makeAxios();
       case "node-fetch": case "cross-fetch": case "isomorphic-fetch": case "isomorphic-unfetch":
-        loadWeb();
+        loadFetch();
         return fetchModule(n);
       case "got": return makeGot();
       case "ky": case "ky-universal": return makeKy();
@@ -1693,7 +1710,7 @@
     loadNode();
     switch (n) {
       case "url":
-        loadWeb();
+        loadURL();
         return { URL: URL, URLSearchParams: URLSearchParams, parse: function (u) { var x = new URL(u); return { protocol: x.protocol, host: x.host, hostname: x.hostname, port: x.port, pathname: x.pathname, search: x.search, query: x.search.slice(1), path: x.pathname + x.search, href: x.href }; }, format: function (u) { return u instanceof URL ? u.href : (u.protocol || "https:") + "//" + (u.host || u.hostname) + (u.pathname || "") + (u.search || ""); }, resolve: function (a, b) { return new URL(b, a).href; }, fileURLToPath: function (u) { return str(u).replace(/^file:\/\//, ""); }, pathToFileURL: function (p) { return new URL("file://" + p); } };
       case "querystring": return qs;
       case "path": case "path/posix": return pathMod;
@@ -1744,7 +1761,7 @@
   G.queueMicrotask = function (fn) { Promise.resolve().then(fn); };
   G.global = G.self = G;
   G.fetch = function fetch(input, init) {
-    loadWeb();
+    loadFetch();
     return fetchF(input, init);
   };
   G.XMLHttpRequest = XMLHttpRequest;
@@ -1767,21 +1784,20 @@
         loadNode();
         return N(n);
     }
-    loadWeb();
     return W(n);
   }
 
   function W(n) {
     switch (n) {
-      case "URL": return URL;
-      case "URLSearchParams": return URLSearchParams;
-      case "Headers": return Headers;
-      case "FormData": return FormData;
-      case "AbortController": return AbortController;
-      case "AbortSignal": return AbortSignal;
-      case "Blob": return Blob;
-      case "Request": return Request;
-      case "Response": return Response;
+      case "URL": loadURL(); return URL;
+      case "URLSearchParams": loadURL(); return URLSearchParams;
+      case "Headers": loadHeaders(); return Headers;
+      case "FormData": loadForm(); return FormData;
+      case "AbortController": loadAbort(); return AbortController;
+      case "AbortSignal": loadAbort(); return AbortSignal;
+      case "Blob": loadBlob(); return Blob;
+      case "Request": loadFetch(); return Request;
+      case "Response": loadFetch(); return Response;
     }
   }
   function N(n) {
