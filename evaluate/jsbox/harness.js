@@ -607,7 +607,7 @@
       blob: function () { loadBlob(); return Promise.resolve(new Blob([str(this._body)])); },
       arrayBuffer: function () { return Promise.resolve(new ArrayBuffer(2)); },
       formData: function () { loadForm(); return Promise.resolve(new FormData()); },
-      buffer: function () { loadNode(); return Promise.resolve(Buffer.from(str(this._body))); },
+      buffer: function () { loadBuffer(); return Promise.resolve(Buffer.from(str(this._body))); },
       clone: function () { return new Response(this._body, { url: this.url }); },
     };
     Response.prototype.constructor = Response;
@@ -779,7 +779,7 @@
   function withShortcuts(p, body) {
     p.json = function () { return p.then(function () { return makeData(); }); };
     p.text = function () { return p.then(function () { return "{}"; }); };
-    p.buffer = function () { loadNode(); return p.then(function () { return Buffer.from("{}"); }); };
+    p.buffer = function () { loadBuffer(); return p.then(function () { return Buffer.from("{}"); }); };
     p.blob = function () { loadBlob(); return p.then(function () { return new Blob(["{}"]); }); };
     p.arrayBuffer = function () { return p.then(function () { return new ArrayBuffer(2); }); };
     p.cancel = function () {};
@@ -1175,7 +1175,7 @@
   }
 
   function makeNodeHTTP(proto) {
-    loadNode();
+    loadBuffer();
     loadEvents();
     var lib = proto === "https:" ? "https" : "http";
     function IncomingMessage() {
@@ -1298,29 +1298,28 @@
     return m;
   }
 
-  // ---- Node built-ins: safe stubs and refusals, made on first use (loadNode) ----
-  var refusing, refused, b64chars, Buffer, btoa, atob, pathMod, qs, utilMod, cryptoMod, osMod, exitCode, processObj, timersMod, timersPromises;
-  function loadNode() {
-    if (pathMod) return;
+  // ---- Node built-ins: safe stubs and refusals, each made on first use ----
+  function refusing(name) {
+    return function () { throw new Error(name + " is not available in the sandbox"); };
+  }
 
-    refusing = function refusing(name) {
-      return function () { throw new Error(name + " is not available in the sandbox"); };
-    };
+  // A module that reaches the system: requiring it works, using it throws.
+  function refused(name) {
+    return new Proxy(function () {}, {
+      get: function (t, k) {
+        if (k === "then" || typeof k === "symbol") return undefined;
+        if (k === "__esModule") return false;
+        return refusing("require('" + name + "')." + str(k));
+      },
+      apply: function () { refusing("require('" + name + "')")(); },
+      construct: function () { refusing("require('" + name + "')")(); },
+      getPrototypeOf: function () { return Object.prototype; },
+    });
+  }
 
-    // A module that reaches the system: requiring it works, using it throws.
-    refused = function refused(name) {
-      return new Proxy(function () {}, {
-        get: function (t, k) {
-          if (k === "then" || typeof k === "symbol") return undefined;
-          if (k === "__esModule") return false;
-          return refusing("require('" + name + "')." + str(k));
-        },
-        apply: function () { refusing("require('" + name + "')")(); },
-        construct: function () { refusing("require('" + name + "')")(); },
-        getPrototypeOf: function () { return Object.prototype; },
-      });
-    };
-
+  var b64chars, Buffer, btoa, atob, pathMod, qs, utilMod, cryptoMod, osMod, exitCode, processObj, timersMod, timersPromises;
+  function loadBuffer() {
+    if (Buffer) return;
     b64chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     Buffer = function Buffer(s) {
       this._s = str(s);
@@ -1347,7 +1346,10 @@
 
     btoa = function btoa(s) { return host.b64enc(str(s)); };
     atob = function atob(s) { return host.b64dec(str(s)); };
+  }
 
+  function loadPath() {
+    if (pathMod) return;
     pathMod = {
       sep: "/",
       join: function () { return Array.prototype.slice.call(arguments).map(str).join("/").replace(/\/+/g, "/"); },
@@ -1362,7 +1364,10 @@
       format: function (o) { return (o.dir ? o.dir + "/" : "") + (o.base || o.name + (o.ext || "")); },
     };
     pathMod.posix = pathMod;
+  }
 
+  function loadQs() {
+    if (qs) return;
     qs = {
       stringify: function (o) { loadURL(); return new URLSearchParams(isObj(o) ? o : {}).toString(); },
       parse: function (s) { loadURL(); var out = {}; new URLSearchParams(str(s)).forEach(function (v, k) { out[k] = v; }); return out; },
@@ -1371,7 +1376,10 @@
     };
     qs.encode = qs.stringify;
     qs.decode = qs.parse;
+  }
 
+  function loadUtil() {
+    if (utilMod) return;
     utilMod = {
       format: function () { return Array.prototype.slice.call(arguments).map(function (a) { return fmt(a); }).join(" "); },
       inspect: function (v) { return fmt(v); },
@@ -1391,7 +1399,10 @@
       TextEncoder: function () {},
       TextDecoder: function () {},
     };
+  }
 
+  function loadCrypto() {
+    if (cryptoMod) return;
     cryptoMod = {
       createHash: function () {
         var h = { update: function () { return h; }, digest: function () { return "0000000000000000000000000000000000000000"; } };
@@ -1402,19 +1413,25 @@
         return h;
       },
       randomUUID: function () { return "00000000-0000-4000-8000-000000000000"; },
-      randomBytes: function (n) { return Buffer.from("0".repeat(Math.min(Number(n) || 0, 1024))); },
+      randomBytes: function (n) { loadBuffer(); return Buffer.from("0".repeat(Math.min(Number(n) || 0, 1024))); },
       randomInt: function () { return 1; },
       getRandomValues: function (a) { return a; },
       subtle: makeStub("subtle"),
     };
+  }
 
+  function loadOs() {
+    if (osMod) return;
     osMod = {
       platform: function () { return "linux"; }, type: function () { return "Linux"; }, arch: function () { return "x64"; },
       homedir: function () { return "/sandbox"; }, tmpdir: function () { return "/tmp"; }, hostname: function () { return "sandbox"; },
       cpus: function () { return [{}]; }, totalmem: function () { return 1 << 30; }, freemem: function () { return 1 << 29; },
       EOL: "\n", userInfo: function () { return { username: "sandbox" }; }, release: function () { return "6.0.0"; },
     };
+  }
 
+  function loadProcess() {
+    if (processObj) return;
     exitCode = 0;
     processObj = {
       env: {},
@@ -1451,7 +1468,10 @@
       stdin: makeStub("stdin"),
     };
     Object.defineProperty(processObj, "exitCode", { get: function () { return exitCode; }, set: function (v) { exitCode = Number(v) || 0; } });
+  }
 
+  function loadTimers() {
+    if (timersMod) return;
     timersMod = { setTimeout: setTimeoutF, setInterval: setIntervalF, setImmediate: setImmediateF, clearTimeout: clearF, clearInterval: clearF, clearImmediate: clearF };
     timersPromises = {
       setTimeout: function (ms, v) { return sleep(ms, v); },
@@ -1459,7 +1479,6 @@
       setInterval: function () { return makeStub("interval"); },
       scheduler: { wait: function (ms) { return sleep(ms); } },
     };
-
   }
 
   var stubModules = {};
@@ -1707,20 +1726,19 @@
       case "@angular/common/http": return makeAngularHTTP();
       case "@angular/core": return makeAngularCore();
     }
-    loadNode();
     switch (n) {
       case "url":
         loadURL();
         return { URL: URL, URLSearchParams: URLSearchParams, parse: function (u) { var x = new URL(u); return { protocol: x.protocol, host: x.host, hostname: x.hostname, port: x.port, pathname: x.pathname, search: x.search, query: x.search.slice(1), path: x.pathname + x.search, href: x.href }; }, format: function (u) { return u instanceof URL ? u.href : (u.protocol || "https:") + "//" + (u.host || u.hostname) + (u.pathname || "") + (u.search || ""); }, resolve: function (a, b) { return new URL(b, a).href; }, fileURLToPath: function (u) { return str(u).replace(/^file:\/\//, ""); }, pathToFileURL: function (p) { return new URL("file://" + p); } };
-      case "querystring": return qs;
-      case "path": case "path/posix": return pathMod;
-      case "util": return utilMod;
-      case "crypto": return cryptoMod;
-      case "os": return osMod;
-      case "buffer": return { Buffer: Buffer };
-      case "process": return processObj;
-      case "timers": return timersMod;
-      case "timers/promises": return timersPromises;
+      case "querystring": loadQs(); return qs;
+      case "path": case "path/posix": loadPath(); return pathMod;
+      case "util": loadUtil(); return utilMod;
+      case "crypto": loadCrypto(); return cryptoMod;
+      case "os": loadOs(); return osMod;
+      case "buffer": loadBuffer(); return { Buffer: Buffer };
+      case "process": loadProcess(); return processObj;
+      case "timers": loadTimers(); return timersMod;
+      case "timers/promises": loadTimers(); return timersPromises;
       case "assert": case "assert/strict":
         return Object.assign(function (c, m) { if (!c) throw new Error(m || "assertion failed"); }, { ok: function (c, m) { if (!c) throw new Error(m || "assertion failed"); }, equal: function () {}, strictEqual: function () {}, deepStrictEqual: function () {} });
       case "stream": loadEvents(); return { Readable: EventEmitter, Writable: EventEmitter, Transform: EventEmitter, PassThrough: EventEmitter, pipeline: function () {} };
@@ -1778,10 +1796,9 @@
       case "TextDecoder": return function TextDecoder() { this.decode = function (s) { return str(s); }; };
       case "performance": return { now: function () { return clock; }, mark: function () {}, measure: function () {} };
       case "crypto":
-        loadNode();
+        loadCrypto();
         return { randomUUID: cryptoMod.randomUUID, getRandomValues: function (a) { return a; }, subtle: makeStub("subtle") };
       case "process": case "Buffer": case "btoa": case "atob":
-        loadNode();
         return N(n);
     }
     return W(n);
@@ -1802,10 +1819,10 @@
   }
   function N(n) {
     switch (n) {
-      case "process": return processObj;
-      case "Buffer": return Buffer;
-      case "btoa": return btoa;
-      case "atob": return atob;
+      case "process": loadProcess(); return processObj;
+      case "Buffer": loadBuffer(); return Buffer;
+      case "btoa": loadBuffer(); return btoa;
+      case "atob": loadBuffer(); return atob;
     }
   }
 
