@@ -168,12 +168,11 @@ func writeFrame(w io.Writer, v any) error {
 	if len(b) > maxFrame {
 		return fmt.Errorf("frame of %d bytes is over the limit", len(b))
 	}
-	var hdr [4]byte
-	binary.BigEndian.PutUint32(hdr[:], uint32(len(b)))
-	if _, err := w.Write(hdr[:]); err != nil {
-		return err
-	}
-	_, err = w.Write(b)
+	// one write: on the runner's side a frame goes straight to the pipe, and a
+	// header written alone would wake the worker to read four bytes
+	frame := make([]byte, 4, 4+len(b))
+	binary.BigEndian.PutUint32(frame, uint32(len(b)))
+	_, err = w.Write(append(frame, b...))
 	return err
 }
 
