@@ -615,6 +615,8 @@ func (h *host) object(vm *goja.Runtime) *goja.Object {
 			h.res.Undefined = append(h.res.Undefined, name)
 		}
 	})
+	o.Set("symIterator", goja.SymIterator)
+	o.Set("symToPrimitive", goja.SymToPrimitive)
 	o.Set("b64enc", func(s string) string { return base64.StdEncoding.EncodeToString(latin1(s)) })
 	o.Set("b64dec", func(s string) string {
 		b, err := base64.StdEncoding.DecodeString(strings.TrimRight(s, "="))

@@ -13,12 +13,18 @@
   var applyTo = str.call.bind(str.apply);
   var MAX_TIMERS = 1000; // pending at once
   var hasOwn = Object.prototype.hasOwnProperty;
+  // The well-known symbols, from the Go side: reading Symbol.iterator makes the
+  // Symbol constructor (some 170 objects) in a runtime that has no other use for
+  // it. Symbol.asyncIterator is undefined in this engine.
+  var SYM_ITERATOR = host.symIterator, SYM_TO_PRIMITIVE = host.symToPrimitive;
 
   // ---- values -------------------------------------------------------------
 
+  // str is String(v): a template makes the same string of anything but a symbol,
+  // without making the String constructor
   function str(v) {
     try {
-      return String(v);
+      return typeof v === "symbol" ? String(v) : `${v}`;
     } catch (e) {
       return "?";
     }
@@ -31,16 +37,17 @@
     var proxy;
     var handler = {
       get: function (t, k) {
+        if (typeof k === "symbol") {
+          if (k === SYM_TO_PRIMITIVE) return function (hint) { return hint === "number" ? 1 : "test"; };
+          if (k === SYM_ITERATOR) return function* () { yield makeStub(name); };
+          return undefined;
+        }
         if (k === "then") return undefined;
-        if (k === Symbol.toPrimitive) return function (hint) { return hint === "number" ? 1 : "test"; };
-        if (k === Symbol.iterator) return function* () { yield makeStub(name); };
-        if (k === Symbol.asyncIterator) return undefined;
         if (k === "toString" || k === "toJSON") return function () { return "test"; };
         if (k === "valueOf") return function () { return 1; };
         if (k === "__esModule") return false;
         if (k === "length") return 1;
         if (k === "prototype") return t.prototype;
-        if (typeof k === "symbol") return undefined;
         if (hasOwn.call(t, k) && k !== "name") return t[k];
         // one stub per property, so what the code sets on it stays there
         // (button.dataset.x = 1; form.onsubmit = handler)
@@ -240,7 +247,7 @@
   // pending timers: a binary min-heap by (at, id); a cleared timer is dropped
   // when it reaches the top
   var heap = [];
-  var live = null; // id → timer, a Map made with the first timer
+  var live = {}; // id → timer (ids are numbers: a Map's lookups, without making Map)
   var nlive = 0;
   var timerSeq = 0;
   var clock = 0;
@@ -282,8 +289,7 @@
     var d = Number(delay) || 0;
     if (d < 0) d = 0;
     var t = { id: ++timerSeq, at: clock + d, fn: fn, args: args, repeat: repeat ? Math.max(d, 1) : 0 };
-    if (!live) live = new Map();
-    live.set(t.id, t);
+    live[t.id] = t;
     nlive++;
     heapPush(t);
     return t.id;
@@ -291,7 +297,10 @@
 
   function clearTimer(id) {
     if (isObj(id) && id._id !== undefined) id = id._id;
-    if (live && live.delete(id)) nlive--;
+    if (typeof id === "number" && hasOwn.call(live, id)) {
+      delete live[id];
+      nlive--;
+    }
   }
 
   function Timeout(id) {
@@ -305,7 +314,7 @@
       Timeout.prototype.ref = function () { return this; };
       Timeout.prototype.hasRef = function () { return true; };
       Timeout.prototype.refresh = function () { return this; };
-      Timeout.prototype[Symbol.toPrimitive] = function () { return this._id; };
+      Timeout.prototype[SYM_TO_PRIMITIVE] = function () { return this._id; };
     }
     return new Timeout(id);
   }
@@ -314,13 +323,13 @@
   function tick() {
     while (heap.length) {
       var t = heapPop();
-      if (!live.has(t.id)) continue;
+      if (!hasOwn.call(live, t.id)) continue;
       clock = t.at;
       if (t.repeat) {
         t.at = clock + t.repeat;
         heapPush(t);
       } else {
-        live.delete(t.id);
+        delete live[t.id];
         nlive--;
       }
       t.fn.apply(undefined, t.args);
@@ -444,14 +453,14 @@
       has: function (k) { return this.get(k) !== null; },
       delete: function (k) { this._l = this._l.filter(function (p) { return p[0] !== str(k); }); if (this._u) this._u._sync(); },
       forEach: function (fn, self) { for (var i = 0; i < this._l.length; i++) fn.call(self, this._l[i][1], this._l[i][0], this); },
-      keys: function () { return this._l.map(function (p) { return p[0]; })[Symbol.iterator](); },
-      values: function () { return this._l.map(function (p) { return p[1]; })[Symbol.iterator](); },
-      entries: function () { return this._l.map(function (p) { return [p[0], p[1]]; })[Symbol.iterator](); },
+      keys: function () { return this._l.map(function (p) { return p[0]; })[SYM_ITERATOR](); },
+      values: function () { return this._l.map(function (p) { return p[1]; })[SYM_ITERATOR](); },
+      entries: function () { return this._l.map(function (p) { return [p[0], p[1]]; })[SYM_ITERATOR](); },
       sort: function () { this._l.sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0; }); },
       toString: function () { return this._l.map(function (p) { return enc(p[0]) + "=" + enc(p[1]); }).join("&"); },
       get size() { return this._l.length; },
     };
-    URLSearchParams.prototype[Symbol.iterator] = URLSearchParams.prototype.entries;
+    URLSearchParams.prototype[SYM_ITERATOR] = URLSearchParams.prototype.entries;
     URLSearchParams.prototype.constructor = URLSearchParams;
 
     URL = function URL(u, base) {
@@ -530,12 +539,12 @@
       has: function (k) { return this._m[str(k).toLowerCase()] !== undefined; },
       delete: function (k) { delete this._m[str(k).toLowerCase()]; },
       forEach: function (fn, self) { var m = this._m; Object.keys(m).forEach(function (k) { fn.call(self, m[k], k, this); }, this); },
-      keys: function () { return Object.keys(this._m)[Symbol.iterator](); },
-      values: function () { var m = this._m; return Object.keys(m).map(function (k) { return m[k]; })[Symbol.iterator](); },
-      entries: function () { var m = this._m; return Object.keys(m).map(function (k) { return [k, m[k]]; })[Symbol.iterator](); },
+      keys: function () { return Object.keys(this._m)[SYM_ITERATOR](); },
+      values: function () { var m = this._m; return Object.keys(m).map(function (k) { return m[k]; })[SYM_ITERATOR](); },
+      entries: function () { var m = this._m; return Object.keys(m).map(function (k) { return [k, m[k]]; })[SYM_ITERATOR](); },
       raw: function () { return this._m; },
     };
-    Headers.prototype[Symbol.iterator] = Headers.prototype.entries;
+    Headers.prototype[SYM_ITERATOR] = Headers.prototype.entries;
     Headers.prototype.constructor = Headers;
   }
 
