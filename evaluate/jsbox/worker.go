@@ -18,6 +18,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dlclark/regexp2"
 	"golang.org/x/sys/unix"
@@ -102,7 +103,7 @@ func ServeWorker(in io.Reader, out io.Writer, args []string) int {
 	cpu.next(processCPU())
 	for {
 		var j job
-		if err := readFrame(rd, &j); err != nil {
+		if err := readJob(rd, &j); err != nil {
 			if errors.Is(err, io.EOF) {
 				return 0
 			}
@@ -121,6 +122,90 @@ func ServeWorker(in io.Reader, out io.Writer, args []string) int {
 			return exitProto
 		}
 	}
+}
+
+// A job travels as a frame of its own: a 4-byte big-endian length, then the
+// language, the code and the function, each as a 4-byte length and its bytes,
+// and the timeout as 8 bytes. Decoding the code from JSON (its quotes and
+// newlines escaped) cost a worker more than the rest of a job's I/O.
+
+// appendString appends s as a 4-byte length and its bytes, invalid UTF-8 coerced
+// as encoding/json coerces it (each invalid byte a U+FFFD): the code a worker
+// runs is the code JSON would have carried.
+func appendString(b []byte, s string) []byte {
+	if !utf8.ValidString(s) {
+		var v strings.Builder
+		for i := 0; i < len(s); {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				v.WriteRune(utf8.RuneError)
+			} else {
+				v.WriteString(s[i : i+n])
+			}
+			i += n
+		}
+		s = v.String()
+	}
+	b = binary.BigEndian.AppendUint32(b, uint32(len(s)))
+	return append(b, s...)
+}
+
+// writeJob writes j as one frame, in one write.
+func writeJob(w io.Writer, j job) error {
+	b := make([]byte, 4, 4+4*3+8+len(j.Lang)+len(j.Code)+len(j.Function))
+	b = appendString(b, j.Lang)
+	b = appendString(b, j.Code)
+	b = appendString(b, j.Function)
+	b = binary.BigEndian.AppendUint64(b, uint64(int64(j.TimeoutMS)))
+	if len(b)-4 > maxFrame {
+		return fmt.Errorf("frame of %d bytes is over the limit", len(b)-4)
+	}
+	binary.BigEndian.PutUint32(b, uint32(len(b)-4))
+	_, err := w.Write(b)
+	return err
+}
+
+// readJob reads a frame writeJob wrote.
+func readJob(r *bufio.Reader, j *job) error {
+	var hdr [4]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return err
+	}
+	n := binary.BigEndian.Uint32(hdr[:])
+	if n > maxFrame {
+		return fmt.Errorf("frame of %d bytes is over the limit", n)
+	}
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	next := func() (string, error) {
+		if len(buf) < 4 || uint32(len(buf)-4) < binary.BigEndian.Uint32(buf) {
+			return "", errors.New("job frame cut short")
+		}
+		k := binary.BigEndian.Uint32(buf)
+		s := string(buf[4 : 4+k])
+		buf = buf[4+k:]
+		return s, nil
+	}
+	var err error
+	if j.Lang, err = next(); err != nil {
+		return err
+	}
+	if j.Code, err = next(); err != nil {
+		return err
+	}
+	if j.Function, err = next(); err != nil {
+		return err
+	}
+	if len(buf) != 8 {
+		return errors.New("job frame of a wrong length")
+	}
+	j.TimeoutMS = int(int64(binary.BigEndian.Uint64(buf)))
+	return nil
 }
 
 // reply is a worker's answer to one job.
