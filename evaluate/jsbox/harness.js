@@ -74,9 +74,19 @@
     return proxy;
   }
 
+  // isClass: /^class\b/.test(Function.prototype.toString.call(f)), with neither a
+  // regular expression nor the Function constructor made for it
+  var fnToString = str.toString;
   function isClass(f) {
     if (typeof f !== "function") return false;
-    try { return /^class\b/.test(Function.prototype.toString.call(f)); } catch (e) { return false; }
+    try {
+      var s = fnToString.call(f);
+      if (s.slice(0, 5) !== "class") return false;
+      var c = s.charCodeAt(5);
+      return !(isLetter(c) || (c >= 48 && c <= 57) || c === 95);
+    } catch (e) {
+      return false;
+    }
   }
 
   // Functions the code hands to a stub (a route handler to express's app.get, an
