@@ -46,10 +46,11 @@ const maxFrame = 16 << 20
 func IsWorker(args []string) bool { return len(args) > 1 && args[1] == WorkerArg }
 
 // ServeWorker serves jobs read from in and writes their results to out, one frame
-// each (a 4-byte big-endian length, then JSON), until in ends; it returns the
-// process's exit code. args (after WorkerArg) set the limits: -memory-mb caps the
-// address space (RLIMIT_AS) and, at half of it, the heap a completion may fill
-// before it is stopped; -cpu-seconds caps the CPU time of each job (RLIMIT_CPU).
+// each (a 4-byte big-endian length, then the job's strings, see writeJob, or the
+// result's JSON), until in ends; it returns the process's exit code. args (after
+// WorkerArg) set the limits: -memory-mb caps the address space (RLIMIT_AS) and, at
+// half of it, the heap a completion may fill before it is stopped; -cpu-seconds
+// caps the CPU time of each job (RLIMIT_CPU); -cpuprofile profiles the jobs.
 // Nothing the completions do reaches out: each runs in a fresh runtime that has
 // no way to the system, and only the harness writes to out.
 func ServeWorker(in io.Reader, out io.Writer, args []string) int {
