@@ -124,16 +124,22 @@ func cpuSplit() (self, kids time.Duration) {
 // their start-up and the evaluator's side are counted. completions/s is wall
 // clock; projected-completions/s-2cores is 2 cores' time over the CPU time spent
 // (evaluator and workers), which a shared machine does not distort.
+// SCCG_JSBOX_WORKER_PROFILE=PREFIX has each worker write a CPU profile of its jobs
+// to PREFIX.PID (the evaluator's side is -cpuprofile's).
 func BenchmarkIsolated(b *testing.B) {
 	const batch = 600
 	corpus := benchCorpus(batch)
+	opts := Options{Workers: 2, Timeout: 5 * time.Second}
+	if p := os.Getenv("SCCG_JSBOX_WORKER_PROFILE"); p != "" {
+		opts.Command = []string{os.Args[0], WorkerArg, "-cpuprofile", p}
+	}
 	var wall, cpu, evaluator time.Duration
 	var ph wirePhases
 	failed := 0
 	for i := 0; i < b.N; i++ {
 		s0, k0 := cpuSplit()
 		t0 := time.Now()
-		r := newTestRunner(b, Options{Workers: 2, Timeout: 5 * time.Second})
+		r := newTestRunner(b, opts)
 		jobs := make(chan benchCompletion)
 		var mu sync.Mutex
 		var wg sync.WaitGroup
@@ -183,7 +189,9 @@ func BenchmarkIsolated(b *testing.B) {
 
 // BenchmarkPhases runs the same completions in this process, one at a time, and
 // reports where a completion's time goes: esbuild's transform; parsing, facts and
-// compiling; a fresh runtime with the harness; the code with its targets.
+// compiling; a fresh runtime with the harness; the code with its targets. With
+// -cpu 1 and GOGC=400 it runs as a worker does; cpu-µs/completion is the whole
+// process's CPU time, garbage collection included.
 func BenchmarkPhases(b *testing.B) {
 	e, err := newEngine()
 	if err != nil {
@@ -192,6 +200,7 @@ func BenchmarkPhases(b *testing.B) {
 	corpus := benchCorpus(len(benchTemplates) * 10)
 	var ph phases
 	b.ResetTimer()
+	cpu0 := processCPU()
 	for i := 0; i < b.N; i++ {
 		for _, c := range corpus {
 			_, p := e.run(job{Lang: c.lang, Code: c.code, Function: c.fn, TimeoutMS: 5000})
@@ -201,8 +210,10 @@ func BenchmarkPhases(b *testing.B) {
 			ph.code += p.code
 		}
 	}
+	cpu := processCPU() - cpu0
 	n := float64(b.N * len(corpus))
 	us := func(d time.Duration) float64 { return float64(d.Microseconds()) / n }
+	b.ReportMetric(us(cpu), "cpu-µs/completion")
 	b.ReportMetric(us(ph.transform), "transform-µs")
 	b.ReportMetric(us(ph.parse), "parse+facts+compile-µs")
 	b.ReportMetric(us(ph.runtime), "runtime+harness-µs")

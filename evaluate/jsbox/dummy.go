@@ -2,7 +2,6 @@ package jsbox
 
 import (
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -47,13 +46,16 @@ func orName(n string) string {
 	return n
 }
 
+// Names that choose a dummy, each set matched whole (as ^(a|b|…)$ did).
 var (
-	countish  = regexp.MustCompile(`^(month|day|days|hours|limit|count|page|size|num|n|max|top|offset|amount|quantity|age|k|perpage|maxresults|radius|retries|timeout|zoom|level|pagesize|index|idx|i)$`)
-	objish    = regexp.MustCompile(`^(headers|params|data|payload|body|json|options|opts|config|settings|cfg|conf|context|ctx|info|meta|metadata|query|queryparams|filters|extra|args|init)$`)
-	stubbish  = regexp.MustCompile(`^(req|request|res|response|event|message|msg|client|app|db|conn|logger|log|bot|interaction)$`)
-	callish   = regexp.MustCompile(`^(callback|cb|done|next|handler|fn|resolve|reject|onsuccess|onerror|success|error)$`)
-	placeish  = regexp.MustCompile(`^(city|location|place|address|region|state|q|query|term|search|keyword|keywords)$`)
-	dateish   = regexp.MustCompile(`^(start|end|since|until|begin|from|to)$`)
+	countish = newNameSet("month", "day", "days", "hours", "limit", "count", "page", "size", "num", "n", "max", "top", "offset", "amount", "quantity", "age", "k", "perpage", "maxresults", "radius", "retries", "timeout", "zoom", "level", "pagesize", "index", "idx", "i")
+	objish   = newNameSet("headers", "params", "data", "payload", "body", "json", "options", "opts", "config", "settings", "cfg", "conf", "context", "ctx", "info", "meta", "metadata", "query", "queryparams", "filters", "extra", "args", "init")
+	stubbish = newNameSet("req", "request", "res", "response", "event", "message", "msg", "client", "app", "db", "conn", "logger", "log", "bot", "interaction")
+	callish  = newNameSet("callback", "cb", "done", "next", "handler", "fn", "resolve", "reject", "onsuccess", "onerror", "success", "error")
+	placeish = newNameSet("city", "location", "place", "address", "region", "state", "q", "query", "term", "search", "keyword", "keywords")
+	dateish  = newNameSet("start", "end", "since", "until", "begin", "from", "to")
+	// the name as the sets read it: lower case, no underscores or hyphens
+	nameFolds = strings.NewReplacer("_", "", "-", "")
 	notPlural = []string{"address", "status", "news", "class", "alias", "bus", "is", "has", "ss"}
 )
 
@@ -69,7 +71,7 @@ func dummyFor(p param, mode int) map[string]any {
 		}
 		return map[string]any{"k": k}
 	}
-	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(p.Name))
+	n := strings.ToLower(nameFolds.Replace(p.Name))
 	if n == "http" || n == "httpclient" || n == "httpservice" {
 		// an Angular service's injected client: constructor(private http: HttpClient)
 		return map[string]any{"h": 1}
@@ -103,17 +105,17 @@ func dummyFor(p param, mode int) map[string]any {
 		return str("test-key")
 	case strings.Contains(n, "email"):
 		return str("test@example.com")
-	case strings.Contains(n, "date") || dateish.MatchString(n):
+	case strings.Contains(n, "date") || dateish[n]:
 		return str("2024-01-01")
 	case strings.Contains(n, "year"):
 		return num(2024)
-	case countish.MatchString(n) || strings.HasPrefix(n, "num") || strings.HasPrefix(n, "max"):
+	case countish[n] || strings.HasPrefix(n, "num") || strings.HasPrefix(n, "max"):
 		return num(1)
-	case objish.MatchString(n):
+	case objish[n]:
 		return map[string]any{"o": 1}
-	case stubbish.MatchString(n):
+	case stubbish[n]:
 		return map[string]any{"x": p.Name}
-	case callish.MatchString(n):
+	case callish[n]:
 		return map[string]any{"f": 1}
 	case strings.HasSuffix(n, "list") || strings.HasSuffix(n, "ids"):
 		return map[string]any{"a": 1}
@@ -123,12 +125,22 @@ func dummyFor(p param, mode int) map[string]any {
 		return str("en")
 	case strings.Contains(n, "country"):
 		return str("US")
-	case placeish.MatchString(n):
+	case placeish[n]:
 		return str("London")
 	case strings.HasSuffix(n, "id"):
 		return str("1")
 	}
 	return str("test")
+}
+
+type nameSet map[string]bool
+
+func newNameSet(names ...string) nameSet {
+	m := nameSet{}
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
 }
 
 func num(v float64) map[string]any { return map[string]any{"n": v} }

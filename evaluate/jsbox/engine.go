@@ -146,18 +146,29 @@ type phases struct {
 	transform, parse, runtime, code time.Duration
 	// cpuSetup is all before the code runs, cpuCode the code with its targets.
 	cpuSetup, cpuCode time.Duration
+	// cpuEnd is the process's CPU time when the run ended, cpuTotal the run's.
+	cpuEnd, cpuTotal time.Duration
 }
 
-// run runs one completion in a fresh runtime.
+// run runs one completion in a fresh runtime. The process's CPU time is read
+// once at each phase's end (a getrusage costs microseconds).
 func (e *engine) run(j job) (res sandbox.Result, ph phases) {
 	start := time.Now()
 	cpu0 := processCPU()
+	last := cpu0 // the latest reading
+	lap := func() time.Duration {
+		t := last
+		last = processCPU()
+		return last - t
+	}
 	res.Requests = []sandbox.Request{}
 	defer func() {
 		if p := recover(); p != nil {
 			res.Status, res.Reason = sandbox.StatusCrash, fmt.Sprintf("harness panic: %v", p)
+			last = processCPU()
 		}
 		res.Duration = time.Since(start)
+		ph.cpuEnd, ph.cpuTotal = last, last-cpu0
 	}()
 	dialect := dialectOf(j.Lang)
 	// Plain JavaScript the engine parses as it is (a script, CommonJS) needs no
@@ -169,11 +180,9 @@ func (e *engine) run(j job) (res sandbox.Result, ph phases) {
 		prg, body, err = parseModule(wrap(j.Code))
 		direct = err == nil
 	}
-	ph.transform = processCPU() - cpu0
-	t := processCPU()
 	if !direct {
 		js, serr, unsupported := transform(dialect, j.Code)
-		ph.transform = processCPU() - cpu0
+		ph.transform = lap()
 		if unsupported != "" {
 			res.Facts = sandbox.Facts{Syntax: true, Error: "engine: " + unsupported + " is not supported"}
 			res.Status, res.Reason = sandbox.StatusError, "engine: "+unsupported+" is not supported"
@@ -184,11 +193,13 @@ func (e *engine) run(j job) (res sandbox.Result, ph phases) {
 			res.Status, res.Reason = sandbox.StatusError, "syntax"
 			return res, ph
 		}
-		t = processCPU()
 		prg, body, err = parseModule(wrap(js))
+	} else {
+		ph.transform = lap()
 	}
 	if err != nil {
 		// esbuild took it but the engine cannot parse its output: a feature goja lacks
+		ph.parse = lap()
 		res.Facts = sandbox.Facts{Syntax: true, Error: "engine: " + firstLine(err.Error())}
 		res.Status, res.Reason = sandbox.StatusError, "engine cannot parse: "+firstLine(err.Error())
 		return res, ph
@@ -200,13 +211,12 @@ func (e *engine) run(j job) (res sandbox.Result, ph phases) {
 	}
 	res.Facts = an.facts
 	compiled, err := goja.CompileAST(prg, false)
-	ph.parse = processCPU() - t
+	ph.parse = lap()
 	if err != nil {
 		res.Status, res.Reason = sandbox.StatusError, "engine cannot compile: "+firstLine(err.Error())
 		return res, ph
 	}
 
-	t = processCPU()
 	vm := goja.New()
 	h := &host{res: &res}
 	api, err := e.setup(vm, h)
@@ -214,10 +224,9 @@ func (e *engine) run(j job) (res sandbox.Result, ph phases) {
 		res.Status, res.Reason = sandbox.StatusCrash, "harness: "+err.Error()
 		return res, ph
 	}
-	ph.runtime = processCPU() - t
+	ph.runtime = lap()
 
-	cpu1 := processCPU()
-	ph.cpuSetup = cpu1 - cpu0
+	ph.cpuSetup = last - cpu0
 	e.setCurrent(vm)
 	timeout := time.Duration(j.TimeoutMS) * time.Millisecond
 	if timeout <= 0 {
@@ -229,7 +238,7 @@ func (e *engine) run(j job) (res sandbox.Result, ph phases) {
 	timer.Stop()
 	e.setCurrent(nil)
 	vm.ClearInterrupt()
-	ph.cpuCode = processCPU() - cpu1
+	ph.cpuCode = lap()
 	ph.code = ph.cpuCode
 
 	res.Stderr = h.console.String()
@@ -606,6 +615,8 @@ func (h *host) object(vm *goja.Runtime) *goja.Object {
 			h.res.Undefined = append(h.res.Undefined, name)
 		}
 	})
+	o.Set("symIterator", goja.SymIterator)
+	o.Set("symToPrimitive", goja.SymToPrimitive)
 	o.Set("b64enc", func(s string) string { return base64.StdEncoding.EncodeToString(latin1(s)) })
 	o.Set("b64dec", func(s string) string {
 		b, err := base64.StdEncoding.DecodeString(strings.TrimRight(s, "="))

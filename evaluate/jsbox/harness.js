@@ -8,14 +8,23 @@
 (function (host) {
   "use strict";
   var G = globalThis;
+  // applyTo(f, self, args) is Reflect.apply with this runtime's own
+  // Function.prototype.apply, whatever the code does to it or to Reflect.
+  var applyTo = str.call.bind(str.apply);
   var MAX_TIMERS = 1000; // pending at once
   var hasOwn = Object.prototype.hasOwnProperty;
+  // The well-known symbols, from the Go side: reading Symbol.iterator makes the
+  // Symbol constructor (some 170 objects) in a runtime that has no other use for
+  // it. Symbol.asyncIterator is undefined in this engine.
+  var SYM_ITERATOR = host.symIterator, SYM_TO_PRIMITIVE = host.symToPrimitive;
 
   // ---- values -------------------------------------------------------------
 
+  // str is String(v): a template makes the same string of anything but a symbol,
+  // without making the String constructor
   function str(v) {
     try {
-      return String(v);
+      return typeof v === "symbol" ? String(v) : `${v}`;
     } catch (e) {
       return "?";
     }
@@ -28,16 +37,17 @@
     var proxy;
     var handler = {
       get: function (t, k) {
+        if (typeof k === "symbol") {
+          if (k === SYM_TO_PRIMITIVE) return function (hint) { return hint === "number" ? 1 : "test"; };
+          if (k === SYM_ITERATOR) return function* () { yield makeStub(name); };
+          return undefined;
+        }
         if (k === "then") return undefined;
-        if (k === Symbol.toPrimitive) return function (hint) { return hint === "number" ? 1 : "test"; };
-        if (k === Symbol.iterator) return function* () { yield makeStub(name); };
-        if (k === Symbol.asyncIterator) return undefined;
         if (k === "toString" || k === "toJSON") return function () { return "test"; };
         if (k === "valueOf") return function () { return 1; };
         if (k === "__esModule") return false;
         if (k === "length") return 1;
         if (k === "prototype") return t.prototype;
-        if (typeof k === "symbol") return undefined;
         if (hasOwn.call(t, k) && k !== "name") return t[k];
         // one stub per property, so what the code sets on it stays there
         // (button.dataset.x = 1; form.onsubmit = handler)
@@ -64,9 +74,19 @@
     return proxy;
   }
 
+  // isClass: /^class\b/.test(Function.prototype.toString.call(f)), with neither a
+  // regular expression nor the Function constructor made for it
+  var fnToString = str.toString;
   function isClass(f) {
     if (typeof f !== "function") return false;
-    try { return /^class\b/.test(Function.prototype.toString.call(f)); } catch (e) { return false; }
+    try {
+      var s = fnToString.call(f);
+      if (s.slice(0, 5) !== "class") return false;
+      var c = s.charCodeAt(5);
+      return !(isLetter(c) || (c >= 48 && c <= 57) || c === 95);
+    } catch (e) {
+      return false;
+    }
   }
 
   // Functions the code hands to a stub (a route handler to express's app.get, an
@@ -131,7 +151,7 @@
   function keysOf(v) {
     if (v === undefined || v === null) return null;
     if (typeof v === "string") return v;
-    if (URL && (v instanceof URLSearchParams || v instanceof FormData || v instanceof Headers)) {
+    if ((URLSearchParams && v instanceof URLSearchParams) || (FormData && v instanceof FormData) || (Headers && v instanceof Headers)) {
       var out = [];
       v.forEach(function (val, k) { out.push(k); });
       return out;
@@ -156,7 +176,7 @@
     var out = {};
     if (!h) return out;
     try {
-      if (URL && h instanceof Headers) {
+      if (Headers && h instanceof Headers) {
         h.forEach(function (v, k) { out[k] = str(v); });
       } else if (Array.isArray(h)) {
         for (var i = 0; i < h.length; i++) if (Array.isArray(h[i]) && h[i].length > 1) out[str(h[i][0])] = str(h[i][1]);
@@ -182,19 +202,40 @@
     return dst;
   }
 
+  // The harness's common paths use no regular expression: a runtime makes
+  // RegExp.prototype (a score of functions) on its first one.
+  function isLetter(c) {
+    c |= 32;
+    return c >= 97 && c <= 122;
+  }
+
+  // absolute: u starts with a scheme and "//" (/^[a-z][a-z0-9+.-]*:\/\//i).
+  function absolute(u) {
+    if (!isLetter(u.charCodeAt(0))) return false;
+    for (var i = 1; i < u.length; i++) {
+      var c = u.charCodeAt(i);
+      if (isLetter(c) || (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46) continue;
+      return c === 58 && u.charCodeAt(i + 1) === 47 && u.charCodeAt(i + 2) === 47;
+    }
+    return false;
+  }
+
   function joinURL(base, url) {
     var u = url === undefined || url === null ? "" : str(url);
-    if (base === undefined || base === null || base === "" || /^[a-z][a-z0-9+.-]*:\/\//i.test(u)) return u;
+    if (base === undefined || base === null || base === "" || absolute(u)) return u;
     var b = str(base);
     if (!u) return b;
-    return b.replace(/\/+$/, "") + "/" + u.replace(/^\/+/, "");
+    var e = b.length, s = 0;
+    while (e > 0 && b.charCodeAt(e - 1) === 47) e--;
+    while (s < u.length && u.charCodeAt(s) === 47) s++;
+    return b.slice(0, e) + "/" + u.slice(s);
   }
 
   // A body: JSON keys for a plain object, form keys (or the string) otherwise.
   function bodyOf(body) {
     if (body === undefined || body === null) return { json: null, data: null };
     if (typeof body === "string") return { json: null, data: body };
-    if (URL && (body instanceof URLSearchParams || body instanceof FormData)) return { json: null, data: keysOf(body) };
+    if ((URLSearchParams && body instanceof URLSearchParams) || (FormData && body instanceof FormData)) return { json: null, data: keysOf(body) };
     if (isObj(body) && !(body instanceof ArrayBuffer)) return { json: keysOf(body), data: null };
     return { json: null, data: str(body) };
   }
@@ -216,7 +257,7 @@
   // pending timers: a binary min-heap by (at, id); a cleared timer is dropped
   // when it reaches the top
   var heap = [];
-  var live = new Map();
+  var live = {}; // id → timer (ids are numbers: a Map's lookups, without making Map)
   var nlive = 0;
   var timerSeq = 0;
   var clock = 0;
@@ -258,7 +299,7 @@
     var d = Number(delay) || 0;
     if (d < 0) d = 0;
     var t = { id: ++timerSeq, at: clock + d, fn: fn, args: args, repeat: repeat ? Math.max(d, 1) : 0 };
-    live.set(t.id, t);
+    live[t.id] = t;
     nlive++;
     heapPush(t);
     return t.id;
@@ -266,29 +307,39 @@
 
   function clearTimer(id) {
     if (isObj(id) && id._id !== undefined) id = id._id;
-    if (live.delete(id)) nlive--;
+    if (typeof id === "number" && hasOwn.call(live, id)) {
+      delete live[id];
+      nlive--;
+    }
   }
 
   function Timeout(id) {
     this._id = id;
   }
-  Timeout.prototype.unref = function () { return this; };
-  Timeout.prototype.ref = function () { return this; };
-  Timeout.prototype.hasRef = function () { return true; };
-  Timeout.prototype.refresh = function () { return this; };
-  Timeout.prototype[Symbol.toPrimitive] = function () { return this._id; };
+  var timeoutMethods = false;
+  function newTimeout(id) {
+    if (!timeoutMethods) {
+      timeoutMethods = true;
+      Timeout.prototype.unref = function () { return this; };
+      Timeout.prototype.ref = function () { return this; };
+      Timeout.prototype.hasRef = function () { return true; };
+      Timeout.prototype.refresh = function () { return this; };
+      Timeout.prototype[SYM_TO_PRIMITIVE] = function () { return this._id; };
+    }
+    return new Timeout(id);
+  }
 
   // tick runs the earliest timer; false when none is pending.
   function tick() {
     while (heap.length) {
       var t = heapPop();
-      if (!live.has(t.id)) continue;
+      if (!hasOwn.call(live, t.id)) continue;
       clock = t.at;
       if (t.repeat) {
         t.at = clock + t.repeat;
         heapPush(t);
       } else {
-        live.delete(t.id);
+        delete live[t.id];
         nlive--;
       }
       t.fn.apply(undefined, t.args);
@@ -298,13 +349,13 @@
   }
 
   var setTimeoutF = function setTimeout(fn, delay, ...rest) {
-    return new Timeout(addTimer(fn, delay, rest, false));
+    return newTimeout(addTimer(fn, delay, rest, false));
   };
   var setIntervalF = function setInterval(fn, delay, ...rest) {
-    return new Timeout(addTimer(fn, delay, rest, true));
+    return newTimeout(addTimer(fn, delay, rest, true));
   };
   var setImmediateF = function setImmediate(fn, ...rest) {
-    return new Timeout(addTimer(fn, 0, rest, false));
+    return newTimeout(addTimer(fn, 0, rest, false));
   };
   var clearF = function clearTimeout(id) { clearTimer(id); };
 
@@ -351,9 +402,9 @@
   };
 
   // ---- WHATWG: URL, URLSearchParams, Headers, FormData, AbortController, fetch ----
-  // made on first use (loadWeb): most completions use few of them
+  // each made on first use: most completions use few of them
   var URLSearchParams, dec, enc, urlRe, URL, Headers, FormData, AbortSignal, AbortController, Blob, Response, Request, makeFetch, fetchF, fetchModule;
-  function loadWeb() {
+  function loadURL() {
     if (URL) return;
 
     URLSearchParams = function URLSearchParams(init) {
@@ -412,17 +463,15 @@
       has: function (k) { return this.get(k) !== null; },
       delete: function (k) { this._l = this._l.filter(function (p) { return p[0] !== str(k); }); if (this._u) this._u._sync(); },
       forEach: function (fn, self) { for (var i = 0; i < this._l.length; i++) fn.call(self, this._l[i][1], this._l[i][0], this); },
-      keys: function () { return this._l.map(function (p) { return p[0]; })[Symbol.iterator](); },
-      values: function () { return this._l.map(function (p) { return p[1]; })[Symbol.iterator](); },
-      entries: function () { return this._l.map(function (p) { return [p[0], p[1]]; })[Symbol.iterator](); },
+      keys: function () { return this._l.map(function (p) { return p[0]; })[SYM_ITERATOR](); },
+      values: function () { return this._l.map(function (p) { return p[1]; })[SYM_ITERATOR](); },
+      entries: function () { return this._l.map(function (p) { return [p[0], p[1]]; })[SYM_ITERATOR](); },
       sort: function () { this._l.sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0; }); },
       toString: function () { return this._l.map(function (p) { return enc(p[0]) + "=" + enc(p[1]); }).join("&"); },
       get size() { return this._l.length; },
     };
-    URLSearchParams.prototype[Symbol.iterator] = URLSearchParams.prototype.entries;
+    URLSearchParams.prototype[SYM_ITERATOR] = URLSearchParams.prototype.entries;
     URLSearchParams.prototype.constructor = URLSearchParams;
-
-    urlRe = /^([a-z][a-z0-9+.-]*:)(?:\/\/(?:([^:@\/]*)(?::([^@\/]*))?@)?([^:\/?#]*)(?::(\d*))?)?([^?#]*)(\?[^#]*)?(#.*)?$/i;
 
     URL = function URL(u, base) {
       var s = str(u);
@@ -433,6 +482,7 @@
         else if (s.charAt(0) === "?") s = b.origin + b.pathname + s;
         else s = b.origin + b.pathname.replace(/[^\/]*$/, "") + s;
       }
+      if (!urlRe) urlRe = /^([a-z][a-z0-9+.-]*:)(?:\/\/(?:([^:@\/]*)(?::([^@\/]*))?@)?([^:\/?#]*)(?::(\d*))?)?([^?#]*)(\?[^#]*)?(#.*)?$/i;
       var m = urlRe.exec(s);
       if (!m) throw new TypeError("Invalid URL: " + s);
       this.protocol = m[1].toLowerCase();
@@ -478,7 +528,10 @@
         return false;
       }
     };
+  }
 
+  function loadHeaders() {
+    if (Headers) return;
     Headers = function Headers(init) {
       this._m = {};
       var self = this;
@@ -496,14 +549,19 @@
       has: function (k) { return this._m[str(k).toLowerCase()] !== undefined; },
       delete: function (k) { delete this._m[str(k).toLowerCase()]; },
       forEach: function (fn, self) { var m = this._m; Object.keys(m).forEach(function (k) { fn.call(self, m[k], k, this); }, this); },
-      keys: function () { return Object.keys(this._m)[Symbol.iterator](); },
-      values: function () { var m = this._m; return Object.keys(m).map(function (k) { return m[k]; })[Symbol.iterator](); },
-      entries: function () { var m = this._m; return Object.keys(m).map(function (k) { return [k, m[k]]; })[Symbol.iterator](); },
+      keys: function () { return Object.keys(this._m)[SYM_ITERATOR](); },
+      values: function () { var m = this._m; return Object.keys(m).map(function (k) { return m[k]; })[SYM_ITERATOR](); },
+      entries: function () { var m = this._m; return Object.keys(m).map(function (k) { return [k, m[k]]; })[SYM_ITERATOR](); },
       raw: function () { return this._m; },
     };
-    Headers.prototype[Symbol.iterator] = Headers.prototype.entries;
+    Headers.prototype[SYM_ITERATOR] = Headers.prototype.entries;
     Headers.prototype.constructor = Headers;
+  }
 
+  // FormData's prototype is URLSearchParams'
+  function loadForm() {
+    if (FormData) return;
+    loadURL();
     FormData = function FormData() {
       this._l = [];
     };
@@ -511,7 +569,10 @@
     FormData.prototype.constructor = FormData;
     FormData.prototype.append = function (k, v) { this._l.push([str(k), v]); };
     FormData.prototype.getHeaders = function () { return { "content-type": "multipart/form-data; boundary=sccg" }; };
+  }
 
+  function loadAbort() {
+    if (AbortSignal) return;
     AbortSignal = function AbortSignal() {
       this.aborted = false;
       this.reason = undefined;
@@ -527,7 +588,10 @@
       this.signal = new AbortSignal();
     };
     AbortController.prototype.abort = function (r) { this.signal.aborted = true; this.signal.reason = r; };
+  }
 
+  function loadBlob() {
+    if (Blob) return;
     Blob = function Blob(parts) {
       this._s = (parts || []).map(str).join("");
       this.size = this._s.length;
@@ -535,8 +599,13 @@
     };
     Blob.prototype.text = function () { return Promise.resolve(this._s); };
     Blob.prototype.arrayBuffer = function () { return Promise.resolve(new ArrayBuffer(this._s.length)); };
+  }
 
-    // ---- fetch ------------------------------------------------------------------
+  // fetch with Request and Response
+  function loadFetch() {
+    if (Response) return;
+    loadHeaders();
+    loadAbort();
 
     Response = function Response(body, init) {
       init = init || {};
@@ -554,10 +623,10 @@
     Response.prototype = {
       json: function () { this.bodyUsed = true; return Promise.resolve(makeData()); },
       text: function () { this.bodyUsed = true; return Promise.resolve(str(this._body)); },
-      blob: function () { return Promise.resolve(new Blob([str(this._body)])); },
+      blob: function () { loadBlob(); return Promise.resolve(new Blob([str(this._body)])); },
       arrayBuffer: function () { return Promise.resolve(new ArrayBuffer(2)); },
-      formData: function () { return Promise.resolve(new FormData()); },
-      buffer: function () { loadNode(); return Promise.resolve(Buffer.from(str(this._body))); },
+      formData: function () { loadForm(); return Promise.resolve(new FormData()); },
+      buffer: function () { loadBuffer(); return Promise.resolve(Buffer.from(str(this._body))); },
       clone: function () { return new Response(this._body, { url: this.url }); },
     };
     Response.prototype.constructor = Response;
@@ -596,6 +665,7 @@
     fetchF = makeFetch("fetch");
 
     fetchModule = function fetchModule(lib) {
+      loadForm();
       var f = makeFetch(lib);
       f.default = f;
       f.Headers = Headers;
@@ -607,11 +677,11 @@
       f.fetch = f;
       return f;
     };
-
   }
 
   // ---- axios ---------------------------------------------------------------------
 
+  var axiosClasses = false;
   function AxiosError(message, code, config, request, response) {
     var e = new Error(message);
     Object.setPrototypeOf(e, AxiosError.prototype);
@@ -622,18 +692,23 @@
     e.response = response;
     return e;
   }
-  AxiosError.prototype = Object.create(Error.prototype);
 
   function Interceptors() {
     this.handlers = [];
   }
-  Interceptors.prototype.use = function (ok, bad) {
-    this.handlers.push({ ok: ok, bad: bad });
-    return this.handlers.length - 1;
-  };
-  Interceptors.prototype.eject = function (i) { this.handlers[i] = null; };
-  Interceptors.prototype.clear = function () { this.handlers = []; };
-  Interceptors.prototype.forEach = function (fn) { this.handlers.forEach(function (h) { if (h) fn(h); }); };
+
+  function loadAxios() {
+    if (axiosClasses) return;
+    axiosClasses = true;
+    AxiosError.prototype = Object.create(Error.prototype);
+    Interceptors.prototype.use = function (ok, bad) {
+      this.handlers.push({ ok: ok, bad: bad });
+      return this.handlers.length - 1;
+    };
+    Interceptors.prototype.eject = function (i) { this.handlers[i] = null; };
+    Interceptors.prototype.clear = function () { this.handlers = []; };
+    Interceptors.prototype.forEach = function (fn) { this.handlers.forEach(function (h) { if (h) fn(h); }); };
+  }
 
   function axiosDefaults(init) {
     init = init || {};
@@ -646,7 +721,8 @@
   var methodNames = ["get", "post", "put", "patch", "delete", "head", "options", "common"];
 
   function makeAxios(defaults) {
-    loadWeb();
+    loadHeaders();
+    loadAxios();
     var interceptors = { request: new Interceptors(), response: new Interceptors() };
 
     function dispatch(config) {
@@ -681,7 +757,7 @@
     }
 
     function instance(a, b) {
-      if (typeof a === "string" || a instanceof URL) return request(assign({}, b, { url: str(a) }));
+      if (typeof a === "string" || (URL && a instanceof URL)) return request(assign({}, b, { url: str(a) }));
       return request(a || {});
     }
     instance.defaults = axiosDefaults(defaults);
@@ -722,8 +798,8 @@
   function withShortcuts(p, body) {
     p.json = function () { return p.then(function () { return makeData(); }); };
     p.text = function () { return p.then(function () { return "{}"; }); };
-    p.buffer = function () { loadNode(); return p.then(function () { return Buffer.from("{}"); }); };
-    p.blob = function () { return p.then(function () { return new Blob(["{}"]); }); };
+    p.buffer = function () { loadBuffer(); return p.then(function () { return Buffer.from("{}"); }); };
+    p.blob = function () { loadBlob(); return p.then(function () { return new Blob(["{}"]); }); };
     p.arrayBuffer = function () { return p.then(function () { return new ArrayBuffer(2); }); };
     p.cancel = function () {};
     p.on = function () { return p; };
@@ -731,10 +807,9 @@
   }
 
   function makeGot(defaults) {
-    loadWeb();
     defaults = defaults || {};
     function got(url, opts) {
-      if (isObj(url) && !(url instanceof URL)) {
+      if (isObj(url) && !(URL && url instanceof URL)) {
         opts = url;
         url = opts.url;
       }
@@ -750,7 +825,7 @@
     }
     ["get", "post", "put", "patch", "delete", "head", "options"].forEach(function (m) {
       got[m] = function (url, opts) {
-        if (isObj(url) && !(url instanceof URL)) return got(assign({}, url, { method: m.toUpperCase() }));
+        if (isObj(url) && !(URL && url instanceof URL)) return got(assign({}, url, { method: m.toUpperCase() }));
         return got(url, assign({}, opts, { method: m.toUpperCase() }));
       };
     });
@@ -775,7 +850,7 @@
   }
 
   function makeKy(defaults) {
-    loadWeb();
+    loadFetch();
     defaults = defaults || {};
     function ky(url, opts) {
       opts = assign({}, defaults, opts);
@@ -802,7 +877,6 @@
   // ---- superagent: a chain sent when it is awaited or ended -------------------------
 
   function makeSuperagent() {
-    loadWeb();
     function Chain(method, url) {
       this._m = str(method).toUpperCase();
       this._u = str(url);
@@ -846,7 +920,10 @@
         if (!this._sent) {
           var b = this._form ? { json: null, data: keysOf(this._b) } : bodyOf(this._b);
           var params = this._q ? Object.keys(this._q) : null;
-          if (this._qs.length) params = (params || []).concat(keysOf(new URLSearchParams(this._qs.join("&"))));
+          if (this._qs.length) {
+            loadURL();
+            params = (params || []).concat(keysOf(new URLSearchParams(this._qs.join("&"))));
+          }
           record("superagent", this._m, this._u, params, this._h, b.json, b.data);
           this._sent = Promise.resolve({ status: 200, statusCode: 200, ok: true, body: makeData(), text: "{}", headers: { "content-type": "application/json" }, type: "application/json" });
         }
@@ -884,7 +961,6 @@
   // ---- unirest: a chain sent by end() or when awaited ---------------------------------
 
   function makeUnirest() {
-    loadWeb();
     function Chain(method, url) {
       this._m = str(method || "GET").toUpperCase();
       this._u = url === undefined ? "" : str(url);
@@ -934,6 +1010,7 @@
       catch: function (b) { return this._send().catch(b); },
     };
     function qsObject(q) {
+      loadURL();
       var out = {};
       new URLSearchParams(q).forEach(function (v, k) { out[k] = v; });
       return out;
@@ -957,9 +1034,8 @@
   // ---- request (legacy) ------------------------------------------------------------
 
   function makeRequestLib(promised) {
-    loadWeb();
     function req(a, b, c) {
-      var opts = isObj(a) && !(a instanceof URL) ? a : assign({}, isObj(b) ? b : {}, { url: a });
+      var opts = isObj(a) && !(URL && a instanceof URL) ? a : assign({}, isObj(b) ? b : {}, { url: a });
       var cb = typeof b === "function" ? b : c;
       var url = joinURL(opts.baseUrl, opts.url !== undefined ? opts.url : opts.uri);
       var body = opts.form !== undefined ? { json: null, data: keysOf(opts.form) } : isObj(opts.json) ? { json: keysOf(opts.json), data: null } : bodyOf(opts.body);
@@ -971,7 +1047,7 @@
     }
     ["get", "post", "put", "patch", "delete", "head"].forEach(function (m) {
       req[m] = function (a, b, c) {
-        var opts = isObj(a) && !(a instanceof URL) ? assign({}, a) : assign({}, isObj(b) ? b : {}, { url: a });
+        var opts = isObj(a) && !(URL && a instanceof URL) ? assign({}, a) : assign({}, isObj(b) ? b : {}, { url: a });
         opts.method = m.toUpperCase();
         return req(opts, typeof b === "function" ? b : c);
       };
@@ -1029,7 +1105,6 @@
   XMLHttpRequest.prototype.constructor = XMLHttpRequest;
 
   function makeJQuery() {
-    loadWeb();
     function jqXHR(p) {
       var x = { status: 200, statusText: "success", readyState: 4, responseText: "{}", responseJSON: makeData() };
       x.then = function (a, b) { return p.then(a, b); };
@@ -1076,7 +1151,7 @@
     $.get = shortcut("GET");
     $.getJSON = shortcut("GET", "json");
     $.post = shortcut("POST");
-    $.param = function (o) { return new URLSearchParams(o).toString(); };
+    $.param = function (o) { loadURL(); return new URLSearchParams(o).toString(); };
     $.ajaxSetup = function () {};
     $.each = function (o, fn) { if (isObj(o)) Object.keys(o).forEach(function (k) { fn(k, o[k]); }); };
     $.extend = function () { return assign.apply(null, arguments); };
@@ -1089,34 +1164,38 @@
 
   // ---- Node http/https, undici ---------------------------------------------------------
 
-  function EventEmitter() {}
-  EventEmitter.prototype = {
-    on: function (e, fn) {
-      if (!this._ev) this._ev = {};
-      (this._ev[e] = this._ev[e] || []).push(fn);
-      return this;
-    },
-    emit: function (e) {
-      var fs = (this._ev && this._ev[e]) || [];
-      var args = Array.prototype.slice.call(arguments, 1);
-      for (var i = 0; i < fs.length; i++) fs[i].apply(this, args);
-      return fs.length > 0;
-    },
-    removeListener: function () { return this; },
-    removeAllListeners: function () { return this; },
-    setMaxListeners: function () { return this; },
-    listenerCount: function (e) { return ((this._ev && this._ev[e]) || []).length; },
-  };
-  EventEmitter.prototype.once = EventEmitter.prototype.on;
-  EventEmitter.prototype.addListener = EventEmitter.prototype.on;
-  EventEmitter.prototype.off = EventEmitter.prototype.removeListener;
-  EventEmitter.EventEmitter = EventEmitter;
-  EventEmitter.default = EventEmitter;
-  EventEmitter.once = function () { return Promise.resolve([]); };
+  var EventEmitter;
+  function loadEvents() {
+    if (EventEmitter) return;
+    EventEmitter = function EventEmitter() {};
+    EventEmitter.prototype = {
+      on: function (e, fn) {
+        if (!this._ev) this._ev = {};
+        (this._ev[e] = this._ev[e] || []).push(fn);
+        return this;
+      },
+      emit: function (e) {
+        var fs = (this._ev && this._ev[e]) || [];
+        var args = Array.prototype.slice.call(arguments, 1);
+        for (var i = 0; i < fs.length; i++) fs[i].apply(this, args);
+        return fs.length > 0;
+      },
+      removeListener: function () { return this; },
+      removeAllListeners: function () { return this; },
+      setMaxListeners: function () { return this; },
+      listenerCount: function (e) { return ((this._ev && this._ev[e]) || []).length; },
+    };
+    EventEmitter.prototype.once = EventEmitter.prototype.on;
+    EventEmitter.prototype.addListener = EventEmitter.prototype.on;
+    EventEmitter.prototype.off = EventEmitter.prototype.removeListener;
+    EventEmitter.EventEmitter = EventEmitter;
+    EventEmitter.default = EventEmitter;
+    EventEmitter.once = function () { return Promise.resolve([]); };
+  }
 
   function makeNodeHTTP(proto) {
-    loadWeb();
-    loadNode();
+    loadBuffer();
+    loadEvents();
     var lib = proto === "https:" ? "https" : "http";
     function IncomingMessage() {
       this.statusCode = 200;
@@ -1170,7 +1249,7 @@
     function target(a, b, cb) {
       var opts = {};
       var url;
-      if (typeof a === "string" || a instanceof URL) {
+      if (typeof a === "string" || (URL && a instanceof URL)) {
         url = str(a);
         if (typeof b === "function") cb = b;
         else if (isObj(b)) opts = b;
@@ -1199,18 +1278,19 @@
   }
 
   function makeUndici() {
-    loadWeb();
+    loadFetch();
+    loadForm();
     function body() {
       return {
         json: function () { return Promise.resolve(makeData()); },
         text: function () { return Promise.resolve("{}"); },
         arrayBuffer: function () { return Promise.resolve(new ArrayBuffer(2)); },
-        blob: function () { return Promise.resolve(new Blob(["{}"])); },
+        blob: function () { loadBlob(); return Promise.resolve(new Blob(["{}"])); },
       };
     }
     function request(url, opts) {
       opts = opts || {};
-      var u = joinURL(opts.origin, isObj(url) && !(url instanceof URL) ? url.path : url);
+      var u = joinURL(opts.origin, isObj(url) && !(URL && url instanceof URL) ? url.path : url);
       var b = bodyOf(opts.body);
       record("undici", opts.method || "GET", u, opts.query, opts.headers, b.json, b.data);
       return Promise.resolve({ statusCode: 200, headers: { "content-type": "application/json" }, body: body(), trailers: {} });
@@ -1237,29 +1317,28 @@
     return m;
   }
 
-  // ---- Node built-ins: safe stubs and refusals, made on first use (loadNode) ----
-  var refusing, refused, b64chars, Buffer, btoa, atob, pathMod, qs, utilMod, cryptoMod, osMod, exitCode, processObj, timersMod, timersPromises;
-  function loadNode() {
-    if (pathMod) return;
+  // ---- Node built-ins: safe stubs and refusals, each made on first use ----
+  function refusing(name) {
+    return function () { throw new Error(name + " is not available in the sandbox"); };
+  }
 
-    refusing = function refusing(name) {
-      return function () { throw new Error(name + " is not available in the sandbox"); };
-    };
+  // A module that reaches the system: requiring it works, using it throws.
+  function refused(name) {
+    return new Proxy(function () {}, {
+      get: function (t, k) {
+        if (k === "then" || typeof k === "symbol") return undefined;
+        if (k === "__esModule") return false;
+        return refusing("require('" + name + "')." + str(k));
+      },
+      apply: function () { refusing("require('" + name + "')")(); },
+      construct: function () { refusing("require('" + name + "')")(); },
+      getPrototypeOf: function () { return Object.prototype; },
+    });
+  }
 
-    // A module that reaches the system: requiring it works, using it throws.
-    refused = function refused(name) {
-      return new Proxy(function () {}, {
-        get: function (t, k) {
-          if (k === "then" || typeof k === "symbol") return undefined;
-          if (k === "__esModule") return false;
-          return refusing("require('" + name + "')." + str(k));
-        },
-        apply: function () { refusing("require('" + name + "')")(); },
-        construct: function () { refusing("require('" + name + "')")(); },
-        getPrototypeOf: function () { return Object.prototype; },
-      });
-    };
-
+  var b64chars, Buffer, btoa, atob, pathMod, qs, utilMod, cryptoMod, osMod, exitCode, processObj, timersMod, timersPromises;
+  function loadBuffer() {
+    if (Buffer) return;
     b64chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     Buffer = function Buffer(s) {
       this._s = str(s);
@@ -1286,7 +1365,10 @@
 
     btoa = function btoa(s) { return host.b64enc(str(s)); };
     atob = function atob(s) { return host.b64dec(str(s)); };
+  }
 
+  function loadPath() {
+    if (pathMod) return;
     pathMod = {
       sep: "/",
       join: function () { return Array.prototype.slice.call(arguments).map(str).join("/").replace(/\/+/g, "/"); },
@@ -1301,16 +1383,22 @@
       format: function (o) { return (o.dir ? o.dir + "/" : "") + (o.base || o.name + (o.ext || "")); },
     };
     pathMod.posix = pathMod;
+  }
 
+  function loadQs() {
+    if (qs) return;
     qs = {
-      stringify: function (o) { return new URLSearchParams(isObj(o) ? o : {}).toString(); },
-      parse: function (s) { var out = {}; new URLSearchParams(str(s)).forEach(function (v, k) { out[k] = v; }); return out; },
+      stringify: function (o) { loadURL(); return new URLSearchParams(isObj(o) ? o : {}).toString(); },
+      parse: function (s) { loadURL(); var out = {}; new URLSearchParams(str(s)).forEach(function (v, k) { out[k] = v; }); return out; },
       escape: encodeURIComponent,
       unescape: decodeURIComponent,
     };
     qs.encode = qs.stringify;
     qs.decode = qs.parse;
+  }
 
+  function loadUtil() {
+    if (utilMod) return;
     utilMod = {
       format: function () { return Array.prototype.slice.call(arguments).map(function (a) { return fmt(a); }).join(" "); },
       inspect: function (v) { return fmt(v); },
@@ -1330,7 +1418,10 @@
       TextEncoder: function () {},
       TextDecoder: function () {},
     };
+  }
 
+  function loadCrypto() {
+    if (cryptoMod) return;
     cryptoMod = {
       createHash: function () {
         var h = { update: function () { return h; }, digest: function () { return "0000000000000000000000000000000000000000"; } };
@@ -1341,19 +1432,25 @@
         return h;
       },
       randomUUID: function () { return "00000000-0000-4000-8000-000000000000"; },
-      randomBytes: function (n) { return Buffer.from("0".repeat(Math.min(Number(n) || 0, 1024))); },
+      randomBytes: function (n) { loadBuffer(); return Buffer.from("0".repeat(Math.min(Number(n) || 0, 1024))); },
       randomInt: function () { return 1; },
       getRandomValues: function (a) { return a; },
       subtle: makeStub("subtle"),
     };
+  }
 
+  function loadOs() {
+    if (osMod) return;
     osMod = {
       platform: function () { return "linux"; }, type: function () { return "Linux"; }, arch: function () { return "x64"; },
       homedir: function () { return "/sandbox"; }, tmpdir: function () { return "/tmp"; }, hostname: function () { return "sandbox"; },
       cpus: function () { return [{}]; }, totalmem: function () { return 1 << 30; }, freemem: function () { return 1 << 29; },
       EOL: "\n", userInfo: function () { return { username: "sandbox" }; }, release: function () { return "6.0.0"; },
     };
+  }
 
+  function loadProcess() {
+    if (processObj) return;
     exitCode = 0;
     processObj = {
       env: {},
@@ -1390,7 +1487,10 @@
       stdin: makeStub("stdin"),
     };
     Object.defineProperty(processObj, "exitCode", { get: function () { return exitCode; }, set: function (v) { exitCode = Number(v) || 0; } });
+  }
 
+  function loadTimers() {
+    if (timersMod) return;
     timersMod = { setTimeout: setTimeoutF, setInterval: setIntervalF, setImmediate: setImmediateF, clearTimeout: clearF, clearInterval: clearF, clearImmediate: clearF };
     timersPromises = {
       setTimeout: function (ms, v) { return sleep(ms, v); },
@@ -1398,7 +1498,6 @@
       setInterval: function () { return makeStub("interval"); },
       scheduler: { wait: function (ms) { return sleep(ms); } },
     };
-
   }
 
   var stubModules = {};
@@ -1421,7 +1520,7 @@
   // an observable that emits the data once; HttpHeaders and HttpParams are the
   // immutable maps Angular's are.
   function makeAngularHTTP() {
-    loadWeb();
+    loadURL();
     function KV(init) {
       this._m = {};
       var o = isObj(init) && (init.fromObject || init.fromString) ? (init.fromObject || init.fromString) : init;
@@ -1505,6 +1604,7 @@
   // makeAngularCore: @angular/core's decorators as no-ops and inject(HttpClient)
   // giving a client; the rest stubs.
   function makeAngularCore() {
+    loadEvents();
     var deco = function () { return function (t) { return t; }; };
     var m = { Injectable: deco, Component: deco, NgModule: deco, Input: deco, Output: deco, Directive: deco, Pipe: deco,
       inject: function (t) { return t === requireF("@angular/common/http").HttpClient ? angularClient() : makeStub("inject"); },
@@ -1628,7 +1728,7 @@
     switch (n) {
       case "axios": return makeAxios();
       case "node-fetch": case "cross-fetch": case "isomorphic-fetch": case "isomorphic-unfetch":
-        loadWeb();
+        loadFetch();
         return fetchModule(n);
       case "got": return makeGot();
       case "ky": case "ky-universal": return makeKy();
@@ -1640,28 +1740,27 @@
       case "https": return makeNodeHTTP("https:");
       case "http": return makeNodeHTTP("http:");
       case "undici": return makeUndici();
-      case "events": return EventEmitter;
+      case "events": loadEvents(); return EventEmitter;
       case "react": case "preact/compat": case "preact/hooks": return makeReact();
       case "@angular/common/http": return makeAngularHTTP();
       case "@angular/core": return makeAngularCore();
     }
-    loadNode();
     switch (n) {
       case "url":
-        loadWeb();
+        loadURL();
         return { URL: URL, URLSearchParams: URLSearchParams, parse: function (u) { var x = new URL(u); return { protocol: x.protocol, host: x.host, hostname: x.hostname, port: x.port, pathname: x.pathname, search: x.search, query: x.search.slice(1), path: x.pathname + x.search, href: x.href }; }, format: function (u) { return u instanceof URL ? u.href : (u.protocol || "https:") + "//" + (u.host || u.hostname) + (u.pathname || "") + (u.search || ""); }, resolve: function (a, b) { return new URL(b, a).href; }, fileURLToPath: function (u) { return str(u).replace(/^file:\/\//, ""); }, pathToFileURL: function (p) { return new URL("file://" + p); } };
-      case "querystring": return qs;
-      case "path": case "path/posix": return pathMod;
-      case "util": return utilMod;
-      case "crypto": return cryptoMod;
-      case "os": return osMod;
-      case "buffer": return { Buffer: Buffer };
-      case "process": return processObj;
-      case "timers": return timersMod;
-      case "timers/promises": return timersPromises;
+      case "querystring": loadQs(); return qs;
+      case "path": case "path/posix": loadPath(); return pathMod;
+      case "util": loadUtil(); return utilMod;
+      case "crypto": loadCrypto(); return cryptoMod;
+      case "os": loadOs(); return osMod;
+      case "buffer": loadBuffer(); return { Buffer: Buffer };
+      case "process": loadProcess(); return processObj;
+      case "timers": loadTimers(); return timersMod;
+      case "timers/promises": loadTimers(); return timersPromises;
       case "assert": case "assert/strict":
         return Object.assign(function (c, m) { if (!c) throw new Error(m || "assertion failed"); }, { ok: function (c, m) { if (!c) throw new Error(m || "assertion failed"); }, equal: function () {}, strictEqual: function () {}, deepStrictEqual: function () {} });
-      case "stream": return { Readable: EventEmitter, Writable: EventEmitter, Transform: EventEmitter, PassThrough: EventEmitter, pipeline: function () {} };
+      case "stream": loadEvents(); return { Readable: EventEmitter, Writable: EventEmitter, Transform: EventEmitter, PassThrough: EventEmitter, pipeline: function () {} };
       case "stream/promises": return { pipeline: function () { return Promise.resolve(); } };
       case "zlib": return makeStub("zlib");
       case "string_decoder": return { StringDecoder: function () { this.write = str; this.end = function () { return ""; }; } };
@@ -1699,7 +1798,7 @@
   G.queueMicrotask = function (fn) { Promise.resolve().then(fn); };
   G.global = G.self = G;
   G.fetch = function fetch(input, init) {
-    loadWeb();
+    loadFetch();
     return fetchF(input, init);
   };
   G.XMLHttpRequest = XMLHttpRequest;
@@ -1716,35 +1815,33 @@
       case "TextDecoder": return function TextDecoder() { this.decode = function (s) { return str(s); }; };
       case "performance": return { now: function () { return clock; }, mark: function () {}, measure: function () {} };
       case "crypto":
-        loadNode();
+        loadCrypto();
         return { randomUUID: cryptoMod.randomUUID, getRandomValues: function (a) { return a; }, subtle: makeStub("subtle") };
       case "process": case "Buffer": case "btoa": case "atob":
-        loadNode();
         return N(n);
     }
-    loadWeb();
     return W(n);
   }
 
   function W(n) {
     switch (n) {
-      case "URL": return URL;
-      case "URLSearchParams": return URLSearchParams;
-      case "Headers": return Headers;
-      case "FormData": return FormData;
-      case "AbortController": return AbortController;
-      case "AbortSignal": return AbortSignal;
-      case "Blob": return Blob;
-      case "Request": return Request;
-      case "Response": return Response;
+      case "URL": loadURL(); return URL;
+      case "URLSearchParams": loadURL(); return URLSearchParams;
+      case "Headers": loadHeaders(); return Headers;
+      case "FormData": loadForm(); return FormData;
+      case "AbortController": loadAbort(); return AbortController;
+      case "AbortSignal": loadAbort(); return AbortSignal;
+      case "Blob": loadBlob(); return Blob;
+      case "Request": loadFetch(); return Request;
+      case "Response": loadFetch(); return Response;
     }
   }
   function N(n) {
     switch (n) {
-      case "process": return processObj;
-      case "Buffer": return Buffer;
-      case "btoa": return btoa;
-      case "atob": return atob;
+      case "process": loadProcess(); return processObj;
+      case "Buffer": loadBuffer(); return Buffer;
+      case "btoa": loadBuffer(); return btoa;
+      case "atob": loadBuffer(); return atob;
     }
   }
 
@@ -1799,10 +1896,21 @@
   var moduleObj = { exports: {} };
   var instances = {};
 
+  // isName: /^[A-Za-z_$][\w$]*$/.test(s)
+  function isName(s) {
+    if (typeof s !== "string" || !s.length) return false;
+    for (var i = 0; i < s.length; i++) {
+      var c = s.charCodeAt(i);
+      if (isLetter(c) || c === 95 || c === 36 || (i > 0 && c >= 48 && c <= 57)) continue;
+      return false;
+    }
+    return true;
+  }
+
   function find(name) {
     try {
       // the lookup evaluates its argument in the module's scope: a name only
-      if (lookup && /^[A-Za-z_$][\w$]*$/.test(name)) {
+      if (lookup && isName(name)) {
         var v = lookup(name);
         if (v !== undefined) return v;
       }
@@ -1862,7 +1970,7 @@
   function drive(def, argsJSON) {
     var t = target(def);
     if (!t) return { missing: true };
-    return { value: Reflect.apply(t.fn, t.self, args(JSON.parse(argsJSON))) };
+    return { value: applyTo(t.fn, t.self, args(JSON.parse(argsJSON))) };
   }
   drive.ctorArgs = {};
 
@@ -1894,7 +2002,7 @@
     callHanded: function (i) {
       var h = handed[i];
       var self = typeof h.self === "function" ? h.self() : h.self;
-      return { value: Reflect.apply(h.fn, self, [makeStub("req"), makeStub("res"), makeStub("next")]) };
+      return { value: applyTo(h.fn, self, [makeStub("req"), makeStub("res"), makeStub("next")]) };
     },
     setCtorArgs: function (c) { drive.ctorArgs = JSON.parse(c); },
     tick: tick,

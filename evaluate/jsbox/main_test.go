@@ -20,7 +20,9 @@ func TestMain(m *testing.M) {
 // newTestRunner starts a runner whose workers are this test binary.
 func newTestRunner(t testing.TB, opts Options) *Runner {
 	t.Helper()
-	opts.Command = []string{os.Args[0], WorkerArg}
+	if len(opts.Command) == 0 {
+		opts.Command = []string{os.Args[0], WorkerArg}
+	}
 	if opts.Timeout == 0 {
 		opts.Timeout = 2 * time.Second
 		if raceBuild {

