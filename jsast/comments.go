@@ -33,7 +33,7 @@ func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
 		if c.Start >= f.outer.Start {
 			continue
 		}
-		if c.EndRow == row-1 && lineStartsWith(src, c) {
+		if c.EndRow == row-1 && c.StartsLine(src) {
 			above = append([]*node{c}, above...)
 			row = c.Row
 			continue
@@ -105,17 +105,6 @@ func jsdocDescription(t string) string {
 		out = append(out, l)
 	}
 	return strings.TrimSpace(strings.Join(out, "\n"))
-}
-
-func lineStartsWith(src []byte, c *node) bool {
-	i := int(c.Start)
-	for i > 0 && src[i-1] != '\n' {
-		i--
-		if src[i] != ' ' && src[i] != '\t' {
-			return false
-		}
-	}
-	return true
 }
 
 // commentText is a comment's text without its markers: // and /* */, and the

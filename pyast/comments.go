@@ -28,7 +28,7 @@ func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
 		if c.Start >= f.outer.Start {
 			continue
 		}
-		if c.EndRow == row-1 && c.Col == f.outer.Col && lineStartsWith(src, c) {
+		if c.EndRow == row-1 && c.Col == f.outer.Col && c.StartsLine(src) {
 			above = append([]*node{c}, above...)
 			row = c.Row
 			continue
@@ -91,17 +91,6 @@ var codeLike = regexp.MustCompile(`^[\w.\[\]'"]+\s*(=|\(|\.)|^(import|from|print
 // looksLikeCode reports commented-out code.
 func looksLikeCode(t string) bool { return codeLike.MatchString(t) }
 
-func lineStartsWith(src []byte, c *node) bool {
-	i := int(c.Start)
-	for i > 0 && src[i-1] != '\n' {
-		i--
-		if src[i] != ' ' && src[i] != '\t' {
-			return false
-		}
-	}
-	return true
-}
-
 func commentText(c *node, src []byte) lang.Text {
 	t := strings.TrimSpace(strings.TrimLeft(c.Text(src), "#"))
 	return lang.Text{Text: t, StartLine: c.Row + 1, EndLine: c.EndRow + 1}
@@ -124,7 +113,7 @@ func docText(s *node, src []byte) string {
 // effectiveLOC counts the lines of n that hold code: not blank, not only a
 // comment, not the docstring.
 func effectiveLOC(src []byte, n *node, doc *lang.Text) int {
-	lines := strings.Split(lineText(src, n), "\n")
+	lines := strings.Split(n.LineText(src), "\n")
 	count := 0
 	for i, l := range lines {
 		row := n.Row + i + 1
