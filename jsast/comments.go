@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"sccg/internal/tstree"
 	"sccg/lang"
 )
 
@@ -62,31 +63,7 @@ func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
 			}
 		}
 	}
-	var inside []*node
-	for _, c := range x.m.comments {
-		if c.Start > f.outer.Start && c.End <= f.outer.End {
-			inside = append(inside, c)
-		}
-	}
-	opening, rest := inside, []*node(nil)
-	if first != nil {
-		n := 0
-		for n < len(inside) && inside[n].End <= first.Start {
-			n++
-		}
-		opening, rest = inside[:n], inside[n:]
-	}
-	openingLeads := len(opening) > 0 && (len(rest) == 0 || first == nil || first.Row > opening[len(opening)-1].EndRow+1)
-	for _, c := range opening {
-		t := commentText(c, src)
-		t.Inline = !openingLeads
-		facts.Comments = append(facts.Comments, t)
-	}
-	for _, c := range rest {
-		t := commentText(c, src)
-		t.Inline = true
-		facts.Comments = append(facts.Comments, t)
-	}
+	facts.Comments = append(facts.Comments, tstree.BodyComments(x.m.comments, f.outer, first, func(c *node) lang.Text { return commentText(c, src) })...)
 	doc := ""
 	if facts.Docstring != nil {
 		// a JSDoc block's @param and @returns lines describe the signature

@@ -43,3 +43,38 @@ func HashTokens(src []byte, token func(n *Node) (text string, ok bool), roots ..
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// BodyComments renders with text the comments (a file's, in source order) inside
+// outer, a function whose body's first statement is first (nil for none). The block
+// before first speaks for the whole function, Inline false, when it stands apart: a
+// blank line follows it, or no comment, or no statement. Every other comment
+// narrates a step: Inline.
+func BodyComments(comments []*Node, outer, first *Node, text func(*Node) lang.Text) []lang.Text {
+	var inside []*Node
+	for _, c := range comments {
+		if c.Start > outer.Start && c.End <= outer.End {
+			inside = append(inside, c)
+		}
+	}
+	opening, rest := inside, []*Node(nil)
+	if first != nil {
+		n := 0
+		for n < len(inside) && inside[n].End <= first.Start {
+			n++
+		}
+		opening, rest = inside[:n], inside[n:]
+	}
+	openingLeads := len(opening) > 0 && (len(rest) == 0 || first == nil || first.Row > opening[len(opening)-1].EndRow+1)
+	var out []lang.Text
+	for _, c := range opening {
+		t := text(c)
+		t.Inline = !openingLeads
+		out = append(out, t)
+	}
+	for _, c := range rest {
+		t := text(c)
+		t.Inline = true
+		out = append(out, t)
+	}
+	return out
+}
