@@ -1,6 +1,9 @@
 package lang
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Dedent removes up to col columns of leading spaces and tabs from every line of s:
 // a nested definition's text read as if it stood at the top level.
@@ -40,4 +43,25 @@ func LineText(src []byte, start, end int) string {
 		}
 	}
 	return string(src[start:end])
+}
+
+// ApplyEdits returns src with edits applied (offsets into src), in order of Start
+// and, at one Start, in the order given; an edit that overlaps one applied before
+// it is left out. It also returns how many edits it applied.
+func ApplyEdits(src []byte, edits []Edit) ([]byte, int) {
+	edits = slices.Clone(edits)
+	slices.SortStableFunc(edits, func(a, b Edit) int { return a.Start - b.Start })
+	var b strings.Builder
+	pos, applied := 0, 0
+	for _, e := range edits {
+		if e.Start < pos {
+			continue
+		}
+		b.Write(src[pos:e.Start])
+		b.WriteString(e.New)
+		pos = e.End
+		applied++
+	}
+	b.Write(src[pos:])
+	return []byte(b.String()), applied
 }

@@ -1,8 +1,10 @@
 package tstree
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 
 	"sccg/lang"
 )
@@ -77,4 +79,23 @@ func BodyComments(comments []*Node, outer, first *Node, text func(*Node) lang.Te
 		out = append(out, t)
 	}
 	return out
+}
+
+// MaskEdits applies a Mask's edits to src, whose tree under g is root
+// (lang.ApplyEdits), and parses the result when any edit was applied; root stands
+// for it otherwise. It fails with lang.ErrMaskBrokeSyntax when src parsed without
+// error and the result does not.
+func (g *Grammar) MaskEdits(ctx context.Context, src []byte, root *Node, edits []lang.Edit) (out []byte, outRoot *Node, applied int, err error) {
+	out, applied = lang.ApplyEdits(src, edits)
+	if applied == 0 {
+		return out, root, 0, nil
+	}
+	broken := root.HasError()
+	if outRoot, err = g.Parse(ctx, out); err != nil {
+		return nil, nil, 0, fmt.Errorf("mask: %w", err)
+	}
+	if !broken && outRoot.HasError() {
+		return nil, nil, 0, lang.ErrMaskBrokeSyntax
+	}
+	return out, outRoot, applied, nil
 }
