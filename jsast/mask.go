@@ -32,12 +32,7 @@ func Mask(ctx context.Context, d lang.Dialect, code []byte, fn string, rewrite f
 	}
 	var edits []lang.Edit
 	addEdits := func(base int, p lang.Piece, keep func(lang.Edit) bool) {
-		for _, e := range rewrite(p) {
-			if e.Start < 0 || e.End > len(p.Text) || e.Start > e.End || (keep != nil && !keep(e)) {
-				continue
-			}
-			edits = append(edits, lang.Edit{Start: base + e.Start, End: base + e.End, New: e.New})
-		}
+		edits = append(edits, lang.PlaceEdits(rewrite(p), base, len(p.Text), keep)...)
 	}
 	// stringPiece offers the literal stretch [from, to) of a string or template,
 	// with the escape sequences inside it protected.

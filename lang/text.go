@@ -65,3 +65,17 @@ func ApplyEdits(src []byte, edits []Edit) ([]byte, int) {
 	b.Write(src[pos:])
 	return []byte(b.String()), applied
 }
+
+// PlaceEdits returns the edits of a piece of n bytes that starts at base in the
+// source, as offsets into the source: those that lie inside the piece and that
+// keep accepts (nil accepts all).
+func PlaceEdits(edits []Edit, base, n int, keep func(Edit) bool) []Edit {
+	var out []Edit
+	for _, e := range edits {
+		if e.Start < 0 || e.End > n || e.Start > e.End || (keep != nil && !keep(e)) {
+			continue
+		}
+		out = append(out, Edit{Start: base + e.Start, End: base + e.End, New: e.New})
+	}
+	return out
+}

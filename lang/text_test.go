@@ -26,3 +26,11 @@ func TestApplyEdits(t *testing.T) {
 		t.Errorf("ApplyEdits = %q, %d", out, n)
 	}
 }
+
+func TestPlaceEdits(t *testing.T) {
+	got := PlaceEdits([]Edit{{Start: 0, End: 2, New: "x"}, {Start: 2, End: 9, New: "long"}, {Start: 3, End: 1}, {Start: 1, End: 3, New: "no"}}, 10, 3,
+		func(e Edit) bool { return e.New != "no" })
+	if len(got) != 1 || got[0] != (Edit{Start: 10, End: 12, New: "x"}) {
+		t.Errorf("PlaceEdits = %+v", got)
+	}
+}

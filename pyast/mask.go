@@ -19,12 +19,7 @@ func Mask(ctx context.Context, code []byte, fn string, rewrite func(lang.Piece) 
 	}
 	var edits []lang.Edit
 	addEdits := func(base int, p lang.Piece, keep func(lang.Edit) bool) {
-		for _, e := range rewrite(p) {
-			if e.Start < 0 || e.End > len(p.Text) || e.Start > e.End || (keep != nil && !keep(e)) {
-				continue
-			}
-			edits = append(edits, lang.Edit{Start: base + e.Start, End: base + e.End, New: e.New})
-		}
+		edits = append(edits, lang.PlaceEdits(rewrite(p), base, len(p.Text), keep)...)
 	}
 	root.Walk(func(n *node) bool {
 		switch n.Type {
