@@ -64,7 +64,7 @@ func (x *extractor) assemble(f *fnInfo) *program {
 		b.WriteString(strings.TrimRight(lineTextTo(src, ci.outer, body.Start+1), " \t"))
 		for _, mem := range members {
 			b.WriteString("\n")
-			b.WriteString(lineText(src, mem))
+			b.WriteString(mem.LineText(src))
 			if mem != f.outer {
 				extra = append(extra, lang.PulledIn{Name: ci.name + "." + memberName(mem, src), Kind: memberKind(mem),
 					StartLine: mem.Row + 1, EndLine: mem.EndRow + 1})
@@ -92,7 +92,7 @@ func (x *extractor) assemble(f *fnInfo) *program {
 		// reaches through this
 		text, dropped, kept := x.reducedObject(f)
 		if f.stmt.Col > 0 {
-			text = dedent(text, f.stmt.Col)
+			text = lang.Dedent(text, f.stmt.Col)
 		}
 		target = &piece{start: f.stmt.Start, text: text, kind: "target", row: f.stmt.Row, end: f.stmt.EndRow, node: f.stmt}
 		roots = []*node{f.stmt}
@@ -101,11 +101,11 @@ func (x *extractor) assemble(f *fnInfo) *program {
 			extra = append(extra, lang.PulledIn{Name: k.qual, Kind: "method", StartLine: k.outer.Row + 1, EndLine: k.outer.EndRow + 1})
 		}
 	case f.topLevel:
-		target = &piece{start: f.stmt.Start, text: lineText(src, f.stmt), kind: "target", row: f.stmt.Row, end: f.stmt.EndRow, node: f.stmt}
+		target = &piece{start: f.stmt.Start, text: f.stmt.LineText(src), kind: "target", row: f.stmt.Row, end: f.stmt.EndRow, node: f.stmt}
 		roots = []*node{f.stmt}
 		verbatim = f.stmt.Col == 0
 	default:
-		target = &piece{start: f.stmt.Start, text: dedent(lineText(src, f.stmt), f.stmt.Col), kind: "target", row: f.stmt.Row,
+		target = &piece{start: f.stmt.Start, text: lang.Dedent(f.stmt.LineText(src), f.stmt.Col), kind: "target", row: f.stmt.Row,
 			end: f.stmt.EndRow, node: f.stmt}
 		roots = []*node{f.stmt}
 	}
@@ -240,7 +240,7 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]*fnIn
 		if _, ok := pieces[st]; ok || inTarget(st) {
 			return
 		}
-		pieces[st] = &piece{start: st.Start, text: lineText(src, st), kind: kind, name: name, row: st.Row, end: st.EndRow, node: st}
+		pieces[st] = &piece{start: st.Start, text: st.LineText(src), kind: kind, name: name, row: st.Row, end: st.EndRow, node: st}
 		if kind != "import" {
 			queue = append(queue, freeNames(st, src)...)
 		}
@@ -255,7 +255,7 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]*fnIn
 		if g := closure[name]; g != nil {
 			if st := enclosingDecl(g, name, src); st != nil && !inTarget(st) {
 				if _, ok := pieces[st]; !ok {
-					pieces[st] = &piece{start: st.Start, text: dedent(lineText(src, st), st.Col), kind: "closure", name: name,
+					pieces[st] = &piece{start: st.Start, text: lang.Dedent(st.LineText(src), st.Col), kind: "closure", name: name,
 						row: st.Row, end: st.EndRow, node: st}
 					queue = append(queue, freeNames(st, src)...)
 				}

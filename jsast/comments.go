@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"sccg/internal/tstree"
 	"sccg/lang"
 )
 
@@ -33,7 +34,7 @@ func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
 		if c.Start >= f.outer.Start {
 			continue
 		}
-		if c.EndRow == row-1 && lineStartsWith(src, c) {
+		if c.EndRow == row-1 && c.StartsLine(src) {
 			above = append([]*node{c}, above...)
 			row = c.Row
 			continue
@@ -62,31 +63,7 @@ func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
 			}
 		}
 	}
-	var inside []*node
-	for _, c := range x.m.comments {
-		if c.Start > f.outer.Start && c.End <= f.outer.End {
-			inside = append(inside, c)
-		}
-	}
-	opening, rest := inside, []*node(nil)
-	if first != nil {
-		n := 0
-		for n < len(inside) && inside[n].End <= first.Start {
-			n++
-		}
-		opening, rest = inside[:n], inside[n:]
-	}
-	openingLeads := len(opening) > 0 && (len(rest) == 0 || first == nil || first.Row > opening[len(opening)-1].EndRow+1)
-	for _, c := range opening {
-		t := commentText(c, src)
-		t.Inline = !openingLeads
-		facts.Comments = append(facts.Comments, t)
-	}
-	for _, c := range rest {
-		t := commentText(c, src)
-		t.Inline = true
-		facts.Comments = append(facts.Comments, t)
-	}
+	facts.Comments = append(facts.Comments, tstree.BodyComments(x.m.comments, f.outer, first, func(c *node) lang.Text { return commentText(c, src) })...)
 	doc := ""
 	if facts.Docstring != nil {
 		// a JSDoc block's @param and @returns lines describe the signature
@@ -105,17 +82,6 @@ func jsdocDescription(t string) string {
 		out = append(out, l)
 	}
 	return strings.TrimSpace(strings.Join(out, "\n"))
-}
-
-func lineStartsWith(src []byte, c *node) bool {
-	i := int(c.Start)
-	for i > 0 && src[i-1] != '\n' {
-		i--
-		if src[i] != ' ' && src[i] != '\t' {
-			return false
-		}
-	}
-	return true
 }
 
 // commentText is a comment's text without its markers: // and /* */, and the

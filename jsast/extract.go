@@ -2,14 +2,13 @@ package jsast
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"sccg/internal/tstree"
 	"sccg/lang"
 )
 
@@ -309,7 +308,7 @@ func (x *extractor) function(f *fnInfo, enc string) (*lang.Function, error) {
 		StartLine: f.outer.Row + 1,
 		EndLine:   f.outer.EndRow + 1,
 		IsAsync:   f.async,
-		Source:    dedent(lineText(src, f.outer), f.outer.Col),
+		Source:    lang.Dedent(f.outer.LineText(src), f.outer.Col),
 		Status:    lang.StatusCandidate,
 	}
 	if f.class != nil {
@@ -330,7 +329,7 @@ func (x *extractor) function(f *fnInfo, enc string) (*lang.Function, error) {
 		facts.Parent = o.qual
 	}
 	x.comments(f, facts)
-	facts.EffectiveLOC = effectiveLines(lineText(src, f.outer))
+	facts.EffectiveLOC = effectiveLines(f.outer.LineText(src))
 	helpers := x.helperClosure(f)
 	facts.StatusCheck = x.statusCheck(append([]*fnInfo{f}, helpers...))
 	facts.ExceptionHandling = x.exceptionHandling(f, helpers)
@@ -401,7 +400,7 @@ func (x *extractor) topLevel(enc string) (*lang.Function, error) {
 	sort.Slice(stmts, func(i, j int) bool { return stmts[i].Start < stmts[j].Start })
 	var texts []string
 	for _, st := range stmts {
-		texts = append(texts, lineText(src, st))
+		texts = append(texts, st.LineText(src))
 	}
 	fn := &lang.Function{
 		Name: lang.ModuleQualName, QualName: lang.ModuleQualName,
@@ -579,65 +578,18 @@ func decorators(f *fnInfo, src []byte) []string {
 	return out
 }
 
-// lineText returns n's text from the start of its first line, so the first line
-// keeps its indentation like the others.
-func lineText(src []byte, n *node) string {
-	start := int(n.Start)
-	for start > 0 && src[start-1] != '\n' {
-		if c := src[start-1]; c != ' ' && c != '\t' {
-			return string(src[n.Start:n.End])
-		}
-		start--
-	}
-	return string(src[start:n.End])
-}
-
-// dedent removes col columns of leading whitespace from every line.
-func dedent(s string, col int) string {
-	if col == 0 {
-		return s
-	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		k := 0
-		for k < col && k < len(l) && (l[k] == ' ' || l[k] == '\t') {
-			k++
-		}
-		lines[i] = l[k:]
-	}
-	return strings.Join(lines, "\n")
-}
-
 // codeHash hashes the token stream of a parsed program, leaving out comments,
 // ignoring whitespace, semicolons' absence and the quote style of strings.
 func codeHash(src []byte, roots ...*node) string {
-	h := sha256.New()
-	var visit func(n *node)
-	visit = func(n *node) {
+	return tstree.HashTokens(src, func(n *node) (string, bool) {
 		switch n.Type {
-		case "comment", "html_comment":
-			return
-		case ";":
-			return
+		case "comment", "html_comment", ";":
+			return "", true
 		case "string":
-			fmt.Fprintf(h, "S:%s\x00", strings.NewReplacer(`\'`, `'`, `\"`, `"`).Replace(stringValue(n, src)))
-			return
+			return fmt.Sprintf("S:%s\x00", strings.NewReplacer(`\'`, `'`, `\"`, `"`).Replace(stringValue(n, src))), true
 		}
-		if len(n.Children) == 0 {
-			if n.End > n.Start {
-				h.Write(src[n.Start:n.End])
-				h.Write([]byte{0})
-			}
-			return
-		}
-		for _, c := range n.Children {
-			visit(c)
-		}
-	}
-	for _, r := range roots {
-		visit(r)
-	}
-	return hex.EncodeToString(h.Sum(nil))
+		return "", len(n.Children) == 0 && n.End <= n.Start
+	}, roots...)
 }
 
 // objectOf is the object literal a method or pair function is a member of, or nil.

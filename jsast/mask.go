@@ -3,7 +3,6 @@ package jsast
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"sccg/lang"
@@ -31,19 +30,9 @@ func Mask(ctx context.Context, d lang.Dialect, code []byte, fn string, rewrite f
 	if err != nil {
 		return nil, fmt.Errorf("mask: %w", err)
 	}
-	broken := root.HasError()
-	type span struct {
-		start, end int
-		text       string
-	}
-	var spans []span
+	var edits []lang.Edit
 	addEdits := func(base int, p lang.Piece, keep func(lang.Edit) bool) {
-		for _, e := range rewrite(p) {
-			if e.Start < 0 || e.End > len(p.Text) || e.Start > e.End || (keep != nil && !keep(e)) {
-				continue
-			}
-			spans = append(spans, span{base + e.Start, base + e.End, e.New})
-		}
+		edits = append(edits, lang.PlaceEdits(rewrite(p), base, len(p.Text), keep)...)
 	}
 	// stringPiece offers the literal stretch [from, to) of a string or template,
 	// with the escape sequences inside it protected.
@@ -124,30 +113,11 @@ func Mask(ctx context.Context, d lang.Dialect, code []byte, fn string, rewrite f
 		}
 		return true
 	})
-	slices.SortStableFunc(spans, func(a, b span) int { return a.start - b.start })
-	var b strings.Builder
-	pos, edits := 0, 0
-	for _, s := range spans {
-		if s.start < pos {
-			continue // overlaps an edit already made
-		}
-		b.Write(code[pos:s.start])
-		b.WriteString(s.text)
-		pos = s.end
-		edits++
+	out, mroot, applied, err := grammars[g].MaskEdits(ctx, code, root, edits)
+	if err != nil {
+		return nil, err
 	}
-	b.Write(code[pos:])
-	out := []byte(b.String())
-	mroot := root
-	if edits > 0 {
-		if mroot, err = parse(ctx, g, out); err != nil {
-			return nil, fmt.Errorf("mask: %w", err)
-		}
-		if !broken && mroot.HasError() {
-			return nil, lang.ErrMaskBrokeSyntax
-		}
-	}
-	res := &lang.Masked{Code: string(out), Edits: edits}
+	res := &lang.Masked{Code: string(out), Edits: applied}
 	if i := functionIndex(root, code, fn); i >= 0 {
 		// edits never change the tree's shape: the function is the same one there
 		if f, name := nthFunction(mroot, out, i); f != nil {

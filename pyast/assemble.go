@@ -65,7 +65,7 @@ func (x *extractor) assemble(f *fnInfo) *program {
 				b.WriteString("\n")
 			}
 			b.WriteString("\n")
-			b.WriteString(lineText(src, mem))
+			b.WriteString(mem.LineText(src))
 			if mem != f.outer {
 				extra = append(extra, lang.PulledIn{Name: ci.name + "." + memberName(mem, src), Kind: memberKind(mem), StartLine: mem.Row + 1, EndLine: mem.EndRow + 1})
 			}
@@ -83,11 +83,11 @@ func (x *extractor) assemble(f *fnInfo) *program {
 			}
 		}
 	case f.topLevel:
-		target = &piece{start: f.outer.Start, text: lineText(src, f.outer), kind: "target", row: f.outer.Row, end: f.outer.EndRow,
+		target = &piece{start: f.outer.Start, text: f.outer.LineText(src), kind: "target", row: f.outer.Row, end: f.outer.EndRow,
 			nodes: []*node{f.outer}}
 		roots = []*node{f.outer}
 	default:
-		target = &piece{start: f.outer.Start, text: dedent(lineText(src, f.outer), f.outer.Col), kind: "target", row: f.outer.Row, end: f.outer.EndRow,
+		target = &piece{start: f.outer.Start, text: lang.Dedent(f.outer.LineText(src), f.outer.Col), kind: "target", row: f.outer.Row, end: f.outer.EndRow,
 			nodes: []*node{f.outer}, rewritten: true}
 		roots = []*node{f.outer}
 	}
@@ -104,7 +104,7 @@ func (x *extractor) assembleRoots(stmts []*node, closure map[string]bool) *progr
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(lineText(x.m.src, st))
+		b.WriteString(st.LineText(x.m.src))
 	}
 	target := &piece{start: stmts[0].Start, text: b.String(), kind: "target", row: stmts[0].Row, nodes: stmts}
 	return x.build(stmts, target, closure)
@@ -303,7 +303,7 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 			if kind == "assignment" && isConstantName(name) {
 				kind = "constant"
 			}
-			pieces[b.stmt] = &piece{start: b.stmt.Start, text: lineText(src, b.stmt), kind: kind, name: name, row: b.stmt.Row, end: b.stmt.EndRow,
+			pieces[b.stmt] = &piece{start: b.stmt.Start, text: b.stmt.LineText(src), kind: kind, name: name, row: b.stmt.Row, end: b.stmt.EndRow,
 				nodes: []*node{b.stmt}}
 			if b.kind != "import" {
 				queue = append(queue, freeNames(b.stmt, src)...)
@@ -315,7 +315,7 @@ func (x *extractor) build(roots []*node, target *piece, closure map[string]bool)
 	if starsUsed {
 		for _, st := range m.stars {
 			if _, ok := pieces[st]; !ok {
-				pieces[st] = &piece{start: st.Start, text: lineText(src, st), kind: "import", row: st.Row, end: st.EndRow, nodes: []*node{st}}
+				pieces[st] = &piece{start: st.Start, text: st.LineText(src), kind: "import", row: st.Row, end: st.EndRow, nodes: []*node{st}}
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package pyast
 
 import (
+	"sccg/internal/tstree"
 	"sccg/lang"
 
 	"regexp"
@@ -28,7 +29,7 @@ func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
 		if c.Start >= f.outer.Start {
 			continue
 		}
-		if c.EndRow == row-1 && c.Col == f.outer.Col && lineStartsWith(src, c) {
+		if c.EndRow == row-1 && c.Col == f.outer.Col && c.StartsLine(src) {
 			above = append([]*node{c}, above...)
 			row = c.Row
 			continue
@@ -53,32 +54,7 @@ func (x *extractor) comments(f *fnInfo, facts *lang.Facts) {
 			break
 		}
 	}
-	var inside []*node
-	for _, c := range x.m.comments {
-		if c.Start > f.outer.Start && c.End <= f.outer.End {
-			inside = append(inside, c)
-		}
-	}
-	// the body's opening block: the comments before its first statement
-	opening, rest := inside, []*node(nil)
-	if first != nil {
-		n := 0
-		for n < len(inside) && inside[n].End <= first.Start {
-			n++
-		}
-		opening, rest = inside[:n], inside[n:]
-	}
-	openingLeads := len(opening) > 0 && (len(rest) == 0 || first == nil || first.Row > opening[len(opening)-1].EndRow+1)
-	for _, c := range opening {
-		t := commentText(c, src)
-		t.Inline = !openingLeads
-		facts.Comments = append(facts.Comments, t)
-	}
-	for _, c := range rest {
-		t := commentText(c, src)
-		t.Inline = true
-		facts.Comments = append(facts.Comments, t)
-	}
+	facts.Comments = append(facts.Comments, tstree.BodyComments(x.m.comments, f.outer, first, func(c *node) lang.Text { return commentText(c, src) })...)
 	doc := ""
 	if facts.Docstring != nil {
 		doc = facts.Docstring.Text
@@ -90,17 +66,6 @@ var codeLike = regexp.MustCompile(`^[\w.\[\]'"]+\s*(=|\(|\.)|^(import|from|print
 
 // looksLikeCode reports commented-out code.
 func looksLikeCode(t string) bool { return codeLike.MatchString(t) }
-
-func lineStartsWith(src []byte, c *node) bool {
-	i := int(c.Start)
-	for i > 0 && src[i-1] != '\n' {
-		i--
-		if src[i] != ' ' && src[i] != '\t' {
-			return false
-		}
-	}
-	return true
-}
 
 func commentText(c *node, src []byte) lang.Text {
 	t := strings.TrimSpace(strings.TrimLeft(c.Text(src), "#"))
@@ -124,7 +89,7 @@ func docText(s *node, src []byte) string {
 // effectiveLOC counts the lines of n that hold code: not blank, not only a
 // comment, not the docstring.
 func effectiveLOC(src []byte, n *node, doc *lang.Text) int {
-	lines := strings.Split(lineText(src, n), "\n")
+	lines := strings.Split(n.LineText(src), "\n")
 	count := 0
 	for i, l := range lines {
 		row := n.Row + i + 1

@@ -2,14 +2,13 @@ package pyast
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"sccg/internal/tstree"
 	"sccg/lang"
 )
 
@@ -271,7 +270,7 @@ func (x *extractor) function(f *fnInfo, enc string) (*lang.Function, error) {
 		StartLine: f.outer.Row + 1,
 		EndLine:   f.outer.EndRow + 1,
 		IsAsync:   f.async,
-		Source:    dedent(lineText(src, f.outer), f.outer.Col),
+		Source:    lang.Dedent(f.outer.LineText(src), f.outer.Col),
 		Status:    lang.StatusCandidate,
 	}
 	if f.class != nil {
@@ -357,7 +356,7 @@ func (x *extractor) topLevel(enc string) (*lang.Function, error) {
 	}
 	var texts []string
 	for _, st := range stmts {
-		texts = append(texts, lineText(src, st))
+		texts = append(texts, st.LineText(src))
 	}
 	fn := &lang.Function{
 		Name: ModuleQualName, QualName: ModuleQualName,
@@ -536,48 +535,15 @@ func signature(def *node, src []byte) string {
 	return strings.TrimSuffix(strings.TrimSpace(s), ":")
 }
 
-// lineText returns n's text from the start of its first line, so the first line
-// keeps its indentation like the others.
-func lineText(src []byte, n *node) string {
-	start := int(n.Start)
-	for start > 0 && src[start-1] != '\n' {
-		if c := src[start-1]; c != ' ' && c != '\t' {
-			return string(src[n.Start:n.End]) // other code before it on its line
-		}
-		start--
-	}
-	return string(src[start:n.End])
-}
-
-// dedent removes col columns of leading whitespace from every line.
-func dedent(s string, col int) string {
-	if col == 0 {
-		return s
-	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		k := 0
-		for k < col && k < len(l) && (l[k] == ' ' || l[k] == '\t') {
-			k++
-		}
-		lines[i] = l[k:]
-	}
-	return strings.Join(lines, "\n")
-}
-
 // codeHash hashes the token stream of a parsed program, leaving out comments and
 // docstrings, ignoring whitespace and the quote style of string literals.
 func codeHash(src []byte, roots ...*node) string {
-	h := sha256.New()
-	var visit func(n *node)
-	visit = func(n *node) {
+	return tstree.HashTokens(src, func(n *node) (string, bool) {
 		switch n.Type {
 		case "comment":
-			return
+			return "", true
 		case "expression_statement":
-			if isDocstring(n) {
-				return
-			}
+			return "", isDocstring(n)
 		case "string":
 			prefix := strings.ReplaceAll(stringPrefix(n, src), "u", "")
 			inner := ""
@@ -585,22 +551,10 @@ func codeHash(src []byte, roots ...*node) string {
 				inner = string(src[n.Children[0].End:n.Children[len(n.Children)-1].Start])
 			}
 			inner = strings.NewReplacer(`\'`, `'`, `\"`, `"`).Replace(inner)
-			fmt.Fprintf(h, "S%s:%s\x00", prefix, inner)
-			return
+			return fmt.Sprintf("S%s:%s\x00", prefix, inner), true
 		}
-		if len(n.Children) == 0 {
-			h.Write(src[n.Start:n.End])
-			h.Write([]byte{0})
-			return
-		}
-		for _, c := range n.Children {
-			visit(c)
-		}
-	}
-	for _, r := range roots {
-		visit(r)
-	}
-	return hex.EncodeToString(h.Sum(nil))
+		return "", false
+	}, roots...)
 }
 
 // isDocstring reports an expression statement that is only a string and is the

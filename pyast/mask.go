@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sccg/lang"
-	"slices"
 	"strings"
 )
 
@@ -18,19 +17,9 @@ func Mask(ctx context.Context, code []byte, fn string, rewrite func(lang.Piece) 
 	if err != nil {
 		return nil, fmt.Errorf("mask: %w", err)
 	}
-	broken := root.HasError()
-	type span struct {
-		start, end int
-		text       string
-	}
-	var spans []span
+	var edits []lang.Edit
 	addEdits := func(base int, p lang.Piece, keep func(lang.Edit) bool) {
-		for _, e := range rewrite(p) {
-			if e.Start < 0 || e.End > len(p.Text) || e.Start > e.End || (keep != nil && !keep(e)) {
-				continue
-			}
-			spans = append(spans, span{base + e.Start, base + e.End, e.New})
-		}
+		edits = append(edits, lang.PlaceEdits(rewrite(p), base, len(p.Text), keep)...)
 	}
 	root.Walk(func(n *node) bool {
 		switch n.Type {
@@ -73,30 +62,11 @@ func Mask(ctx context.Context, code []byte, fn string, rewrite func(lang.Piece) 
 		}
 		return true
 	})
-	slices.SortStableFunc(spans, func(a, b span) int { return a.start - b.start })
-	var b strings.Builder
-	pos, edits := 0, 0
-	for _, s := range spans {
-		if s.start < pos {
-			continue // overlaps an edit already made
-		}
-		b.Write(code[pos:s.start])
-		b.WriteString(s.text)
-		pos = s.end
-		edits++
+	out, mroot, applied, err := python.MaskEdits(ctx, code, root, edits)
+	if err != nil {
+		return nil, err
 	}
-	b.Write(code[pos:])
-	out := []byte(b.String())
-	mroot := root
-	if edits > 0 {
-		if mroot, err = parse(ctx, out); err != nil {
-			return nil, fmt.Errorf("mask: %w", err)
-		}
-		if !broken && mroot.HasError() {
-			return nil, lang.ErrMaskBrokeSyntax
-		}
-	}
-	m := &lang.Masked{Code: string(out), Edits: edits}
+	m := &lang.Masked{Code: string(out), Edits: applied}
 	if i := functionIndex(root, code, fn); i >= 0 {
 		// edits never change the tree's shape: the function is the same one there
 		def := nthFunction(mroot, i)
