@@ -720,17 +720,23 @@ func analyze(ctx context.Context, fe lang.Frontend, d lang.Dialect, code string)
 	}
 	var clients map[string]bool
 	g := tree.Grammar
-	tree.Root.Walk(func(n *lang.Node) bool {
-		if g.Identifiers[n.Kind] && n.End-n.Start <= len("XMLHttpRequest") {
-			if name := n.Text(tree.Source); globalClients[name] {
-				if clients == nil {
-					clients = map[string]bool{}
-				}
-				clients[name] = true
-			}
+	if globals := fe.GlobalClients(); len(globals) > 0 {
+		longest := 0
+		for _, c := range globals {
+			longest = max(longest, len(c))
 		}
-		return true
-	})
+		tree.Root.Walk(func(n *lang.Node) bool {
+			if g.Identifiers[n.Kind] && n.End-n.Start <= longest {
+				if name := n.Text(tree.Source); slices.Contains(globals, name) {
+					if clients == nil {
+						clients = map[string]bool{}
+					}
+					clients[name] = true
+				}
+			}
+			return true
+		})
+	}
 	return metrics.AnalyzeTree(code, g, tree), secret, clients
 }
 

@@ -207,23 +207,6 @@ func readPackageList(list string) map[string]bool {
 	return known
 }
 
-// httpClients are the Python modules that count as importing an HTTP client.
-var httpClients = map[string]bool{"requests": true, "httpx": true, "aiohttp": true, "urllib": true,
-	"urllib3": true, "http": true}
-
-// npmClients are the JavaScript packages and Node modules that count as importing
-// an HTTP client, and globalClients the clients a JavaScript program may use
-// without an import: the runtime's, and those a page's script tags provide
-// (axios and jQuery from a CDN).
-var (
-	npmClients = map[string]bool{"axios": true, "node-fetch": true, "got": true, "superagent": true, "ky": true,
-		"undici": true, "cross-fetch": true, "isomorphic-fetch": true, "request": true, "request-promise": true,
-		"request-promise-native": true, "needle": true, "unirest": true, "jquery": true, "http": true, "https": true,
-		"ky-universal": true, "@angular/common": true, "wretch": true, "ofetch": true, "make-fetch-happen": true,
-		"phin": true, "bent": true, "redaxios": true}
-	globalClients = map[string]bool{"fetch": true, "XMLHttpRequest": true, "axios": true, "$": true, "jQuery": true}
-)
-
 // Package is the package (Python: top-level module) an import names; "" for a
 // relative import. JavaScript's node: prefix is dropped.
 func Package(n lang.Name, imp string) string {
@@ -255,10 +238,14 @@ func builtin(n lang.Name, p string) bool {
 
 // Valid reports whether every import of code in language n is one of the
 // runtime's modules or a known package (relative imports are not) and an HTTP
-// client is imported, or, where the language has one, named as a global
-// (names are the code's identifiers).
+// client is imported, or, where the language has them, named as a global
+// (names are the code's identifiers the frontend's GlobalClients name).
 func (d *Dependencies) Valid(n lang.Name, imports []string, names map[string]bool) bool {
 	n = lang.Of(string(n)).Family()
+	fe, err := frontends.For(n)
+	if err != nil {
+		return false
+	}
 	known := d.known[n]
 	client := false
 	for _, imp := range imports {
@@ -269,20 +256,10 @@ func (d *Dependencies) Valid(n lang.Name, imports []string, names map[string]boo
 		if !builtin(n, top) && !known[top] {
 			return false
 		}
-		switch n {
-		case lang.JavaScript:
-			client = client || npmClients[top]
-		default:
-			if httpClients[top] && (top != "urllib" || imp == "urllib.request" || imp == "urllib") &&
-				(top != "http" || imp == "http.client") {
-				client = true
-			}
-		}
+		client = client || fe.HTTPClient(imp)
 	}
-	if n == lang.JavaScript && !client {
-		for g := range globalClients {
-			client = client || names[g]
-		}
+	for _, g := range fe.GlobalClients() {
+		client = client || names[g]
 	}
 	return client
 }

@@ -43,6 +43,25 @@ func (Frontend) Imports(ctx context.Context, d lang.Dialect, code []byte) ([]str
 // built into an older runtime only (legacy is always false).
 func (Frontend) Builtin(module string) (current, legacy bool) { return IsBuiltin(module), false }
 
+// npmClients are the packages and Node modules whose import brings an HTTP client.
+var npmClients = map[string]bool{"axios": true, "node-fetch": true, "got": true, "superagent": true, "ky": true,
+	"undici": true, "cross-fetch": true, "isomorphic-fetch": true, "request": true, "request-promise": true,
+	"request-promise-native": true, "needle": true, "unirest": true, "jquery": true, "http": true, "https": true,
+	"ky-universal": true, "@angular/common": true, "wretch": true, "ofetch": true, "make-fetch-happen": true,
+	"phin": true, "bent": true, "redaxios": true}
+
+// HTTPClient reports an import of an HTTP client's package (a subpath of it
+// too: axios/dist/node/axios.cjs) or of Node's http and https.
+func (Frontend) HTTPClient(module string) bool {
+	return npmClients[packageName(strings.TrimPrefix(module, "node:"))]
+}
+
+// GlobalClients are the runtime's fetch and XMLHttpRequest, and axios and jQuery
+// as a page's script tags provide them.
+func (Frontend) GlobalClients() []string {
+	return []string{"fetch", "XMLHttpRequest", "axios", "$", "jQuery"}
+}
+
 // EffectiveLOC is the package's EffectiveLOC.
 func (Frontend) EffectiveLOC(code string) int { return EffectiveLOC(code) }
 

@@ -129,6 +129,13 @@ type Frontend interface {
 	// library, Node's built-in modules), legacy for an older version only (Python
 	// 2's urllib2).
 	Builtin(module string) (current, legacy bool)
+	// HTTPClient reports whether importing module (as the code writes it:
+	// "urllib.request", "node:https", "axios/dist/node/axios.cjs") brings an HTTP
+	// client, which Dep asks a program to import; GlobalClients are the clients a
+	// program may use without an import (JavaScript's fetch), nil where there are
+	// none.
+	HTTPClient(module string) bool
+	GlobalClients() []string
 
 	// EffectiveLOC counts the lines that are neither blank nor comments nor
 	// docstrings.

@@ -2,6 +2,7 @@ package pyast
 
 import (
 	"context"
+	"strings"
 
 	"sccg/internal/pycompile"
 	"sccg/lang"
@@ -33,6 +34,22 @@ func (Frontend) Imports(ctx context.Context, _ lang.Dialect, code []byte) ([]str
 func (Frontend) Builtin(module string) (current, legacy bool) {
 	return IsStdlib(module), IsPython2Stdlib(module)
 }
+
+// httpClients are the modules whose import brings an HTTP client; of urllib and
+// http, only the submodule that makes requests.
+var httpClients = map[string]bool{"requests": true, "httpx": true, "aiohttp": true, "urllib": true,
+	"urllib3": true, "http": true}
+
+// HTTPClient reports an import of requests, httpx, aiohttp, urllib3,
+// urllib(.request) or http.client.
+func (Frontend) HTTPClient(module string) bool {
+	top, _, _ := strings.Cut(module, ".")
+	return httpClients[top] && (top != "urllib" || module == "urllib.request" || module == "urllib") &&
+		(top != "http" || module == "http.client")
+}
+
+// GlobalClients is nil: Python has no HTTP client without an import.
+func (Frontend) GlobalClients() []string { return nil }
 
 // EffectiveLOC is the package's EffectiveLOC.
 func (Frontend) EffectiveLOC(code string) int { return EffectiveLOC(code) }
