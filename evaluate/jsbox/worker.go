@@ -168,19 +168,8 @@ func writeJob(w io.Writer, j job) error {
 
 // readJob reads a frame writeJob wrote.
 func readJob(r *bufio.Reader, j *job) error {
-	var hdr [4]byte
-	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return err
-	}
-	n := binary.BigEndian.Uint32(hdr[:])
-	if n > maxFrame {
-		return fmt.Errorf("frame of %d bytes is over the limit", n)
-	}
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(r, buf); err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
+	buf, err := readFrameBytes(r)
+	if err != nil {
 		return err
 	}
 	next := func() (string, error) {
@@ -192,7 +181,6 @@ func readJob(r *bufio.Reader, j *job) error {
 		buf = buf[4+k:]
 		return s, nil
 	}
-	var err error
 	if j.Lang, err = next(); err != nil {
 		return err
 	}
@@ -228,20 +216,30 @@ func (p phases) wire() wirePhases {
 	return wirePhases{int64(p.transform), int64(p.parse), int64(p.runtime), int64(p.code)}
 }
 
-func readFrame(r *bufio.Reader, v any) error {
+// readFrameBytes reads one length-prefixed frame's payload.
+func readFrameBytes(r *bufio.Reader) ([]byte, error) {
 	var hdr [4]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return err
+		return nil, err
 	}
 	n := binary.BigEndian.Uint32(hdr[:])
 	if n > maxFrame {
-		return fmt.Errorf("frame of %d bytes is over the limit", n)
+		return nil, fmt.Errorf("frame of %d bytes is over the limit", n)
 	}
 	buf := make([]byte, n)
 	if _, err := io.ReadFull(r, buf); err != nil {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
+		return nil, err
+	}
+	return buf, nil
+}
+
+// readFrame reads one frame of JSON into v.
+func readFrame(r *bufio.Reader, v any) error {
+	buf, err := readFrameBytes(r)
+	if err != nil {
 		return err
 	}
 	return json.Unmarshal(buf, v)
