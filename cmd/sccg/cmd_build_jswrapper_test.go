@@ -54,12 +54,7 @@ async function getUser(userId) {
 module.exports = { getJson, getMe, getUser };
 `})
 	e, out, errb := newTestEnv(t)
-	dir := t.TempDir()
-	importTestRun(t, e, 0, "build", "--docs", docs, "--local", repos, "--out", dir, "--per-repo", "-1")
-	recs, err := release.ReadFile(filepath.Join(dir, "sccgbench.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := buildLocal(t, e, docs, repos)
 	byName := map[string]release.Record{}
 	for _, r := range recs {
 		byName[r.FunctionName] = r

@@ -127,12 +127,7 @@ func TestBuildLargeAPI(t *testing.T) {
 	}
 	docs, repos := largeAPIInputs(t)
 	e, out, errb := newTestEnv(t)
-	dir := t.TempDir()
-	importTestRun(t, e, 0, "build", "--docs", docs, "--local", repos, "--out", dir, "--per-repo", "-1")
-	recs, err := release.ReadFile(filepath.Join(dir, "sccgbench.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := buildLocal(t, e, docs, repos)
 	byName := map[string]release.Record{}
 	perAPI := map[string]int{}
 	for _, r := range recs {
@@ -210,4 +205,17 @@ func jsonWhy(t *testing.T, e *env, subject string) string {
 		t.Fatalf("why --json: %v", err)
 	}
 	return buf.String()
+}
+
+// buildLocal runs sccg build over docs and the local repositories, every
+// repository's functions kept (--per-repo -1), and returns the benchmark.
+func buildLocal(t *testing.T, e *env, docs, repos string) []release.Record {
+	t.Helper()
+	dir := t.TempDir()
+	importTestRun(t, e, 0, "build", "--docs", docs, "--local", repos, "--out", dir, "--per-repo", "-1")
+	recs, err := release.ReadFile(filepath.Join(dir, "sccgbench.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }
