@@ -112,16 +112,24 @@
     var p = Object.getPrototypeOf(o);
     return p === Object.prototype || p === null;
   }
+  // withStubs is o with a stub (made on first read, then kept) for each property
+  // it lacks, so code reads what a real module or object would have; lacking(k),
+  // when given, makes that value instead. Symbols, then, toJSON and __esModule read
+  // as absent: no stand-in is a thenable or a module flag.
+  function withStubs(o, name, lacking) {
+    return new Proxy(o, { get: function (t, k) {
+      if (typeof k === "symbol" || k === "then" || k === "toJSON" || k === "__esModule") return undefined;
+      if (!hasOwn.call(t, k)) t[k] = lacking ? lacking(k) : makeStub(name);
+      return t[k];
+    } });
+  }
+
   function handOptions(o) {
     var vm = null;
     var self = function () {
       if (vm) return vm;
       var own = {};
-      vm = new Proxy(own, { get: function (t, k) {
-        if (typeof k === "symbol" || k === "then" || k === "toJSON") return undefined;
-        if (!hasOwn.call(t, k)) t[k] = makeStub("this");
-        return t[k];
-      } });
+      vm = withStubs(own, "this");
       try { var d = typeof o.data === "function" ? o.data.call(vm) : o.data; if (isObj(d)) assign(own, d); } catch (e) {}
       if (isPlain(o.methods)) assign(own, o.methods);
       return vm;
@@ -1591,11 +1599,7 @@
     var m = { HttpClient: HttpClient, HttpHeaders: HttpHeaders, HttpParams: HttpParams, HttpRequest: HttpRequest,
       HttpErrorResponse: Error, HttpClientModule: {}, provideHttpClient: function () { return {}; },
       withFetch: function () { return {}; }, withInterceptors: function () { return {}; } };
-    return new Proxy(m, { get: function (t, k) {
-      if (typeof k === "symbol" || k === "__esModule") return undefined;
-      if (!hasOwn.call(t, k)) t[k] = makeStub("@angular/common/http");
-      return t[k];
-    } });
+    return withStubs(m, "@angular/common/http");
   }
 
   // angularClient is an HttpClient for a constructor parameter that takes one.
@@ -1609,11 +1613,7 @@
     var m = { Injectable: deco, Component: deco, NgModule: deco, Input: deco, Output: deco, Directive: deco, Pipe: deco,
       inject: function (t) { return t === requireF("@angular/common/http").HttpClient ? angularClient() : makeStub("inject"); },
       EventEmitter: EventEmitter };
-    return new Proxy(m, { get: function (t, k) {
-      if (typeof k === "symbol" || k === "__esModule") return undefined;
-      if (!hasOwn.call(t, k)) t[k] = makeStub("@angular/core");
-      return t[k];
-    } });
+    return withStubs(m, "@angular/core");
   }
 
   // ---- React and the DOM ---------------------------------------------------------
@@ -1644,13 +1644,7 @@
       memo: function (c) { return c; },
       createElement: function () { return makeStub("element"); },
     };
-    return new Proxy(R, {
-      get: function (t, k) {
-        if (typeof k === "symbol" || k === "__esModule") return undefined;
-        if (!hasOwn.call(t, k)) t[k] = makeStub("react");
-        return t[k];
-      },
-    });
+    return withStubs(R, "react");
   }
 
   // makeElement: a DOM element with no children and no value, so loops that empty
@@ -1680,23 +1674,14 @@
       focus: function () {}, blur: function () {}, click: function () {}, reset: function () {}, submit: function () {},
       getBoundingClientRect: function () { return { top: 0, left: 0, width: 0, height: 0 }; },
     };
-    var live = {
-      children: function () { return kids.slice(); }, childNodes: function () { return kids.slice(); },
-      firstChild: function () { return kids.length ? kids[0] : null; }, lastChild: function () { return kids.length ? kids[kids.length - 1] : null; },
-      firstElementChild: function () { return kids.length ? kids[0] : null; }, lastElementChild: function () { return kids.length ? kids[kids.length - 1] : null; },
-      childElementCount: function () { return kids.length; },
-    };
-    return new Proxy(el, {
-      get: function (t, k) {
-        if (typeof k === "symbol") return undefined;
-        if (hasOwn.call(live, k)) return live[k]();
-        if (!hasOwn.call(t, k)) {
-          if (k === "then" || k === "toJSON") return undefined;
-          t[k] = /^on[a-z]+$/.test(k) ? null : makeStub("element");
-        }
-        return t[k];
-      },
-    });
+    var first = function () { return kids.length ? kids[0] : null; };
+    var last = function () { return kids.length ? kids[kids.length - 1] : null; };
+    var live = { children: function () { return kids.slice(); }, childNodes: function () { return kids.slice(); },
+      firstChild: first, firstElementChild: first, lastChild: last, lastElementChild: last,
+      childElementCount: function () { return kids.length; } };
+    Object.keys(live).forEach(function (k) { Object.defineProperty(el, k, { get: live[k], enumerable: true }); });
+    // a handler property nobody set (onclick) is null, as on a page
+    return withStubs(el, "element", function (k) { return /^on[a-z]+$/.test(k) ? null : makeStub("element"); });
   }
 
   // makeDocument: the page: one element per id or selector asked for, created
@@ -1714,13 +1699,7 @@
       createDocumentFragment: function () { return makeElement("fragment"); },
       addEventListener: function (type, fn) { hand([fn]); }, removeEventListener: function () {},
     };
-    return new Proxy(doc, {
-      get: function (t, k) {
-        if (typeof k === "symbol") return undefined;
-        if (!hasOwn.call(t, k)) t[k] = makeStub("document");
-        return t[k];
-      },
-    });
+    return withStubs(doc, "document");
   }
 
   // makeModule: the module a require of name gets (undefined: none of ours).
