@@ -106,7 +106,7 @@ func (m *module) requestSite(call *node, f *fnInfo) *reqSite {
 	}
 	// a module's own calls: axios.get, got(url), https.request, unirest.get …
 	if lib, rest := libOfModule(d); lib != "" && (fn.Type == "identifier" && (m.importPath(fn.Text(src)) != "" || m.pageGlobal(fn, f, lib)) ||
-		fn.Type == "member_expression" && (m.isModuleRef(fn, f) || lib == lang.LibJQuery || m.pageGlobal(fn, f, lib))) {
+		fn.Type == "member_expression" && (m.isModuleRef(fn, f) || m.pageGlobal(fn, f, lib))) {
 		if base := baseName(fn, src); lib == lang.LibJQuery && (bound(f, base) || len(m.bindings[base]) > 0 && m.importPath(base) == "") {
 			return nil // $ = cheerio.load(html) is no jQuery
 		}
@@ -203,9 +203,13 @@ func (m *module) isModuleRef(fn *node, f *fnInfo) bool {
 	return base != "" && !bound(f, base) && m.importPath(base) != "" || base != "" && m.localRequire(base, f)
 }
 
-// pageGlobal reports a call of axios as a page's <script> tag provides it: the
-// name axios read and bound nowhere in the file (jQuery's $ is handled apart).
+// pageGlobal reports a call of a client a page's <script> tag provides: jQuery
+// ($.ajax, jQuery.get; a $ bound to something else is told apart by the caller),
+// and axios read and bound nowhere in the file.
 func (m *module) pageGlobal(fn *node, f *fnInfo, lib string) bool {
+	if lib == lang.LibJQuery {
+		return true
+	}
 	base := baseName(fn, m.src)
 	return lib == lang.LibAxios && base == "axios" && !bound(f, base) && len(m.bindings[base]) == 0
 }
