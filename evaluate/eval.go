@@ -196,8 +196,11 @@ type Result struct {
 	Requests     []Captured       `json:"requests"`
 	Stubbed      []string         `json:"stubbed_modules,omitempty"`
 	Undefined    []string         `json:"undefined_names,omitempty"`
-	FreeNames    []string         `json:"free_names,omitempty"`
-	DurationMS   float64          `json:"duration_ms"`
+	// Handed: the requests came from a function the code handed to a framework
+	// stub, called as the framework would, not from the function asked for.
+	Handed     bool     `json:"handed,omitempty"`
+	FreeNames  []string `json:"free_names,omitempty"`
+	DurationMS float64  `json:"duration_ms"`
 	// CodeBLEUStats are the pair's sufficient statistics for corpus-level CodeBLEU.
 	CodeBLEUStats metrics.Stats `json:"codebleu_stats"`
 	Truth         *GroundTruth  `json:"-"`
@@ -627,7 +630,7 @@ func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, g Generat
 	if err != nil {
 		return r, fmt.Errorf("evaluate %s: %w", g.SampleID, err)
 	}
-	r.Status, r.Reason, r.Stubbed, r.Undefined = string(sb.Status), sb.Reason, sb.Stubbed, sb.Undefined
+	r.Status, r.Reason, r.Stubbed, r.Undefined, r.Handed = string(sb.Status), sb.Reason, sb.Stubbed, sb.Undefined, sb.Handed
 	r.FreeNames = sb.Facts.Free
 	if ctx.Err() != nil {
 		return r, ctx.Err()

@@ -101,6 +101,9 @@ type Group struct {
 	DepRecallAtK  map[string]float64 `json:"dep_recall_at_k"`
 	FailureStages map[string]int     `json:"failure_stages"`
 	Statuses      map[string]int     `json:"statuses"`
+	// Handed counts the completions whose requests came from a function handed
+	// to a framework stub rather than from the function asked for.
+	Handed int `json:"handed,omitempty"`
 	// Answers counts how the model's answers came.
 	Answers AnswerCounts `json:"answers"`
 	// Covered is how many of the Expected samples of the benchmark (the split
@@ -180,6 +183,9 @@ func Summarize(results []Result, ks []int) Summary {
 		var main, noEP []Result
 		for _, r := range rs {
 			g.Statuses[r.Status]++
+			if r.Handed {
+				g.Handed++
+			}
 			g.Answers.add(r)
 			if r.HasEndpoint {
 				main = append(main, r)

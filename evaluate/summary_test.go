@@ -100,3 +100,16 @@ func TestAnswerCounts(t *testing.T) {
 		t.Errorf("answers = %+v, want %+v", got, want)
 	}
 }
+
+// A completion whose requests came from a function it handed to a framework stub
+// is counted in its group, so the eval's output can name the fallback.
+func TestSummarizeCountsHanded(t *testing.T) {
+	rs := []Result{
+		{SampleID: "A", Model: "m", Setting: "s", HasEndpoint: true, Status: "ok", Handed: true},
+		{SampleID: "B", Model: "m", Setting: "s", HasEndpoint: true, Status: "ok"},
+		{SampleID: "C", Model: "m", Setting: "s", Status: "ok", Handed: true},
+	}
+	if g := Summarize(rs, nil).Groups[0]; g.Handed != 2 {
+		t.Errorf("handed %d, want 2 (with and without an endpoint)", g.Handed)
+	}
+}

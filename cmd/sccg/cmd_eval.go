@@ -269,6 +269,10 @@ func printEvalSummary(e *env, sum evaluate.Summary, runs *evaluate.RunCounts) {
 			g.Setting, g.Model, g.Covered, g.Expected, a.Truncated, a.Reasoning, a.SyntaxErrors)
 		fmt.Fprintf(e.stdout, "%s/%s: n=%d syntax=%.3f exec_req=%.3f host=%.3f endpoint=%.3f method=%.3f mock=%.3f robust=%.3f param_f1=%.3f codebleu=%.3f es=%.3f dep_recall=%.3f\n",
 			g.Setting, g.Model, o.N, o.Syntax, o.ExecReq, o.HostAcc, o.EndpointAcc, o.MethodAcc, o.Mock, o.Robust, o.ParamF1, o.CodeBLEU, o.ES, o.DepRecall)
+		if g.Handed > 0 {
+			fmt.Fprintf(e.stdout, "%s/%s: %d completion(s) sent their requests from a function handed to a framework stub (a handler, effect or lifecycle hook), not from the function asked for\n",
+				g.Setting, g.Model, g.Handed)
+		}
 		if g.NoEndpoint != nil {
 			fmt.Fprintf(e.stdout, "%s/%s without endpoint: n=%d host=%.3f method=%.3f\n", g.Setting, g.Model, g.NoEndpoint.N, g.NoEndpoint.HostAcc, g.NoEndpoint.MethodAcc)
 		}

@@ -193,6 +193,9 @@ export class QuoteService {
 			if tc.name == "a function name is no code" && len(res.Requests) != 0 {
 				t.Errorf("requests %v", res.Requests)
 			}
+			if strings.HasPrefix(tc.name, "a Vue 2 page") && (!strings.Contains(res.Reason, "handed to a framework stub") || !strings.Contains(res.Reason, "not defined: created")) {
+				t.Errorf("reason %q, want the fallback named: a handed function sent it, created is not defined", res.Reason)
+			}
 			if strings.HasPrefix(tc.name, "an Angular service") && len(res.Requests) == 1 {
 				q := res.Requests[0]
 				if q.Lib != "angular" || q.Method != "GET" || !strings.Contains(string(q.Params), "query") || q.Headers["X-RapidAPI-Host"] != "bb.example.com" {

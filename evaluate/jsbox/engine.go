@@ -246,6 +246,15 @@ func (e *engine) run(j job) (res sandbox.Result, ph phases) {
 		res.Stderr += fmt.Sprintf("\n[sandbox: %d more bytes of console output dropped]", h.dropped)
 	}
 	res.Status, res.Reason = classify(stop, d.errs)
+	res.Handed = d.handedSent
+	if res.Status == sandbox.StatusOK && d.handedSent {
+		// the fallback is named: the request came from a function the code handed
+		// to a stub, not from the target itself
+		res.Reason = "sent by a function the code handed to a framework stub (a handler, effect or lifecycle hook)"
+		if len(d.missing) > 0 {
+			res.Reason += "; not defined: " + strings.Join(d.missing, ", ")
+		}
+	}
 	return res, ph
 }
 
@@ -289,6 +298,9 @@ type driver struct {
 	// missing are the named targets the module does not define: an error only
 	// when nothing else (a function handed to a framework) sends a request.
 	missing []string
+	// handedSent is set when the requests came from a function the code handed to
+	// a stub, called as its framework would, rather than from a target.
+	handedSent bool
 }
 
 // errNotDefined is the error of a named target the module does not define.
@@ -492,6 +504,7 @@ func (d *driver) callHanded() any {
 			return v
 		}
 		if len(d.h.res.Requests) > 0 {
+			d.handedSent = true
 			return nil
 		}
 	}

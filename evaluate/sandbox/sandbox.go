@@ -102,10 +102,14 @@ type Result struct {
 	Stubbed  []string  `json:"stubbed,omitempty"`
 	// Undefined are the global names the code used without defining or importing
 	// them (each became a permissive stub).
-	Undefined []string      `json:"undefined,omitempty"`
-	Duration  time.Duration `json:"duration_ns"`
-	CPU       CPU           `json:"cpu"`
-	Stderr    string        `json:"stderr,omitempty"`
+	Undefined []string `json:"undefined,omitempty"`
+	// Handed is set when the requests came from a function the code handed to a
+	// stub (a route handler, an effect, a listener, a lifecycle hook), called as
+	// its framework would, rather than from the function asked for (JavaScript).
+	Handed   bool          `json:"handed,omitempty"`
+	Duration time.Duration `json:"duration_ns"`
+	CPU      CPU           `json:"cpu"`
+	Stderr   string        `json:"stderr,omitempty"`
 	// Placement is where the run took place: PlacedBatch, or PlacedOwn and, when
 	// batching was on, why not in a batch ("not tame: imports subprocess",
 	// "batch ended: sys.modules: ...", "batch failed: timeout").
