@@ -17,8 +17,11 @@ type Fit struct {
 	Literal int // path literals matched by the same template literal
 	Filled  int // path literals that filled a template parameter
 	Spanned int // template segments, beyond one, that placeholders of the path stand for
+	// Empty counts the empty segments of the path ("/repos//x") that filled a
+	// template parameter with the empty value; they are also counted in Filled.
+	Empty int
 	// Bindings say what of the path each template parameter took, in template order,
-	// for a reader: "{repo}=commits", "{owner}/{repo}={repository}".
+	// for a reader: "{repo}=commits", "{owner}/{repo}={repository}", "{owner}=" (empty).
 	Bindings []string
 }
 
@@ -188,7 +191,11 @@ type pathSeg struct {
 }
 
 func pathSegs(path string) []pathSeg {
-	norm := NormalizePath(path)
+	return splitSegs(NormalizePath(path))
+}
+
+// splitSegs splits a path already in the form routes are compared in.
+func splitSegs(norm string) []pathSeg {
 	if norm == "/" {
 		return nil
 	}
@@ -208,11 +215,34 @@ type step struct{ from, to int }
 // returns are exactly those whose Compile(...).Match(path) holds. A placeholder of
 // the path fits a template parameter, never a literal; it may stand for up to
 // MaxSpan consecutive parameter segments, but only in a fit that also has a
-// literal-to-literal match, so "{x}" alone never fits "/{owner}/{repo}".
+// literal-to-literal match, so "{x}" alone never fits "/{owner}/{repo}". A path
+// with empty segments is looked up as Match reads it: with each empty segment the
+// empty value of a parameter (Fit.Empty counts them), and with its slashes
+// collapsed.
 func (x *Index) Lookup(path string) []Hit {
-	segs := pathSegs(path)
 	best := map[int]Fit{}
 	var order []int
+	x.lookup(pathSegs(path), best, &order)
+	if raw, ok := emptySegments(path); ok {
+		x.lookup(splitSegs(raw), best, &order)
+	}
+	out := make([]Hit, 0, len(order))
+	for _, id := range order {
+		out = append(out, Hit{ID: id, Fit: best[id]})
+	}
+	slices.SortFunc(out, func(a, b Hit) int { return cmp.Compare(a.ID, b.ID) })
+	return out
+}
+
+// lookup walks the tree along segs, recording each template it reaches with its
+// best fit in best (and, the first time, in order).
+func (x *Index) lookup(segs []pathSeg, best map[int]Fit, order *[]int) {
+	empty := 0
+	for _, s := range segs {
+		if s.text == EmptySegment {
+			empty++
+		}
+	}
 	var steps []step
 	var walk func(n *trieNode, i int, lit, filled, spanned int)
 	walk = func(n *trieNode, i int, lit, filled, spanned int) {
@@ -221,10 +251,10 @@ func (x *Index) Lookup(path string) []Hit {
 				if spanned > 0 && lit == 0 {
 					continue
 				}
-				f := Fit{Literal: lit, Filled: filled, Spanned: spanned}
+				f := Fit{Literal: lit, Filled: filled, Spanned: spanned, Empty: empty}
 				old, seen := best[id]
 				if !seen {
-					order = append(order, id)
+					*order = append(*order, id)
 				}
 				if !seen || f.Compare(old) < 0 {
 					f.Bindings = bindings(x.segs[id], segs, steps)
@@ -274,12 +304,6 @@ func (x *Index) Lookup(path string) []Hit {
 		}
 	}
 	walk(x.root, 0, 0, 0, 0)
-	out := make([]Hit, 0, len(order))
-	for _, id := range order {
-		out = append(out, Hit{ID: id, Fit: best[id]})
-	}
-	slices.SortFunc(out, func(a, b Hit) int { return cmp.Compare(a.ID, b.ID) })
-	return out
 }
 
 // bindings describe what each parameter of a template took from the path: a
@@ -296,7 +320,75 @@ func bindings(tsegs []tseg, psegs []pathSeg, steps []step) []string {
 			k++
 			names = append(names, tsegs[k].text)
 		}
-		out = append(out, strings.Join(names, "/")+"="+psegs[steps[k].from].text)
+		out = append(out, strings.Join(names, "/")+"="+strings.ReplaceAll(psegs[steps[k].from].text, EmptySegment, ""))
 	}
 	return out
+}
+
+// Selection is a template a path fits only when its placeholders may stand for
+// literal segments: the endpoint is chosen by a value the code does not write
+// ("/v4/{type}/{id}/full" for "/v4/anime/{id}/full"; "/v1/{param}" for
+// "/v1/artists/{id}", the placeholder standing for the whole tail).
+type Selection struct {
+	ID int
+	// Stood are the placeholders that stood for literal segments, in path order.
+	Stood []Stand
+}
+
+// Stand is one placeholder of a path and what of a template it stood for.
+type Stand struct {
+	Placeholder string // as the path writes it: "{type}"
+	Template    string // the template segments it stood for: "anime", "artists/{id}"
+	Tail        bool   // the path's last segment, standing for the rest of the template
+}
+
+// Selections returns the templates the path fits when each of its whole-segment
+// placeholders may also stand for one literal segment, and its last placeholder
+// for the template's rest when that starts with a literal, excluding the fits Lookup finds (where no
+// placeholder stands for a literal). It tries every template, so it is meant for
+// the rare path that Lookup finds nothing for. Results are in id order.
+func (x *Index) Selections(path string) []Selection {
+	segs := pathSegs(path)
+	var out []Selection
+	for id, ts := range x.segs {
+		if len(ts) == 0 {
+			continue
+		}
+		if stood, ok := selectFit(ts, segs); ok && len(stood) > 0 {
+			out = append(out, Selection{ID: id, Stood: stood})
+		}
+	}
+	return out
+}
+
+// selectFit matches path segments against template segments, a placeholder
+// standing for a literal (or, at the path's end, for the template's rest) where it
+// must; it returns the stands it needed.
+func selectFit(ts []tseg, ps []pathSeg) ([]Stand, bool) {
+	var stood []Stand
+	i := 0
+	for k, p := range ps {
+		if i >= len(ts) {
+			return nil, false
+		}
+		t := ts[i]
+		if p.placeholder && k == len(ps)-1 && len(ts)-i > 1 && t.kind == segLiteral {
+			var rest []string
+			for _, r := range ts[i:] {
+				rest = append(rest, r.text)
+			}
+			return append(stood, Stand{Placeholder: p.text, Template: strings.Join(rest, "/"), Tail: true}), true
+		}
+		switch {
+		case t.kind == segLiteral && p.text == t.text:
+		case t.kind == segParam:
+		case t.kind == segPattern && (p.placeholder || t.re.MatchString(p.text)):
+		case t.kind == segLiteral && p.placeholder:
+			stood = append(stood, Stand{Placeholder: p.text, Template: t.text, Tail: k == len(ps)-1})
+		default:
+			return nil, false
+		}
+		i++
+	}
+	return stood, i == len(ts)
 }

@@ -50,6 +50,9 @@ func TestIndexLookup(t *testing.T) {
 		{"root", []string{"/", "/a"}, "", "/", nil, nil},
 		{"partial segment", []string{"/v1/{id}.json", "/v1/{id}"}, "/v1/42.json", "/v1/{id}.json", nil, nil},
 		{"unknown path", github, "/gists", "", nil, nil},
+		{"empty segment binds the owner", append(slices.Clone(github), "/repos/{owner}/{repo}/issues"), "/repos//fetch-lab/issues",
+			"/repos/{owner}/{repo}/issues", nil, []string{"{owner}=", "{repo}=fetch-lab"}},
+		{"leading empty segment of a join collapses", github, "//users/octo", "/users/{username}", nil, []string{"{username}=octo"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -89,9 +92,10 @@ func TestIndexAgreesWithMatch(t *testing.T) {
 		"/search/{q}", "/", "/{x}/{y}", "/a/{x}/c"}
 	paths := []string{"/current", "/current/", "/current?q=London", "/search", "/currently", "/Search", "/a/b", "/forecast/15minutely/Paris",
 		"/forecast/", "/forecast", "/forecast/a/b", "/words/cat/synonyms?limit=3", "/races/2023", "/races/2023/1", "/forecast/daily",
-		"/v1/42.json", "/v1/42.xml", "/v1.0/items+7", "/v1x0/x", "/a/{b", "//a//b", "/search/new%20york", "/", "", "/a/q/c"}
+		"/v1/42.json", "/v1/42.xml", "/v1.0/items+7", "/v1x0/x", "/a/{b", "//a//b", "/search/new%20york", "/", "", "/a/q/c",
+		"/a//c", "/words//synonyms", "//x", "/forecast//", "/v1//.json"}
 	r := rand.New(rand.NewPCG(1, 2))
-	words := []string{"a", "b", "c", "x", "v1", "42.json", "items+7"}
+	words := []string{"a", "b", "c", "x", "v1", "42.json", "items+7", ""}
 	for range 200 {
 		var p []string
 		for range 1 + r.IntN(4) {
@@ -150,5 +154,47 @@ func BenchmarkIndexLookup(b *testing.B) {
 		if len(x.Lookup(paths[i%len(paths)])) == 0 {
 			b.Fatal("no hit")
 		}
+	}
+}
+
+func TestIndexSelections(t *testing.T) {
+	jikan := []string{"/v4/anime/{id}/full", "/v4/manga/{id}/full", "/v4/anime/{id}", "/v4/seasons/now"}
+	spotify := []string{"/v1/artists/{id}", "/v1/albums", "/v1/me/playlists", "/v1/{x}/{y}"}
+	tests := []struct {
+		name      string
+		templates []string
+		path      string
+		want      []string // template: stands
+	}{
+		{"a parameter selects the resource", jikan, "/v4/{type}/{id}/full",
+			[]string{"/v4/anime/{id}/full: {type}=anime", "/v4/manga/{id}/full: {type}=manga"}},
+		{"a tail after a fixed base", spotify, "/v1/{param}",
+			[]string{"/v1/artists/{id}: {param}=artists/{id} (tail)", "/v1/albums: {param}=albums (tail)", "/v1/me/playlists: {param}=me/playlists (tail)"}},
+		{"a literal path selects nothing", jikan, "/v4/anime/5/full", nil},
+		{"a placeholder that fits a parameter stands for nothing", jikan, "/v4/anime/{id}", nil},
+		{"other literals must still match", jikan, "/v4/{type}/{id}/pictures", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x := NewIndex()
+			for i, tp := range tt.templates {
+				x.Add(tp, i)
+			}
+			var got []string
+			for _, s := range x.Selections(tt.path) {
+				var st []string
+				for _, d := range s.Stood {
+					e := d.Placeholder + "=" + d.Template
+					if d.Tail {
+						e += " (tail)"
+					}
+					st = append(st, e)
+				}
+				got = append(got, tt.templates[s.ID]+": "+strings.Join(st, " "))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("Selections(%q) = %q, want %q", tt.path, got, tt.want)
+			}
+		})
 	}
 }

@@ -13,7 +13,11 @@ import (
 
 // Route is a compiled route template. A {name} part (a whole segment or part of
 // one, as in "/v1/{id}.json") and a ":name" segment match one non-empty path
-// segment; everything else matches literally and case-sensitively.
+// segment; everything else matches literally and case-sensitively. An empty
+// segment between two slashes of a path ("/repos//x/issues", from a variable that
+// held "") is the empty value of a whole-segment parameter, never a literal; a path
+// is matched both with its empty segments so bound and with its slashes collapsed
+// (the "https://h/" + "/path" of a careless join), and fits when either does.
 type Route struct {
 	Template string
 	pattern  string // the regexp, compiled on the first Match
@@ -57,7 +61,42 @@ func Compile(template string) *Route {
 // literal segment. Match is safe for concurrent use.
 func (r *Route) Match(path string) bool {
 	r.once.Do(func() { r.re = regexp.MustCompile(r.pattern) })
-	return r.re.MatchString(NormalizePath(path))
+	if r.re.MatchString(NormalizePath(path)) {
+		return true
+	}
+	raw, ok := emptySegments(path)
+	return ok && r.re.MatchString(raw)
+}
+
+// EmptySegment stands for an empty segment of a path in the form emptySegments
+// gives it: it fills a parameter ("[^/]+") and equals no literal of a template.
+const EmptySegment = "\x00"
+
+// emptySegments is the path in the form routes are compared in, but with each
+// empty segment kept as EmptySegment; ok is false when the path has none.
+func emptySegments(p string) (string, bool) {
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p = p[:i]
+	}
+	if strings.Contains(p, "%") {
+		if u, err := url.PathUnescape(p); err == nil {
+			p = u
+		}
+	}
+	p = strings.TrimRight(p, "/")
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	if !strings.Contains(p, "//") {
+		return "", false
+	}
+	segs := strings.Split(p[1:], "/")
+	for i, s := range segs {
+		if s == "" {
+			segs[i] = EmptySegment
+		}
+	}
+	return "/" + strings.Join(segs, "/"), true
 }
 
 // Params is the number of parameter parts in the template.
