@@ -72,7 +72,7 @@ func TestJudgeCommentsAndScore(t *testing.T) {
 
 // TestWholePathParam checks which URL pieces take the whole path from a parameter:
 // base URLs, slashes and unresolved names may come before it, a collection or a
-// query may not.
+// query may not; a query may come after it.
 func TestWholePathParam(t *testing.T) {
 	p := func(name string) URLPiece { return URLPiece{Param: name} }
 	x := func(text string) URLPiece { return URLPiece{Text: text} }
@@ -90,7 +90,9 @@ func TestWholePathParam(t *testing.T) {
 		{"an item of a collection", []URLPiece{x("https://h.test/users/"), p("id")}, ""},
 		{"a segment after a collection", []URLPiece{x("https://h.test"), x("/users/"), p("id")}, ""},
 		{"a query value", []URLPiece{x("https://h.test/search?q="), p("q")}, ""},
-		{"text after the parameter", []URLPiece{x("https://h.test"), p("path"), x("?key=1")}, ""},
+		{"a query after the parameter", []URLPiece{x("https://h.test"), p("path"), x("?key=1")}, "path"},
+		{"a query built after the parameter", []URLPiece{x("https://h.test/v1"), p("path"), x("?"), x("{urlencode}")}, "path"},
+		{"a path after the parameter", []URLPiece{x("https://h.test"), p("path"), x("/items")}, ""},
 		{"two parameters", []URLPiece{p("base"), p("path")}, ""},
 		{"no parameter", []URLPiece{x("https://h.test/x")}, ""},
 		{"nothing", nil, ""},

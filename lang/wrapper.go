@@ -12,10 +12,21 @@ type URLPiece struct {
 }
 
 // WholePathParam names the parameter a URL's whole path, or whole URL, comes from
-// (Call.PathFrom): the last non-empty piece is a parameter and every piece before
-// it is BaseText. It is "" when the code writes some of the path itself, when the
-// parameter is one of several, or when there is no parameter at the end.
+// (Call.PathFrom): the last non-empty piece of the path is a parameter and every
+// piece before it is BaseText. The path ends where a piece of text starts a query
+// or fragment ("?" + urlencode(params) appended after the parameter). It is "" when
+// the code writes some of the path itself, when the parameter is one of several,
+// or when there is no parameter at the end.
 func WholePathParam(ps []URLPiece) string {
+	for i, p := range ps {
+		if p.Param != "" {
+			continue
+		}
+		if j := strings.IndexAny(p.Text, "?#"); j >= 0 {
+			ps = append(ps[:i:i], URLPiece{Text: p.Text[:j]})
+			break
+		}
+	}
 	for len(ps) > 0 && ps[len(ps)-1].Param == "" && ps[len(ps)-1].Text == "" {
 		ps = ps[:len(ps)-1]
 	}

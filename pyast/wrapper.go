@@ -1,6 +1,7 @@
 package pyast
 
 import (
+	"strconv"
 	"strings"
 
 	"sccg/lang"
@@ -78,8 +79,17 @@ func (sc *scope) urlPieces(n *node, depth int) []lang.URLPiece {
 				return append(sc.urlPieces(pos[0], depth+1), sc.urlPieces(pos[1], depth+1)...)
 			}
 		}
+		if fn := n.Child("function"); fn != nil && fn.Type == "attribute" && fn.Child("attribute").Text(src) == "format" {
+			pos, kw := splitArgs(n, src)
+			if ps := sc.formatPieces(fn.Child("object"), pos, kw, depth); hasParam(ps) {
+				return ps
+			}
+		}
 	case "identifier":
 		name := n.Text(src)
+		if ps, ok := sc.augmentedPieces(name, depth); ok {
+			return ps
+		}
 		v, vsc, _ := sc.lookup(name)
 		if v == nil {
 			if sc.ownParam(name) {
@@ -106,6 +116,70 @@ func (sc *scope) ownParam(name string) bool {
 		}
 	}
 	return false
+}
+
+// augmentedPieces are the pieces of a name whose last definition before the scope's
+// position is `name += value`: those of its definition before, then the value's
+// ("url = BASE + path" then "url += '?' + query"); ok is false for any other name.
+func (sc *scope) augmentedPieces(name string, depth int) ([]lang.URLPiece, bool) {
+	if sc.fn == nil {
+		return nil, false
+	}
+	ls := sc.fn.locals[name]
+	idx := -1
+	for i := range ls {
+		if ls[i].pos <= sc.at {
+			idx = i
+		}
+	}
+	if idx <= 0 || ls[idx].aug != "+=" {
+		return nil, false
+	}
+	prev := sc.with(ls[idx-1].pos)
+	var left []lang.URLPiece
+	switch ls[idx-1].aug {
+	case "+=":
+		left, _ = prev.augmentedPieces(name, depth+1)
+	case "":
+		left = prev.urlPieces(ls[idx-1].value, depth+1)
+	default:
+		return nil, false
+	}
+	return append(left, sc.with(ls[idx].pos).urlPieces(ls[idx].value, depth+1)...), true
+}
+
+// formatPieces are the pieces of tmpl.format(pos..., kw...): the template's text
+// between its fields, each field the pieces of its argument.
+func (sc *scope) formatPieces(tmpl *node, pos []*node, kw map[string]*node, depth int) []lang.URLPiece {
+	t := sc.str(tmpl)
+	if !t.complete {
+		return nil
+	}
+	var out []lang.URLPiece
+	auto, last := 0, 0
+	for _, m := range formatField.FindAllStringSubmatchIndex(t.s, -1) {
+		f := t.s[m[0]:m[1]]
+		if f == "{{" || f == "}}" {
+			continue
+		}
+		out = append(out, lang.URLPiece{Text: t.s[last:m[0]]})
+		last = m[1]
+		name := t.s[m[2]:m[3]]
+		var arg *node
+		if i, err := strconv.Atoi(name); err == nil && i < len(pos) {
+			arg = pos[i]
+		} else if name == "" && auto < len(pos) {
+			arg = pos[auto]
+			auto++
+		} else {
+			arg = kw[name]
+		}
+		if arg == nil {
+			return nil
+		}
+		out = append(out, sc.urlPieces(arg, depth+1)...)
+	}
+	return append(out, lang.URLPiece{Text: t.s[last:]})
 }
 
 func hasParam(ps []lang.URLPiece) bool {

@@ -10,7 +10,7 @@ import (
 func TestPathFrom(t *testing.T) {
 	src := `import requests
 import http.client
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlencode
 base_url = "https://chat.example.test/api/v10"
 H = {"Authorization": "Bot x"}
 API = "https://api.codehost.test"
@@ -72,6 +72,31 @@ def raw(path):
     return conn.getresponse()
 
 
+def with_query(path, **params):
+    url = API + path
+    if params:
+        url += "?" + urlencode(params)
+    return requests.get(url)
+
+
+def grown(path):
+    url = API
+    url += path
+    return requests.get(url)
+
+
+def formatted(endpoint):
+    return requests.get("{}{}".format(API, endpoint))
+
+
+def formatted_named(endpoint):
+    return requests.get("{base}/{ep}".format(base=API, ep=endpoint))
+
+
+def formatted_item(uid):
+    return requests.get("{}/users/{}".format(API, uid))
+
+
 class Client:
     def __init__(self):
         self.base = "https://api.codehost.test"
@@ -86,6 +111,7 @@ class Client:
 		"getJson": "url", "get_me": "", "pass_on": "path", "get_connection": "uri", "segment": "endpoint",
 		"commits": "", "user": "", "user_f": "", "joined": "path", "search": "", "two": "", "with_default": "",
 		"raw": "path", "Client._get": "path", "Client.repo": "",
+		"with_query": "path", "grown": "path", "formatted": "endpoint", "formatted_named": "endpoint", "formatted_item": "",
 	}
 	res, err := Extract(context.Background(), []byte(src), Options{})
 	if err != nil {
