@@ -152,9 +152,42 @@ type Evidence struct {
 	// RouteFit is how the observed path fits the matched route: literal segments
 	// matched by the same literal, literals filling parameters, segments a
 	// placeholder stood for, and each parameter's binding.
-	RouteFit       *RouteFit `json:"route_fit,omitempty"`
-	MethodMismatch bool      `json:"method_mismatch,omitempty"` // the code's method is not the documented one
-	InHelper       string    `json:"in_helper,omitempty"`
+	RouteFit *RouteFit `json:"route_fit,omitempty"`
+	InHelper string    `json:"in_helper,omitempty"`
+	// Rules are the label rules that decided this alignment, in words, for a
+	// reader (sccg why, sccg audit): which request of the function is its own, why a
+	// method or route was or was not taken, what an empty segment bound.
+	Rules []string `json:"rules,omitempty"`
+	// Refused is set when the call names no one endpoint, so its alignment can be
+	// no label: decontam rejects a function whose primary alignment is refused.
+	Refused *Refusal `json:"refused,omitempty"`
+}
+
+// Why a call's alignment can be no label (Refusal.Reason).
+const (
+	// RefuseWrapper: the request's whole path after a fixed base, or its whole URL,
+	// comes from a parameter of the function or from a value it does not write (a
+	// generic wrapper, a URL held in state).
+	RefuseWrapper = "generic_wrapper"
+	// RefuseSelected: a value the code does not write fills a path segment where
+	// every documented route it could name has a literal: the value selects the
+	// resource (/v4/{type}/{id}/full for anime or manga).
+	RefuseSelected = "resource_selected_by_parameter"
+	// RefuseMethod: no route the path fits documents the method the code sends,
+	// and the path says too little for a host-only label.
+	RefuseMethod = "method_not_documented"
+)
+
+// Refusal says why a call names no one endpoint: the reason, the parameter or
+// variable the endpoint would come from, and some of the documented routes it
+// could select.
+type Refusal struct {
+	Reason    string   `json:"reason"`
+	Parameter string   `json:"parameter,omitempty"`
+	Routes    []string `json:"routes,omitempty"`
+	// Routes lists at most maxRouteNames of Selectable routes.
+	Selectable int    `json:"selectable,omitempty"`
+	Detail     string `json:"detail"`
 }
 
 // Alternative is a documented endpoint that also matched but lost, and why.
@@ -175,11 +208,12 @@ type RouteFit struct {
 	Literal  int      `json:"literal_segments"`
 	Filled   int      `json:"literals_in_parameters,omitempty"`
 	Spanned  int      `json:"spanned_segments,omitempty"`
+	Empty    int      `json:"empty_segments,omitempty"`
 	Bindings []string `json:"bindings,omitempty"`
 }
 
 func routeFit(f route.Fit) *RouteFit {
-	return &RouteFit{Literal: f.Literal, Filled: f.Filled, Spanned: f.Spanned, Bindings: f.Bindings}
+	return &RouteFit{Literal: f.Literal, Filled: f.Filled, Spanned: f.Spanned, Empty: f.Empty, Bindings: f.Bindings}
 }
 
 // String is the fit in a few words: "2 literal segments, {owner}/{repo}={repository}".
@@ -209,38 +243,78 @@ type hostEvidence struct {
 
 // AlignFunction aligns every call site of a function. code is the function's
 // self-contained code (used to tell a full URL literal from an assembled one). The
-// strongest alignment is marked primary (the first in source order on ties); every
-// alignment is returned, in call order, with the call sites that could not be
-// aligned.
+// primary alignment is the function's own request before one a same-file helper
+// makes for it, then one that names an endpoint before a refused one, then the
+// strongest, then the first in source order; every alignment is returned, in
+// call order, with the call sites that could not be aligned.
 func AlignFunction(code string, facts *lang.Facts, cat *Catalog) ([]store.Alignment, []Skip) {
 	var out []store.Alignment
+	var evs []Evidence
 	var skips []Skip
 	lowerCode := strings.ToLower(code)
 	for i, c := range facts.Calls {
-		a, skip, ok := alignCall(code, lowerCode, i, c, cat)
+		a, ev, skip, ok := alignCall(code, lowerCode, i, c, facts.Parameters, cat)
 		if !ok {
 			skips = append(skips, skip)
 			continue
 		}
 		out = append(out, a)
+		evs = append(evs, ev)
 	}
-	MarkPrimary(out)
+	if best := primary(out, evs); best >= 0 {
+		out[best].IsPrimary = true
+		if r := primaryRule(out, evs, best); r != "" {
+			evs[best].Rules = append([]string{r}, evs[best].Rules...)
+		}
+	}
+	for i := range out {
+		out[i].Evidence, _ = json.Marshal(evs[i])
+	}
 	return out, skips
 }
 
-// MarkPrimary sets IsPrimary on the strongest alignment of as, the first in source
-// order among equals, and clears it on the others.
-func MarkPrimary(as []store.Alignment) {
+// primary picks the primary alignment of as (evidence evs), -1 when there is none:
+// a request the function sends itself before one a same-file helper sends for it,
+// one that names an endpoint before a refused one, then Strength, then source order.
+func primary(as []store.Alignment, evs []Evidence) int {
 	best := -1
+	key := func(i int) []int {
+		own, named := 0, 0
+		if evs[i].InHelper == "" {
+			own = 1
+		}
+		if evs[i].Refused == nil {
+			named = 1
+		}
+		return []int{own, named, Strength(as[i])}
+	}
 	for i := range as {
-		as[i].IsPrimary = false
-		if best < 0 || Strength(as[i]) > Strength(as[best]) {
+		if best < 0 || slices.Compare(key(i), key(best)) > 0 {
 			best = i
 		}
 	}
-	if best >= 0 {
-		as[best].IsPrimary = true
+	return best
+}
+
+// primaryRule says, for a reader, what made as[best] primary over a stronger or
+// earlier alignment of another kind; "" when it was simply the strongest.
+func primaryRule(as []store.Alignment, evs []Evidence, best int) string {
+	for i := range as {
+		if i == best {
+			continue
+		}
+		stronger := Strength(as[i]) > Strength(as[best])
+		if evs[best].InHelper == "" && evs[i].InHelper != "" && (i < best || stronger) {
+			return fmt.Sprintf("own request: call #%d is the function's own request; the request of helper %s (call #%d) belongs to the helper's sample",
+				as[best].CallIndex, evs[i].InHelper, as[i].CallIndex)
+		}
 	}
+	for i := range as {
+		if i != best && evs[best].Refused == nil && evs[i].Refused != nil && (i < best || Strength(as[i]) > Strength(as[best])) {
+			return fmt.Sprintf("named endpoint: call #%d names its endpoint; call #%d is refused (%s)", as[best].CallIndex, as[i].CallIndex, evs[i].Refused.Reason)
+		}
+	}
+	return ""
 }
 
 // Strength ranks an alignment's evidence: url > route > host_only with an observed
@@ -262,11 +336,11 @@ func Strength(a store.Alignment) int {
 // gathers the hosts the call evidences, ranks the documented routes of those hosts
 // that match the call's path, and builds the alignment from the best one, or from
 // the host alone when no route matches.
-func alignCall(code, lowerCode string, idx int, c lang.Call, cat *Catalog) (store.Alignment, Skip, bool) {
+func alignCall(code, lowerCode string, idx int, c lang.Call, params []string, cat *Catalog) (store.Alignment, Evidence, Skip, bool) {
 	urlHost, obsPath := callTarget(c)
 	hosts := callHosts(c, urlHost, lowerCode, cat)
 	if len(hosts) == 0 {
-		return store.Alignment{}, Skip{CallIndex: idx, Line: c.Line, Reason: "no_host"}, false
+		return store.Alignment{}, Evidence{}, Skip{CallIndex: idx, Line: c.Line, Reason: "no_host"}, false
 	}
 	var known []hostEvidence
 	for _, h := range hosts {
@@ -275,7 +349,7 @@ func alignCall(code, lowerCode string, idx int, c lang.Call, cat *Catalog) (stor
 		}
 	}
 	if len(known) == 0 {
-		return store.Alignment{}, Skip{CallIndex: idx, Line: c.Line, Reason: "unknown_host", Host: hosts[0].host}, false
+		return store.Alignment{}, Evidence{}, Skip{CallIndex: idx, Line: c.Line, Reason: "unknown_host", Host: hosts[0].host}, false
 	}
 	method := strings.ToUpper(c.Method)
 	observed := observedParams(c)
@@ -283,10 +357,36 @@ func alignCall(code, lowerCode string, idx int, c lang.Call, cat *Catalog) (stor
 	ev := Evidence{Line: c.Line, Callee: c.Callee, URLExpr: c.URLExpr, ObservedMethod: method, InHelper: c.InHelper,
 		ObservedPath: obsPath}
 	a := store.Alignment{CallIndex: idx, Method: method}
-	if cands := routeCandidates(cat, known, obsPath, method, observed); len(cands) > 0 {
+	cands := routeCandidates(cat, known, obsPath, method, observed)
+	switch lacking := methodLacking(cands, method); {
+	case len(cands) > 0 && lacking == nil:
 		alignRoute(&a, &ev, code, c.URL, cands)
-	} else {
+	case len(cands) > 0:
+		// No route the path fits as well as any documents the method the code
+		// sends: a label never carries a method the code does not use.
+		alignHostOnly(&a, &ev, cat, cands[0].he, obsPath, c.URLResolved)
+		a.Alternatives, _ = json.Marshal(methodLosers(cands))
+		if a.EndpointSource == SourceObserved {
+			ev.Rules = append(ev.Rules, fmt.Sprintf("method: no route the path fits as well as any documents %s (%s); host only, with the code's method and path",
+				method, strings.Join(limit(lacking), ", ")))
+		} else {
+			ev.Refused = &Refusal{Reason: RefuseMethod, Routes: limit(lacking), Selectable: len(lacking),
+				Detail: fmt.Sprintf("no route the path fits documents %s, and the path says too little for a host-only label", method)}
+		}
+	default:
 		alignHostOnly(&a, &ev, cat, known[0], obsPath, c.URLResolved)
+		ev.Refused = refuse(c, ev.HostRule, obsPath, params, cat.routes[ev.Host], cat.byHost[ev.Host])
+	}
+	if ev.RouteFit != nil && ev.RouteFit.Empty > 0 {
+		ev.Rules = append(ev.Rules, "empty segment: the path's empty segment is the empty value of a parameter ("+
+			strings.Join(ev.RouteFit.Bindings, " ")+")")
+	}
+	if c.PathFrom != "" && ev.Refused == nil && a.EndpointID == 0 {
+		ev.Refused = &Refusal{Reason: RefuseWrapper, Parameter: c.PathFrom,
+			Detail: "the request's whole path comes from the function's parameter " + c.PathFrom + " and fits no documented route"}
+	}
+	if ev.Refused != nil {
+		ev.Rules = append(ev.Rules, "refused: "+ev.Refused.Reason+": "+ev.Refused.Detail)
 	}
 	if a.ParamsSource == "" {
 		if len(observed) > 0 {
@@ -298,8 +398,111 @@ func alignCall(code, lowerCode string, idx int, c lang.Call, cat *Catalog) (stor
 	// Evidence is shown by audit and may travel with a sample: never a credential.
 	ev.Literal, _ = secrets.RedactText(ev.Literal)
 	ev.URLExpr, _ = secrets.RedactText(ev.URLExpr)
-	a.Evidence, _ = json.Marshal(ev)
-	return a, Skip{}, true
+	return a, ev, Skip{}, true
+}
+
+// maxRouteNames bounds the routes a refusal or rule names.
+const maxRouteNames = 5
+
+// limit keeps the first maxRouteNames of names.
+func limit(names []string) []string {
+	if len(names) > maxRouteNames {
+		return append(slices.Clip(names[:maxRouteNames]), fmt.Sprintf("… %d more", len(names)-maxRouteNames))
+	}
+	return names
+}
+
+// methodLacking lists the best-fitting routes of cands ("GET /a/{b}") when none of
+// them documents method, nil when one does (or the method is unknown). A route
+// that has the method but fits worse — a literal of the path only filling one of
+// its parameters where another route matches that literal — does not count: the
+// path names the other route, under a method it does not document.
+func methodLacking(cands []candidate, method string) []string {
+	if method == "" || len(cands) == 0 {
+		return nil
+	}
+	most := 0
+	for _, o := range cands {
+		most = max(most, o.fit.Literal)
+	}
+	if cands[0].score[0] == 2 && cands[0].fit.Literal == most {
+		return nil
+	}
+	var out []string
+	for _, o := range cands {
+		if o.he == cands[0].he && o.fit.Literal == most {
+			out = append(out, o.ep.Method+" "+o.ep.Route)
+		}
+	}
+	return out
+}
+
+// methodLosers are the routes the path fit, recorded as alternatives that lost on
+// the method.
+func methodLosers(cands []candidate) []Alternative {
+	var alts []Alternative
+	for _, o := range cands {
+		alts = append(alts, Alternative{EndpointID: o.ep.ID, APIID: o.ep.APIID, Host: o.he.host, Version: o.ep.Version,
+			Method: o.ep.Method, Route: o.ep.Route, Lost: "method", RouteFit: routeFit(o.fit)})
+	}
+	return alts
+}
+
+// refuse says why a call that fits no documented route names no one endpoint, or
+// nil when its host-only label stands: its path fits documented routes only when
+// a value the code does not write stands for a literal segment — a parameter of
+// the function, or a value that selects among several routes — (the tail after a
+// fixed base: generic_wrapper; a segment inside the path:
+// resource_selected_by_parameter); or its whole URL is a value the function
+// does not write (state), its host known only from a literal elsewhere in the code.
+func refuse(c lang.Call, hostRule, obsPath string, params []string, idx *route.Index, eps []catalogEndpoint) *Refusal {
+	if c.URL == "" && c.URLExpr != "" && hostRule == "code_literal" && c.PathFrom == "" {
+		return &Refusal{Reason: RefuseWrapper, Parameter: c.URLExpr,
+			Detail: "the whole URL is " + c.URLExpr + ", a value the function does not write; the host is only named elsewhere in the code"}
+	}
+	if obsPath == "" || idx == nil || !strings.Contains(obsPath, "{") {
+		return nil
+	}
+	type sel struct {
+		tail   bool
+		routes []string
+	}
+	by := map[string]*sel{}
+	var order []string
+	for _, s := range idx.Selections(obsPath) {
+		for _, d := range s.Stood {
+			x := by[d.Placeholder]
+			if x == nil {
+				x = &sel{}
+				by[d.Placeholder] = x
+				order = append(order, d.Placeholder)
+			}
+			x.tail = x.tail || d.Tail
+			x.routes = append(x.routes, eps[s.ID].Method+" "+eps[s.ID].Route)
+		}
+	}
+	for _, ph := range order {
+		x := by[ph]
+		name := strings.Trim(ph, "{}")
+		routes := slices.Compact(slices.Sorted(slices.Values(x.routes)))
+		if !slices.Contains(params, name) && len(routes) < 2 {
+			continue // one route a constant the extraction could not read may well name
+		}
+		r := &Refusal{Reason: RefuseSelected, Parameter: name, Routes: limit(routes), Selectable: len(routes)}
+		what := "the function's parameter " + name
+		if !slices.Contains(params, name) {
+			what = name + " (a value the code does not write)"
+		}
+		if x.tail {
+			r.Reason = RefuseWrapper
+			r.Detail = fmt.Sprintf("the path after its fixed base is %s; it fits %d documented route(s) only by standing for their literal segments",
+				what, len(routes))
+		} else {
+			r.Detail = fmt.Sprintf("%s fills a segment where every documented route it could name (%d) has a literal", what, len(routes))
+		}
+		return r
+	}
+	return nil
 }
 
 // callTarget is the lower-cased host and the path a call's URL names, "" when
@@ -375,8 +578,8 @@ func routeCandidates(cat *Catalog, known []hostEvidence, obsPath, method string,
 		}
 	}
 	// A route that matches only under another method is weaker than any method
-	// match; it is still the documented endpoint the path names (the mismatch is
-	// recorded in the evidence).
+	// match; when no candidate has the code's method, alignCall labels the host
+	// alone rather than invent a method.
 	slices.SortStableFunc(cands, func(a, b candidate) int {
 		return cmp.Or(slices.Compare(b.score, a.score), cmp.Compare(a.ep.rank, b.ep.rank))
 	})
@@ -391,10 +594,13 @@ func alignRoute(a *store.Alignment, ev *Evidence, code, callURL string, cands []
 	ev.Host, ev.HostRule, ev.HostLiteral = best.he.host, best.he.rule, best.he.literal
 	ev.MatchedRoute = best.ep.Route
 	ev.RouteFit = routeFit(best.fit)
+	if len(cands) > 1 && best.score[0] == 2 && cands[1].score[0] < 2 && cands[1].fit.Compare(best.fit) < 0 {
+		ev.Rules = append(ev.Rules, fmt.Sprintf("method: %s %s documents %s; %s %s fits the path better but does not",
+			best.ep.Method, best.ep.Route, a.Method, cands[1].ep.Method, cands[1].ep.Route))
+	}
 	a.APIID, a.EndpointID = best.ep.APIID, best.ep.ID
 	a.Host, a.Route, a.Method = best.he.host, best.ep.Route, strings.ToUpper(best.ep.Method)
 	a.EndpointSource = SourceDocumented
-	ev.MethodMismatch = best.score[0] == 0
 	if lit := urlLiteralIn(code, best.he.host, best.ep.Route); best.he.rule == "url" && lit != "" {
 		a.DocMatchType, ev.Rule, ev.Literal = MatchURL, "url_literal", lit
 	} else {

@@ -163,12 +163,12 @@ func TestAlignFunctionGolden(t *testing.T) {
 			calls: []lang.Call{{Line: 9, Method: "GET", URLExpr: "url", HasRapidAPIHost: true, RapidAPIHost: wxHost}},
 		},
 		{
-			name:  "host only with unresolvable path",
+			name:  "whole path from a value the code does not write is refused",
 			code:  `requests.get(f"https://weatherstack-forecast.p.rapidapi.com/{endpoint}")`,
 			calls: []lang.Call{{Line: 9, Method: "GET", URL: "https://" + wxHost + "/{endpoint}", Scheme: "https", Host: wxHost, Path: "/{endpoint}"}},
 		},
 		{
-			name:  "route under another method keeps the endpoint and flags it",
+			name:  "route under another method only: host only with the code's method",
 			code:  `requests.delete("https://weatherstack-forecast.p.rapidapi.com/current")`,
 			calls: []lang.Call{{Line: 2, Method: "DELETE", URL: "https://" + wxHost + "/current", URLResolved: true, Scheme: "https", Host: wxHost, Path: "/current"}},
 		},

@@ -19,6 +19,32 @@
 //     endpoint_source "observed" when it says something, else endpoint_source is
 //     "none"; an endpoint is never invented.
 //
+// The label rules, the same for every language because they read only the facts
+// every frontend records (lang.Facts):
+//
+//   - own request: the primary alignment is a request the function sends itself
+//     before one a same-file helper sends for it (a helper called for a default
+//     value does not lend the function its endpoint), then one that names an
+//     endpoint before a refused one, then the strongest, then the first;
+//   - no invented method: a route is taken only if it documents the code's method
+//     and fits the path as well as any (a literal of the path never merely fills a
+//     parameter of it where another route matches that literal); else the label is
+//     host_only with the code's method and path, or, when the path says too little,
+//     refused (method_not_documented);
+//   - empty segments: "/repos//lab/issues" binds the empty value to {owner}
+//     (route.Fit.Empty), and is also read with its slashes collapsed;
+//   - refusals (Evidence.Refused; decontam rejects a function whose primary
+//     alignment is refused): a whole path from the function's parameter that fits no
+//     route, or a path that fits routes only when a placeholder stands for their
+//     literal tail after a fixed base (generic_wrapper); a placeholder that fills a
+//     segment where every route it could name has a literal, when it is a parameter
+//     of the function or could name several routes (resource_selected_by_parameter);
+//     a whole URL the function does not write, its host only named elsewhere in the
+//     code, as React state (generic_wrapper).
+//
+// Every rule that decided is written, in words, into the alignment's evidence
+// (Evidence.Rules) and the function's decision, which sccg why lists.
+//
 // Ties between endpoints (several versions, several evidenced hosts, one route under
 // several methods, several templates a path fits) are broken by method agreement,
 // host evidence order, literal-to-literal segment matches (/users/@me before
@@ -26,9 +52,8 @@
 // overlap with the observed parameters and the current version; the losers are
 // recorded as alternatives with how the path fit them, and the function's decision
 // lists the candidates and the choice (RouteChoice). The ground-truth parameters are the
-// endpoint's documented ones, else those observed in the call (params_source). The
-// primary alignment of a function is its strongest, the first in source order on
-// ties. Each alignment carries its evidence: rule, literal, line.
+// endpoint's documented ones, else those observed in the call (params_source). Each
+// alignment carries its evidence: rule, literal, line.
 //
 // Dedup ranks every aligned function by one order-independent rule (Preferred: a
 // function that makes a request itself before one that only calls a same-file

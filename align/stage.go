@@ -72,7 +72,14 @@ type Result struct {
 const (
 	RedoCatalog = "endpoint catalog changed"
 	RedoCode    = "code changed"
+	RedoRules   = "label rules changed"
 )
+
+// LabelRules names the version of the rules that bind a call to its label (which
+// request is the function's own, which method, empty segments, refusals). It is
+// part of every function's align unit, so a store aligned under other rules is
+// aligned again; change it with any rule that can change a label.
+const LabelRules = "rules2"
 
 // Counts are the result's figures as a run records them.
 func (r *Result) Counts() map[string]int64 {
@@ -176,9 +183,13 @@ func run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 			continue
 		}
 		if old, ok := prev[functionPrefix(f.ID)]; ok {
-			if old == functionPrefix(f.ID)+f.CodeHash || strings.HasPrefix(old, functionPrefix(f.ID)+f.CodeHash+":") {
+			sameCatalog := strings.TrimSuffix(u, ":"+LabelRules)
+			switch {
+			case old == sameCatalog || strings.HasPrefix(old, sameCatalog+":"):
+				res.Redone[RedoRules]++
+			case old == functionPrefix(f.ID)+f.CodeHash || strings.HasPrefix(old, functionPrefix(f.ID)+f.CodeHash+":"):
 				res.Redone[RedoCatalog]++
-			} else {
+			default:
 				res.Redone[RedoCode]++
 			}
 		}
@@ -244,10 +255,11 @@ func run(ctx context.Context, st *store.Store, opt Options) (*Result, error) {
 	return res, nil
 }
 
-// unitOf names a function's align unit: its id, its code hash and a fingerprint of
-// what the catalog documents about the hosts it depends on (DependsOn), so a
-// function that was re-extracted with other code, or whose hosts' documentation
-// was added, changed or removed, is aligned again — and no other.
+// unitOf names a function's align unit: its id, its code hash, a fingerprint of
+// what the catalog documents about the hosts it depends on (DependsOn) and the
+// LabelRules, so a function that was re-extracted with other code, whose hosts'
+// documentation was added, changed or removed, or that was aligned under other
+// label rules, is aligned again — and no other.
 func unitOf(f store.Function, cat *Catalog) string {
 	facts, err := lang.DecodeFacts(f.Facts)
 	if err != nil || len(f.Facts) == 0 {
@@ -259,7 +271,7 @@ func unitOf(f store.Function, cat *Catalog) string {
 			fmt.Fprintf(sum, "%s=%s\n", h, p)
 		}
 	}
-	return functionPrefix(f.ID) + f.CodeHash + ":" + hex.EncodeToString(sum.Sum(nil))[:16]
+	return functionPrefix(f.ID) + f.CodeHash + ":" + hex.EncodeToString(sum.Sum(nil))[:16] + ":" + LabelRules
 }
 
 func functionPrefix(id int64) string { return store.FunctionUnitPrefix(id) }
@@ -334,6 +346,16 @@ func alignOne(ctx context.Context, tx *store.Tx, f store.Function, unit string, 
 						"endpoint_source": a.EndpointSource, "alignments": len(as), "skipped": len(skips)}
 					if cs := RouteChoice(a); len(cs) > 0 {
 						d.Evidence["candidates"] = cs
+					}
+					var ev Evidence
+					if json.Unmarshal(a.Evidence, &ev) == nil {
+						if len(ev.Rules) > 0 {
+							d.Evidence["rules"] = ev.Rules
+						}
+						if ev.Refused != nil {
+							d.Reason += ", refused: " + ev.Refused.Reason
+							d.Evidence["refused"] = ev.Refused
+						}
 					}
 				}
 			}

@@ -19,7 +19,7 @@ const (
 	whyTemplate      = "template"
 	whyUnknown       = "not a request function of the file"
 	whyOtherEndpoint = "its own requests align with other endpoints: the endpoint comes from the caller's arguments"
-	whyWrapper       = "generic wrapper: its path comes from its parameter "
+	whyRefused       = "names no one endpoint: "
 )
 
 // callers rejects, as ReasonCallerOf, every candidate that is not a template and
@@ -41,7 +41,7 @@ func callers(cands []Candidate, out []Verdict) {
 		index[fileFn{c.FileID, c.QualName}] = i
 	}
 	for i, c := range cands {
-		if out[i].Template || out[i].isWrapper() || c.Facts == nil || c.Facts.Direct() || len(c.AlignedCalls) == 0 {
+		if out[i].Template || out[i].isRefused() || c.Facts == nil || c.Facts.Direct() || len(c.AlignedCalls) == 0 {
 			continue
 		}
 		var by, cannot []callee
@@ -59,7 +59,7 @@ func callers(cands []Candidate, out []Verdict) {
 			found := false
 			for n := len(chain) - 1; n >= 0 && !found; n-- {
 				j, ok := index[fileFn{c.FileID, chain[n]}]
-				if ok && j != i && !out[j].Template && !out[j].isWrapper() && slices.Contains(c.FileEndpoints[chain[n]], endpoint) {
+				if ok && j != i && !out[j].Template && !out[j].isRefused() && slices.Contains(c.FileEndpoints[chain[n]], endpoint) {
 					found = true
 					if !seen[chain[n]] {
 						seen[chain[n]] = true
@@ -80,8 +80,8 @@ func callers(cands []Candidate, out []Verdict) {
 				switch {
 				case ok && out[j].Template:
 					why = whyTemplate
-				case ok && out[j].isWrapper():
-					why = whyWrapper + fmt.Sprint(out[j].Reasons[0].Evidence["parameter"])
+				case ok && out[j].isRefused():
+					why = whyRefused + out[j].Reasons[0].Code + " (" + fmt.Sprint(out[j].Reasons[0].Evidence["parameter"]) + ")"
 				case ok:
 					why = whyOtherEndpoint
 				case why == "":

@@ -143,15 +143,17 @@ func TestDecideCapsKeepClusters(t *testing.T) {
 	}
 }
 
-// Generic wrappers, whose path comes whole from a parameter, ask for no endpoint:
-// they are rejected, naming the parameter, and a same-file caller that passes a
-// concrete path is the request function.
+// Functions align refused — generic wrappers, whose path comes whole from a
+// parameter, and functions whose parameter selects the resource — ask for no
+// endpoint: they are rejected, naming the parameter, and a same-file caller that
+// passes a concrete path is the request function.
 func TestDecideGenericWrappers(t *testing.T) {
 	const me = "chat.example.test GET /api/v10/users/@me"
 	wrapper := func(id int64, qual, param string) Candidate {
 		return Candidate{FunctionID: id, Repo: "o/bot", FileID: 1, QualName: qual, APIID: 1, Host: "chat.example.test",
 			Route: "/api/v10{" + param + "}", Code: "def " + qual + "(" + param + "):\n    pass\n",
-			Facts: &lang.Facts{Calls: []lang.Call{{Method: "GET", PathFrom: param}}}}
+			Facts:   &lang.Facts{Calls: []lang.Call{{Method: "GET", PathFrom: param}}},
+			Refused: map[string]any{"reason": ReasonGenericWrapper, "parameter": param}}
 	}
 	caller := func(id int64, qual, via string) Candidate {
 		return Candidate{FunctionID: id, Repo: "o/bot", FileID: 1, QualName: qual, APIID: 1, Host: "chat.example.test",
@@ -160,22 +162,28 @@ func TestDecideGenericWrappers(t *testing.T) {
 			AlignedCalls: map[int]string{0: me}}
 	}
 	documented := wrapper(5, "city", "city")
-	documented.Documented, documented.Route = true, "/{city}"
+	documented.Documented, documented.Route, documented.Refused = true, "/{city}", nil
 	mixed := wrapper(6, "both", "url")
 	mixed.Facts.Calls = append(mixed.Facts.Calls, lang.Call{Method: "GET"})
+	mixed.Refused = nil // align made the concrete request primary
+	selector := wrapper(7, "full_entry", "kind")
+	selector.Refused = map[string]any{"reason": ReasonResourceSelected, "parameter": "kind"}
 	tests := []struct {
 		name  string
 		cands []Candidate
 		want  map[int64]string
 	}{
 		{"a wrapper with a concrete caller", []Candidate{wrapper(1, "getJson", "url"), caller(2, "get_me", "getJson")},
-			map[int64]string{1: "generic_wrapper url", 2: "kept caller generic wrapper: its path comes from its parameter url"}},
+			map[int64]string{1: "generic_wrapper url", 2: "kept caller names no one endpoint: generic_wrapper (url)"}},
+		{"a resource selected by a parameter, with a concrete caller", []Candidate{selector, caller(8, "full_manga", "full_entry")},
+			map[int64]string{7: "resource_selected_by_parameter kind", 8: "kept caller names no one endpoint: resource_selected_by_parameter (kind)"}},
 		{"a wrapper nobody in its file calls", []Candidate{wrapper(3, "get_connection", "uri")},
 			map[int64]string{3: "generic_wrapper uri"}},
 		{"a caller that passes its own parameter on is a wrapper too",
 			[]Candidate{wrapper(1, "getJson", "url"), func() Candidate {
 				c := caller(4, "fetch", "getJson")
 				c.Facts.Calls[0].PathFrom, c.Documented, c.Route = "path", false, "/api/v10{path}"
+				c.Refused = map[string]any{"reason": ReasonGenericWrapper, "parameter": "path"}
 				return c
 			}()},
 			map[int64]string{1: "generic_wrapper url", 4: "generic_wrapper path"}},

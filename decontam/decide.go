@@ -18,37 +18,45 @@ const (
 	// ReasonCallerOf rejects a function whose requests all come from same-file
 	// functions it calls that are samples on their own: the callee is the sample.
 	ReasonCallerOf = "caller_of"
-	// ReasonGenericWrapper rejects a function whose every request takes its whole
-	// path, or whole URL, from a parameter of the function (lang.Call.PathFrom)
-	// and fits no documented route: it asks for whatever endpoint its caller names,
-	// so it asks for none. Its evidence names the parameter.
-	ReasonGenericWrapper = "generic_wrapper"
+	// ReasonGenericWrapper, ReasonResourceSelected and ReasonMethodNotDocumented
+	// reject a function whose primary alignment align refused (its evidence's
+	// "refused"): its request names no one endpoint. A generic wrapper takes its
+	// whole path after a fixed base, or its whole URL, from a parameter or from a
+	// value it does not write (state); a resource selected by a parameter fills a
+	// segment where every documented route it could name has a literal; an
+	// undocumented method left a path too vague for a host-only label. The
+	// evidence names the parameter.
+	ReasonGenericWrapper      = "generic_wrapper"
+	ReasonResourceSelected    = "resource_selected_by_parameter"
+	ReasonMethodNotDocumented = "method_not_documented"
 )
 
-// genericWrapper returns the evidence that c is a generic wrapper, or nil.
-func genericWrapper(c Candidate) map[string]any {
-	if c.Facts == nil || len(c.Facts.Calls) == 0 || c.Documented {
+// refused returns the rejection of a candidate whose primary alignment align
+// refused, or nil.
+func refused(c Candidate) *Reason {
+	if c.Refused == nil {
 		return nil
 	}
-	var params []string
-	for _, call := range c.Facts.Calls {
-		if call.PathFrom == "" {
-			return nil
-		}
-		if !slices.Contains(params, call.PathFrom) {
-			params = append(params, call.PathFrom)
-		}
+	code, _ := c.Refused["reason"].(string)
+	if code == "" {
+		return nil
 	}
-	ev := map[string]any{"parameter": params[0], "calls": len(c.Facts.Calls), "host": c.Host, "observed_route": c.Route}
-	if len(params) > 1 {
-		ev["parameters"] = params
+	ev := maps.Clone(c.Refused)
+	delete(ev, "reason")
+	delete(ev, "detail") // align's decision has it; the rejection's line names the parameter
+
+	ev["host"], ev["observed_route"] = c.Host, c.Route
+	if c.Facts != nil {
+		ev["calls"] = len(c.Facts.Calls)
 	}
-	return ev
+	return &Reason{code, ev}
 }
 
-// isWrapper reports a verdict that rejects a generic wrapper.
-func (v *Verdict) isWrapper() bool {
-	return slices.ContainsFunc(v.Reasons, func(r Reason) bool { return r.Code == ReasonGenericWrapper })
+// isRefused reports a verdict that rejects a function align refused.
+func (v *Verdict) isRefused() bool {
+	return slices.ContainsFunc(v.Reasons, func(r Reason) bool {
+		return r.Code == ReasonGenericWrapper || r.Code == ReasonResourceSelected || r.Code == ReasonMethodNotDocumented
+	})
 }
 
 // Reason is one reason a function was rejected, with its evidence.
@@ -78,8 +86,9 @@ type DecideOptions struct {
 }
 
 // Decide rejects, in this order: templates and generated wrappers (every signal
-// recorded); generic wrappers, whose path comes whole from their caller
-// (generic_wrapper, naming the parameter); callers whose every aligned request is made by a same-file function
+// recorded); functions whose request names no one endpoint, as align refused them
+// (generic_wrapper, resource_selected_by_parameter, method_not_documented, naming
+// the parameter); callers whose every aligned request is made by a same-file function
 // that can be a sample on its own (caller_of, naming the callees); within each
 // duplicate cluster, every member but the one that stands for it; and what exceeds
 // the per-repository, per-API and per-endpoint caps. A cluster's members are taken in align's
@@ -111,8 +120,8 @@ func Decide(cands []Candidate, dedup map[int64]store.DedupEntry, opt DecideOptio
 			for _, s := range sigs {
 				v.Reasons = append(v.Reasons, Reason{"template: " + s.Name, s.Evidence})
 			}
-		} else if ev := genericWrapper(c); ev != nil {
-			v.Reasons = append(v.Reasons, Reason{ReasonGenericWrapper, ev})
+		} else if r := refused(c); r != nil {
+			v.Reasons = append(v.Reasons, *r)
 		}
 		out[i] = v
 	}

@@ -480,7 +480,7 @@ func loadCandidates(ctx context.Context, st *store.Store) ([]Candidate, map[int6
 		c := Candidate{FunctionID: f.ID, Repo: repo.FullName, RepoDesc: repo.Description, RepoTopics: repo.Topics,
 			RepoCreatedAt: repo.CreatedAt, Path: file.Path, FileHead: heads[f.FileID], Name: f.Name, QualName: f.QualName,
 			FileID: f.FileID, Code: f.Code, Facts: facts, Quality: f.Quality, APIID: a.APIID, Host: a.Host, Route: a.Route,
-			Endpoint: endpointKey(a), Documented: a.EndpointID != 0}
+			Endpoint: endpointKey(a), Documented: a.EndpointID != 0, Refused: refusalOf(a)}
 		if c.APIEndpoints, err = apiEndpoints(ctx, st, a.APIID, documented); err != nil {
 			return fail(err)
 		}
@@ -584,4 +584,16 @@ func head(content []byte, n int) string {
 		lines++
 	}
 	return strings.ToValidUTF8(string(content[:i]), "\uFFFD")
+}
+
+// refusalOf reads what align recorded when it refused an alignment (its evidence's
+// "refused"), nil when it did not.
+func refusalOf(a store.Alignment) map[string]any {
+	var ev struct {
+		Refused map[string]any `json:"refused"`
+	}
+	if json.Unmarshal(a.Evidence, &ev) != nil {
+		return nil
+	}
+	return ev.Refused
 }

@@ -61,6 +61,10 @@ type Candidate struct {
 	Endpoint     string
 	APIEndpoints int
 	Documented   bool // the primary alignment binds a documented endpoint (url or route)
+	// Refused is what align recorded when the primary alignment's call names no one
+	// endpoint (its evidence's "refused": reason, parameter, routes, detail); nil
+	// otherwise.
+	Refused map[string]any
 	// AlignedCalls are the endpoints ("HOST METHOD ROUTE") the calls that aligned
 	// were bound to, by index in Facts.Calls; set for functions that make no request
 	// themselves.

@@ -907,6 +907,9 @@ func (n *Node) write(w io.Writer, indent string, outcome bool) {
 			line += "  (superseded by a later run)"
 		}
 		fmt.Fprintln(w, line)
+		for _, l := range listedEvidence(d.Evidence) {
+			fmt.Fprintf(w, "%s              %s\n", indent, l)
+		}
 	}
 	for i := range n.Parts {
 		n.Parts[i].write(w, indent+"  ", true)
@@ -924,6 +927,28 @@ func kindWord(k string) string {
 		return "description file"
 	}
 	return k
+}
+
+// listedEvidence are the lines a decision's evidence lists in full beneath it:
+// the label rules that decided an alignment ("rule: …") and the routes it chose
+// among ("candidate: …").
+func listedEvidence(ev map[string]any) []string {
+	var out []string
+	for _, k := range []struct{ key, word string }{{"rules", "rule"}, {"candidates", "candidate"}} {
+		switch items := ev[k.key].(type) {
+		case []any:
+			for _, it := range items {
+				if s, ok := it.(string); ok {
+					out = append(out, k.word+": "+s)
+				}
+			}
+		case []string:
+			for _, s := range items {
+				out = append(out, k.word+": "+s)
+			}
+		}
+	}
+	return out
 }
 
 // evidenceText is a decision's evidence on one line, cut short.

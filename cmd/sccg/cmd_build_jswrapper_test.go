@@ -80,4 +80,7 @@ module.exports = { getJson, getMe, getUser };
 	if w := out.String(); !strings.Contains(w, "decontam  rejected  generic_wrapper") || !strings.Contains(w, `"parameter":"path"`) {
 		t.Errorf("why getJson does not show the generic_wrapper rejection naming path:\n%s", w)
 	}
+	if w := out.String(); !strings.Contains(w, "rule: refused: generic_wrapper: the request's whole path comes from the function's parameter path") {
+		t.Errorf("why getJson does not list the rule that refused its label:\n%s", w)
+	}
 }
