@@ -9,7 +9,7 @@ import (
 
 	"sccg/align"
 	"sccg/internal/conformance"
-	"sccg/pyast"
+	"sccg/lang/python"
 	"sccg/store"
 )
 
@@ -34,7 +34,7 @@ func TestConformanceAlign(t *testing.T) {
 	var n, aligned, typeOK, routeOK int
 	confusion := map[string]int{}
 	for _, r := range recs {
-		res, err := pyast.Extract(ctx, []byte(r.Code.CompleteFunction), pyast.Options{})
+		res, err := python.Extract(ctx, []byte(r.Code.CompleteFunction), python.Options{})
 		if err != nil {
 			continue
 		}

@@ -2,8 +2,8 @@
 // (url, route or host_only evidence) and groups exact and near-duplicate functions
 // across repositories.
 //
-// For every request call site of a function (pyast facts), the hosts the code
-// evidences — the URL's host, an x-rapidapi-host header, or failing both a
+// For every request call site of a function (the facts its language's frontend
+// recorded, lang.Facts), the hosts the code evidences — the URL's host, an x-rapidapi-host header, or failing both a
 // documented host written elsewhere in the code — select the candidate endpoints:
 // the route templates of those hosts the observed path fits, found through a
 // per-host index (internal/route.Index; {name} is one path segment, a code

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"sccg/frontends"
 	"sccg/lang"
+	"sccg/lang/frontends"
 	"sccg/store"
 )
 

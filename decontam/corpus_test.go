@@ -14,8 +14,8 @@ import (
 
 	"sccg/align"
 	"sccg/decontam"
+	"sccg/lang/python"
 	"sccg/minhash"
-	"sccg/pyast"
 	"sccg/secrets"
 	"sccg/store"
 )
@@ -42,7 +42,7 @@ func (l corpusLabel) key() string { return l.Repo + ":" + l.Path + ":" + l.Funct
 
 // corpusStore loads the synthetic catalog and corpus into a fresh store: APIs and
 // endpoints from catalog.json, each repository from repo.json, each Python file
-// extracted with pyast as the extract stage would.
+// extracted with the Python frontend as the extract stage would.
 func corpusStore(t testing.TB) (*store.Store, map[int64]string) {
 	t.Helper()
 	ctx := context.Background()
@@ -127,7 +127,7 @@ func corpusStore(t testing.TB) (*store.Store, map[int64]string) {
 				if err != nil {
 					return err
 				}
-				res, err := pyast.Extract(ctx, content, pyast.Options{Stars: rj.Stars, Forks: rj.Forks})
+				res, err := python.Extract(ctx, content, python.Options{Stars: rj.Stars, Forks: rj.Forks})
 				if err != nil {
 					return nil // the extractor's failures are its own tests' business
 				}
@@ -329,7 +329,7 @@ func TestCorpusAlignDecontam(t *testing.T) {
 
 	// Every kept function is free of findings; labeled secrets were redacted.
 	kept, _ := s.KeptFunctions(ctx)
-	sc := secrets.NewScanner(pyast.Frontend{}, "")
+	sc := secrets.NewScanner(python.Frontend{}, "")
 	secretsKept, secretsRedacted := 0, 0
 	for _, k := range kept {
 		if l, ok := labels[keyOf[k.FunctionID]]; ok && !l.HasSecret && string(k.Redactions) != "[]" {

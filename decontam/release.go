@@ -15,8 +15,8 @@ import (
 	"strconv"
 	"strings"
 
-	"sccg/frontends"
 	"sccg/lang"
+	"sccg/lang/frontends"
 	"sccg/secrets"
 )
 

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"sync"
 
-	"sccg/frontends"
 	"sccg/internal/progress"
 	"sccg/lang"
+	"sccg/lang/frontends"
 	"sccg/secrets"
 	"sccg/store"
 )

@@ -10,7 +10,7 @@ import (
 
 	"sccg/evaluate/metrics"
 	"sccg/evaluate/sandbox"
-	"sccg/frontends"
+	"sccg/lang/frontends"
 	"sccg/release"
 )
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"sccg/internal/conformance"
-	"sccg/pyast"
+	"sccg/lang/python"
 	"sccg/release"
 )
 
@@ -101,7 +101,7 @@ func classifyMiss(r Result, rec release.Record) (string, string) {
 // holdsRequestCall reports whether the sample's function holds a request call of
 // its own (the extractor's static facts), not only calls of helpers it left out.
 func holdsRequestCall(rec release.Record) bool {
-	res, err := pyast.Extract(context.Background(), []byte(rec.Code.CompleteFunction), pyast.Options{})
+	res, err := python.Extract(context.Background(), []byte(rec.Code.CompleteFunction), python.Options{})
 	if err != nil {
 		return false
 	}

@@ -22,10 +22,10 @@ import (
 	"sccg/evaluate/answer"
 	"sccg/evaluate/metrics"
 	"sccg/evaluate/sandbox"
-	"sccg/frontends"
 	"sccg/internal/progress"
 	"sccg/internal/workpool"
 	"sccg/lang"
+	"sccg/lang/frontends"
 	"sccg/release"
 	"sccg/secrets"
 )

@@ -11,8 +11,8 @@ import (
 
 	"sccg/evaluate/jsbox"
 	"sccg/evaluate/sandbox"
-	"sccg/frontends"
 	"sccg/lang"
+	"sccg/lang/frontends"
 	"sccg/release"
 )
 

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"maps"
 	"net/url"
-	"sccg/frontends"
+	"sccg/lang/frontends"
 	"slices"
 	"strings"
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"sccg/evaluate/sandbox"
-	"sccg/frontends"
 	"sccg/lang"
+	"sccg/lang/frontends"
 	"sccg/release"
 )
 

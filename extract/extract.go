@@ -13,9 +13,9 @@ import (
 	"sync"
 	"time"
 
-	"sccg/frontends"
 	"sccg/internal/progress"
 	"sccg/lang"
+	"sccg/lang/frontends"
 	"sccg/store"
 )
 

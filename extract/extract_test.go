@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"sccg/internal/storetest"
-	"sccg/pyast"
+	"sccg/lang/python"
 	"sccg/store"
 )
 
@@ -142,8 +142,8 @@ func TestRunRecordsEveryFileAndFunction(t *testing.T) {
 	}
 	wantFns := map[string]string{
 		"breeds":   "candidate ",
-		"broken":   "rejected " + pyast.ReasonSyntax,
-		"<module>": "rejected " + pyast.ReasonTopLevel,
+		"broken":   "rejected " + python.ReasonSyntax,
+		"<module>": "rejected " + python.ReasonTopLevel,
 	}
 	for k, v := range wantFns {
 		if got[k] != v {
@@ -216,7 +216,7 @@ func TestJudgeSyntax(t *testing.T) {
 	ctx := context.Background()
 	src := "import requests\n\ndef show(names):\n    r = requests.get('https://a.example.com/x')\n    return f\"{'\\n'.join(names)}: {r.status_code}\"\n"
 	fn := func() lang.Function {
-		res, err := pyast.Extract(ctx, []byte(src), pyast.Options{})
+		res, err := python.Extract(ctx, []byte(src), python.Options{})
 		if err != nil || len(res.Functions) != 1 || res.Functions[0].Status != lang.StatusCandidate {
 			t.Fatalf("extract: %v %+v", err, res)
 		}
@@ -227,7 +227,7 @@ func TestJudgeSyntax(t *testing.T) {
 	if err := judgeSyntax(ctx, &f, Options{Logf: t.Logf}, &stats); err != nil || stats.Syntax[lang.Python].Unchecked != 1 || f.Status != lang.StatusCandidate {
 		t.Errorf("without a checker: err %v, unchecked %d, status %s; want 1 unchecked candidate", err, stats.Syntax[lang.Python].Unchecked, f.Status)
 	}
-	c, err := pyast.Frontend{}.NewChecker(ctx, "")
+	c, err := python.Frontend{}.NewChecker(ctx, "")
 	if err != nil {
 		t.Skipf("no python3: %v", err)
 	}

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"sccg/frontends"
+	"sccg/lang/frontends"
 	"strings"
 
 	"sccg/lang"

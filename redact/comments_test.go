@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"sccg/pyast"
+	"sccg/lang/python"
 )
 
 // TestJudgeComment runs the extractor on small functions and judges their comments
@@ -62,7 +62,7 @@ func TestJudgeComment(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := pyast.Extract(context.Background(), []byte("import requests\n\n"+tc.code), pyast.Options{})
+			res, err := python.Extract(context.Background(), []byte("import requests\n\n"+tc.code), python.Options{})
 			if err != nil || len(res.Functions) != 1 {
 				t.Fatalf("extract: %v (%d functions)", err, len(res.Functions))
 			}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"sccg/frontends"
 	"sccg/lang"
+	"sccg/lang/frontends"
 	"slices"
 	"strings"
 

@@ -16,8 +16,8 @@ import (
 
 	"sccg/internal/golden"
 	"sccg/lang"
+	"sccg/lang/python"
 	"sccg/leakcheck"
-	"sccg/pyast"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -143,7 +143,7 @@ func TestMaskGoldenCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := pyast.Extract(context.Background(), src, pyast.Options{})
+			res, err := python.Extract(context.Background(), src, python.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

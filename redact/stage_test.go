@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"sccg/internal/storetest"
+	"sccg/lang/python"
 	"sccg/llm"
-	"sccg/pyast"
 	"sccg/store"
 )
 
@@ -27,7 +27,7 @@ func seedKept(t *testing.T, s *store.Store, n int) {
 			doc = "    \"\"\"Return the current weather of a city.\"\"\"\n"
 		}
 		code := fmt.Sprintf("import requests\n\n\ndef fetch_thing_%d(city):\n%s    return requests.get(\"https://%s/v1/things\", params={\"city\": city, \"units\": \"metric\"}).json()\n", i, doc, host)
-		res, err := pyast.Extract(ctx, []byte(code), pyast.Options{})
+		res, err := python.Extract(ctx, []byte(code), python.Options{})
 		if err != nil || len(res.Functions) != 1 {
 			t.Fatalf("extract: %v", err)
 		}

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"sccg/frontends"
 	"sccg/lang"
+	"sccg/lang/frontends"
 	"sccg/release"
 )
 

@@ -3,8 +3,8 @@ package secrets
 import (
 	"context"
 	"encoding/json"
-	"sccg/frontends"
 	"sccg/lang"
+	"sccg/lang/frontends"
 	"strings"
 	"testing"
 )

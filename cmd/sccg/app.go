@@ -57,7 +57,7 @@ type command struct {
 // commands is the CLI, in the order `sccg help` lists it.
 var commands = []command{
 	{"crawl", "fetch API documentation (RapidAPI Hub, OpenAPI, ToolBench) into endpoint metadata", runCrawl},
-	{"mine", "find Python files that call the crawled APIs (GitHub code search, --local DIR, or --corpus on Apache Beam)", runMine},
+	{"mine", "find source files (Python, JavaScript, TypeScript) that call the crawled APIs (GitHub code search, --local DIR, or --corpus on Apache Beam)", runMine},
 	{"corpus", "pack a folder of repositories as a Parquet corpus shard (corpus pack)", runCorpus},
 	{"extract", "extract request functions and their static facts from mined files", runExtract},
 	{"align", "bind each candidate function to the documented endpoint it calls", runAlign},

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"sccg/pyast"
+	"sccg/lang/python"
 	"sccg/store"
 )
 
@@ -81,7 +81,7 @@ func alignTestEnv(t *testing.T) (*env, func() *store.Store) {
 			if err != nil {
 				return err
 			}
-			res, err := pyast.Extract(ctx, []byte(src.code), pyast.Options{})
+			res, err := python.Extract(ctx, []byte(src.code), python.Options{})
 			if err != nil {
 				return err
 			}

@@ -46,7 +46,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	// extract, align, decontam
 	workers := fs.Int("workers", 0, "extract/decontam: workers (0: one per CPU)")
 	timeout := fs.Duration("timeout", extract.DefaultTimeout, "extract: time allowed for one file")
-	python := fs.String("python", "", "extract: the evaluator's python interpreter, which judges syntax (default python3 on PATH)")
+	python := fs.String("python", "", "extract: the evaluator's python interpreter, which judges Python functions' syntax (default python3 on PATH; JavaScript and TypeScript: esbuild)")
 	threshold := fs.Float64("threshold", minhash.DefaultThreshold, "align: near-duplicate Jaccard threshold")
 	perms := fs.Int("perms", minhash.DefaultPerms, "align: MinHash permutations")
 	cf := bindCapFlags(fs, "decontam: ")

@@ -31,7 +31,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	timeout := fs.Duration("timeout", 5*time.Second, "wall-clock limit per completion")
 	memMB := fs.Int("memory-mb", 1024, "address-space limit per completion, MiB")
 	ks := fs.String("k", "1", "pass@k values, comma-separated (e.g. 1,3,5)")
-	python := fs.String("python", "", "python interpreter (default python3 on PATH, resolved once)")
+	python := fs.String("python", "", "python interpreter for Python samples (default python3 on PATH, resolved once; JavaScript and TypeScript run in goja)")
 	cutoff := fs.String("time-cutoff", "2024-06-01", "date splitting the time slices (repository created_at)")
 	noNS := fs.Bool("no-namespaces", false, "do not use user/network namespaces even where the kernel allows them")
 	execMode := fs.Bool("exec", false, "start a fresh interpreter (exec) for every completion instead of forking it from a warm fork server.\n"+

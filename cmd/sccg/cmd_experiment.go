@@ -24,7 +24,7 @@ func runExperiment(ctx context.Context, e *env, args []string) error {
 	gridPath := fs.String("grid", "", "grid `file` (YAML or JSON): settings, models, baselines, eval and stats options")
 	out := fs.String("out", "", "results `dir`")
 	benchPath := fs.String("bench", "", "benchmark (a release file or export dir); overrides the grid's bench")
-	python := fs.String("python", "", "python interpreter (default python3 on PATH, resolved once)")
+	python := fs.String("python", "", "python interpreter for Python samples (default python3 on PATH, resolved once; JavaScript and TypeScript run in goja)")
 	noNS := fs.Bool("no-namespaces", false, "do not use user/network namespaces even where the kernel allows them")
 	rest, err := e.parse(fs, args)
 	if err != nil {

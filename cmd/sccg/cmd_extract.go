@@ -16,7 +16,7 @@ func runExtract(ctx context.Context, e *env, args []string) error {
 	timeout := fs.Duration("timeout", extract.DefaultTimeout, "time allowed for one file")
 	maxBytes := fs.Int64("max-bytes", extract.DefaultMaxBytes, "skip (and record) files larger than this many bytes")
 	refresh := fs.Bool("refresh", false, "extract every file again, not only those not yet done")
-	python := fs.String("python", "", "the evaluator's python interpreter, which judges each function's syntax (default python3 on PATH)")
+	python := fs.String("python", "", "the evaluator's python interpreter, which judges Python functions' syntax (default python3 on PATH; JavaScript and TypeScript: esbuild)")
 	pos, err := e.parse(fs, args)
 	if err != nil {
 		return err

@@ -64,7 +64,7 @@ func runRetrieve(ctx context.Context, e *env, args []string) error {
 	withName := fs.Bool("with-name", false, "add the function name to the comments in every query")
 	noRun := fs.Bool("no-run", false, "do not run the gold code in the sandbox: the used endpoints are the labeled one only")
 	workers := fs.Int("workers", 0, "queries (and sandboxed gold runs) in flight (default GOMAXPROCS)")
-	python := fs.String("python", "", "python interpreter for the gold runs (default python3 on PATH)")
+	python := fs.String("python", "", "python interpreter for Python gold runs (default python3 on PATH; JavaScript and TypeScript run in goja)")
 	lf := bindLLMFlags(fs)
 	queryPrefix := fs.String("query-prefix", "", "text put before every query before it is embedded (bge: \"Represent this sentence for searching relevant passages: \")")
 	docPrefix := fs.String("doc-prefix", "", "text put before every document before it is embedded (e5: \"passage: \")")

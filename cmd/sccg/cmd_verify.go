@@ -24,7 +24,7 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	fix := fs.Bool("fix", false, "propose a corrected label where one request matches exactly one documented endpoint")
 	workers := fs.Int("workers", 0, "parallel sandboxed runs (default GOMAXPROCS)")
 	timeout := fs.Duration("timeout", 5*time.Second, "wall-clock limit per sample")
-	python := fs.String("python", "", "python interpreter (default python3 on PATH, resolved once)")
+	python := fs.String("python", "", "python interpreter for Python samples (default python3 on PATH, resolved once; JavaScript and TypeScript run in goja)")
 	rest, err := e.parse(fs, args)
 	if err != nil {
 		return err

@@ -5,8 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
-	"sccg/frontends"
 	"sccg/lang"
+	"sccg/lang/frontends"
 	"strings"
 	"testing"
 )

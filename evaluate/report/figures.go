@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"sccg/frontends"
+	"sccg/lang/frontends"
 	"slices"
 	"strings"
 

@@ -1,6 +1,6 @@
 // Package verify checks a published benchmark's labels against the samples' own
 // code: it runs every sample's gold code in the evaluator's sandbox, reads its static
-// facts with pyast, and gives each sample a verdict with the evidence for it —
+// facts from its frontend, and gives each sample a verdict with the evidence for it —
 // consistent, or why its label cannot be hit by its own code (route truncated, host
 // or method mismatch, no request, broken code, code that is not self-contained) —
 // plus exact and near duplicates across samples and splits, and, where the evidence
@@ -11,8 +11,8 @@ package verify
 import (
 	"context"
 	"fmt"
-	"sccg/frontends"
 	"sccg/lang"
+	"sccg/lang/frontends"
 	"slices"
 	"strings"
 

@@ -90,10 +90,14 @@ func isWiring(r string) bool {
 
 func isStage(r string) bool { return slices.Contains(stages, top(r)) }
 
-// implementations are the packages that implement a language (lang.Frontend) and
-// what only they may use (internal/tstree, the tree-sitter tree they share): the
-// stages and the evaluator reach a language through package frontends, never these.
-var implementations = []string{"pyast", "jsast", "internal/pycompile", "internal/jscheck", "internal/tstree"}
+// implementations are the packages that implement a language (lang.Frontend), one
+// folder each under lang, and what only they may use (lang/internal: the
+// tree-sitter tree they share, Python's compile check): the stages and the
+// evaluator reach a language through package lang/frontends, never these.
+var implementations = []string{"lang/python", "lang/javascript", "lang/internal"}
+
+// registry is the one package that knows every implementation.
+const registry = "lang/frontends"
 
 // grammars are tree-sitter's language bindings: a language's parsing belongs to
 // its frontend.
@@ -116,7 +120,7 @@ func seamViolations(pkgs map[string]pkg, debts map[string]string) []string {
 	used := map[string]bool{}
 	for _, p := range pkgs {
 		from, ok := rel(p.ImportPath)
-		if !ok || isWiring(from) || strings.HasSuffix(p.ImportPath, ".test") || isImplementation(from) || from == "frontends" {
+		if !ok || isWiring(from) || strings.HasSuffix(p.ImportPath, ".test") || isImplementation(from) || from == registry {
 			continue
 		}
 		for _, imp := range p.Imports {
@@ -149,19 +153,19 @@ func TestLanguageSeam(t *testing.T) {
 
 func TestSeamRulesCatchBrokenImports(t *testing.T) {
 	pkgs := map[string]pkg{
-		"sccg/extract":   {ImportPath: "sccg/extract", Imports: []string{"sccg/frontends", "sccg/pyast"}},
-		"sccg/redact":    {ImportPath: "sccg/redact", Imports: []string{"github.com/smacker/go-tree-sitter/javascript"}},
-		"sccg/frontends": {ImportPath: "sccg/frontends", Imports: []string{"sccg/pyast", "sccg/jsast"}},
-		"sccg/jsast":     {ImportPath: "sccg/jsast", Imports: []string{"github.com/smacker/go-tree-sitter/javascript"}},
-		"sccg/secrets":   {ImportPath: "sccg/secrets", Imports: []string{"github.com/smacker/go-tree-sitter/python"}},
-		"sccg/evaluate":  {ImportPath: "sccg/evaluate", Imports: []string{"sccg/frontends"}},
-		"sccg/align":     {ImportPath: "sccg/align", Imports: []string{"sccg/internal/tstree"}},
+		"sccg/extract":         {ImportPath: "sccg/extract", Imports: []string{"sccg/lang/frontends", "sccg/lang/python"}},
+		"sccg/redact":          {ImportPath: "sccg/redact", Imports: []string{"github.com/smacker/go-tree-sitter/javascript"}},
+		"sccg/lang/frontends":  {ImportPath: "sccg/lang/frontends", Imports: []string{"sccg/lang/python", "sccg/lang/javascript"}},
+		"sccg/lang/javascript": {ImportPath: "sccg/lang/javascript", Imports: []string{"github.com/smacker/go-tree-sitter/javascript", "sccg/lang/internal/tstree"}},
+		"sccg/secrets":         {ImportPath: "sccg/secrets", Imports: []string{"github.com/smacker/go-tree-sitter/python"}},
+		"sccg/evaluate":        {ImportPath: "sccg/evaluate", Imports: []string{"sccg/lang/frontends"}},
+		"sccg/align":           {ImportPath: "sccg/align", Imports: []string{"sccg/lang/internal/tstree"}},
 	}
 	got := seamViolations(pkgs, map[string]string{"evaluate": "a paid debt", "secrets": "a debt"})
 	want := []string{
-		"align imports internal/tstree: a language is reached through frontends, never its implementation",
+		"align imports lang/internal/tstree: a language is reached through frontends, never its implementation",
 		"evaluate no longer parses with a grammar itself: take it off grammarDebts",
-		"extract imports pyast: a language is reached through frontends, never its implementation",
+		"extract imports lang/python: a language is reached through frontends, never its implementation",
 		"redact imports github.com/smacker/go-tree-sitter/javascript: parsing a language belongs to its frontend",
 	}
 	if !slices.Equal(got, want) {
