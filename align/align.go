@@ -375,7 +375,7 @@ func alignCall(code, lowerCode string, idx int, c lang.Call, params []string, ca
 		}
 	default:
 		alignHostOnly(&a, &ev, cat, known[0], obsPath, c.URLResolved)
-		ev.Refused = refuse(c, ev.HostRule, obsPath, params, cat.routes[ev.Host], cat.byHost[ev.Host])
+		ev.Refused = refuse(c, obsPath, params, cat.routes[ev.Host], cat.byHost[ev.Host])
 	}
 	if ev.RouteFit != nil && ev.RouteFit.Empty > 0 {
 		ev.Rules = append(ev.Rules, "empty segment: the path's empty segment is the empty value of a parameter ("+
@@ -453,12 +453,12 @@ func methodLosers(cands []candidate) []Alternative {
 // a value the code does not write stands for a literal segment — a parameter of
 // the function, or a value that selects among several routes — (the tail after a
 // fixed base: generic_wrapper; a segment inside the path:
-// resource_selected_by_parameter); or its whole URL is a value the function
-// does not write (state), its host known only from a literal elsewhere in the code.
-func refuse(c lang.Call, hostRule, obsPath string, params []string, idx *route.Index, eps []catalogEndpoint) *Refusal {
-	if c.URL == "" && c.URLExpr != "" && hostRule == "code_literal" && c.PathFrom == "" {
-		return &Refusal{Reason: RefuseWrapper, Parameter: c.URLExpr,
-			Detail: "the whole URL is " + c.URLExpr + ", a value the function does not write; the host is only named elsewhere in the code"}
+// resource_selected_by_parameter); or its whole URL is component state
+// (lang.Call.StateFrom).
+func refuse(c lang.Call, obsPath string, params []string, idx *route.Index, eps []catalogEndpoint) *Refusal {
+	if c.StateFrom != "" {
+		return &Refusal{Reason: RefuseWrapper, Parameter: c.StateFrom,
+			Detail: "the whole URL is the component state " + c.StateFrom + ", a value the code changes as it runs"}
 	}
 	if obsPath == "" || idx == nil || !strings.Contains(obsPath, "{") {
 		return nil

@@ -39,8 +39,8 @@
 //     literal tail after a fixed base (generic_wrapper); a placeholder that fills a
 //     segment where every route it could name has a literal, when it is a parameter
 //     of the function or could name several routes (resource_selected_by_parameter);
-//     a whole URL the function does not write, its host only named elsewhere in the
-//     code, as React state (generic_wrapper).
+//     a whole URL read from component state, as React's useState (generic_wrapper,
+//     lang.Call.StateFrom).
 //
 // Every rule that decided is written, in words, into the alignment's evidence
 // (Evidence.Rules) and the function's decision, which sccg why lists.

@@ -156,6 +156,12 @@ type Call struct {
 	// which the function passes a concrete path.
 	PathFrom string `json:"path_from,omitempty"`
 
+	// StateFrom names the component state the request's whole URL is read from
+	// (const [url, setUrl] = useState(…); fetch(url)), when the URL is nothing
+	// else: a value the code changes as it runs, so the function names no endpoint
+	// of its own. "" otherwise, and for languages without component state.
+	StateFrom string `json:"state_from,omitempty"`
+
 	// Callback names the anonymous function the request is made in, by what it is
 	// passed to ("useEffect", "then", "app.get", "setTimeout", "(iife)"
 	// for one called where it is written), when the function makes the request

@@ -1,6 +1,9 @@
 package lang
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // URLPiece is one part of a request's URL expression, in source order, as a
 // frontend splits it to find a generic wrapper: a parameter of the function the
@@ -44,7 +47,8 @@ func WholePathParam(ps []URLPiece) string {
 // BaseText reports whether text before a path parameter can be a base URL and no
 // part of an endpoint's path: slashes, an unresolved name, a scheme and host, or a
 // base path that does not end in a slash (the parameter then carries its own
-// leading slash: a path, not a segment). "https://h/users/" and "/users/" name a
+// leading slash: a path, not a segment), or a host alone after a scheme written
+// apart ("https://%s%s" % (host, path)). "https://h/users/" and "/users/" name a
 // collection the parameter is an item of; text with a query names more.
 func BaseText(t string) bool {
 	if strings.ContainsAny(t, "?#=&") {
@@ -53,6 +57,9 @@ func BaseText(t string) bool {
 	if strings.Trim(t, "/") == "" || !strings.HasSuffix(t, "/") {
 		return true
 	}
+	if hostText.MatchString(t) {
+		return true // a host and its slash, the scheme in a piece before it
+	}
 	if i := strings.Index(t, "://"); i >= 0 {
 		rest := t[i+3:]
 		j := strings.IndexByte(rest, '/')
@@ -60,6 +67,9 @@ func BaseText(t string) bool {
 	}
 	return isHole(strings.TrimRight(t, "/"))
 }
+
+// hostText is a host name alone, with an optional trailing slash: "api.github.com/".
+var hostText = regexp.MustCompile(`^(?i)[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}/*$`)
 
 // isHole reports text that is one unresolved {name}.
 func isHole(t string) bool {

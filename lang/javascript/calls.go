@@ -530,6 +530,9 @@ func (sc *scope) facts(rs *reqSite) lang.Call {
 	}
 	c.SetURL(p.url.s, p.url.complete)
 	c.PathFrom = lang.WholePathParam(p.url.pieces())
+	if c.URL == "" && c.PathFrom == "" {
+		c.StateFrom = sc.stateName(p.urlNode)
+	}
 	for _, h := range p.headers {
 		v := h.sc.str(h.val)
 		expr := ""

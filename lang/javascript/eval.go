@@ -175,6 +175,36 @@ func (sc *scope) lookup(name string) (*node, *scope) {
 	return nil, nil
 }
 
+// stateName names the component state n reads when n is a name bound, in its
+// function or one around it, from a state hook (assign.state); "" otherwise.
+func (sc *scope) stateName(n *node) string {
+	n = unwrap(n)
+	if n == nil || n.Type != "identifier" {
+		return ""
+	}
+	name := n.Text(sc.m.src)
+	for f, at := sc.fn, sc.at; f != nil; f, at = f.parent, f.node.Start {
+		ls := f.locals[name]
+		if len(ls) == 0 {
+			if slices.ContainsFunc(f.params, func(p param) bool { return p.name == name }) {
+				return ""
+			}
+			continue
+		}
+		last := &ls[0]
+		for i := range ls {
+			if ls[i].pos <= at {
+				last = &ls[i]
+			}
+		}
+		if last.state {
+			return name
+		}
+		return ""
+	}
+	return ""
+}
+
 var hostLike = regexp.MustCompile(`^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$`)
 
 // urlLikeDefault reports a parameter default that is a URL, a path or a host: the

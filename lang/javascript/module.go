@@ -2,6 +2,7 @@ package javascript
 
 import (
 	"context"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -20,6 +21,10 @@ type assign struct {
 	pos   uint32 // where the definition takes effect
 	value *node  // right-hand side (nil when unknown: a loop or catch variable)
 	aug   string // "+=" for an augmented assignment, else ""
+	// state is set on a name bound from a hook's or a reactive store's value
+	// (const [url, setUrl] = useState(…); const url = ref(…)): component state,
+	// which the code changes as it runs.
+	state bool
 }
 
 // fnInfo is one function anywhere in the file: a named one (a declaration, a
@@ -806,11 +811,12 @@ func (m *module) collectLocals(f *fnInfo) {
 				continue
 			case "variable_declarator":
 				name, val := c.Child("name"), c.Child("value")
+				state := isStateCall(val, src)
 				if name != nil && name.Type == "identifier" {
-					add(name.Text(src), assign{pos: c.End, value: val})
+					add(name.Text(src), assign{pos: c.End, value: val, state: state})
 				} else {
 					for _, nm := range patternNames(name, src) {
-						add(nm, assign{pos: c.End})
+						add(nm, assign{pos: c.End, state: state})
 					}
 				}
 			case "assignment_expression":
@@ -954,4 +960,22 @@ func (m *module) dotted(n *node, f *fnInfo) string {
 // callee's module is called by.
 func normalizeSpec(p string) string {
 	return strings.TrimPrefix(p, "node:")
+}
+
+// stateHooks are the calls whose value is component state: React's hooks (useX),
+// Vue's ref and reactive, Solid's createSignal.
+var stateHook = regexp.MustCompile(`^(use[A-Z]\w*|ref|reactive|shallowRef|createSignal)$`)
+
+// isStateCall reports a call to a state hook (useState(…), React.useState(…),
+// ref(…)).
+func isStateCall(n *node, src []byte) bool {
+	n = unwrap(n)
+	if n == nil || n.Type != "call_expression" {
+		return false
+	}
+	fn := n.Child("function")
+	if fn != nil && fn.Type == "member_expression" {
+		fn = fn.Child("property")
+	}
+	return fn != nil && stateHook.MatchString(fn.Text(src))
 }

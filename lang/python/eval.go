@@ -3,6 +3,7 @@ package python
 import (
 	"regexp"
 	"sccg/lang"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -67,7 +68,8 @@ func (sc *scope) lookup(name string) (*node, *scope, bool) {
 		return nil, nil, false
 	}
 	for f, at := sc.fn, sc.at; f != nil; f, at = f.parent, f.def.Start {
-		if ls := f.locals[name]; len(ls) > 0 {
+		// url = build(url): before its first assignment a parameter is the parameter.
+		if ls := f.locals[name]; len(ls) > 0 && !(ls[0].pos > at && f.hasParam(name)) {
 			var last *assign
 			for i := range ls {
 				if ls[i].pos <= at {
@@ -594,8 +596,17 @@ func (sc *scope) call(n *node) sval {
 			}
 		}
 	}
+	if ret, hsc := sc.returned(n); ret != nil {
+		// a same-file helper that builds the URL: def _build_url(self, t): return BASE + t
+		if v := hsc.str(ret); strings.Trim(placeholders.ReplaceAllString(v.s, ""), "/") != "" {
+			return v
+		}
+	}
 	return hole(placeholderName(n, src))
 }
+
+// placeholders matches the {name} holes of an evaluated string.
+var placeholders = regexp.MustCompile(`\{[^{}]*\}`)
 
 func (sc *scope) format(tmpl sval, pos []*node, kw map[string]*node) sval {
 	out := sval{complete: tmpl.complete}
@@ -660,4 +671,9 @@ func urlJoin(base, ref sval) sval {
 		return ref
 	}
 	return sval{s: lang.ResolveURL(base.s, ref.s), complete: base.complete && ref.complete}
+}
+
+// hasParam reports whether f has a parameter called name.
+func (f *fnInfo) hasParam(name string) bool {
+	return slices.ContainsFunc(f.params, func(p param) bool { return p.name == name })
 }

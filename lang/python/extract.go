@@ -158,8 +158,11 @@ func (x *extractor) findSites() {
 
 // helperOf resolves a call to a function of the same file: a nested function, a
 // module-level function, or a method of the same class called through self/cls.
-func (x *extractor) helperOf(call *node, f *fnInfo) (*fnInfo, bool) {
-	m := x.m
+func (x *extractor) helperOf(call *node, f *fnInfo) (*fnInfo, bool) { return x.m.sameFileFunc(call, f) }
+
+// sameFileFunc resolves a call made in f to a function of the same file (see
+// helperOf); method reports a method called through self or cls.
+func (m *module) sameFileFunc(call *node, f *fnInfo) (g *fnInfo, method bool) {
 	fn := call.Child("function")
 	switch fn.Type {
 	case "identifier":

@@ -50,8 +50,13 @@ func (sc *scope) urlPieces(n *node, depth int) []lang.URLPiece {
 			return sc.urlPieces(k[0], depth+1)
 		}
 	case "binary_operator":
-		if n.Child("operator").Text(src) == "+" {
+		switch n.Child("operator").Text(src) {
+		case "+":
 			return append(sc.urlPieces(n.Child("left"), depth+1), sc.urlPieces(n.Child("right"), depth+1)...)
+		case "%":
+			if ps := sc.percentPieces(n.Child("left"), n.Child("right"), depth); hasParam(ps) {
+				return ps
+			}
 		}
 	case "concatenated_string":
 		var out []lang.URLPiece
@@ -78,6 +83,9 @@ func (sc *scope) urlPieces(n *node, depth int) []lang.URLPiece {
 			if pos, _ := splitArgs(n, src); len(pos) == 2 {
 				return append(sc.urlPieces(pos[0], depth+1), sc.urlPieces(pos[1], depth+1)...)
 			}
+		}
+		if ps := sc.returnPieces(n, depth); hasParam(ps) {
+			return ps
 		}
 		if fn := n.Child("function"); fn != nil && fn.Type == "attribute" && fn.Child("attribute").Text(src) == "format" {
 			pos, kw := splitArgs(n, src)
@@ -180,6 +188,93 @@ func (sc *scope) formatPieces(tmpl *node, pos []*node, kw map[string]*node, dept
 		out = append(out, sc.urlPieces(arg, depth+1)...)
 	}
 	return append(out, lang.URLPiece{Text: t.s[last:]})
+}
+
+// percentPieces are the pieces of tmpl % args: the template's text between its
+// %s verbs, each verb the pieces of its argument ("https://%s%s" % (host, path)).
+func (sc *scope) percentPieces(tmpl, args *node, depth int) []lang.URLPiece {
+	t := sc.str(tmpl)
+	if !t.complete || args == nil {
+		return nil
+	}
+	var vals []*node
+	switch args.Type {
+	case "tuple", "parenthesized_expression":
+		vals = args.NamedKids()
+	case "dictionary":
+		return nil
+	default:
+		vals = []*node{args}
+	}
+	var out []lang.URLPiece
+	i, last := 0, 0
+	for _, m := range percentVerb.FindAllStringIndex(t.s, -1) {
+		v := t.s[m[0]:m[1]]
+		if v == "%%" || strings.HasPrefix(v, "%(") || i >= len(vals) {
+			return nil
+		}
+		out = append(out, lang.URLPiece{Text: t.s[last:m[0]]})
+		out = append(out, sc.urlPieces(vals[i], depth+1)...)
+		i, last = i+1, m[1]
+	}
+	return append(out, lang.URLPiece{Text: t.s[last:]})
+}
+
+// returnPieces are the pieces of what a same-file function called at n returns
+// (sc.returned), nil for any other call.
+func (sc *scope) returnPieces(n *node, depth int) []lang.URLPiece {
+	ret, hsc := sc.returned(n)
+	if ret == nil {
+		return nil
+	}
+	return hsc.urlPieces(ret, depth+1)
+}
+
+// returned is what a same-file function called at n returns, when its body
+// returns one expression (def _build_url(self, target): return "https://%s%s" %
+// (self._host, target)), with the scope that binds its parameters to the call's
+// arguments; nil for any other call.
+func (sc *scope) returned(n *node) (*node, *scope) {
+	g, method := sc.m.sameFileFunc(n, sc.fn)
+	if g == nil || g == sc.fn || sc.depth > maxEvalDepth {
+		return nil, nil
+	}
+	var ret *node
+	returns := 0
+	g.def.Child("body").Walk(func(r *node) bool {
+		if r.Type == "function_definition" || r.Type == "class_definition" || r.Type == "lambda" {
+			return false
+		}
+		if r.Type == "return_statement" {
+			returns++
+			if k := r.NamedKids(); len(k) == 1 {
+				ret = k[0]
+			}
+			return false
+		}
+		return true
+	})
+	if returns != 1 || ret == nil {
+		return nil, nil
+	}
+	pos, kw := splitArgs(n, sc.m.src)
+	caller := sc.with(n.Start)
+	params := g.params
+	if method && len(params) > 0 {
+		params = params[1:]
+	}
+	args := map[string]argRef{}
+	for i, p := range params {
+		switch {
+		case kw[p.name] != nil:
+			args[p.name] = argRef{n: kw[p.name], sc: caller}
+		case i < len(pos):
+			args[p.name] = argRef{n: pos[i], sc: caller}
+		default:
+			args[p.name] = argRef{}
+		}
+	}
+	return ret, &scope{m: sc.m, fn: g, at: g.def.End, args: args, depth: sc.depth + 1}
 }
 
 func hasParam(ps []lang.URLPiece) bool {

@@ -97,6 +97,26 @@ def formatted_item(uid):
     return requests.get("{}/users/{}".format(API, uid))
 
 
+class Hub:
+    def __init__(self):
+        self._host = "api.codehost.test/"
+        self._user_url = "users/%s"
+
+    def _build_url(self, target):
+        return "https://%s%s" % (self._host, target)
+
+    def _fetch(self, url, params=None):
+        url = self._build_url(url)
+        return requests.get(url, params=params)
+
+    def user(self, name):
+        return self._fetch(self._user_url % name)
+
+
+def percent(path):
+    return requests.get("%s%s" % (API, path))
+
+
 class Client:
     def __init__(self):
         self.base = "https://api.codehost.test"
@@ -111,6 +131,7 @@ class Client:
 		"getJson": "url", "get_me": "", "pass_on": "path", "get_connection": "uri", "segment": "endpoint",
 		"commits": "", "user": "", "user_f": "", "joined": "path", "search": "", "two": "", "with_default": "",
 		"raw": "path", "Client._get": "path", "Client.repo": "",
+		"Hub._fetch": "url", "Hub.user": "", "percent": "path",
 		"with_query": "path", "grown": "path", "formatted": "endpoint", "formatted_named": "endpoint", "formatted_item": "",
 	}
 	res, err := Extract(context.Background(), []byte(src), Options{})

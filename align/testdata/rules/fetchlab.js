@@ -64,4 +64,14 @@ function mostViewed() {
   return mostPopular('viewed');
 }
 
+function Profile() {
+  const [url, setUrl] = React.useState('https://api.github.com/users/octocat');
+  const [data, setData] = React.useState(null);
+  async function loadProfile() {
+    const res = await fetch(url);
+    setData(await res.json());
+  }
+  return { data, loadProfile, search: (term) => setUrl(`https://api.github.com/users/${term}`) };
+}
+
 module.exports = { isWorkflowSuccess, createIssue, renameRepo, getArtists, getAlbum, botUser, mostViewed };
