@@ -96,6 +96,9 @@ func TestLabelRules(t *testing.T) {
 			"latestRuns":    {"GET api.github.com /repos/{owner}/{repo}/actions/runs", "own request"},
 			"removeIssues":  {"DELETE api.github.com /repos/{repository}/issues host_only", "documents DELETE"},
 			"Viewer":        {"refused generic_wrapper (location)", "the component state location"},
+			"labIssues":     {"POST api.github.com /repos/{owner}/{repo}/issues", "{owner}= {repo}=fetch-lab"},
+			"discordGet":    {"refused generic_wrapper (endpoint)", "the path after its fixed base"},
+			"me":            {"GET discord.com /api/v10/users/@me", ""},
 		},
 	}
 	cat := rulesCatalog()

@@ -31,6 +31,23 @@ export async function removeIssues(repository: string): Promise<boolean> {
   return res.ok;
 }
 
+const owner: string = '';
+const DISCORD_API = 'https://discord.com/api/v10/';
+
+export async function labIssues(): Promise<unknown[]> {
+  const res = await fetch(`${GITHUB}/repos/${owner}/fetch-lab/issues`, { method: 'POST', body: '{}' });
+  return res.json();
+}
+
+export async function discordGet<T>(endpoint: string): Promise<T> {
+  const res = await fetch(`${DISCORD_API}${endpoint}`);
+  return (await res.json()) as T;
+}
+
+export async function me(): Promise<{ id: string }> {
+  return discordGet<{ id: string }>('users/@me');
+}
+
 export function Viewer() {
   const [location, setLocation] = useState<string>('');
   const [rows, setRows] = useState<unknown[]>([]);
