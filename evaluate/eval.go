@@ -384,20 +384,28 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		queue = append(queue, i)
 	}
 
-	runner, err := sandbox.New(ctx, cfg.Sandbox)
-	if err != nil {
-		return nil, fmt.Errorf("evaluate: %w", err)
+	// Python's sandbox starts, as every other runner does, only when a queued
+	// completion is Python.
+	var runner *sandbox.Runner
+	startPython := func(ctx context.Context) (Runner, error) {
+		r, err := sandbox.New(ctx, cfg.Sandbox)
+		if err != nil {
+			return nil, err
+		}
+		runner = r
+		return r, nil
 	}
-	defer runner.Close()
-	runners, closeRunners, err := startRunners(ctx, cfg, runner, samples, queue, out)
+	runners, closeRunners, err := startRunners(ctx, cfg, startPython, samples, queue, out)
 	defer closeRunners()
 	if err != nil {
 		return nil, err
 	}
 	queue = slices.DeleteFunc(queue, func(i int) bool { return samples[cfg.Generations[i].SampleID].runner == nil })
 	runs := newRunCache(cfg.NoReuse)
-	if n := runner.Stale(); n > 0 {
-		out.Problems = append(out.Problems, fmt.Sprintf("sandbox: removed %d work director(ies) that killed runs left behind", n))
+	if runner != nil {
+		if n := runner.Stale(); n > 0 {
+			out.Problems = append(out.Problems, fmt.Sprintf("sandbox: removed %d work director(ies) that killed runs left behind", n))
+		}
 	}
 	deps := DefaultDependencies()
 
@@ -484,29 +492,37 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	out.Summary = Summarize(out.Results, cfg.K)
 	out.Summary.Unscored = out.unscored
 	cover(&out.Summary, out.Results, samples, cfg.Expected)
-	out.Summary.Isolation = runner.Isolation()
-	out.Summary.NetworkNamespace = runner.NetworkNamespace()
-	out.Summary.Python = runner.Python()
-	for n, r := range runners {
-		if i, ok := r.(isolated); ok && n != lang.Python {
+	var batches sandbox.BatchStats
+	if runner != nil {
+		out.Summary.Isolation = runner.Isolation()
+		out.Summary.NetworkNamespace = runner.NetworkNamespace()
+		out.Summary.Python = runner.Python()
+		batches = runner.BatchStats()
+	}
+	for _, n := range slices.Sorted(maps.Keys(runners)) {
+		if i, ok := runners[n].(isolated); ok && n != lang.Python {
 			if out.Summary.Runners == nil {
 				out.Summary.Runners = map[string]string{}
 			}
 			out.Summary.Runners[string(n)] = i.Isolation()
+			if out.Summary.Isolation == "" {
+				// no Python ran: the isolation in force is the other runners'
+				out.Summary.Isolation = string(n) + ": " + i.Isolation()
+			}
 		}
 	}
 	out.Summary.Problems = out.Problems
-	out.Runs = runCounts(runs, runner.BatchStats())
+	out.Runs = runCounts(runs, batches)
 	return out, nil
 }
 
 // startRunners starts the runner of every language the queued completions are
-// in (Python's is py), and gives each sample its runner. The completions of a
+// in, and no other (py starts Python's), and gives each sample its runner. The completions of a
 // language with no frontend or no runner are counted in out's summary as
 // unscored, with the reason, and named in its problems. The caller calls stop,
 // also on an error.
-func startRunners(ctx context.Context, cfg Config, py Runner, samples map[string]*sampleInfo, queue []int, out *Output) (map[lang.Name]Runner, func(), error) {
-	runners := map[lang.Name]Runner{lang.Python: py}
+func startRunners(ctx context.Context, cfg Config, py StartRunner, samples map[string]*sampleInfo, queue []int, out *Output) (map[lang.Name]Runner, func(), error) {
+	runners := map[lang.Name]Runner{}
 	var started []Runner
 	stop := func() {
 		for _, r := range started {
@@ -523,7 +539,11 @@ func startRunners(ctx context.Context, cfg Config, py Runner, samples map[string
 		}
 		r, ok := runners[n]
 		if !ok {
-			if start := cfg.Runners[n]; start != nil {
+			start := cfg.Runners[n]
+			if n == lang.Python {
+				start = py
+			}
+			if start != nil {
 				var err error
 				if r, err = start(ctx); err != nil {
 					return nil, stop, fmt.Errorf("evaluate: start the %s runner: %w", n, err)

@@ -13,7 +13,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"sccg/evaluate/sandbox"
+	"sccg/lang"
+	"sccg/lang/frontends"
+	"sccg/release"
 )
 
 // benchTemplates are small request functions of each client kind, as models
@@ -126,9 +128,12 @@ func cpuSplit() (self, kids time.Duration) {
 // (evaluator and workers), which a shared machine does not distort.
 // SCCG_JSBOX_WORKER_PROFILE=PREFIX has each worker write a CPU profile of its jobs
 // to PREFIX.PID (the evaluator's side is -cpuprofile's).
-func BenchmarkIsolated(b *testing.B) {
-	const batch = 600
-	corpus := benchCorpus(batch)
+func BenchmarkIsolated(b *testing.B) { benchIsolated(b, benchCorpus(600)) }
+
+// benchIsolated runs corpus through two isolated workers per iteration (see
+// BenchmarkIsolated) and reports the figures.
+func benchIsolated(b *testing.B, corpus []benchCompletion) {
+	batch := len(corpus)
 	opts := Options{Workers: 2, Timeout: 5 * time.Second}
 	if p := os.Getenv("SCCG_JSBOX_WORKER_PROFILE"); p != "" {
 		opts.Command = []string{os.Args[0], WorkerArg, "-cpuprofile", p}
@@ -150,8 +155,8 @@ func BenchmarkIsolated(b *testing.B) {
 				for c := range jobs {
 					res, p, err := r.run(context.Background(), job{Lang: c.lang, Code: c.code, Function: c.fn, TimeoutMS: 5000})
 					mu.Lock()
-					if err != nil || res.Status != sandbox.StatusOK || len(res.Requests) == 0 {
-						failed++
+					if err != nil || len(res.Requests) == 0 {
+						failed++ // a completion may fail after its request, as real code does on a fake answer
 					}
 					ph.Transform += p.Transform
 					ph.Parse += p.Parse
@@ -173,7 +178,7 @@ func BenchmarkIsolated(b *testing.B) {
 		evaluator += s1 - s0
 	}
 	if failed > 0 {
-		b.Errorf("%d completions did not send their request", failed)
+		b.Errorf("%d of %d completions did not send their request", failed/b.N, batch)
 	}
 	n := float64(b.N * batch)
 	b.ReportMetric(n/wall.Seconds(), "completions/s")
@@ -185,6 +190,23 @@ func BenchmarkIsolated(b *testing.B) {
 	b.ReportMetric(us(ph.Parse), "parse+facts+compile-µs")
 	b.ReportMetric(us(ph.Runtime), "runtime+harness-µs")
 	b.ReportMetric(us(ph.Code), "code-µs")
+}
+
+// BenchmarkIsolatedRealExport is BenchmarkIsolated over the JavaScript and
+// TypeScript samples of a benchmark built from real repositories, named by
+// SCCG_JSBOX_REAL (an export's sccgbench.json), each sample's own code made
+// distinct 1,200 times over; skipped without it. It measures what the real-shaped
+// corpus (BenchmarkIsolatedRealShaped) stands in for in make bench.
+func BenchmarkIsolatedRealExport(b *testing.B) {
+	path := os.Getenv("SCCG_JSBOX_REAL")
+	if path == "" {
+		b.Skip("SCCG_JSBOX_REAL names no export of real JavaScript samples")
+	}
+	corpus, err := exportCorpus(path, 1200)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchIsolated(b, corpus)
 }
 
 // BenchmarkPhases runs the same completions in this process, one at a time, and
@@ -317,4 +339,51 @@ func BenchmarkNodeYardstick(b *testing.B) {
 	b.ReportMetric(n/wall.Seconds(), "completions/s")
 	b.ReportMetric(2*n/cpu.Seconds(), "projected-completions/s-2cores")
 	b.ReportMetric(cpu.Seconds()*1e3/n, "cpu-ms/completion")
+}
+
+// exportCorpus reads the JavaScript and TypeScript samples of a benchmark file and
+// makes n distinct completions of their own code (a trailing comment numbers each
+// copy), the samples in turn.
+func exportCorpus(path string, n int) ([]benchCompletion, error) {
+	recs, err := release.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var base []benchCompletion
+	for _, r := range recs {
+		n := lang.Of(r.Language)
+		if n.Family() != lang.JavaScript {
+			continue
+		}
+		d := frontends.DialectOf(n, r.GitHubInfo.FilePath)
+		base = append(base, benchCompletion{string(d), r.FunctionName, r.Code.CompleteFunction})
+	}
+	if len(base) == 0 {
+		return nil, fmt.Errorf("%s: no JavaScript or TypeScript sample", path)
+	}
+	out := make([]benchCompletion, n)
+	for i := range out {
+		c := base[i%len(base)]
+		c.code += fmt.Sprintf("\n// copy %d\n", i)
+		out[i] = c
+	}
+	return out, nil
+}
+
+// BenchmarkIsolatedRealShaped is BenchmarkIsolated over completions shaped like
+// real samples (realShaped: components, services, page scripts, at real sizes),
+// 1,200 distinct ones: the figure beside BenchmarkIsolated's synthetic one.
+func BenchmarkIsolatedRealShaped(b *testing.B) { benchIsolated(b, realShapedCorpus(1200)) }
+
+// TestRealShapedCorpusSends checks that every real-shaped completion of the
+// benchmark sends its request, so the benchmark measures runs that reach the
+// recorders.
+func TestRealShapedCorpusSends(t *testing.T) {
+	r := newTestRunner(t, Options{Workers: 1})
+	for _, c := range realShapedCorpus(len(realShaped)) {
+		res, _, err := r.run(context.Background(), job{Lang: c.lang, Code: c.code, Function: c.fn, TimeoutMS: 4000})
+		if err != nil || len(res.Requests) == 0 {
+			t.Errorf("%s: status %s (%s), %d requests, err %v\n%s", c.fn, res.Status, res.Reason, len(res.Requests), err, res.Stderr)
+		}
+	}
 }
