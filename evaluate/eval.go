@@ -384,7 +384,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		queue = append(queue, i)
 	}
 
-	// Python's sandbox starts, as every other runner does, only when a queued
+	// Python's sandbox starts, as every other runner does, only when a
 	// completion is Python.
 	var runner *sandbox.Runner
 	startPython := func(ctx context.Context) (Runner, error) {
@@ -395,7 +395,15 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 		runner = r
 		return r, nil
 	}
-	runners, closeRunners, err := startRunners(ctx, cfg, startPython, samples, queue, out)
+	// The runners are those of every generation's language, resumed ones too, so
+	// a resumed run reports the isolation the first one did.
+	var all []int
+	for i, g := range cfg.Generations {
+		if _, ok := samples[g.SampleID]; ok {
+			all = append(all, i)
+		}
+	}
+	runners, closeRunners, err := startRunners(ctx, cfg, startPython, samples, all, out)
 	defer closeRunners()
 	if err != nil {
 		return nil, err
@@ -516,12 +524,12 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	return out, nil
 }
 
-// startRunners starts the runner of every language the queued completions are
-// in, and no other (py starts Python's), and gives each sample its runner. The completions of a
+// startRunners starts the runner of every language the completions at indices
+// are in, and no other (py starts Python's), and gives each sample its runner. The completions of a
 // language with no frontend or no runner are counted in out's summary as
 // unscored, with the reason, and named in its problems. The caller calls stop,
 // also on an error.
-func startRunners(ctx context.Context, cfg Config, py StartRunner, samples map[string]*sampleInfo, queue []int, out *Output) (map[lang.Name]Runner, func(), error) {
+func startRunners(ctx context.Context, cfg Config, py StartRunner, samples map[string]*sampleInfo, indices []int, out *Output) (map[lang.Name]Runner, func(), error) {
 	runners := map[lang.Name]Runner{}
 	var started []Runner
 	stop := func() {
@@ -530,7 +538,7 @@ func startRunners(ctx context.Context, cfg Config, py StartRunner, samples map[s
 		}
 	}
 	missing := map[string]int{}
-	for _, i := range queue {
+	for _, i := range indices {
 		s := samples[cfg.Generations[i].SampleID]
 		n := lang.Of(s.rec.Language)
 		if s.fe == nil {
