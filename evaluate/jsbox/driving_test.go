@@ -102,7 +102,7 @@ box.onchange = () => {
   fetch('https://r.example.com/search?q=' + box.value).then(r => r.json()).then(d => {
     const li = document.createElement('li'); li.textContent = d.title; list.appendChild(li);
   });
-};`, fn: "onchange", status: sandbox.StatusOK, urls: []string{"https://r.example.com/search?q="}},
+};`, fn: "onchange", status: sandbox.StatusOK, urls: []string{"https://r.example.com/search?q=London"}},
 		{name: "a handler set deeper in an object, found by its name", lang: "javascript", code: `
 const app = { api: {} };
 app.api.loadNews = async function (topic) { return fetch('https://n.example.com/news/' + topic); };`,

@@ -2,7 +2,9 @@ package jsbox
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -77,6 +79,10 @@ func dummyFor(p param, mode int) map[string]any {
 		return map[string]any{"h": 1}
 	}
 	switch p.Kind {
+	case "url":
+		return str(urlHolding(p.Cut))
+	case "span":
+		return str(ownerName)
 	case "num":
 		switch {
 		case strings.Contains(n, "year"):
@@ -133,6 +139,26 @@ func dummyFor(p param, mode int) map[string]any {
 	return str("test")
 }
 
+// ownerName is the dummy of a parameter the code puts where a repository's owner
+// and name go: two segments, as the real value is.
+const ownerName = "octocat/hello-world"
+
+// urlHolding is a URL a parameter the code cuts at, or searches for, cut holds: a
+// repository's page when cut names a host (split('github.com/')), a page with an
+// id after cut when it is a path (split('/playlist/')), a page with a path when
+// the code parses it whole (new URL(link)).
+func urlHolding(cut string) string {
+	switch {
+	case strings.Contains(cut, "://"):
+		return strings.TrimRight(cut, "/") + "/" + ownerName
+	case cut != "" && strings.Contains(strings.SplitN(cut, "/", 2)[0], "."):
+		return "https://" + strings.TrimRight(cut, "/") + "/" + ownerName
+	case cut != "":
+		return "https://example.com/" + strings.Trim(cut, "/") + "/4uLU6hMCjMI75M1A2tKUQC"
+	}
+	return "https://example.com/" + ownerName
+}
+
 type nameSet map[string]bool
 
 func newNameSet(names ...string) nameSet {
@@ -153,4 +179,64 @@ func hasAnySuffix(s string, sufs []string) bool {
 		}
 	}
 	return false
+}
+
+// Selector parts fieldValue reads: an attribute ([name="q"], [type=number]), an id
+// (#city), a class (.search-input).
+var (
+	selectorAttr = regexp.MustCompile(`\[\s*([\w-]+)\s*[~|^$*]?=\s*["']?([^"'\]]*)["']?\s*\]`)
+	selectorID   = regexp.MustCompile(`#([\w-]+)`)
+	selectorWord = regexp.MustCompile(`[\w-]+`)
+	// fieldAffixes are the words a field's name carries besides what it holds
+	// (cityInput, txtUsername, search-field).
+	fieldAffixes = regexp.MustCompile(`(?i)^(input|txt|inp|field|form)[-_]?|[-_]?(input|field|box|txt|text|value|val|inp|el|elem|element)$`)
+)
+
+// fieldValue is what a page's field found by key (an id, a name or a selector)
+// holds, as a user would have typed it: by the input's type where the selector
+// gives one, else by its name as a dummy argument of that name would be ("London"
+// for city, "1" for limit, "2024-01-01" for a date), "test" otherwise. It is never
+// empty, so code that reads a form builds the request a user's click would.
+func fieldValue(key string) string {
+	var name, typ string
+	for _, m := range selectorAttr.FindAllStringSubmatch(key, -1) {
+		switch strings.ToLower(m[1]) {
+		case "type":
+			typ = strings.ToLower(m[2])
+		case "name", "id", "placeholder", "aria-label":
+			if name == "" {
+				name = m[2]
+			}
+		}
+	}
+	if name == "" {
+		if m := selectorID.FindStringSubmatch(key); m != nil {
+			name = m[1]
+		} else if ws := selectorWord.FindAllString(selectorAttr.ReplaceAllString(key, ""), -1); len(ws) > 0 {
+			name = ws[len(ws)-1]
+		}
+	}
+	switch typ {
+	case "number", "range":
+		return "1"
+	case "date":
+		return "2024-01-01"
+	case "email":
+		return "test@example.com"
+	case "url":
+		return "https://example.com/test"
+	case "tel":
+		return "5551234567"
+	}
+	if trimmed := fieldAffixes.ReplaceAllString(name, ""); trimmed != "" {
+		name = trimmed
+	}
+	d := dummyFor(param{Name: name}, modeAll)
+	switch {
+	case d["s"] != nil:
+		return d["s"].(string)
+	case d["n"] != nil:
+		return strconv.FormatFloat(d["n"].(float64), 'f', -1, 64)
+	}
+	return "test"
 }

@@ -391,6 +391,21 @@ func (d *driver) drive(compiled *goja.Program, an analysis, function string) (st
 			}
 		}
 	}
+	if an.pageQuery != "" {
+		if _, err := d.api.call("setPageQuery", d.vm.ToValue(an.pageQuery)); err != nil {
+			if v, ok := stopped(err); ok {
+				return v
+			}
+		}
+	}
+	if len(an.elements) > 0 {
+		if _, err := d.api.call("bindElements", d.vm.ToValue(anys(an.elements))); err != nil {
+			if v, ok := stopped(err); ok {
+				return v
+			}
+		}
+	}
+
 	if len(an.ctors) > 0 {
 		ctors := map[string]json.RawMessage{}
 		for c, ps := range an.ctors {
@@ -628,6 +643,7 @@ func (h *host) object(vm *goja.Runtime) *goja.Object {
 			h.res.Undefined = append(h.res.Undefined, name)
 		}
 	})
+	o.Set("field", fieldValue)
 	o.Set("symIterator", goja.SymIterator)
 	o.Set("symToPrimitive", goja.SymToPrimitive)
 	o.Set("b64enc", func(s string) string { return base64.StdEncoding.EncodeToString(latin1(s)) })

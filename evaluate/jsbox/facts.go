@@ -1,6 +1,7 @@
 package jsbox
 
 import (
+	"net/url"
 	"slices"
 	"strings"
 
@@ -20,6 +21,9 @@ type param struct {
 	Opt  []string `json:"opt,omitempty"` // keys with a default
 	Def  bool     `json:"def,omitempty"`
 	Rest bool     `json:"rest,omitempty"`
+	// Cut is the text a "url" parameter is cut at or searched for ("github.com/";
+	// "" for one parsed with new URL).
+	Cut string `json:"cut,omitempty"`
 }
 
 // def is one callable definition of the module: a function, Class.method or
@@ -42,6 +46,16 @@ type analysis struct {
 	globals []string
 	// lazy are the harness's made-on-demand globals the code names.
 	lazy []string
+	// pageQuery is the page's query string (location.search without its "?"):
+	// the keys the code reads with .get or .has, each with the value a user's page
+	// would carry for it (fieldValue), so new URLSearchParams(location.search)
+	// .get('id') answers as a real page's link would.
+	pageQuery string
+	// elements are names the code declares only inside a function or block: a
+	// read of one outside its scope is, in a browser, the element of that id
+	// (searchTerms.value for <input id="searchTerms">), so each is bound to one,
+	// which the declarations shadow where they hold.
+	elements []string
 }
 
 // Names the status check of a response reads.
@@ -66,7 +80,7 @@ var (
 // names the runtime defines.
 func analyze(body []ast.Statement, builtins, lazy map[string]bool) analysis {
 	w := &walker{declared: map[string]bool{}, mentioned: map[string]bool{}, typeofOnly: map[string]bool{},
-		props: map[string]bool{}}
+		props: map[string]bool{}, assigned: map[string]bool{}, functions: map[string]bool{}, queryKeys: map[string]bool{}}
 	a := analysis{facts: sandbox.Facts{Syntax: true}, ctors: map[string][]param{}, exported: map[string]string{}}
 	var own []ast.Statement
 	for i, st := range body {
@@ -99,8 +113,17 @@ func analyze(body []ast.Statement, builtins, lazy map[string]bool) analysis {
 			a.lazy = append(a.lazy, n)
 		}
 	}
+	top := topDeclared(own)
 	for n := range w.mentioned {
-		if w.declared[n] || builtins[n] || moduleNames[n] {
+		if builtins[n] || moduleNames[n] {
+			continue
+		}
+		if w.declared[n] {
+			if !top[n] && !w.assigned[n] && !w.typeofOnly[n] && !w.functions[n] {
+				// declared only inside a function or block: read anywhere else, it
+				// is a page's element of that id, as a browser names it
+				a.elements = append(a.elements, n)
+			}
 			continue
 		}
 		a.facts.Free = append(a.facts.Free, n)
@@ -110,8 +133,57 @@ func analyze(body []ast.Statement, builtins, lazy map[string]bool) analysis {
 	}
 	slices.Sort(a.facts.Free)
 	slices.Sort(a.globals)
+	slices.Sort(a.elements)
+	a.pageQuery = pageQuery(w.queryKeys)
 	slices.Sort(a.lazy)
 	return a
+}
+
+// pageQuery is a query string of keys, sorted, each with its fieldValue.
+func pageQuery(keys map[string]bool) string {
+	q := url.Values{}
+	for k := range keys {
+		q.Set(k, fieldValue(k))
+	}
+	return q.Encode()
+}
+
+// topDeclared are the names the module's own statements declare at its top level
+// (functions, classes, variables, imports as esbuild leaves them), the body of a
+// module that awaits at its top level included.
+func topDeclared(own []ast.Statement) map[string]bool {
+	w := &walker{declared: map[string]bool{}}
+	var add func(st ast.Statement)
+	add = func(st ast.Statement) {
+		switch s := st.(type) {
+		case *ast.FunctionDeclaration:
+			if s.Function.Name != nil && s.Function.Name.Name == mainName && s.Function.Body != nil {
+				for _, inner := range s.Function.Body.List {
+					add(inner)
+				}
+				return
+			}
+			if s.Function.Name != nil {
+				w.declared[string(s.Function.Name.Name)] = true
+			}
+		case *ast.ClassDeclaration:
+			if s.Class.Name != nil {
+				w.declared[string(s.Class.Name.Name)] = true
+			}
+		case *ast.VariableStatement:
+			for _, b := range s.List {
+				w.declare(b.Target)
+			}
+		case *ast.LexicalDeclaration:
+			for _, b := range s.List {
+				w.declare(b.Target)
+			}
+		}
+	}
+	for _, st := range own {
+		add(st)
+	}
+	return w.declared
 }
 
 // moduleNames are the wrapper's parameters and the names every script has.
@@ -397,11 +469,16 @@ func params(pl *ast.ParameterList, body ast.Node) []param {
 		out = append(out, param{Name: "rest", Rest: true})
 	}
 	if len(names) > 0 && body != nil {
-		u := &uses{names: names, kinds: map[string]string{}}
+		u := &uses{names: names, kinds: map[string]string{}, cuts: map[string]string{}, spans: map[string]bool{}}
 		u.node(body)
 		for n, i := range names {
 			if k, ok := u.kinds[n]; ok && out[i].Kind == "" {
 				out[i].Kind = k
+			}
+			if c, ok := u.cuts[n]; ok {
+				out[i].Kind, out[i].Cut = "url", c
+			} else if u.spans[n] {
+				out[i].Kind = "span"
 			}
 		}
 	}

@@ -94,7 +94,8 @@
   // driver calls them, when nothing else sent a request, as their framework would.
   // An options object handed to a stub (new Vue({created() {…}}), createApp({setup()
   // {…}}), a plugin's hooks) hands its functions and its methods' too, each called
-  // with the component's `this`: its data and methods, any other property a stub.
+  // with the component's `this`: its data (an empty string filled as a form field
+  // bound to it would be) and methods, any other property a stub.
   var handed = [];
   var MAX_HANDED = 50;
   function hand(args) {
@@ -131,6 +132,10 @@
       var own = {};
       vm = withStubs(own, "this");
       try { var d = typeof o.data === "function" ? o.data.call(vm) : o.data; if (isObj(d)) assign(own, d); } catch (e) {}
+      // an empty string in a component's data is what a form field bound to it
+      // (v-model) holds until a user types: it holds what a user would have typed
+      var ks = Object.keys(own);
+      for (var i = 0; i < ks.length; i++) if (own[ks[i]] === "") own[ks[i]] = host.field(ks[i]);
       if (isPlain(o.methods)) assign(own, o.methods);
       return vm;
     };
@@ -1647,14 +1652,18 @@
     return withStubs(R, "react");
   }
 
-  // makeElement: a DOM element with no children and no value, so loops that empty
-  // or walk the page end (while (list.firstChild) list.removeChild(...)); its
-  // listeners are handed to the driver; any other property is a stub.
-  function makeElement(tag) {
+  // makeElement: a DOM element with no children, so loops that empty or walk the
+  // page end (while (list.firstChild) list.removeChild(...)), and the value a user
+  // would have typed when the code found it by key; its listeners are handed to the
+  // driver; any other property is a stub.
+  function makeElement(tag, key) {
     var kids = [];
     var listen = function (type, fn) { hand([fn]); };
     var el = {
-      tagName: str(tag || "div").toUpperCase(), nodeType: 1, id: "", className: "", value: "", checked: false,
+      tagName: str(tag || "div").toUpperCase(), nodeType: 1, id: "", className: "",
+      // a field the code looks up by id or selector holds what a user would type
+      // there (a name, a number, a date, by its name or type), as a page does
+      value: key === undefined ? "" : host.field(str(key)), checked: false,
       textContent: "", innerHTML: "", innerText: "", outerHTML: "", src: "", href: "",
       style: {}, dataset: {}, parentNode: null, parentElement: null,
       classList: { add: function () {}, remove: function () {}, toggle: function () { return false; }, contains: function () { return false; } },
@@ -1688,7 +1697,7 @@
   // elements, and listeners handed to the driver.
   function makeDocument() {
     var byKey = {};
-    var one = function (k) { k = str(k); if (!hasOwn.call(byKey, k)) byKey[k] = makeElement("div"); return byKey[k]; };
+    var one = function (k) { k = str(k); if (!hasOwn.call(byKey, k)) byKey[k] = makeElement("div", k); return byKey[k]; };
     var doc = {
       readyState: "complete", cookie: "", title: "", referrer: "", URL: "https://example.com/",
       body: makeElement("body"), head: makeElement("head"), documentElement: makeElement("html"),
@@ -1744,8 +1753,64 @@
       case "zlib": return makeStub("zlib");
       case "string_decoder": return { StringDecoder: function () { this.write = str; this.end = function () { return ""; }; } };
     }
+    if (n === "fs") return makeFS();
+    if (n === "fs/promises") return makeFS().promises;
     if (systemModules.indexOf(n) >= 0) return refused(n);
     return undefined;
+  }
+
+  // makeFS: fs as an empty, read-only file system: directories list nothing, a
+  // file read is ENOENT, existsSync is false; every write (and a watch, an open
+  // for writing) stays refused. Callbacks are called after the current job, as
+  // Node calls them.
+  var fsMod;
+  function makeFS() {
+    if (fsMod) return fsMod;
+    var enoent = function (op, p) {
+      var e = new Error("ENOENT: no such file or directory, " + op + " '" + str(p) + "'");
+      e.code = "ENOENT"; e.errno = -2; e.syscall = op; e.path = str(p);
+      return e;
+    };
+    var later = function (args, err, v) {
+      for (var i = args.length - 1; i >= 0; i--) {
+        if (typeof args[i] === "function") {
+          var cb = args[i];
+          Promise.resolve().then(function () { cb(err, v); });
+          return;
+        }
+      }
+    };
+    var missing = function (op) { return function (p) { throw enoent(op, p); }; };
+    var missingCb = function (op) { return function (p) { later(arguments, enoent(op, p)); }; };
+    var missingP = function (op) { return function (p) { return Promise.reject(enoent(op, p)); }; };
+    var statSync = function (p, o) { if (isObj(o) && o.throwIfNoEntry === false) return undefined; throw enoent("stat", p); };
+    fsMod = {
+      constants: { F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1 },
+      existsSync: function () { return false; },
+      exists: function (p, cb) { if (typeof cb === "function") Promise.resolve().then(function () { cb(false); }); },
+      readdirSync: function () { return []; },
+      readdir: function () { later(arguments, null, []); },
+      readFileSync: missing("open"), readFile: missingCb("open"),
+      statSync: statSync, lstatSync: statSync, accessSync: missing("access"), realpathSync: missing("realpath"),
+      stat: missingCb("stat"), lstat: missingCb("lstat"), access: missingCb("access"), realpath: missingCb("realpath"),
+      createReadStream: missing("open"), opendirSync: missing("opendir"),
+    };
+    fsMod.promises = {
+      readdir: function () { return Promise.resolve([]); },
+      readFile: missingP("open"), stat: missingP("stat"), lstat: missingP("lstat"), access: missingP("access"),
+      realpath: missingP("realpath"), opendir: missingP("opendir"),
+    };
+    // what writes, watches or opens a file is refused, as every system module is
+    ["writeFileSync", "writeFile", "appendFileSync", "appendFile", "mkdirSync", "mkdir", "rmSync", "rm", "rmdirSync",
+      "rmdir", "unlinkSync", "unlink", "renameSync", "rename", "copyFileSync", "copyFile", "cpSync", "cp",
+      "createWriteStream", "watch", "watchFile", "openSync", "open", "chmodSync", "chmod", "symlinkSync", "symlink",
+      "truncateSync", "truncate", "utimesSync", "utimes", "mkdtempSync", "mkdtemp"].forEach(function (k) {
+      fsMod[k] = refusing("require('fs')." + k);
+    });
+    ["writeFile", "appendFile", "mkdir", "rm", "rmdir", "unlink", "rename", "copyFile", "cp", "open", "chmod", "mkdtemp"].forEach(function (k) {
+      fsMod.promises[k] = function () { return Promise.reject(new Error("require('fs/promises')." + k + " is not available in the sandbox")); };
+    });
+    return fsMod;
   }
 
   var modules = {};
@@ -1834,10 +1899,55 @@
       case "ky": return requireF("ky");
       case "superagent": return requireF("superagent");
       case "unirest": return requireF("unirest");
-      case "window": return G;
+      case "window": pageGlobals(); return G;
       case "document": return makeDocument();
+      case "location": return pageLocation();
+      case "localStorage": return pageStorage("localStorage");
+      case "sessionStorage": return pageStorage("sessionStorage");
     }
     return undefined;
+  }
+
+  // ---- the page's address and storage ----------------------------------------------
+
+  var pageQueryString = "", locationObj, storages = {};
+
+  // pageLocation: the page's address, its query string carrying the keys the code
+  // reads from it (setPageQuery); navigation does nothing.
+  function pageLocation() {
+    if (locationObj) return locationObj;
+    var search = pageQueryString ? "?" + pageQueryString : "";
+    locationObj = {
+      href: "https://example.com/" + search, origin: "https://example.com", protocol: "https:", host: "example.com",
+      hostname: "example.com", port: "", pathname: "/", search: search, hash: "",
+      assign: function () {}, replace: function () {}, reload: function () {},
+      toString: function () { return locationObj.href; },
+    };
+    return locationObj;
+  }
+
+  // pageStorage: an empty Web Storage kept in memory for the run: getItem of a key
+  // nobody set is null, as on a fresh page.
+  function pageStorage(name) {
+    if (storages[name]) return storages[name];
+    var m = {};
+    var st = {
+      getItem: function (k) { k = str(k); return hasOwn.call(m, k) ? m[k] : null; },
+      setItem: function (k, v) { m[str(k)] = str(v); },
+      removeItem: function (k) { delete m[str(k)]; },
+      clear: function () { m = {}; },
+      key: function (i) { var ks = Object.keys(m); return i < ks.length ? ks[i] : null; },
+    };
+    Object.defineProperty(st, "length", { get: function () { return Object.keys(m).length; } });
+    storages[name] = st;
+    return st;
+  }
+
+  // pageGlobals: what a page's window carries besides the globals the code names.
+  function pageGlobals() {
+    if (!hasOwn.call(G, "location")) G.location = pageLocation();
+    if (!hasOwn.call(G, "localStorage")) G.localStorage = pageStorage("localStorage");
+    if (!hasOwn.call(G, "sessionStorage")) G.sessionStorage = pageStorage("sessionStorage");
   }
 
   // ---- dummies -------------------------------------------------------------------------
@@ -1974,6 +2084,15 @@
           v = makeStub(n);
         }
         Object.defineProperty(G, n, { value: v, writable: true, configurable: true });
+      }
+    },
+    // bindElements: names the code declares only in an inner scope, read anywhere
+    // else as a browser reads them: the page's element of that id.
+    setPageQuery: function (q) { pageQueryString = str(q); },
+    bindElements: function (names) {
+      for (var i = 0; i < names.length; i++) {
+        if (hasOwn.call(G, names[i])) continue;
+        Object.defineProperty(G, names[i], { value: makeElement("input", names[i]), writable: true, configurable: true });
       }
     },
     drive: drive,

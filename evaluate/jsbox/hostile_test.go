@@ -64,23 +64,30 @@ func TestHostile(t *testing.T) {
 		t.Fatalf("canary alone: %v %s %s %v", err, alone.Status, alone.Reason, alone.Requests)
 	}
 	const fail = "failure" // any status but ok
+	// stopped by a limit: the deadline or the heap watch, whichever a busy machine
+	// lets come first (a microtask chain and a backtracking regexp both allocate
+	// while they spin)
+	const limited = "limited"
 	tests := []struct {
 		name, code, fn string
-		status         sandbox.Status // fail: anything but ok
+		status         sandbox.Status // fail: anything but ok; limited: timeout or oom
 		reason         string         // a part of the reason, when it matters
 	}{
 		{"infinite loop", "while (true) {}", "", sandbox.StatusTimeout, ""},
 		{"infinite loop in an async function", "async function f() { await null; while (true) {} }", "f", sandbox.StatusTimeout, ""},
 		{"infinite loop in a promise callback", "Promise.resolve().then(() => { for (;;) {} });", "", sandbox.StatusTimeout, ""},
-		{"microtask loop", "function spin() { return Promise.resolve().then(spin); } spin();", "", sandbox.StatusTimeout, ""},
-		{"catastrophic regex (backtracking engine)", "function f() { return /^(a+)+\\1$/.test('a'.repeat(40) + 'b'); }", "f", sandbox.StatusTimeout, ""},
-		{"catastrophic regex (lookahead)", "/^(?=(a|aa)+$)/.test('a'.repeat(60) + 'b');", "", sandbox.StatusTimeout, ""},
+		{"microtask loop", "function spin() { return Promise.resolve().then(spin); } spin();", "", limited, ""},
+		{"catastrophic regex (backtracking engine)", "function f() { return /^(a+)+\\1$/.test('a'.repeat(40) + 'b'); }", "f", limited, ""},
+		{"catastrophic regex (lookahead)", "/^(?=(a|aa)+$)/.test('a'.repeat(60) + 'b');", "", limited, ""},
 		{"memory bomb: typed arrays", "const keep = []; for (;;) keep.push(new Float64Array(1e7));", "", sandbox.StatusOOM, ""},
 		{"memory bomb: objects", "const keep = []; for (let i = 0; ; i++) keep.push({ i, s: 'v' + i, a: [i, i, i, i] });", "", fail, ""},
 		{"memory bomb: string doubling", "let s = 'x'; while (true) s = s + s + '!';", "", fail, ""},
 		{"deep recursion", "function f(n) { return f(n + 1) + 1; } f(0);", "", sandbox.StatusError, "stack"},
 		{"child_process", "const cp = require('child_process'); cp.execSync('id');", "", sandbox.StatusError, "not available"},
-		{"fs read", "const fs = require('node:fs'); fs.readFileSync('/etc/passwd', 'utf8');", "", sandbox.StatusError, "not available"},
+		// fs is an empty, read-only view: a read finds no file, a listing nothing
+		{"fs read", "const fs = require('node:fs'); fs.readFileSync('/etc/passwd', 'utf8');", "", sandbox.StatusError, "ENOENT"},
+		{"fs sees no disk", "const fs = require('fs'); if (fs.readdirSync('/').length || fs.existsSync('/etc/passwd')) throw new Error('saw the disk'); fs.mkdirSync('/tmp/sccg-jsbox-dir');", "", sandbox.StatusError, "not available"},
+		{"fs/promises write", "import { writeFile } from 'fs/promises'; export async function pwn() { await writeFile('/tmp/sccg-jsbox-pwned', 'x'); }", "pwn", sandbox.StatusError, "not available"},
 		{"fs write via import", "import { writeFileSync } from 'fs'; writeFileSync('/tmp/sccg-jsbox-pwned', 'x');", "", sandbox.StatusError, "not available"},
 		{"process.exit", "process.exit(1);", "", sandbox.StatusError, "process.exit(1)"},
 		{"process.binding", "process.binding('spawn_sync');", "", sandbox.StatusError, "not available"},
@@ -108,6 +115,10 @@ func TestHostile(t *testing.T) {
 				}
 			} else if tc.status == sandbox.StatusOOM && wantOOM(res.Status) {
 				// contained either way
+			} else if tc.status == limited {
+				if res.Status != sandbox.StatusTimeout && !wantOOM(res.Status) {
+					t.Errorf("status %s (%s), want a timeout or the memory limit", res.Status, res.Reason)
+				}
 			} else if res.Status != tc.status {
 				t.Errorf("status %s (%s), want %s", res.Status, res.Reason, tc.status)
 			}

@@ -3,6 +3,7 @@ package jsbox
 import (
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/token"
+	"strings"
 )
 
 // inspect calls f for n and, when f returns true, for each of its children in
@@ -236,6 +237,19 @@ type walker struct {
 	mentioned  map[string]bool
 	typeofOnly map[string]bool // mentioned only as the operand of typeof
 	props      map[string]bool // names read after a dot (globalThis.process)
+	assigned   map[string]bool // names assigned without a declaration: globals of their own
+	functions  map[string]bool // names of functions and classes, wherever declared
+	queryKeys  map[string]bool // string keys read with .get or .has: a query string's, perhaps the page's
+}
+
+// maxQueryKeys bounds the keys the page's query string is given.
+const maxQueryKeys = 16
+
+// named notes the name of a function or class.
+func (w *walker) named(n string) {
+	if w.functions != nil {
+		w.functions[n] = true
+	}
 }
 
 func (w *walker) stmt(st ast.Statement) {
@@ -260,6 +274,12 @@ func (w *walker) visit(n ast.Node) bool {
 			return false
 		}
 	case *ast.CallExpression:
+		// params.get('id') on what may be the page's query string
+		if d, ok := n.Callee.(*ast.DotExpression); ok && (d.Identifier.Name == "get" || d.Identifier.Name == "has") && len(n.ArgumentList) == 1 {
+			if s, ok := n.ArgumentList[0].(*ast.StringLiteral); ok && w.queryKeys != nil && len(w.queryKeys) < maxQueryKeys {
+				w.queryKeys[string(s.Value)] = true
+			}
+		}
 		if isIdent(n.Callee, "require") && len(n.ArgumentList) == 1 {
 			if s, ok := n.ArgumentList[0].(*ast.StringLiteral); ok {
 				w.addImport(string(s.Value))
@@ -299,10 +319,12 @@ func (w *walker) visit(n ast.Node) bool {
 	case *ast.FunctionLiteral:
 		if n.Name != nil {
 			w.declared[string(n.Name.Name)] = true
+			w.named(string(n.Name.Name))
 		}
 	case *ast.ClassLiteral:
 		if n.Name != nil {
 			w.declared[string(n.Name.Name)] = true
+			w.named(string(n.Name.Name))
 		}
 	case *ast.CatchStatement:
 		w.declare(n.Parameter)
@@ -312,6 +334,7 @@ func (w *walker) visit(n ast.Node) bool {
 		// a sloppy-mode assignment to an undeclared name makes a global of its own
 		if id, ok := n.Left.(*ast.Identifier); ok && n.Operator == token.ASSIGN {
 			w.declared[string(id.Name)] = true
+			w.assigned[string(id.Name)] = true
 		}
 	}
 	return true
@@ -365,6 +388,65 @@ func (w *walker) declare(t ast.Node) {
 type uses struct {
 	names map[string]int
 	kinds map[string]string
+	// cuts are the text a parameter is cut at, searched for or parsed as a URL
+	// with (repoUrl.split('github.com/'), new URL(link): ""): its dummy is a URL
+	// that holds that text, so the code finds what it looks for.
+	cuts map[string]string
+	// spans are parameters the code puts alone in a repository's place of a path
+	// (`/repos/${repo}`): their dummy spans owner and name.
+	spans map[string]bool
+	// inChain are the concatenations read as part of a longer one.
+	inChain map[*ast.BinaryExpression]bool
+}
+
+// cutMethods are the string methods whose argument says what a parameter holds.
+var cutMethods = map[string]bool{"split": true, "indexOf": true, "lastIndexOf": true, "includes": true, "startsWith": true,
+	"replace": true, "replaceAll": true, "substring": false}
+
+// param reports the parameter e names, if any.
+func (u *uses) param(e ast.Expression) (string, bool) {
+	id, ok := e.(*ast.Identifier)
+	if !ok {
+		return "", false
+	}
+	_, ok = u.names[string(id.Name)]
+	return string(id.Name), ok
+}
+
+// spanBefore reports text that ends where a repository's owner and name go.
+func spanBefore(text string) bool {
+	t := strings.ToLower(text)
+	return strings.HasSuffix(t, "/repos/") || t == "repos/"
+}
+
+// spanAfter reports text that may follow a repository's owner and name: the
+// end, a query, or a path that goes on with a segment of its own (not "/" and
+// then more of the code's values: `${owner}/${repo}`). more says whether a value
+// follows the text.
+func spanAfter(text string, more bool) bool {
+	switch {
+	case text == "":
+		return !more
+	case text[0] == '?' || text[0] == '#':
+		return true
+	case text[0] == '/':
+		return strings.Trim(text, "/") != "" || !more
+	}
+	return false
+}
+
+// chain flattens a concatenation into its operands, left to right, noting its
+// inner concatenations so that they are not read again on their own.
+func (u *uses) chain(e ast.Expression) []ast.Expression {
+	b, ok := e.(*ast.BinaryExpression)
+	if !ok || b.Operator != token.PLUS {
+		return []ast.Expression{e}
+	}
+	if u.inChain == nil {
+		u.inChain = map[*ast.BinaryExpression]bool{}
+	}
+	u.inChain[b] = true
+	return append(u.chain(b.Left), u.chain(b.Right)...)
 }
 
 // kindRank orders the kinds: a stronger use wins over a weaker one.
@@ -402,7 +484,49 @@ func (u *uses) node(n ast.Node) {
 			}
 		case *ast.CallExpression:
 			u.set(n.Callee, "fn")
+			if d, ok := n.Callee.(*ast.DotExpression); ok && cutMethods[string(d.Identifier.Name)] && len(n.ArgumentList) > 0 {
+				if name, ok := u.param(d.Left); ok {
+					if lit, ok := n.ArgumentList[0].(*ast.StringLiteral); ok && len(lit.Value) > 1 && strings.ContainsAny(string(lit.Value), "./") {
+						if _, seen := u.cuts[name]; !seen {
+							u.cuts[name] = string(lit.Value)
+						}
+					}
+				}
+			}
+		case *ast.NewExpression:
+			if isIdent(n.Callee, "URL") && len(n.ArgumentList) == 1 {
+				if name, ok := u.param(n.ArgumentList[0]); ok {
+					if _, seen := u.cuts[name]; !seen {
+						u.cuts[name] = ""
+					}
+				}
+			}
+		case *ast.TemplateLiteral:
+			for i, e := range n.Expressions {
+				if name, ok := u.param(e); ok && i+1 < len(n.Elements) && spanBefore(n.Elements[i].Literal) &&
+					spanAfter(n.Elements[i+1].Literal, i+1 < len(n.Expressions)) {
+					u.spans[name] = true
+				}
+			}
 		case *ast.BinaryExpression:
+			if n.Operator == token.PLUS && !u.inChain[n] {
+				ops := u.chain(n)
+				for i, e := range ops {
+					if name, ok := u.param(e); ok && i > 0 && spanBefore(rightmostText(ops[i-1])) {
+						next, more := "", false
+						if i+1 < len(ops) {
+							lit, isLit := ops[i+1].(*ast.StringLiteral)
+							if !isLit {
+								continue
+							}
+							next, more = string(lit.Value), i+2 < len(ops)
+						}
+						if spanAfter(next, more) {
+							u.spans[name] = true
+						}
+					}
+				}
+			}
 			if numOps[n.Operator] {
 				u.set(n.Left, "num")
 				u.set(n.Right, "num")
@@ -422,4 +546,22 @@ func (u *uses) node(n ast.Node) {
 		}
 		return true
 	})
+}
+
+// rightmostText is the string literal a concatenation ends with, "" when it ends
+// with something else.
+func rightmostText(e ast.Expression) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StringLiteral:
+			return string(x.Value)
+		case *ast.BinaryExpression:
+			if x.Operator != token.PLUS {
+				return ""
+			}
+			e = x.Right
+		default:
+			return ""
+		}
+	}
 }

@@ -18,6 +18,14 @@ _int, _float, _bool, _list, _tuple, _dict, _set = int, float, bool, list, tuple,
 
 # The kinds of use.
 _INT, _STR, _DICT, _RECORD, _ITER, _REQUEST = "int", "str", "dict", "record", "iter", "request"
+# a URL the code cuts at, or searches for, a text ("url\0github.com/"); a value the
+# code puts where a repository's owner and name go (f"{API}/repos/{repo}")
+_URL, _SPAN = "url\0", "span"
+# what a repository's owner and name look like, as one value
+_OWNER_NAME = "octocat/hello-world"
+# methods whose text argument says what a string holds
+_CUT_METHODS = frozenset(("split", "rsplit", "replace", "startswith", "find", "index", "partition", "rpartition"))
+_URL_PARSERS = frozenset(("urlparse", "urlsplit"))
 
 # methods that only a string has (called on a name, they make it a string)
 _STR_METHODS = frozenset(("split", "rsplit", "strip", "lstrip", "rstrip", "lower", "upper", "startswith", "endswith",
@@ -84,10 +92,46 @@ def _kinds(root, names):
     def string(e):
         return _type(e) is Constant and _type(e.value) is _str
 
+    cuts = {}
+
+    def cut(e, text):
+        n = name_of(e)
+        if n is not None and n not in cuts:
+            cuts[n] = text
+
+    def span(parts):
+        # parts: the pieces of an f-string or a concatenation, in order
+        for i, e in enumerate(parts):
+            if i == 0 or name_of(e) is None or not string(parts[i - 1]) or \
+                    not parts[i - 1].value.lower().endswith("repos/"):
+                continue
+            nxt = parts[i + 1] if i + 1 < _len(parts) else None
+            if nxt is None:
+                add(e, _SPAN)
+            elif string(nxt) and nxt.value[:1] in ("?", "#"):
+                add(e, _SPAN)
+            elif string(nxt) and nxt.value[:1] == "/" and (nxt.value.strip("/") or i + 2 >= _len(parts)):
+                add(e, _SPAN)
+
+    def flat(e):
+        if _type(e) is _ast.BinOp and _isinstance(e.op, _ast.Add):
+            return flat(e.left) + flat(e.right)
+        return [e]
+
     for n in _walk(root):
         t = _type(n)
+        if t is _ast.JoinedStr:
+            span([v.value if _type(v) is _ast.FormattedValue else v for v in n.values])
+        elif t is _ast.BinOp and _isinstance(n.op, _ast.Add):
+            span(flat(n))
         if t is Call:
             f = n.func
+            if _type(f) is Attribute and f.attr in _CUT_METHODS and n.args and string(n.args[0]) and \
+                    _len(n.args[0].value) > 1 and ("." in n.args[0].value or "/" in n.args[0].value):
+                cut(f.value, n.args[0].value)
+            fname = f.id if _type(f) is Name else (f.attr if _type(f) is Attribute else "")
+            if fname in _URL_PARSERS and n.args:
+                cut(n.args[0], "")
             if _type(f) is Name and f.id == "range":
                 for a in n.args:
                     add(a, _INT)
@@ -136,8 +180,14 @@ def _kinds(root, names):
         elif t is Attribute and n.attr in _QUERY_ATTRS:
             add(n.value, _REQUEST)
     out = {}
+    for n, text in cuts.items():
+        out[n] = _URL + text
     for n, ks in seen.items():
-        if _REQUEST in ks:
+        if n in out:
+            continue
+        if _SPAN in ks:
+            out[n] = _SPAN
+        elif _REQUEST in ks:
             out[n] = _REQUEST
         elif _DICT in ks and _STR not in ks and _INT not in ks:
             out[n] = _DICT
@@ -182,7 +232,25 @@ def _typed(d, kind, name):
         return [_PStr("test")]
     if kind == _REQUEST:
         return _Request()
+    if kind == _SPAN:
+        return _OWNER_NAME
+    if kind.startswith(_URL):
+        return _url_holding(kind[_len(_URL):])
     return d
+
+
+def _url_holding(text):
+    """A URL that holds text, where the code cuts a parameter at it or searches for
+    it: a repository's page when text names a host ("github.com/"), a page with an
+    id after text when it is a path ("/playlist/"), a page with a path when the
+    code parses the value whole (urlparse)."""
+    if "://" in text:
+        return text.rstrip("/") + "/" + _OWNER_NAME
+    if text and "." in text.split("/", 1)[0]:
+        return "https://" + text.rstrip("/") + "/" + _OWNER_NAME
+    if text:
+        return "https://example.com/" + text.strip("/") + "/4uLU6hMCjMI75M1A2tKUQC"
+    return "https://example.com/" + _OWNER_NAME
 
 
 class _Query(_Lenient, dict):

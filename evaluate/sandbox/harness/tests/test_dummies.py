@@ -280,3 +280,34 @@ class Mode5Test(HarnessTest):
         (first, text), _ = _call_with_dummies(method, False, 0)
         self.assertIsInstance(first, _Any)
         self.assertEqual(text, "test")
+
+
+class ShapedByUseTest(HarnessTest):
+    """A parameter the code cuts as a URL gets a URL that holds what it cuts at; one
+    it puts where a repository's owner and name go spans both."""
+
+    def define(self, code):
+        return define(code, record=record)
+
+    def test_shapes(self):
+        g = self.define('''API = "https://api.codehost.test"
+def from_link(repo_url):
+    return record(repo_url.split("github.com/")[1])
+def playlist(link):
+    return record(link.split("/playlist/")[1])
+def parsed(page):
+    from urllib.parse import urlparse
+    return record(urlparse(page).path)
+def repo_info(repo):
+    return record(f"{API}/repos/{repo}/languages")
+def concat(full_name):
+    return record(API + "/repos/" + full_name)
+def pair(owner, repo):
+    return record(f"{API}/repos/{owner}/{repo}")
+''')
+        for fn, want in (("from_link", "octocat/hello-world"), ("playlist", "4uLU6hMCjMI75M1A2tKUQC"),
+                         ("parsed", "/octocat/hello-world"), ("repo_info", "https://api.codehost.test/repos/octocat/hello-world/languages"),
+                         ("concat", "https://api.codehost.test/repos/octocat/hello-world"),
+                         ("pair", "https://api.codehost.test/repos/test/test")):
+            with self.subTest(fn):
+                self.assertEqual(_call_with_dummies(g[fn], False, 0), ((want,), {}))
