@@ -103,6 +103,13 @@ box.onchange = () => {
     const li = document.createElement('li'); li.textContent = d.title; list.appendChild(li);
   });
 };`, fn: "onchange", status: sandbox.StatusOK, urls: []string{"https://r.example.com/search?q=London"}},
+		{name: "a function of a TypeScript namespace, found by its name", lang: "typescript", code: `
+module Services {
+  export async function getLanguages(repoName: string) {
+    const res = await fetch(` + "`https://api.codehost.test/repos/me/${repoName}/languages`" + `);
+    return Object.keys(await res.json());
+  }
+}`, fn: "getLanguages", status: sandbox.StatusOK, urls: []string{"https://api.codehost.test/repos/me/test/languages"}},
 		{name: "a handler set deeper in an object, found by its name", lang: "javascript", code: `
 const app = { api: {} };
 app.api.loadNews = async function (topic) { return fetch('https://n.example.com/news/' + topic); };`,

@@ -252,6 +252,9 @@ func (a *analysis) topDefs(st ast.Statement) {
 			a.exports(c.ArgumentList[1])
 			return
 		}
+		if c, ok := s.Expression.(*ast.CallExpression); ok {
+			a.namespace(c)
+		}
 		// exports.f = function ..., module.exports.f = ..., module.exports = {...}
 		as, ok := s.Expression.(*ast.AssignExpression)
 		if !ok || as.Operator != token.ASSIGN {
@@ -413,6 +416,62 @@ func (a *analysis) addClassNamed(name string, c *ast.ClassLiteral) {
 			key := literalKey(m.Key)
 			if f, ok := m.Initializer.(*ast.ArrowFunctionLiteral); ok && key != "" && !m.Computed {
 				a.addFunc(name+"."+key, f.ParameterList, f.Body)
+			}
+		}
+	}
+}
+
+// namespace reads a TypeScript namespace as esbuild writes it,
+// ((N) => { function f() {…} N.f = f; })(N || (N = {})), into a definition
+// N.f for each function it exports, so the driver finds f on N.
+func (a *analysis) namespace(c *ast.CallExpression) {
+	if len(c.ArgumentList) != 1 {
+		return
+	}
+	or, ok := c.ArgumentList[0].(*ast.BinaryExpression)
+	if !ok || or.Operator != token.LOGICAL_OR {
+		return
+	}
+	ns, ok := or.Left.(*ast.Identifier)
+	if !ok {
+		return
+	}
+	var pl *ast.ParameterList
+	var body *ast.BlockStatement
+	switch f := c.Callee.(type) {
+	case *ast.ArrowFunctionLiteral:
+		pl = f.ParameterList
+		body, _ = f.Body.(*ast.BlockStatement)
+	case *ast.FunctionLiteral:
+		pl, body = f.ParameterList, f.Body
+	}
+	if pl == nil || body == nil || len(pl.List) != 1 {
+		return
+	}
+	inner, ok := pl.List[0].Target.(*ast.Identifier)
+	if !ok {
+		return
+	}
+	funcs := map[string]*ast.FunctionLiteral{}
+	for _, st := range body.List {
+		switch x := st.(type) {
+		case *ast.FunctionDeclaration:
+			if x.Function.Name != nil {
+				funcs[string(x.Function.Name.Name)] = x.Function
+			}
+		case *ast.ExpressionStatement:
+			as, ok := x.Expression.(*ast.AssignExpression)
+			if !ok || as.Operator != token.ASSIGN {
+				continue
+			}
+			d, ok := as.Left.(*ast.DotExpression)
+			if !ok || !isIdent(d.Left, string(inner.Name)) {
+				continue
+			}
+			if id, ok := as.Right.(*ast.Identifier); ok {
+				if f := funcs[string(id.Name)]; f != nil {
+					a.addFunc(string(ns.Name)+"."+string(d.Identifier.Name), f.ParameterList, f.Body)
+				}
 			}
 		}
 	}
