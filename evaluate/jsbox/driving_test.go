@@ -103,6 +103,12 @@ box.onchange = () => {
     const li = document.createElement('li'); li.textContent = d.title; list.appendChild(li);
   });
 };`, fn: "onchange", status: sandbox.StatusOK, urls: []string{"https://r.example.com/search?q=London"}},
+		{name: "a request handler that checks its method", lang: "javascript", code: `
+export default async function handler(req, res) {
+  if (req.method !== 'POST') return res.status(405).end();
+  const r = await fetch('https://api.codehost.test/items/' + req.body.id, { method: 'POST' });
+  res.status(200).json(await r.json());
+}`, fn: "handler", status: sandbox.StatusOK, urls: []string{"https://api.codehost.test/items/test"}},
 		{name: "a function of a TypeScript namespace, found by its name", lang: "typescript", code: `
 module Services {
   export async function getLanguages(repoName: string) {

@@ -98,6 +98,9 @@ func dummyFor(p param, mode int) map[string]any {
 	case "fn":
 		return map[string]any{"f": 1}
 	case "obj":
+		if len(p.Fields) > 0 {
+			return map[string]any{"x": orName(p.Name), "p": p.Fields}
+		}
 		return map[string]any{"x": orName(p.Name)}
 	}
 	switch {
@@ -120,6 +123,10 @@ func dummyFor(p param, mode int) map[string]any {
 	case objish[n]:
 		return map[string]any{"o": 1}
 	case stubbish[n]:
+		if len(p.Fields) > 0 {
+			// a request handler's req.method, a message's type: what the code expects
+			return map[string]any{"x": p.Name, "p": p.Fields}
+		}
 		return map[string]any{"x": p.Name}
 	case callish[n]:
 		return map[string]any{"f": 1}

@@ -24,6 +24,9 @@ type param struct {
 	// Cut is the text a "url" parameter is cut at or searched for ("github.com/";
 	// "" for one parsed with new URL).
 	Cut string `json:"cut,omitempty"`
+	// Fields are the string literals the code compares the parameter's fields
+	// with (req.method !== 'POST': method POST); a stub dummy carries them.
+	Fields map[string]string `json:"fields,omitempty"`
 }
 
 // def is one callable definition of the module: a function, Class.method or
@@ -539,6 +542,7 @@ func params(pl *ast.ParameterList, body ast.Node) []param {
 			} else if u.spans[n] {
 				out[i].Kind = "span"
 			}
+			out[i].Fields = u.fields[n]
 		}
 	}
 	return out

@@ -1962,7 +1962,11 @@
     if (d.a) return ["test"];
     if (d.f) return function () {};
     if (d.o) return {};
-    if (d.x !== undefined) return makeStub(d.x);
+    if (d.x !== undefined) {
+      var st = makeStub(d.x);
+      if (d.p) for (var pk in d.p) if (hasOwn.call(d.p, pk)) st[pk] = d.p[pk];
+      return st;
+    }
     if (d.h) return angularClient();
     if (d.k) {
       var o = {};

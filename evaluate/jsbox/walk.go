@@ -397,11 +397,41 @@ type uses struct {
 	spans map[string]bool
 	// inChain are the concatenations read as part of a longer one.
 	inChain map[*ast.BinaryExpression]bool
+	// fields are the literals the code compares a parameter's fields with
+	// (req.method !== 'POST'): its dummy carries them, so the code goes on as the
+	// caller it was written for would have it.
+	fields map[string]map[string]string
 }
 
 // cutMethods are the string methods whose argument says what a parameter holds.
 var cutMethods = map[string]bool{"split": true, "indexOf": true, "lastIndexOf": true, "includes": true, "startsWith": true,
 	"replace": true, "replaceAll": true, "substring": false}
+
+// field notes a comparison of a parameter's field (d, req.method) with a string
+// literal (lit); the first literal a field is compared with is kept.
+func (u *uses) field(d, lit ast.Expression) {
+	dot, ok := d.(*ast.DotExpression)
+	if !ok {
+		return
+	}
+	s, ok := lit.(*ast.StringLiteral)
+	if !ok {
+		return
+	}
+	name, ok := u.param(dot.Left)
+	if !ok {
+		return
+	}
+	if u.fields == nil {
+		u.fields = map[string]map[string]string{}
+	}
+	if u.fields[name] == nil {
+		u.fields[name] = map[string]string{}
+	}
+	if _, seen := u.fields[name][string(dot.Identifier.Name)]; !seen {
+		u.fields[name][string(dot.Identifier.Name)] = string(s.Value)
+	}
+}
 
 // param reports the parameter e names, if any.
 func (u *uses) param(e ast.Expression) (string, bool) {
@@ -509,6 +539,10 @@ func (u *uses) node(n ast.Node) {
 				}
 			}
 		case *ast.BinaryExpression:
+			if n.Operator == token.STRICT_EQUAL || n.Operator == token.STRICT_NOT_EQUAL || n.Operator == token.EQUAL || n.Operator == token.NOT_EQUAL {
+				u.field(n.Left, n.Right)
+				u.field(n.Right, n.Left)
+			}
 			if n.Operator == token.PLUS && !u.inChain[n] {
 				ops := u.chain(n)
 				for i, e := range ops {
