@@ -38,6 +38,14 @@ The documents come from --docs (OpenAPI / ToolBench files or folders), else the
 store's crawled endpoints, else the benchmark's own api_metadata; the output says
 which. Several retrievers, comma-separated, are compared in one table.
 
+learned ranks with a model trained on a benchmark's samples (--train FILE, documents
+from --train-docs or the samples' own api_metadata): offline, on the CPU, in seconds.
+The model is kept in the store (--db), so training again on the same inputs finds it,
+and without --train the store's last ranker (or --ranker ID) is used. Splits are by
+API: the output counts the scored samples whose API was in training. --cv K scores
+it by cross-validation by API on the --train samples instead (each fold's APIs held
+out of its training), beside the other retrievers on the same samples.
+
 dense and hybrid need an embeddings model (--llm-url, --embed-model); hyde, capir
 and --rerank llm need a chat model (--llm-url, --llm-model); hyde and capir also
 use the embeddings when given one. Every LLM answer and vector is cached in the
@@ -72,6 +80,9 @@ func runRetrieve(ctx context.Context, e *env, args []string) error {
 	candidates := fs.Int("candidates", 20, "documents the LLM sees when reranking (--rerank llm, capir)")
 	perTask := fs.Int("per-task", 10, "documents capir retrieves per subtask")
 	rrfK := fs.Int("rrf-k", 60, "reciprocal-rank-fusion constant (hybrid, hyde, capir)")
+	var tf trainFlags
+	tf.bind(fs)
+	cv := fs.Int("cv", 0, "cross-validate the learned retriever by API in `k` folds on the --train samples (and score the other retrievers on them) instead of --bench")
 	rest, err := e.parse(fs, args)
 	if err != nil {
 		return err
@@ -119,6 +130,25 @@ func runRetrieve(ctx context.Context, e *env, args []string) error {
 	if *candidates < 2 || *perTask < 1 || *rrfK < 1 {
 		return usagef("--candidates must be at least 2, --per-task and --rrf-k at least 1")
 	}
+	if err := tf.check(); err != nil {
+		return err
+	}
+	learned := slices.Contains(retrievers, retrieve.NameLearned)
+	if tf.given() && !learned {
+		return usagef("--train, --train-docs and --ranker are the learned retriever's: add learned to --retriever")
+	}
+	if *cv != 0 {
+		switch {
+		case *cv < 2:
+			return usagef("--cv must be at least 2 folds")
+		case !learned || tf.file == "":
+			return usagef("--cv cross-validates the learned retriever on its training samples: give --retriever learned and --train FILE")
+		case *bench != "" || *split != "" || len(docs) > 0 || *corpusFrom != "auto":
+			return usagef("--cv scores the --train samples against their own documents: --bench, --split, --docs and --corpus do not apply")
+		case *rerank != "none":
+			return usagef("--cv and --rerank: cross-validation scores the learned ranker alone")
+		}
+	}
 	needChat, needEmbed := *rerank == "llm", false
 	for _, n := range retrievers {
 		switch n {
@@ -142,14 +172,24 @@ func runRetrieve(ctx context.Context, e *env, args []string) error {
 	// The store is read when there is one (or no --bench): its samples, splits and
 	// endpoints. A missing default store is not created.
 	var st *store.Store
-	if *bench == "" || fileExists(e.db) || needChat || needEmbed { // the store is the LLM cache
+	if *bench == "" || fileExists(e.db) || needChat || needEmbed || learned { // the LLM cache; the ranker's home
 		if st, err = e.openStore(ctx); err != nil {
 			return err
 		}
 		defer st.Close()
 	}
-	all, splits, err := retrieveRecords(ctx, st, *bench, e.db)
-	if err != nil {
+	var all []release.Record
+	var splits []string
+	var corpus *retrieve.Corpus
+	if *cv > 0 {
+		if all, err = release.ReadFile(tf.file); err != nil {
+			return fmt.Errorf("--train: %w", err)
+		}
+		if corpus, _, err = tf.trainSet(ctx, *withName); err != nil {
+			return err
+		}
+		splits = make([]string, len(all))
+	} else if all, splits, err = retrieveRecords(ctx, st, *bench, e.db); err != nil {
 		return err
 	}
 	recs := all
@@ -165,9 +205,10 @@ func runRetrieve(ctx context.Context, e *env, args []string) error {
 				*split, benchName(*bench, e.db), *split)
 		}
 	}
-	corpus, err := retrieveCorpus(ctx, st, *corpusFrom, docs, all)
-	if err != nil {
-		return err
+	if corpus == nil {
+		if corpus, err = retrieveCorpus(ctx, st, *corpusFrom, docs, all); err != nil {
+			return err
+		}
 	}
 	for _, p := range corpus.Problems {
 		fmt.Fprintf(e.stderr, "sccg retrieve: corpus: %s\n", p)
@@ -193,6 +234,13 @@ func runRetrieve(ctx context.Context, e *env, args []string) error {
 			opts.Chat, opts.ChatModel = client, lf.model
 		}
 	}
+	var ranker *retrieve.Trained
+	if learned && *cv == 0 {
+		if ranker, err = tf.model(ctx, e, st, "retrieve", *withName); err != nil {
+			return err
+		}
+		opts.Ranker = ranker.Model
+	}
 	keepHits := *keep
 	if keepHits == 0 {
 		keepHits = -1
@@ -203,26 +251,54 @@ func runRetrieve(ctx context.Context, e *env, args []string) error {
 		if client != nil {
 			before = client.Usage()
 		}
-		r, err := retrieve.New(ctx, name, corpus, opts)
-		if err == nil && *rerank == "llm" {
-			r, err = retrieve.Rerank(r, corpus, opts)
-			name += "+rerank"
+		crossValidate := name == retrieve.NameLearned && *cv > 0
+		var r retrieve.Retriever
+		if !crossValidate {
+			r, err = retrieve.New(ctx, name, corpus, opts)
+			if err == nil && *rerank == "llm" {
+				r, err = retrieve.Rerank(r, corpus, opts)
+				name += "+rerank"
+			}
+			if errors.Is(err, retrieve.ErrNeedsLLM) {
+				return usagef("%v", err)
+			}
+			if err != nil {
+				return err
+			}
 		}
-		if errors.Is(err, retrieve.ErrNeedsLLM) {
-			return usagef("%v", err)
+		var rep *retrieve.Report
+		if crossValidate {
+			var folds []retrieve.Fold
+			rep, folds, err = retrieve.CrossValidate(ctx, corpus, queries, *cv, retrieve.TrainOptions{Source: tf.file, DocsSource: corpus.Source})
+			if err != nil {
+				return fmt.Errorf("cross-validate %s: %w", name, err)
+			}
+			rep.Settings = map[string]any{"folds": folds}
+			for i, f := range folds {
+				fmt.Fprintf(e.stderr, "sccg retrieve: cv fold %d: %d samples of %d APIs held out; %s\n", i+1, f.Samples, len(f.APIs), f.Model.Describe())
+			}
+		} else {
+			ctr := e.progress().Start("retrieve "+name, int64(len(queries)))
+			rep, err = retrieve.Evaluate(ctx, retrieve.Config{Corpus: corpus, Retriever: r, Name: name, Queries: queries,
+				Depth: *depth, KeepHits: keepHits, Workers: *workers, Progress: ctr})
+			if err != nil {
+				return fmt.Errorf("retrieve %s: %w", name, err)
+			}
+			rep.Settings = map[string]any{}
 		}
-		if err != nil {
-			return err
+		rep.Settings["bench"], rep.Settings["split"], rep.Settings["gold_run"] = benchName(*bench, e.db), *split, !*noRun
+		rep.Settings["with_name"], rep.Settings["k1"], rep.Settings["b"] = *withName, *k1, *b
+		if *cv > 0 {
+			rep.Settings["bench"] = tf.file + " (cross-validation by API)"
 		}
-		ctr := e.progress().Start("retrieve "+name, int64(len(queries)))
-		rep, err := retrieve.Evaluate(ctx, retrieve.Config{Corpus: corpus, Retriever: r, Name: name, Queries: queries,
-			Depth: *depth, KeepHits: keepHits, Workers: *workers, Progress: ctr})
-		if err != nil {
-			return fmt.Errorf("retrieve %s: %w", name, err)
+		if name == retrieve.NameLearned && ranker != nil {
+			n := trainOverlap(ranker.Model, queries)
+			rep.Settings["ranker"] = map[string]any{"id": ranker.ID, "trained": ranker.Model.Describe(), "lambda": ranker.Model.Lambda,
+				"weights": ranker.Model.TopWeights(len(ranker.Model.Weights)), "scored_samples_of_training_apis": n}
+			if n > 0 {
+				fmt.Fprintf(e.stderr, "sccg retrieve: learned: %d of the %d samples scored are of APIs the ranker was trained on: their scores are not of held-out APIs\n", n, len(queries))
+			}
 		}
-		rep.Settings = map[string]any{"bench": benchName(*bench, e.db), "split": *split, "gold_run": !*noRun,
-			"with_name": *withName}
-		rep.Settings["k1"], rep.Settings["b"] = *k1, *b
 		if fc, ok := r.(retrieve.FallbackCounter); ok {
 			counts := fc.Counts()
 			rep.Settings["unusable_answers"] = counts

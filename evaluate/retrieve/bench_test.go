@@ -87,6 +87,45 @@ func BenchmarkBM25Index(b *testing.B) {
 	}
 }
 
+// BenchmarkTrain measures training the learned ranker (the strength chosen by
+// 5-fold cross-validation by API, then the final fit) on 200 samples of 40 APIs
+// against their 200 endpoint documents — the size of a public validation split.
+func BenchmarkTrain(b *testing.B) {
+	w := newFieldWorld(b, 40, 5, true)
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := Train(ctx, w.corpus, w.queries, TrainOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLearned measures the learned ranker's queries (top 40) over 10,000
+// endpoint documents: every document is scored on every feature.
+func BenchmarkLearned(b *testing.B) {
+	ctx := context.Background()
+	w := newFieldWorld(b, 10, 5, true)
+	m, err := Train(ctx, w.corpus, w.queries, TrainOptions{Lambda: 0.01})
+	if err != nil {
+		b.Fatal(err)
+	}
+	l, err := NewLearned(syntheticCorpus(b, 10000), m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	queries := []string{"Get the hourly weather forecast for a city", "verify that an email address exists",
+		"look up the latest stock quote price for a ticker symbol"}
+	const perOp = 30
+	for b.Loop() {
+		for i := 0; i < perOp; i++ {
+			if _, err := l.Retrieve(ctx, queries[i%len(queries)], DefaultDepth); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.N*perOp)/b.Elapsed().Seconds(), "queries/s")
+}
+
 func TestSyntheticCorpusSize(t *testing.T) {
 	if c := syntheticCorpus(t, 10000); c.Len() != 10000 {
 		t.Errorf("synthetic corpus has %d documents, want 10000", c.Len())

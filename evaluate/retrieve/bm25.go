@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -125,22 +126,73 @@ func (ix *BM25) Retrieve(ctx context.Context, query string, k int) ([]Hit, error
 	return ix.search(Tokenize(query), k), nil
 }
 
-func (ix *BM25) search(toks []string, k int) []Hit {
-	if k <= 0 || len(toks) == 0 {
-		return nil
-	}
-	// Query terms in term-id order, each with its count in the query: a fixed
-	// order of additions makes equal inputs give bit-equal scores.
+// queryTerms are the ids of the query's terms the index knows, in term-id order
+// with repeats: a fixed order of additions makes equal inputs give bit-equal
+// scores.
+func (ix *BM25) queryTerms(toks []string) []int32 {
 	var ids []int32
 	for _, t := range toks {
 		if id, ok := ix.terms[t]; ok {
 			ids = append(ids, id)
 		}
 	}
+	slices.Sort(ids)
+	return ids
+}
+
+// scoreAll writes every document's score for the query's terms into out (one
+// entry per document): zero for a document that shares no term with it.
+func (ix *BM25) scoreAll(toks []string, out []float64) { ix.scoreWeighted(toks, nil, out) }
+
+// scoreWeighted is scoreAll with each query term counted weight[t] times (1 for
+// a term weight does not hold) instead of once.
+func (ix *BM25) scoreWeighted(toks []string, weight map[string]float64, out []float64) {
+	clear(out)
+	type term struct {
+		id int32
+		w  float64
+	}
+	var ts []term
+	for _, t := range toks {
+		if id, ok := ix.terms[t]; ok {
+			w, ok := weight[t]
+			if !ok {
+				w = 1
+			}
+			ts = append(ts, term{id, w})
+		}
+	}
+	slices.SortStableFunc(ts, func(a, b term) int { return cmp.Compare(a.id, b.id) })
+	k1 := ix.opts.K1
+	for n := 0; n < len(ts); {
+		id, w := ts[n].id, 0.0
+		for ; n < len(ts) && ts[n].id == id; n++ {
+			w += ts[n].w
+		}
+		idf := ix.idf[id] * w
+		for _, p := range ix.postings[id] {
+			tf := float64(p.tf)
+			out[p.doc] += idf * tf * (k1 + 1) / (tf + ix.norm[p.doc])
+		}
+	}
+}
+
+// idfOf is the idf of a term, 0 when the index does not know it.
+func (ix *BM25) idfOf(t string) float64 {
+	if id, ok := ix.terms[t]; ok {
+		return ix.idf[id]
+	}
+	return 0
+}
+
+func (ix *BM25) search(toks []string, k int) []Hit {
+	if k <= 0 || len(toks) == 0 {
+		return nil
+	}
+	ids := ix.queryTerms(toks)
 	if len(ids) == 0 {
 		return nil
 	}
-	slices.Sort(ids)
 	acc := ix.pool.Get().(*accumulator)
 	scores, touched := acc.scores, acc.touched[:0]
 	k1 := ix.opts.K1

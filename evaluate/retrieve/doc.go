@@ -30,6 +30,23 @@
 //     thousand short documents needs none of its persistence. This one indexes
 //     10,000 documents in about a second and answers thousands of queries per
 //     second (BenchmarkBM25).
+//   - learned: a linear ranker trained on a benchmark's samples (Train; learned.go
+//     lists its features): per-field BM25 (API title and host, API description
+//     and category, endpoint name, description, route, parameter names and
+//     descriptions), BM25 of the whole API, prefix-stemmed BM25, BM25 with query
+//     terms weighted by how many training APIs' intents use them, the best line of
+//     a multi-line intent, coverage of the query and of the endpoint's name, route
+//     and API name by the query, a write-verb cue and priors (method, API size,
+//     path parameters, the root route). Each lexical feature is divided by its
+//     largest value over the corpus for the query, so a model trained on one
+//     corpus ranks another. The weights maximize a listwise softmax likelihood
+//     of the labeled endpoint (damped Newton steps, deterministic, about a
+//     second on a CPU), the match features' weights kept non-negative and every
+//     weight pulled toward BM25 alone by an L2 penalty whose strength is chosen
+//     by cross-validation by API inside the training samples. Splits are by API,
+//     so a model must rank the endpoints of APIs it never saw: CrossValidate
+//     measures that. TrainStored keeps a model in the store by the key of its
+//     inputs; StoredRanker reads it back.
 //   - dense: cosine similarity of embeddings from any OpenAI-compatible
 //     /v1/embeddings model (Options.Embedder, *llm.Client), with optional query and
 //     document prefixes (bge, e5); the client caches every vector in the store by

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -33,12 +34,16 @@ const (
 )
 
 // Names lists the retrievers New builds.
-var Names = []string{NameBM25, NameDense, NameHybrid, NameHyDE, NameCAPIR}
+var Names = []string{NameBM25, NameLearned, NameDense, NameHybrid, NameHyDE, NameCAPIR}
 
 // Options configure the retrievers New builds. The LLM-backed ones need Embedder
 // (dense, hybrid) or Chat (hyde, capir, Rerank); *llm.Client is both.
 type Options struct {
 	BM25 BM25Options
+
+	// Ranker is the trained model of the learned retriever (TrainStored,
+	// StoredRanker).
+	Ranker *RankerModel
 
 	Embedder   Embedder
 	EmbedModel string
@@ -59,6 +64,9 @@ type Options struct {
 	Candidates int
 }
 
+// ErrNeedsRanker is New's error for the learned retriever without a model.
+var ErrNeedsRanker = errors.New("needs a trained ranker: train one on a benchmark's samples (--train FILE), or name one the store holds")
+
 // New builds the retriever called name over the corpus. One that needs an LLM the
 // options lack returns an error wrapping ErrNeedsLLM.
 func New(ctx context.Context, name string, c *Corpus, o Options) (Retriever, error) {
@@ -71,6 +79,11 @@ func New(ctx context.Context, name string, c *Corpus, o Options) (Retriever, err
 	switch name {
 	case NameBM25:
 		return NewBM25(c, o.BM25), nil
+	case NameLearned:
+		if o.Ranker == nil {
+			return nil, fmt.Errorf("%s %w", name, ErrNeedsRanker)
+		}
+		return NewLearned(c, o.Ranker)
 	case NameDense:
 		return NewDense(ctx, c, o)
 	case NameHybrid:
