@@ -9,7 +9,6 @@ import (
 	"sccg/evaluate"
 	"sccg/evaluate/baseline"
 	"sccg/evaluate/prompts"
-	"sccg/release"
 )
 
 func runBaseline(ctx context.Context, e *env, args []string) error {
@@ -22,7 +21,6 @@ func runBaseline(ctx context.Context, e *env, args []string) error {
 	task := fs.String("task", prompts.TaskGenerate, "generate or select-endpoint (with --setting)")
 	promptsFile := fs.String("prompts", "", "answer the prompts of this `file` (from 'sccg prompts')")
 	out := fs.String("out", "", "generations JSONL `file` to write")
-	trainFile := fs.String("train", "", "bm25-nearest-train: the train split `file` (default: the benchmark's train split)")
 	rest, err := e.parse(fs, args)
 	if err != nil {
 		return err
@@ -42,6 +40,9 @@ func runBaseline(ctx context.Context, e *env, args []string) error {
 	}
 	if *setting == "" && *promptsFile == "" && name != baseline.Gold && name != baseline.Null {
 		return usagef("baseline %s answers prompts: give --setting S or --prompts FILE", name)
+	}
+	if bf.train.given() && name != baseline.BM25NearestTrain && settingOf(*setting) != prompts.RAGLearned {
+		return usagef("--train is the train source of bm25-nearest-train and of --setting %s; --train-docs and --ranker are %s's", prompts.RAGLearned, prompts.RAGLearned)
 	}
 	src, err := bf.load(ctx, e)
 	if err != nil {
@@ -73,8 +74,8 @@ func runBaseline(ctx context.Context, e *env, args []string) error {
 	var bo baseline.Options
 	if name == baseline.BM25NearestTrain {
 		train := bench.All
-		if *trainFile != "" {
-			if train, err = release.ReadFile(*trainFile); err != nil {
+		if bf.train.file != "" {
+			if train, err = readTrainFile(bf.train.file); err != nil {
 				return err
 			}
 		} else if train, err = bench.TrainSplit(); err != nil {

@@ -12,7 +12,10 @@ import (
 	"sccg/evaluate/experiment"
 	"sccg/evaluate/jsbox"
 	"sccg/evaluate/prompts"
+	"sccg/evaluate/retrieve"
 	"sccg/evaluate/sandbox"
+	"sccg/release"
+	"sccg/store"
 )
 
 func runExperiment(ctx context.Context, e *env, args []string) error {
@@ -80,6 +83,13 @@ func runExperiment(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
+	if slices.Contains(g.Settings, prompts.RAGLearned) {
+		tr, err := gridRanker(ctx, e, st, g, bench)
+		if err != nil {
+			return err
+		}
+		o.Ranker, o.RankerID = tr.Model, tr.ID
+	}
 	if !e.json {
 		o.Logf = func(format string, a ...any) { fmt.Fprintf(e.stderr, "sccg experiment: "+format+"\n", a...) }
 	}
@@ -107,6 +117,40 @@ func runExperiment(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "wrote %s/grid.json, tables.md, summary.json (store %s)\n", filepath.Clean(*out), e.db)
 	return failedCells(e, idx)
+}
+
+// gridRanker trains the learned ranker of a grid's rag-learned setting into its
+// store (or finds it there): on the grid's train source, else the benchmark's
+// train split, against retrieval.train_docs, else the samples' api_metadata.
+func gridRanker(ctx context.Context, e *env, st *store.Store, g *experiment.Grid, bench *evaluate.Bench) (*retrieve.Trained, error) {
+	var recs []release.Record
+	var source string
+	var err error
+	if g.Train != "" {
+		source = g.Resolve(g.Train)
+		recs, err = readTrainFile(source)
+	} else {
+		source = bench.Path + " (train split)"
+		if recs, err = bench.TrainSplit(); err != nil {
+			err = fmt.Errorf("%s: %w; or name a train source in the grid (train: FILE)", prompts.RAGLearned, err)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	var docs []string
+	for _, d := range g.Retrieval.TrainDocs {
+		docs = append(docs, g.Resolve(d))
+	}
+	tr, err := trainRanker(ctx, e, st, "experiment", recs, source, docs, false)
+	if err != nil {
+		return nil, err
+	}
+	if n := trainOverlap(tr.Model, retrieve.Queries(bench.Samples, retrieve.QueryOptions{})); n > 0 {
+		fmt.Fprintf(e.stderr, "sccg experiment: %s: %d of the %d samples are of APIs the ranker was trained on: their retrieval is not of held-out APIs\n",
+			prompts.RAGLearned, n, len(bench.Samples))
+	}
+	return tr, nil
 }
 
 // failedCells names the cells of a grid that could not run, and fails.

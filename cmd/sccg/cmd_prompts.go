@@ -24,6 +24,7 @@ type benchFlags struct {
 	llm          *llmFlags
 	queryPrefix  string
 	docPrefix    string
+	train        trainFlags
 }
 
 func (b *benchFlags) bind(fs *flag.FlagSet) {
@@ -37,6 +38,7 @@ func (b *benchFlags) bind(fs *flag.FlagSet) {
 	b.llm = bindLLMFlags(fs)
 	fs.StringVar(&b.queryPrefix, "query-prefix", "", "rag-dense/rag-hybrid: text put before every query before it is embedded")
 	fs.StringVar(&b.docPrefix, "doc-prefix", "", "rag-dense/rag-hybrid: text put before every document before it is embedded")
+	b.train.bind(fs, "the learned retriever (--setting rag-learned) trains on them; bm25-nearest-train (sccg baseline) copies from them")
 }
 
 // docSource is the benchmark and the documentation its prompts draw on, read from
@@ -131,6 +133,9 @@ func (b *benchFlags) options(ctx context.Context, e *env, src *docSource, settin
 	if err != nil && task != prompts.TaskSelect {
 		return o, usagef("--setting: %v", err)
 	}
+	if err := b.train.check(); err != nil {
+		return o, err
+	}
 	if task == prompts.TaskSelect || !prompts.IsRAG(s) {
 		return o, nil
 	}
@@ -139,8 +144,21 @@ func (b *benchFlags) options(ctx context.Context, e *env, src *docSource, settin
 		return o, err
 	}
 	ro := retrieve.Options{QueryPrefix: b.queryPrefix, DocPrefix: b.docPrefix}
-	name := strings.TrimPrefix(s, "rag-")
-	if name != retrieve.NameBM25 {
+	name := prompts.RetrieverOf(s)
+	if name == retrieve.NameLearned {
+		if src.st == nil {
+			// the ranker's home: the default store when --db was not given
+			if src.st, err = e.openStore(ctx); err != nil {
+				return o, err
+			}
+		}
+		tr, err := b.train.model(ctx, e, src.st, "prompts", false)
+		if err != nil {
+			return o, err
+		}
+		ro.Ranker = tr.Model
+	}
+	if name == retrieve.NameDense || name == retrieve.NameHybrid {
 		if b.llm.url == "" || b.llm.embedModel == "" {
 			return o, usagef("--setting %s needs an embeddings model: give --llm-url and --embed-model", s)
 		}
@@ -165,7 +183,7 @@ func runPrompts(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("prompts", "--bench FILE|DIR [--split test] --setting S [--task select-endpoint] --out FILE")
 	var bf benchFlags
 	bf.bind(fs)
-	setting := fs.String("setting", prompts.Intent, "intent, rag-bm25, rag-dense, rag-hybrid, c1, c2, oracle-c3, c4, oracle-c5")
+	setting := fs.String("setting", prompts.Intent, strings.Join(prompts.Settings, ", "))
 	task := fs.String("task", prompts.TaskGenerate, "generate (write the function) or select-endpoint (rank the target among same-API endpoints)")
 	out := fs.String("out", "", "prompts JSONL `file` to write")
 	rest, err := e.parse(fs, args)
@@ -177,6 +195,9 @@ func runPrompts(ctx context.Context, e *env, args []string) error {
 	}
 	if *out == "" {
 		return usagef("--out is required")
+	}
+	if bf.train.given() && (settingOf(*setting) != prompts.RAGLearned || *task == prompts.TaskSelect) {
+		return usagef("--train, --train-docs and --ranker are for --setting %s", prompts.RAGLearned)
 	}
 	src, err := bf.load(ctx, e)
 	if err != nil {
@@ -215,6 +236,12 @@ func buildPrompts(ctx context.Context, e *env, bench *evaluate.Bench, o prompts.
 		}
 	}
 	return res, err
+}
+
+// settingOf is a setting's name, or "" for one that is not a setting.
+func settingOf(s string) string {
+	n, _ := prompts.NormalizeSetting(s)
+	return n
 }
 
 // settingName is the setting prompts of task get: the task itself for endpoint

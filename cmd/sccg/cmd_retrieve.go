@@ -81,7 +81,7 @@ func runRetrieve(ctx context.Context, e *env, args []string) error {
 	perTask := fs.Int("per-task", 10, "documents capir retrieves per subtask")
 	rrfK := fs.Int("rrf-k", 60, "reciprocal-rank-fusion constant (hybrid, hyde, capir)")
 	var tf trainFlags
-	tf.bind(fs)
+	tf.bind(fs, "the learned retriever trains on their intents and labeled endpoints")
 	cv := fs.Int("cv", 0, "cross-validate the learned retriever by API in `k` folds on the --train samples (and score the other retrievers on them) instead of --bench")
 	rest, err := e.parse(fs, args)
 	if err != nil {
@@ -182,10 +182,10 @@ func runRetrieve(ctx context.Context, e *env, args []string) error {
 	var splits []string
 	var corpus *retrieve.Corpus
 	if *cv > 0 {
-		if all, err = release.ReadFile(tf.file); err != nil {
-			return fmt.Errorf("--train: %w", err)
+		if all, err = readTrainFile(tf.file); err != nil {
+			return err
 		}
-		if corpus, _, err = tf.trainSet(ctx, *withName); err != nil {
+		if corpus, _, err = trainSet(ctx, all, tf.file, tf.docs, *withName); err != nil {
 			return err
 		}
 		splits = make([]string, len(all))

@@ -22,9 +22,10 @@ type trainFlags struct {
 	ranker int64
 }
 
-func (t *trainFlags) bind(fs *flag.FlagSet) {
-	fs.StringVar(&t.file, "train", "", "train the learned retriever on the samples of this benchmark `file` (their intents and labeled endpoints),\n"+
-		"or find the ranker the store (--db) keeps for the same training; its APIs should not be the ones scored (splits are by API)")
+// bind adds the flags; use says what --train's samples are for.
+func (t *trainFlags) bind(fs *flag.FlagSet, use string) {
+	fs.StringVar(&t.file, "train", "", "the train samples: a benchmark `file`; "+use+".\n"+
+		"A ranker trained on the same inputs before is found in the store (--db). Its APIs should not be the ones scored (splits are by API)")
 	fs.Var(&t.docs, "train-docs", "the documents the learned retriever trains against (OpenAPI / ToolBench files or folders; repeatable);\n"+
 		"default: the --train samples' own api_metadata")
 	fs.Int64Var(&t.ranker, "ranker", 0, "the stored ranker `id` the learned retriever ranks with, without --train (default: the one trained last)")
@@ -44,27 +45,6 @@ func (t *trainFlags) check() error {
 // given reports whether any training flag was given.
 func (t *trainFlags) given() bool { return t.file != "" || len(t.docs) > 0 || t.ranker != 0 }
 
-// trainSet reads the training samples and their documents.
-func (t *trainFlags) trainSet(ctx context.Context, withName bool) (*retrieve.Corpus, []retrieve.Query, error) {
-	recs, err := release.ReadFile(t.file)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--train: %w", err)
-	}
-	if len(recs) == 0 {
-		return nil, nil, usagef("--train %s holds no records", t.file)
-	}
-	var c *retrieve.Corpus
-	if len(t.docs) > 0 {
-		c, err = docsCorpus(ctx, t.docs)
-	} else {
-		c, err = retrieve.FromRecords(recs)
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("--train %s: %w", t.file, err)
-	}
-	return c, retrieve.Queries(recs, retrieve.QueryOptions{WithName: withName}), nil
-}
-
 // model trains the ranker of --train into st (or finds it there), or reads the
 // stored one; it says on stderr which it is and what was left out of training.
 func (t *trainFlags) model(ctx context.Context, e *env, st *store.Store, cmd string, withName bool) (*retrieve.Trained, error) {
@@ -82,17 +62,57 @@ func (t *trainFlags) model(ctx context.Context, e *env, st *store.Store, cmd str
 		fmt.Fprintf(e.stderr, "sccg %s: learned: ranker %d from the store, %s\n", cmd, tr.ID, tr.Model.Describe())
 		return tr, nil
 	}
-	c, qs, err := t.trainSet(ctx, withName)
+	recs, err := readTrainFile(t.file)
+	if err != nil {
+		return nil, err
+	}
+	return trainRanker(ctx, e, st, cmd, recs, t.file, t.docs, withName)
+}
+
+// readTrainFile reads the samples of a --train file.
+func readTrainFile(path string) ([]release.Record, error) {
+	recs, err := release.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--train: %w", err)
+	}
+	if len(recs) == 0 {
+		return nil, usagef("--train %s holds no records", path)
+	}
+	return recs, nil
+}
+
+// trainSet is the training samples' queries and the documents they train
+// against: those of docs (OpenAPI / ToolBench files), else the samples' own
+// api_metadata.
+func trainSet(ctx context.Context, recs []release.Record, source string, docs []string, withName bool) (*retrieve.Corpus, []retrieve.Query, error) {
+	var c *retrieve.Corpus
+	var err error
+	if len(docs) > 0 {
+		c, err = docsCorpus(ctx, docs)
+	} else {
+		c, err = retrieve.FromRecords(recs)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("training documents of %s: %w", source, err)
+	}
+	return c, retrieve.Queries(recs, retrieve.QueryOptions{WithName: withName}), nil
+}
+
+// trainRanker trains the learned ranker on recs (named source) into st, or
+// finds the model the store holds for the same training; it says on stderr
+// which it is, and what was left out of training.
+func trainRanker(ctx context.Context, e *env, st *store.Store, cmd string, recs []release.Record, source string, docs []string, withName bool) (*retrieve.Trained, error) {
+	c, qs, err := trainSet(ctx, recs, source, docs, withName)
 	if err != nil {
 		return nil, err
 	}
 	for _, p := range c.Problems {
-		fmt.Fprintf(e.stderr, "sccg %s: train documents: %s\n", cmd, p)
+		fmt.Fprintf(e.stderr, "sccg %s: training documents: %s\n", cmd, p)
 	}
 	start := time.Now()
-	tr, err := retrieve.TrainStored(ctx, st, c, qs, retrieve.TrainOptions{Source: t.file, DocsSource: c.Source})
+	tr, err := retrieve.TrainStored(ctx, st, c, qs, retrieve.TrainOptions{Source: source, DocsSource: c.Source})
 	if err != nil {
-		return nil, fmt.Errorf("train the learned retriever on %s: %w", t.file, err)
+		return nil, fmt.Errorf("train the learned retriever on %s: %w", source, err)
 	}
 	how := fmt.Sprintf("trained in %s", time.Since(start).Round(10*time.Millisecond))
 	if tr.Reused {

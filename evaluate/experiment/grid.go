@@ -37,8 +37,9 @@ type Grid struct {
 	// --bench overrides it. Relative paths are relative to the grid file.
 	Bench string `json:"bench,omitempty" yaml:"bench"`
 	Split string `json:"split,omitempty" yaml:"split"`
-	// Train is the train source of bm25-nearest-train (a release file, every
-	// record of it train), for a benchmark that has no train split of its own.
+	// Train is the train source of bm25-nearest-train and of the learned
+	// retriever (rag-learned): a release file, every record of it train, for a
+	// benchmark that has no train split of its own (or to train on another).
 	Train string `json:"train,omitempty" yaml:"train"`
 	// Docs are documentation files for an imported benchmark (see sccg prompts).
 	Docs []string `json:"docs,omitempty" yaml:"docs"`
@@ -75,12 +76,17 @@ type Model struct {
 	Timeout string `json:"timeout,omitempty" yaml:"timeout"`
 }
 
-// Retrieval configures the RAG settings' retrievers: BM25 needs nothing; dense and
-// hybrid embed through an OpenAI-compatible /v1/embeddings model.
+// Retrieval configures the RAG settings' retrievers: BM25 needs nothing; the
+// learned ranker (rag-learned) is trained on the grid's train source, against
+// TrainDocs or that source's own api_metadata; dense and hybrid embed through an
+// OpenAI-compatible /v1/embeddings model.
 type Retrieval struct {
-	BaseURL    string `json:"base_url,omitempty" yaml:"base_url"`
-	EmbedModel string `json:"embed_model,omitempty" yaml:"embed_model"`
-	KeyEnv     string `json:"key_env,omitempty" yaml:"key_env"`
+	// TrainDocs are documentation files (OpenAPI / ToolBench) the learned ranker
+	// trains against; relative to the grid file.
+	TrainDocs  []string `json:"train_docs,omitempty" yaml:"train_docs"`
+	BaseURL    string   `json:"base_url,omitempty" yaml:"base_url"`
+	EmbedModel string   `json:"embed_model,omitempty" yaml:"embed_model"`
+	KeyEnv     string   `json:"key_env,omitempty" yaml:"key_env"`
 	// QueryPrefix and DocPrefix are put before queries and documents before they
 	// are embedded (bge, e5 want them).
 	QueryPrefix string `json:"query_prefix,omitempty" yaml:"query_prefix"`

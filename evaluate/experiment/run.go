@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 	"time"
 
 	"sccg/evaluate"
@@ -43,6 +42,10 @@ type Options struct {
 	// Corpus is the endpoint documents the RAG settings retrieve from (nil: the
 	// benchmark's own api_metadata).
 	Corpus *retrieve.Corpus
+	// Ranker is the learned retriever's trained model (rag-learned), and RankerID
+	// its id in the store.
+	Ranker   *retrieve.RankerModel
+	RankerID int64
 	// Getenv reads the variables the models' key_env name (default os.Getenv).
 	Getenv func(string) string
 	// LLMOptions are added to every model's client (tests replace its sleep).
@@ -103,11 +106,20 @@ type Index struct {
 	Settings []SettingInfo `json:"settings"`
 	Cells    []Cell        `json:"cells"`
 	Tests    []Test        `json:"tests,omitempty"`
+	// Ranker is the learned ranker rag-learned retrieved with.
+	Ranker *RankerInfo `json:"ranker,omitempty"`
 	// Notes are what the summary could not do, and why.
 	Notes []string `json:"notes,omitempty"`
 	// Failed are the cells that could not run (a model whose server is down, a
 	// setting whose retrieval failed), each with why; the others ran.
 	Failed []FailedCell `json:"failed,omitempty"`
+}
+
+// RankerInfo names the learned ranker of a grid: its id in the store and what it
+// was trained on.
+type RankerInfo struct {
+	ID      int64  `json:"id"`
+	Trained string `json:"trained"`
 }
 
 // FailedCell is a cell of the grid that could not run.
@@ -177,6 +189,9 @@ func (r *runner) run(ctx context.Context) (*Index, error) {
 		cat = prompts.CatalogFromRecords(o.Bench.All)
 	}
 	r.idx = &Index{Grid: *g, Bench: o.Bench.Path, Split: o.Bench.Split, Samples: len(o.Bench.Samples), Docs: cat.Source}
+	if o.Ranker != nil && slices.Contains(g.Settings, prompts.RAGLearned) {
+		r.idx.Ranker = &RankerInfo{ID: o.RankerID, Trained: o.Ranker.Describe()}
+	}
 	if slices.Contains(g.Baselines, baseline.BM25NearestTrain) {
 		var train []release.Record
 		var err error
@@ -330,8 +345,9 @@ func (r *runner) buildPrompts(ctx context.Context, cat *prompts.Catalog, setting
 }
 
 // retriever sets the retriever and corpus of a RAG setting: the corpus of the
-// options (else the benchmark's api_metadata), BM25 or, through the grid's
-// embeddings model and the store's cache, dense or hybrid.
+// options (else the benchmark's api_metadata), BM25, the learned ranker of the
+// options or, through the grid's embeddings model and the store's cache, dense
+// or hybrid.
 func (r *runner) retriever(ctx context.Context, setting string, po *prompts.Options) error {
 	corpus := r.o.Corpus
 	if corpus == nil {
@@ -341,9 +357,9 @@ func (r *runner) retriever(ctx context.Context, setting string, po *prompts.Opti
 		}
 		corpus, r.o.Corpus = c, c
 	}
-	ro := retrieve.Options{QueryPrefix: r.g.Retrieval.QueryPrefix, DocPrefix: r.g.Retrieval.DocPrefix}
-	name := strings.TrimPrefix(setting, "rag-")
-	if name != retrieve.NameBM25 {
+	ro := retrieve.Options{QueryPrefix: r.g.Retrieval.QueryPrefix, DocPrefix: r.g.Retrieval.DocPrefix, Ranker: r.o.Ranker}
+	name := prompts.RetrieverOf(setting)
+	if name == retrieve.NameDense || name == retrieve.NameHybrid {
 		rc := r.g.Retrieval
 		opts := append([]llm.Option{llm.WithCache(r.o.Store), llm.WithGetenv(r.o.Getenv)}, r.o.LLMOptions...)
 		client, err := llm.New(llm.Config{BaseURL: rc.BaseURL, EmbedModel: rc.EmbedModel, APIKeyEnv: rc.KeyEnv}, opts...)

@@ -24,19 +24,20 @@ import (
 
 // The settings.
 const (
-	Intent    = "intent"     // C0: the intent and the function name only
-	RAGBM25   = "rag-bm25"   // the top-K documents BM25 retrieves for the intent
-	RAGDense  = "rag-dense"  // … a dense retriever
-	RAGHybrid = "rag-hybrid" // … BM25 and dense fused
-	C1        = "c1"         // the gold endpoint's host only
-	C2        = "c2"         // host, URL, route and method
-	OracleC3  = "oracle-c3"  // the gold endpoint's documentation
-	C4        = "c4"         // C3 and a dependency constraint
-	OracleC5  = "oracle-c5"  // C3 and status-checking and try/except constraints
+	Intent     = "intent"      // C0: the intent and the function name only
+	RAGBM25    = "rag-bm25"    // the top-K documents BM25 retrieves for the intent
+	RAGDense   = "rag-dense"   // … a dense retriever
+	RAGHybrid  = "rag-hybrid"  // … BM25 and dense fused
+	RAGLearned = "rag-learned" // … the learned ranker (retrieve.NameLearned)
+	C1         = "c1"          // the gold endpoint's host only
+	C2         = "c2"          // host, URL, route and method
+	OracleC3   = "oracle-c3"   // the gold endpoint's documentation
+	C4         = "c4"          // C3 and a dependency constraint
+	OracleC5   = "oracle-c5"   // C3 and status-checking and try/except constraints
 )
 
 // Settings lists every setting in staircase order.
-var Settings = []string{Intent, RAGBM25, RAGDense, RAGHybrid, C1, C2, OracleC3, C4, OracleC5}
+var Settings = []string{Intent, RAGBM25, RAGLearned, RAGDense, RAGHybrid, C1, C2, OracleC3, C4, OracleC5}
 
 // The tasks.
 const (
@@ -60,6 +61,8 @@ func NormalizeSetting(s string) (string, error) {
 		return RAGDense, nil
 	case "hybrid":
 		return RAGHybrid, nil
+	case "learned":
+		return RAGLearned, nil
 	}
 	if slices.Contains(Settings, n) {
 		return n, nil
@@ -69,8 +72,11 @@ func NormalizeSetting(s string) (string, error) {
 
 // IsRAG reports whether a setting gives retrieved documents.
 func IsRAG(setting string) bool {
-	return setting == RAGBM25 || setting == RAGDense || setting == RAGHybrid
+	return setting == RAGBM25 || setting == RAGDense || setting == RAGHybrid || setting == RAGLearned
 }
+
+// RetrieverOf is the retriever (retrieve.Names) of a RAG setting.
+func RetrieverOf(setting string) string { return strings.TrimPrefix(setting, "rag-") }
 
 // NeedsGold reports whether a setting gives the gold endpoint's documentation.
 func NeedsGold(setting string) bool {

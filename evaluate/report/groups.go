@@ -24,7 +24,7 @@ func (g *group) label() string { return g.Setting + " / " + g.Model }
 // paperSettings is the staircase of the paper (Table VII) and the reference
 // release's ablations, in order; settings not listed come after the retrieval
 // ones, by name, and gold last.
-var paperSettings = []string{"intent", "c0", "c1", "c2", "rag-bm25", "rag-dense", "rag-minilm", "rag-bge", "rag-hybrid",
+var paperSettings = []string{"intent", "c0", "c1", "c2", "rag-bm25", "rag-learned", "rag-dense", "rag-minilm", "rag-bge", "rag-hybrid",
 	"rag-hyde", "rag-capir", "oracle-c3", "c3", "c4", "oracle-c5", "c5", "gold"}
 
 // settingRank orders settings: the grids' order, then the paper's.
