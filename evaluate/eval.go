@@ -198,9 +198,17 @@ type Result struct {
 	Undefined    []string         `json:"undefined_names,omitempty"`
 	// Handed: the requests came from a function the code handed to a framework
 	// stub, called as the framework would, not from the function asked for.
-	Handed     bool     `json:"handed,omitempty"`
-	FreeNames  []string `json:"free_names,omitempty"`
-	DurationMS float64  `json:"duration_ms"`
+	Handed bool `json:"handed,omitempty"`
+	// Attribution is where grounding failed, for a completion whose prompt showed
+	// endpoint documents (Config.Shown): hit, retrieval_miss, selection_miss or
+	// generation_miss; "" when it has none, AttributionNote then saying why.
+	// AttributionNote says what the miss was; ShownRank is the gold endpoint's
+	// rank among the documents shown (0: not shown).
+	Attribution     string   `json:"attribution,omitempty"`
+	AttributionNote string   `json:"attribution_note,omitempty"`
+	ShownRank       int      `json:"shown_rank,omitempty"`
+	FreeNames       []string `json:"free_names,omitempty"`
+	DurationMS      float64  `json:"duration_ms"`
 	// CodeBLEUStats are the pair's sufficient statistics for corpus-level CodeBLEU.
 	CodeBLEUStats metrics.Stats `json:"codebleu_stats"`
 	Truth         *GroundTruth  `json:"-"`
@@ -231,6 +239,12 @@ type Config struct {
 	// completions of a language with no runner are not scored: the summary counts
 	// them under Unscored with the reason.
 	Runners map[lang.Name]StartRunner
+	// Shown is what each generation's prompt showed, by ShownKey(setting,
+	// sample_id): with it, every result gets its attribution (Result.Attribution)
+	// and every group counts them (Group.Attribution); a generation whose prompt
+	// is not in it is counted as not attributed. Nil: no prompts were given,
+	// nothing is attributed.
+	Shown map[string]Shown
 }
 
 // Runner runs one completion of its language in isolation and reports what it
@@ -497,7 +511,17 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 			out.Results = append(out.Results, results[i])
 		}
 	}
+	for i := range out.Results { // a resumed result's attribution is made again
+		r := &out.Results[i]
+		r.Attribution, r.AttributionNote, r.ShownRank = "", "", 0
+	}
+	if cfg.Shown != nil {
+		attributeAll(out.Results, samples, cfg.Shown)
+	}
 	out.Summary = Summarize(out.Results, cfg.K)
+	if cfg.Shown != nil {
+		out.Summary.addAttribution(out.Results)
+	}
 	out.Summary.Unscored = out.unscored
 	cover(&out.Summary, out.Results, samples, cfg.Expected)
 	var batches sandbox.BatchStats

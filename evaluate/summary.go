@@ -114,6 +114,9 @@ type Group struct {
 	// RootRoutes is how many samples (with an endpoint) have the route "/": any
 	// request to their host's root matches their endpoint.
 	RootRoutes int `json:"root_routes,omitempty"`
+	// Attribution counts the group's completions by where grounding failed, when
+	// the evaluation was given their prompts (nil otherwise).
+	Attribution *AttributionCounts `json:"attribution,omitempty"`
 }
 
 // Partial reports whether the group covers fewer samples than it was expected to.
@@ -289,6 +292,19 @@ func Summarize(results []Result, ks []int) Summary {
 		s.Groups = append(s.Groups, g)
 	}
 	return s
+}
+
+// addAttribution counts each group's completions by attribution.
+func (s *Summary) addAttribution(rs []Result) {
+	for i := range s.Groups {
+		g := &s.Groups[i]
+		g.Attribution = &AttributionCounts{}
+		for _, r := range rs {
+			if r.Setting == g.Setting && r.Model == g.Model {
+				g.Attribution.add(r)
+			}
+		}
+	}
 }
 
 func (a *AnswerCounts) add(r Result) {

@@ -25,7 +25,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	bench := fs.String("bench", "", "benchmark in the published format (JSON array or JSONL)")
 	gens := fs.String("generations", "", "generations JSONL: sample_id, setting, model, sample_index, completion")
 	gold := fs.Bool("gold", false, "use each sample's own code as its generation (self-check)")
-	promptsFile := fs.String("prompts", "", "the prompts `file` the generations answer: endpoint-selection prompts are scored Top-1 / Top-3")
+	promptsFile := fs.String("prompts", "", "the prompts `file` the generations answer: each completion whose prompt showed endpoint documents (RAG,\n"+
+		"oracle) is attributed (hit, retrieval_miss, selection_miss, generation_miss) and each group counts them; endpoint-selection\n"+
+		"prompts are scored Top-1 / Top-3")
 	out := fs.String("out", "", "output `dir` for results.jsonl, summary.json, tables.md")
 	workers := fs.Int("workers", 0, "parallel sandboxed runs (default GOMAXPROCS)")
 	timeout := fs.Duration("timeout", 5*time.Second, "wall-clock limit per completion")
@@ -89,6 +91,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	recs := b.Samples
+	var shown map[string]evaluate.Shown
 	if *promptsFile != "" {
 		ps, err := prompts.ReadFile(*promptsFile)
 		if err != nil {
@@ -100,6 +103,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 			}
 			return evalSelection(e, recs, ps, *gens, *out)
 		}
+		shown = prompts.Shown(ps)
 	}
 	var generations []evaluate.Generation
 	var problems []string
@@ -121,6 +125,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 			Limits: sandbox.Limits{Timeout: *timeout, MemoryMB: *memMB}},
 		NoReuse: *noReuse,
 		Runners: evaluate.JavaScriptRunners(jsbox.Options{Workers: *workers, Timeout: *timeout, MemoryMB: *memMB}),
+		Shown:   shown,
 	}
 	cfg.Progress = e.progress().Start("eval", int64(len(generations)))
 	finish := func(res *evaluate.Output) error {
@@ -135,7 +140,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		defer st.Close()
-		args := map[string]any{"bench": *bench, "generations": *gens, "gold": *gold, "exec": *execMode,
+		args := map[string]any{"bench": *bench, "generations": *gens, "gold": *gold, "exec": *execMode, "prompts": *promptsFile,
 			"workers": *workers, "timeout": timeout.String(), "memory_mb": *memMB, "k": kList, "time_cutoff": *cutoff,
 			"no_namespaces": *noNS, "no_batch": *noBatch, "no_reuse": *noReuse}
 		res, err = evaluate.RunStored(ctx, st, cfg, args, finish)
@@ -276,7 +281,24 @@ func printEvalSummary(e *env, sum evaluate.Summary, runs *evaluate.RunCounts) {
 		if g.NoEndpoint != nil {
 			fmt.Fprintf(e.stdout, "%s/%s without endpoint: n=%d host=%.3f method=%.3f\n", g.Setting, g.Model, g.NoEndpoint.N, g.NoEndpoint.HostAcc, g.NoEndpoint.MethodAcc)
 		}
+		if a := g.Attribution; a != nil {
+			fmt.Fprintf(e.stdout, "%s/%s attribution: hit %d, retrieval_miss %d, selection_miss %d, generation_miss %d (of %d completions)",
+				g.Setting, g.Model, a.Hit, a.RetrievalMiss, a.SelectionMiss, a.GenerationMiss, a.N)
+			if len(a.Unattributed) > 0 {
+				fmt.Fprintf(e.stdout, "; not attributed: %s", countsLine(intCounts(a.Unattributed), 4))
+			}
+			fmt.Fprintln(e.stdout)
+		}
 	}
+}
+
+// intCounts widens counts for countsLine.
+func intCounts(m map[string]int) map[string]int64 {
+	out := make(map[string]int64, len(m))
+	for k, v := range m {
+		out[k] = int64(v)
+	}
+	return out
 }
 
 // countsLine is counts as "reason N, reason N, …", the largest first (ties by

@@ -24,7 +24,7 @@ func TestReportCommand(t *testing.T) {
 		if code := run(ctx, append([]string{"report", "--out", dir}, inputs...), e); code != 0 {
 			t.Fatalf("exit %d, stderr %s", code, errb)
 		}
-		if !strings.Contains(out.String(), "15 tables, 6 figures, 12 sample pages") {
+		if !strings.Contains(out.String(), "16 tables, 7 figures, 12 sample pages") {
 			t.Errorf("stdout = %q", out)
 		}
 		for _, f := range []string{"index.html", "report.md", "manifest.json", "figures/staircase.svg", "samples/SCG-000008.html"} {
@@ -47,7 +47,7 @@ func TestReportCommand(t *testing.T) {
 			t.Fatalf("exit %d, stderr %s", code, errb)
 		}
 		var m report.Manifest
-		if err := json.Unmarshal(out.Bytes(), &m); err != nil || m.Samples != 12 || len(m.Figures) != 6 {
+		if err := json.Unmarshal(out.Bytes(), &m); err != nil || m.Samples != 12 || len(m.Figures) != 7 {
 			t.Fatalf("--json manifest %+v (%v): %s", m, err, out)
 		}
 		page, _ := os.ReadFile(filepath.Join(dir, "samples", "SCG-000008.html"))

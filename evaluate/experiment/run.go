@@ -509,8 +509,10 @@ func (r *runner) evaluate(ctx context.Context, c *Cell, dir string, gens []evalu
 		sb.Limits.Timeout, _ = time.ParseDuration(g.Eval.Timeout)
 	}
 	ks := g.ks()
+	// "attribution" marks outputs that attribute each completion: a cell
+	// evaluated before they did is summarized again (its scores are reused).
 	optKey, _ := json.Marshal(map[string]any{"cutoff": cutoff, "k": ks, "timeout": sb.Limits.Timeout.String(),
-		"memory_mb": sb.Limits.MemoryMB, "bench": o.Bench.Path, "split": o.Bench.Split})
+		"memory_mb": sb.Limits.MemoryMB, "bench": o.Bench.Path, "split": o.Bench.Split, "attribution": 1})
 	done := evalDone{Generations: sha(gb.Bytes()), Options: sha(optKey)}
 	donePath := filepath.Join(dir, "done.json")
 	if prev, err := os.ReadFile(donePath); err == nil {
@@ -531,7 +533,7 @@ func (r *runner) evaluate(ctx context.Context, c *Cell, dir string, gens []evalu
 		expected[i] = p.SampleID
 	}
 	cfg := evaluate.Config{Bench: o.Bench.All, Generations: gens, Workers: g.Eval.Workers, Sandbox: sb,
-		TimeCutoff: cutoff, K: ks, Expected: expected, Runners: o.Runners}
+		TimeCutoff: cutoff, K: ks, Expected: expected, Runners: o.Runners, Shown: prompts.Shown(ps)}
 	if o.Progress != nil {
 		cfg.Progress = o.Progress.Start("eval "+c.ID, int64(len(gens)))
 	}

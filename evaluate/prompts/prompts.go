@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"sccg/evaluate"
 	"sccg/evaluate/retrieve"
 	"sccg/leakcheck"
 	"sccg/llm"
@@ -561,3 +562,23 @@ func Render(d Doc) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Shown is what each prompt showed, by evaluate.ShownKey(setting, sample_id),
+// as the evaluator attributes the completions that answer them
+// (evaluate.Config.Shown): its documents, and whether a retriever chose them (a
+// RAG setting). Endpoint-selection prompts show candidates, not documents to
+// call, and are left out.
+func Shown(ps []Prompt) map[string]evaluate.Shown {
+	out := make(map[string]evaluate.Shown, len(ps))
+	for _, p := range ps {
+		if p.Task == TaskSelect {
+			continue
+		}
+		sh := evaluate.Shown{Docs: []evaluate.ShownDoc{}, Retrieved: IsRAG(p.Setting)}
+		for _, d := range p.Docs {
+			sh.Docs = append(sh.Docs, evaluate.ShownDoc{Key: d.Key, Host: d.Host, Method: d.Method, Route: d.Route})
+		}
+		out[evaluate.ShownKey(p.Setting, p.SampleID)] = sh
+	}
+	return out
+}

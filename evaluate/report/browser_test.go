@@ -29,9 +29,9 @@ func TestBrowserRendersReport(t *testing.T) {
 	for _, e := range append(append([]Entry{}, m.Tables...), m.Figures...) {
 		ids = append(ids, e.ID)
 	}
-	want := []string{"table-ii", "table-iv", "table-v", "table-answers", "table-dep-recall", "table-vi", "table-vii", "table-viii", "table-pass-at-k",
+	want := []string{"table-ii", "table-iv", "table-v", "table-answers", "table-dep-recall", "table-vi", "table-vii", "table-attribution", "table-viii", "table-pass-at-k",
 		"table-doc-match-type", "table-comments-source", "table-time-slice", "fig-loc-cdf", "fig-lorenz",
-		"fig-update-years", "fig-staircase", "fig-failures", "fig-retrieval"}
+		"fig-update-years", "fig-staircase", "fig-attribution", "fig-failures", "fig-retrieval"}
 	for _, id := range want {
 		if !strings.Contains(strings.Join(ids, " "), id) {
 			t.Errorf("the manifest lacks %s (has %v)", id, ids)

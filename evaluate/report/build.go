@@ -159,6 +159,16 @@ func build(ctx context.Context, d *Data, o Options) (*page, error) {
 		} else {
 			rq2.omit("Table VII (the staircase) and its figure are left out: no model was evaluated in more than one setting.")
 		}
+		if t := tableAttribution(groups); t != nil {
+			rq2.table(t)
+			f, err := figAttribution(groups)
+			if err != nil {
+				return nil, err
+			}
+			rq2.figure(f)
+		} else {
+			rq2.omit("Where grounding fails (retrieval, selection, generation) is left out: no evaluation was given the prompts of a setting that shows documents (`sccg eval --prompts FILE`, or a grid with a RAG or oracle setting).")
+		}
 		if t := tablePassAtK(groups); t != nil {
 			dec.table(t)
 		} else {

@@ -470,3 +470,67 @@ func figRetrieval(reps []*RetrievalReport) (*figure, error) {
 	return &figure{ID: "fig-retrieval", Title: "Host@K and Endpoint@K per retriever",
 		Caption: "Share of samples with a gold-host document (solid) or the labeled endpoint (dashed) among the first K retrieved (Table VIII).", SVG: svg}, nil
 }
+
+// attributionColors colour the attributions: green the hits, then the misses
+// from the earliest step (retrieval) to the last (generation), grey the rest.
+var attributionColors = map[string]color.Color{
+	evaluate.AttrHit:            color.RGBA{0x00, 0x9e, 0x73, 0xff},
+	evaluate.AttrRetrievalMiss:  color.RGBA{0xd5, 0x5e, 0x00, 0xff},
+	evaluate.AttrSelectionMiss:  color.RGBA{0xe6, 0x9f, 0x00, 0xff},
+	evaluate.AttrGenerationMiss: color.RGBA{0x56, 0xb4, 0xe9, 0xff},
+	"":                          color.RGBA{0x99, 0x99, 0x99, 0xff},
+}
+
+// figAttribution is each attributed group's completions by attribution, as
+// stacked bars (Table VII's settings and models, beside it); nil when no group
+// was attributed.
+func figAttribution(groups []*group) (*figure, error) {
+	shown := slices.Clone(attributedGroups(groups))
+	if len(shown) == 0 {
+		return nil, nil
+	}
+	var labels []string
+	for _, g := range shown {
+		labels = append(labels, g.label())
+	}
+	// Horizontal bars are drawn bottom-up: reverse so the first group is on top.
+	slices.Reverse(shown)
+	slices.Reverse(labels)
+	h := vg.Length(math.Max(float64(figHeight), float64(vg.Points(60)+vg.Points(22)*vg.Length(len(shown)))))
+	p := newPlot("Where grounding fails", "share of completions (%)", "")
+	var prev *plotter.BarChart
+	var legend []legendEntry
+	for _, k := range append(slices.Clone(evaluate.Attributions), "") {
+		vals := make(plotter.Values, len(shown))
+		for j, g := range shown {
+			a := g.Attribution
+			c := a.Count(k)
+			if k == "" {
+				c = a.N - a.Attributed()
+			}
+			vals[j] = 100 * float64(c) / float64(max(a.N, 1))
+		}
+		b, err := plotter.NewBarChart(vals, vg.Points(14))
+		if err != nil {
+			return nil, fmt.Errorf("report: attribution figure: %w", err)
+		}
+		b.Horizontal = true
+		b.LineStyle.Width = 0
+		b.Color = attributionColors[k]
+		if prev != nil {
+			b.StackOn(prev)
+		}
+		prev = b
+		p.Add(b)
+		legend = append(legend, legendEntry{attributionNames[k], b})
+	}
+	p.NominalY(labels...)
+	p.X.Min, p.X.Max = 0, 100
+	svg, err := render(p, legend, figWidth+vg.Inch, h)
+	if err != nil {
+		return nil, err
+	}
+	return &figure{ID: "fig-attribution", Title: "Where grounding fails: retrieval, selection or generation",
+		Caption: "For each setting and model whose prompts showed endpoint documents, the share of completions that hit, whose gold endpoint was not shown (retrieval), was shown but not called (selection), or was called and still missed (generation).",
+		SVG:     svg, Wide: true}, nil
+}

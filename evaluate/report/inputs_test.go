@@ -108,8 +108,9 @@ func TestPartialInputs(t *testing.T) {
 				copyFile(t, "testdata/grid/summary.json", g, "summary.json")
 				return Inputs{Paths: []string{g}}
 			},
-			tables:   []string{"table-iv", "table-v", "table-answers", "table-dep-recall", "table-vi", "table-vii", "table-pass-at-k", "table-doc-match-type", "table-comments-source", "table-time-slice", "table-no-endpoint"},
-			figures:  []string{"fig-failures", "fig-staircase"},
+			tables: []string{"table-iv", "table-v", "table-answers", "table-dep-recall", "table-vi", "table-vii", "table-attribution", "table-pass-at-k",
+				"table-doc-match-type", "table-comments-source", "table-time-slice", "table-no-endpoint"},
+			figures:  []string{"fig-failures", "fig-staircase", "fig-attribution"},
 			problems: []string{"read grid"},
 		},
 		{

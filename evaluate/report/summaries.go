@@ -15,7 +15,8 @@ import (
 // WriteTables renders the tables of evaluation summaries in Markdown, built as the
 // report's page builds them: Tables IV and V (and V by language for results of
 // several languages), the answers, Table VI, Table VII (when a model ran in two
-// settings; by language too), doc_match_type (without tests), the samples
+// settings; by language too), where grounding fails (when completions were
+// attributed), doc_match_type (without tests), the samples
 // without an endpoint, dependency recall and pass@k. Groups go in setting order:
 // order, then the paper's. An eval's and a grid's tables.md, and `sccg report
 // SUMMARY...`, are this.
@@ -31,7 +32,7 @@ func WriteTables(w io.Writer, sums []evaluate.Summary, order []string) error {
 	}
 	var b strings.Builder
 	for _, t := range []*table{tableIV(groups), tableV(groups), tableVLanguages(groups), tableAnswers(groups), tableVI(groups),
-		tableVII(groups), tableVIILanguages(groups), byDoc, tableNoEndpoint(groups), tableDepRecall(groups), tablePassAtK(groups)} {
+		tableVII(groups), tableVIILanguages(groups), tableAttribution(groups), byDoc, tableNoEndpoint(groups), tableDepRecall(groups), tablePassAtK(groups)} {
 		if t != nil {
 			markdownTable(&b, t, true)
 		}

@@ -770,3 +770,73 @@ func tableSelection(grids []*Grid) *table {
 	}
 	return t
 }
+
+// attributionNames are the attribution table's and figure's names of each
+// attribution, and of the completions without one.
+var attributionNames = map[string]string{evaluate.AttrHit: "Hit (Mock)", evaluate.AttrRetrievalMiss: "Retrieval miss",
+	evaluate.AttrSelectionMiss: "Selection miss", evaluate.AttrGenerationMiss: "Generation miss", "": "Not attributed"}
+
+// attributedGroups are the groups whose completions were attributed (their
+// prompts showed documents): the RAG and oracle settings.
+func attributedGroups(groups []*group) []*group {
+	var out []*group
+	for _, g := range groups {
+		if a := g.Attribution; a != nil && a.Attributed() > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// tableAttribution says, for each setting and model whose prompts showed
+// endpoint documents, where grounding failed: the Mock hits, the completions
+// whose gold endpoint was not shown (retrieval), shown but not called
+// (selection), called and still missed (generation); they and those not
+// attributed add up to N. Nil when no group was attributed.
+func tableAttribution(groups []*group) *table {
+	gs := attributedGroups(groups)
+	if len(gs) == 0 {
+		return nil
+	}
+	head := []string{"Setting", "Model", "N"}
+	for _, a := range evaluate.Attributions {
+		head = append(head, attributionNames[a])
+	}
+	head = append(head, attributionNames[""])
+	t := newTable("table-attribution", "Where grounding fails: retrieval, selection or generation",
+		"For each completion whose prompt showed endpoint documents: a Mock hit; a retrieval miss (its gold endpoint was not among the documents shown); "+
+			"a selection miss (it was shown, and the code called another endpoint or none); a generation miss (the code called it and still missed: "+
+			"the method or the host's spelling). Count and share (%) with its Wilson 95% interval; the four and those not attributed add up to N.",
+		head...).numeric(2)
+	notes := map[string]int{}
+	for _, g := range gs {
+		a := g.Attribution
+		u := a.N
+		if g.Overall.Samples > 0 && g.Overall.N == a.N {
+			u = g.Overall.Samples
+		}
+		cell := func(c int) string {
+			share := 0.0
+			if a.N > 0 {
+				share = float64(c) / float64(a.N)
+			}
+			return fmt.Sprintf("%d · %s", c, rate(share, u))
+		}
+		row := []string{g.Setting, g.Model, nOf(g, a.N)}
+		for _, k := range evaluate.Attributions {
+			row = append(row, cell(a.Count(k)))
+		}
+		row = append(row, strconv.Itoa(a.N-a.Attributed()))
+		t.add(row...)
+		for why, n := range a.Unattributed {
+			notes[why] += n
+		}
+		if !a.AddsUp() {
+			t.Notes = append(t.Notes, fmt.Sprintf("%s / %s: the counts do not add up to N (%d); a summary from another version of sccg?", g.Setting, g.Model, a.N))
+		}
+	}
+	for _, why := range sortedKeys(notes) {
+		t.Notes = append(t.Notes, fmt.Sprintf("Not attributed: %d completion(s): %s.", notes[why], why))
+	}
+	return t
+}
