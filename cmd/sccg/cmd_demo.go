@@ -16,10 +16,11 @@ import (
 )
 
 // demoGrid is the experiment the demo runs on the test split: every baseline that
-// needs no model, in the intent-only, BM25-retrieval and oracle settings.
-const demoGrid = `# The demo's experiment: no model, every baseline, three settings.
+// needs no model, in the intent-only, BM25-retrieval, learned-retrieval (trained
+// on the train split) and oracle settings.
+const demoGrid = `# The demo's experiment: no model, every baseline, four settings.
 split: test
-settings: [intent, rag-bm25, oracle-c3]
+settings: [intent, rag-bm25, rag-learned, oracle-c3]
 baselines: [gold, null, doc-template, bm25-nearest-train]
 drop_leaks: true
 stats:
@@ -27,20 +28,20 @@ stats:
 `
 
 // demoTables are the sections of the report the demo prints at the end.
-var demoTables = []string{"Table II", "Table V", "Table VII"}
+var demoTables = []string{"Table II", "Table V", "Table VII", "Where grounding fails"}
 
 // runDemo is a tour of the toolkit, offline: it starts the embedded RapidAPI and
 // GitHub replay servers, builds the benchmark from them through the real crawl and
 // mine code paths (with offline intents), exports it, scores every sample's own code
-// (the gold self-check), runs every no-model baseline in three settings, scores BM25
-// retrieval, and writes the report. Each step is the command of the same name, run
+// (the gold self-check), runs every no-model baseline in four settings, scores BM25
+// and the learned retriever, and writes the report. Each step is the command of the same name, run
 // in-process on the demo's store.
 func runDemo(ctx context.Context, e *env, args []string) error {
 	fs := e.flags("demo", "[--out DIR]\n\n"+
 		"Builds the benchmark from the embedded snapshot (RapidAPI pages and a synthetic GitHub corpus served\n"+
 		"by local replay servers), exports it, scores each sample's own code in the sandbox, runs the baselines\n"+
-		"(gold, null, doc-template, bm25-nearest-train) in the intent, rag-bm25 and oracle-c3 settings, scores\n"+
-		"BM25 retrieval and writes the report. The store is DIR/sccg.db unless --db is given. Running it again\n"+
+		"(gold, null, doc-template, bm25-nearest-train) in the intent, rag-bm25, rag-learned and oracle-c3 settings,\n"+
+		"scores BM25 and the learned retriever (trained on the train split) and writes the report. The store is DIR/sccg.db unless --db is given. Running it again\n"+
 		"resumes.")
 	out := fs.String("out", "demo-out", "output `dir`ectory: store, export/, eval/, experiment/, retrieval.json, report/")
 	workers := fs.Int("workers", 0, "parallel sandboxed runs (default GOMAXPROCS)")
@@ -86,11 +87,11 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	}{
 		{"gold self-check: every sample's own code in the sandbox",
 			append(append([]string{"eval", "--gold", "--bench", filepath.Join(exportDir, "sccgbench.json"), "--out", evalDir}, common...), limit...)},
-		{"baselines gold, null, doc-template, bm25-nearest-train × settings intent, rag-bm25, oracle-c3 (test split)",
+		{"baselines gold, null, doc-template, bm25-nearest-train × settings intent, rag-bm25, rag-learned, oracle-c3 (test split)",
 			[]string{"experiment", "--grid", gridFile, "--bench", exportDir, "--out", gridDir, "--db", e.db}},
-		{"BM25 endpoint retrieval on the test split (Host@K, Endpoint@K, MRR)",
-			append([]string{"retrieve", "--bench", filepath.Join(exportDir, "splits", release.Test+".json"), "--retriever", "bm25",
-				"--out", retrieval}, common...)},
+		{"endpoint retrieval on the test split, BM25 and the learned ranker trained on the train split (Host@K, Endpoint@K, MRR)",
+			append([]string{"retrieve", "--bench", filepath.Join(exportDir, "splits", release.Test+".json"), "--retriever", "bm25,learned",
+				"--train", filepath.Join(exportDir, "splits", release.Train+".json"), "--out", retrieval}, common...)},
 		{"bounded real-call validation against local stand-ins for the free services (gold screening, Mock-positive and -negative samples)",
 			realcallArgs},
 		{"the report: tables, figures and a page per sample",

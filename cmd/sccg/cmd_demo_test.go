@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"sccg/evaluate"
+	"sccg/evaluate/prompts"
 	"sccg/evaluate/report"
 	"sccg/internal/browsertest"
 )
@@ -30,6 +33,7 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("demo: exit %d, stderr:\n%s", code, errb)
 	}
 	for _, want := range []string{"### Table II", "### Table V", "### Table VII", "| oracle-c3 | doc-template |",
+		"### Where grounding fails", "| rag-learned | doc-template |",
 		"open " + filepath.Join(dir, "report", "index.html"), "sccg audit --db " + filepath.Join(dir, "sccg.db")} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out)
@@ -55,11 +59,38 @@ func TestDemo(t *testing.T) {
 	for _, en := range append(append([]report.Entry{}, m.Tables...), m.Figures...) {
 		ids = append(ids, en.ID)
 	}
-	for _, want := range []string{"table-ii", "table-v", "table-vi", "table-vii", "table-viii", "fig-staircase",
+	for _, want := range []string{"table-ii", "table-v", "table-vi", "table-vii", "table-attribution", "fig-attribution", "table-viii", "fig-staircase",
 		"fig-retrieval", "fig-loc-cdf", "fig-lorenz", "fig-update-years", "fig-failures", "table-realcall", "fig-realcall"} {
 		if !strings.Contains(" "+strings.Join(ids, " ")+" ", " "+want+" ") {
 			t.Errorf("the demo's report lacks %s (has %v; left out: %v)", want, ids, m.Omitted)
 		}
+	}
+
+	// Every RAG and oracle cell is attributed: its counts add up to its
+	// completions, and its hits are its Mock hits.
+	sum, err := evaluate.ReadSummary(filepath.Join(dir, "experiment", "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := 0
+	for _, g := range sum.Groups {
+		if g.Setting == prompts.Intent {
+			continue
+		}
+		cells++
+		a := g.Attribution
+		if a == nil || !a.AddsUp() || a.N != g.Overall.N || a.Attributed() != a.N || float64(a.Hit) != math.Round(g.Overall.Mock*float64(g.Overall.N)) {
+			t.Errorf("%s/%s: attribution %+v; want every one of its %d completions attributed, %v of them hits", g.Setting, g.Model, a,
+				g.Overall.N, g.Overall.Mock*float64(g.Overall.N))
+		}
+	}
+	if cells != 9 {
+		t.Errorf("%d RAG and oracle cells, want 9 (three settings × gold, null, doc-template)", cells)
+	}
+	var rets struct{ Reports []struct{ Retriever string } }
+	b, _ = os.ReadFile(filepath.Join(dir, "retrieval.json"))
+	if err := json.Unmarshal(b, &rets); err != nil || len(rets.Reports) != 2 || rets.Reports[1].Retriever != "learned" {
+		t.Errorf("retrieval.json: %+v (%v), want bm25 and learned", rets, err)
 	}
 
 	br := browsertest.New(t)
