@@ -41,8 +41,12 @@ func runBaseline(ctx context.Context, e *env, args []string) error {
 	if *setting == "" && *promptsFile == "" && name != baseline.Gold && name != baseline.Null {
 		return usagef("baseline %s answers prompts: give --setting S or --prompts FILE", name)
 	}
-	if bf.train.given() && name != baseline.BM25NearestTrain && settingOf(*setting) != prompts.RAGLearned {
-		return usagef("--train is the train source of bm25-nearest-train and of --setting %s; --train-docs and --ranker are %s's", prompts.RAGLearned, prompts.RAGLearned)
+	learned := settingOf(*setting) == prompts.RAGLearned
+	if (len(bf.train.docs) > 0 || bf.train.ranker != 0) && !learned {
+		return usagef("--train-docs and --ranker are for --setting %s", prompts.RAGLearned)
+	}
+	if bf.train.file != "" && name != baseline.BM25NearestTrain && !learned {
+		return usagef("--train is the train source of bm25-nearest-train and of --setting %s", prompts.RAGLearned)
 	}
 	src, err := bf.load(ctx, e)
 	if err != nil {

@@ -148,6 +148,9 @@ func (b *benchFlags) options(ctx context.Context, e *env, src *docSource, settin
 	if name == retrieve.NameLearned {
 		if src.st == nil {
 			// the ranker's home: the default store when --db was not given
+			if err := b.train.noRanker(e); err != nil {
+				return o, err
+			}
 			if src.st, err = e.openStore(ctx); err != nil {
 				return o, err
 			}

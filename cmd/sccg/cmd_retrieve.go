@@ -169,6 +169,11 @@ func runRetrieve(ctx context.Context, e *env, args []string) error {
 		return usagef("%s need an LLM: give --llm-url and --llm-model (no LLM is configured)", what)
 	}
 
+	if learned && *cv == 0 {
+		if err := tf.noRanker(e); err != nil {
+			return err
+		}
+	}
 	// The store is read when there is one (or no --bench): its samples, splits and
 	// endpoints. A missing default store is not created.
 	var st *store.Store

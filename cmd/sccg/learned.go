@@ -42,6 +42,16 @@ func (t *trainFlags) check() error {
 	return nil
 }
 
+// noRanker is the usage error of the learned retriever with no --train and no
+// store to read a ranker from (the store is not created for nothing); nil
+// otherwise.
+func (t *trainFlags) noRanker(e *env) error {
+	if t.file == "" && !fileExists(e.db) {
+		return usagef("the learned retriever %v: the store %s does not exist", retrieve.ErrNeedsRanker, e.db)
+	}
+	return nil
+}
+
 // given reports whether any training flag was given.
 func (t *trainFlags) given() bool { return t.file != "" || len(t.docs) > 0 || t.ranker != 0 }
 
