@@ -442,7 +442,7 @@ func tableRanking(reps []*RetrievalReport) *table {
 		head = append(head, fmt.Sprintf("Top-%d", k))
 	}
 	head = append(head, "MRR")
-	t := newTable("table-ranking", "Ranking of the labeled endpoint", "Top-K accuracy (%, Wilson 95% interval) and mean reciprocal rank (%) over the samples whose label names an endpoint.", head...).numeric(2)
+	t := newTable("table-ranking", "Ranking of the labeled endpoint", "Top-K accuracy (%, Wilson 95% interval) and mean reciprocal rank (%, percentile bootstrap 95% interval) over the samples whose label names an endpoint.", head...).numeric(2)
 	for _, r := range reps {
 		o := r.Overall
 		row := []string{r.Name, fmt.Sprintf("%s (%d documents)", r.Corpus.Source, r.Corpus.Documents), strconv.Itoa(o.NEndpoint), strconv.Itoa(o.NotInCorpus)}
@@ -453,7 +453,7 @@ func tableRanking(reps []*RetrievalReport) *table {
 				row = append(row, "–")
 			}
 		}
-		t.add(append(row, pct(o.MRR))...)
+		t.add(append(row, retrieve.MRRCell(o))...)
 	}
 	return t
 }

@@ -42,8 +42,8 @@ func TestConformanceLearnedByAPI(t *testing.T) {
 		}
 		for _, r := range []*Report{bm, cv} {
 			a := r.Overall
-			t.Logf("%-22s Endpoint@1 %s @5 %s @10 %s  MRR %.3f (n = %d)", r.Retriever, rateCell(a.EndpointAtK[0]),
-				rateCell(a.EndpointAtK[2]), rateCell(a.EndpointAtK[3]), a.MRR, a.NEndpoint)
+			t.Logf("%-22s Endpoint@1 %s @5 %s @10 %s  MRR %s (n = %d)", r.Retriever, rateCell(a.EndpointAtK[0]),
+				rateCell(a.EndpointAtK[2]), rateCell(a.EndpointAtK[3]), MRRCell(a), a.NEndpoint)
 		}
 		if l, b := cv.Overall, bm.Overall; l.MRR <= b.MRR || l.EndpointAtK[3].Rate < b.EndpointAtK[3].Rate {
 			t.Errorf("cv %d by API: learned MRR %.3f, Endpoint@10 %.3f; bm25 %.3f, %.3f: want MRR above and Endpoint@10 at least bm25's",

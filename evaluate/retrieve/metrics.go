@@ -12,6 +12,9 @@ var (
 	SetKs = []int{3, 5, 10, 15}
 )
 
+// MRRBootstrap is how many resamples the MRR's bootstrap interval draws.
+const MRRBootstrap = 2000
+
 // DefaultDepth is how many documents are retrieved per query: the largest cut-off
 // above.
 const DefaultDepth = 40
@@ -147,8 +150,11 @@ type Agg struct {
 	// TopKAccuracy: the same at DeepCodeSeek's K (5, 10, 20, 40).
 	TopKAccuracy []Rate `json:"top_k_accuracy"`
 	// MRR is the mean reciprocal rank of the labeled endpoint (0 when it is not
-	// retrieved within the depth).
-	MRR float64 `json:"mrr"`
+	// retrieved within the depth), and MRRLo–MRRHi its percentile bootstrap 95%
+	// interval over the samples (MRRBootstrap resamples, seed 1).
+	MRR   float64 `json:"mrr"`
+	MRRLo float64 `json:"mrr_lo"`
+	MRRHi float64 `json:"mrr_hi"`
 	// RecallAtK: the share of the endpoints a sample uses among its first k hits;
 	// PrecisionAtK: the share of its first k hits (as many as were returned) that
 	// it uses — CAPIR's recall@k and precision@k, averaged over samples.
@@ -188,14 +194,17 @@ func Aggregate(rs []SampleResult) Agg {
 	for _, k := range TopKs {
 		a.TopKAccuracy = append(a.TopKAccuracy, newRate(k, count(ep, k, endpoint), len(ep)))
 	}
-	for _, r := range ep {
+	rr := make([]float64, len(ep))
+	for i, r := range ep {
 		if r.EndpointRank > 0 {
-			a.MRR += 1 / float64(r.EndpointRank)
+			rr[i] = 1 / float64(r.EndpointRank)
+			a.MRR += rr[i]
 		}
 	}
 	if len(ep) > 0 {
 		a.MRR /= float64(len(ep))
 	}
+	a.MRRLo, a.MRRHi = stats.BootstrapMean(rr, MRRBootstrap, 1)
 	for _, k := range SetKs {
 		rec, prec := Mean{K: k, N: len(ep)}, Mean{K: k, N: len(ep)}
 		for _, r := range ep {

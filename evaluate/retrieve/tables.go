@@ -31,6 +31,15 @@ func rateCell(r Rate) string {
 	return fmt.Sprintf("%.2f [%.1f–%.1f]", 100*r.Rate, 100*r.Lo, 100*r.Hi)
 }
 
+// MRRCell is an aggregate's MRR as the tables give it: a percentage with its
+// bootstrap 95% interval (none in a report written before sccg gave one).
+func MRRCell(a Agg) string {
+	if a.MRRHi == 0 && a.MRR > 0 {
+		return fmt.Sprintf("%.2f", 100*a.MRR)
+	}
+	return fmt.Sprintf("%.2f [%.1f–%.1f]", 100*a.MRR, 100*a.MRRLo, 100*a.MRRHi)
+}
+
 func meanCell(m Mean) string {
 	if m.N == 0 {
 		return "–"
@@ -52,7 +61,8 @@ func (r *Report) Describe() string {
 // WriteTables renders reports as Markdown tables, one row per retriever and
 // stratum (overall, then each doc_match_type): Host@K and Endpoint@K (Table VIII),
 // top-K accuracy and MRR (DeepCodeSeek), recall@k and precision@k (CAPIR). Rates
-// are percentages with Wilson 95% intervals; means are percentages.
+// are percentages with Wilson 95% intervals, the MRR with its bootstrap 95%
+// interval; the other means are percentages.
 func WriteTables(w io.Writer, reps ...*Report) error {
 	var b strings.Builder
 	for _, r := range reps {
@@ -81,14 +91,14 @@ func WriteTables(w io.Writer, reps ...*Report) error {
 			}
 		}
 	}
-	b.WriteString("\n### Top-K accuracy and MRR of the labeled endpoint (%, Wilson 95% interval)\n\n")
+	b.WriteString("\n### Top-K accuracy and MRR of the labeled endpoint (%; Wilson 95% interval, MRR's by bootstrap)\n\n")
 	b.WriteString("| Retriever | Stratum | N | Not in corpus |")
 	sep = "| --- | --- | ---: | ---: |"
 	for _, k := range TopKs {
 		fmt.Fprintf(&b, " Top-%d |", k)
 		sep += " --- |"
 	}
-	b.WriteString(" MRR |\n" + sep + " ---: |\n")
+	b.WriteString(" MRR |\n" + sep + " --- |\n")
 	for _, r := range reps {
 		for _, s := range r.strata() {
 			fmt.Fprintf(&b, "| %s | %s | %d | %d |", r.Retriever, s.name, s.agg.NEndpoint, s.agg.NotInCorpus)
@@ -98,7 +108,7 @@ func WriteTables(w io.Writer, reps ...*Report) error {
 			if s.agg.NEndpoint == 0 {
 				b.WriteString(" – |\n")
 			} else {
-				fmt.Fprintf(&b, " %.2f |\n", 100*s.agg.MRR)
+				b.WriteString(" " + MRRCell(s.agg) + " |\n")
 			}
 		}
 	}

@@ -1,4 +1,5 @@
 // Package stats holds the statistics of the evaluation: Wilson score intervals,
+// bootstrap intervals of a mean,
 // the unbiased pass@k estimator and its generalization to graded values (the
 // expected best of k), paired and group-wise permutation tests, and Cohen's kappa.
 package stats
@@ -24,6 +25,29 @@ func Wilson(k, n int) (lo, hi float64) {
 	center := (p + z*z/(2*nn)) / den
 	half := z * math.Sqrt(p*(1-p)/nn+z*z/(4*nn*nn)) / den
 	return math.Max(0, center-half), math.Min(1, center+half)
+}
+
+// BootstrapMean returns the percentile bootstrap 95% interval of the mean of
+// values: the 2.5th and 97.5th percentiles of the means of rounds resamples
+// (with replacement, as many values as there are). Seeded: the same input and
+// seed give the same interval. With no values it returns (0, 0).
+func BootstrapMean(values []float64, rounds int, seed uint64) (lo, hi float64) {
+	n := len(values)
+	if n == 0 || rounds <= 0 {
+		return 0, 0
+	}
+	rng := rand.New(rand.NewPCG(seed, 0xb007))
+	means := make([]float64, rounds)
+	for r := range means {
+		s := 0.0
+		for range n {
+			s += values[rng.IntN(n)]
+		}
+		means[r] = s / float64(n)
+	}
+	slices.Sort(means)
+	at := func(q float64) float64 { return means[min(rounds-1, int(math.Floor(q*float64(rounds))))] }
+	return at(0.025), at(0.975)
 }
 
 // PassAtK is the unbiased estimator 1 − C(n−c, k) / C(n, k) of the probability that

@@ -139,3 +139,34 @@ func TestExpectedMaxAtK(t *testing.T) {
 		}
 	}
 }
+
+func TestBootstrapMean(t *testing.T) {
+	tests := []struct {
+		name   string
+		values []float64
+		lo, hi float64 // bounds the interval must lie within / reach
+	}{
+		{"constant values: a point", []float64{0.5, 0.5, 0.5, 0.5}, 0.5, 0.5},
+		{"none", nil, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if lo, hi := BootstrapMean(tc.values, 500, 1); lo != tc.lo || hi != tc.hi {
+				t.Errorf("interval [%g, %g], want [%g, %g]", lo, hi, tc.lo, tc.hi)
+			}
+		})
+	}
+	// Half ones, half zeros over 100 values: the mean 0.5 with a standard error of
+	// 0.05, so about [0.40, 0.60]; the same seed, the same interval.
+	var v []float64
+	for i := range 100 {
+		v = append(v, float64(i%2))
+	}
+	lo, hi := BootstrapMean(v, 2000, 7)
+	if lo < 0.37 || lo > 0.43 || hi < 0.57 || hi > 0.63 {
+		t.Errorf("interval [%.3f, %.3f], want about [0.40, 0.60]", lo, hi)
+	}
+	if lo2, hi2 := BootstrapMean(v, 2000, 7); lo2 != lo || hi2 != hi {
+		t.Errorf("not deterministic: [%g, %g] then [%g, %g]", lo, hi, lo2, hi2)
+	}
+}
