@@ -359,62 +359,85 @@ func figStaircase(groups []*group, rank settingRank) (*figure, error) {
 // figFailures is each group's earliest-failure shares as stacked bars.
 func figFailures(groups []*group) (*figure, error) {
 	stages := failureStages(groups)
-	var labels []string
 	var shown []*group
 	for _, g := range groups {
-		n := 0
-		for _, c := range g.FailureStages {
-			n += c
-		}
-		if n > 0 {
+		if failures(g) > 0 {
 			shown = append(shown, g)
-			labels = append(labels, g.label())
 		}
 	}
 	if len(shown) == 0 {
 		return nil, nil
 	}
+	var parts []stackPart
+	for i, st := range stages {
+		c := stageColors[st]
+		if c == nil {
+			c = colorOf(len(stageColors) + i)
+		}
+		parts = append(parts, stackPart{name: stageName(st), color: c,
+			share: func(g *group) float64 { return float64(g.FailureStages[st]) / float64(failures(g)) }})
+	}
+	svg, err := stackedBars("Earliest failed stage", shown, parts)
+	if err != nil {
+		return nil, fmt.Errorf("report: failure figure: %w", err)
+	}
+	return &figure{ID: "fig-failures", Title: "Failure attribution per model",
+		Caption: "For each setting and model, the share of completions by the first stage they fail (Table VI).", SVG: svg, Wide: true}, nil
+}
+
+// failures is how many completions of a group Table VI counts.
+func failures(g *group) int {
+	n := 0
+	for _, c := range g.FailureStages {
+		n += c
+	}
+	return n
+}
+
+// stackPart is one part of stackedBars' bars: its name in the legend, its
+// colour and its share (0–1) of a group.
+type stackPart struct {
+	name  string
+	color color.Color
+	share func(*group) float64
+}
+
+// stackedBars draws a horizontal bar per group (the first on top), each cut
+// into its parts' shares (%), as an SVG.
+func stackedBars(title string, groups []*group, parts []stackPart) ([]byte, error) {
+	shown := slices.Clone(groups)
 	// Horizontal bars are drawn bottom-up: reverse so the first group is on top.
 	slices.Reverse(shown)
-	slices.Reverse(labels)
+	labels := make([]string, len(shown))
+	for i, g := range shown {
+		labels[i] = g.label()
+	}
 	h := vg.Length(math.Max(float64(figHeight), float64(vg.Points(60)+vg.Points(22)*vg.Length(len(shown)))))
-	p := newPlot("Earliest failed stage", "share of completions (%)", "")
+	p := newPlot(title, "share of completions (%)", "")
 	var prev *plotter.BarChart
 	var legend []legendEntry
-	for i, st := range stages {
+	for _, part := range parts {
 		vals := make(plotter.Values, len(shown))
 		for j, g := range shown {
-			n := 0
-			for _, c := range g.FailureStages {
-				n += c
-			}
-			vals[j] = 100 * float64(g.FailureStages[st]) / float64(n)
+			vals[j] = 100 * part.share(g)
 		}
 		b, err := plotter.NewBarChart(vals, vg.Points(14))
 		if err != nil {
-			return nil, fmt.Errorf("report: failure figure: %w", err)
+			return nil, err
 		}
 		b.Horizontal = true
 		b.LineStyle.Width = 0
-		b.Color = stageColors[st]
-		if b.Color == nil {
-			b.Color = colorOf(len(stageColors) + i)
-		}
+		b.Color = part.color
 		if prev != nil {
 			b.StackOn(prev)
 		}
 		prev = b
 		p.Add(b)
-		legend = append(legend, legendEntry{stageName(st), b})
+		legend = append(legend, legendEntry{part.name, b})
 	}
 	p.NominalY(labels...)
 	p.X.Min, p.X.Max = 0, 100
-	svg, err := render(p, legend, figWidth+vg.Inch, h)
-	if err != nil {
-		return nil, err
-	}
-	return &figure{ID: "fig-failures", Title: "Failure attribution per model",
-		Caption: "For each setting and model, the share of completions by the first stage they fail (Table VI).", SVG: svg, Wide: true}, nil
+	return render(p, legend, figWidth+vg.Inch, h)
 }
 
 // figRetrieval is Host@K and Endpoint@K against K, one colour per retriever.
@@ -485,50 +508,24 @@ var attributionColors = map[string]color.Color{
 // stacked bars (Table VII's settings and models, beside it); nil when no group
 // was attributed.
 func figAttribution(groups []*group) (*figure, error) {
-	shown := slices.Clone(attributedGroups(groups))
+	shown := attributedGroups(groups)
 	if len(shown) == 0 {
 		return nil, nil
 	}
-	var labels []string
-	for _, g := range shown {
-		labels = append(labels, g.label())
-	}
-	// Horizontal bars are drawn bottom-up: reverse so the first group is on top.
-	slices.Reverse(shown)
-	slices.Reverse(labels)
-	h := vg.Length(math.Max(float64(figHeight), float64(vg.Points(60)+vg.Points(22)*vg.Length(len(shown)))))
-	p := newPlot("Where grounding fails", "share of completions (%)", "")
-	var prev *plotter.BarChart
-	var legend []legendEntry
+	var parts []stackPart
 	for _, k := range append(slices.Clone(evaluate.Attributions), "") {
-		vals := make(plotter.Values, len(shown))
-		for j, g := range shown {
+		parts = append(parts, stackPart{name: attributionNames[k], color: attributionColors[k], share: func(g *group) float64 {
 			a := g.Attribution
 			c := a.Count(k)
 			if k == "" {
 				c = a.N - a.Attributed()
 			}
-			vals[j] = 100 * float64(c) / float64(max(a.N, 1))
-		}
-		b, err := plotter.NewBarChart(vals, vg.Points(14))
-		if err != nil {
-			return nil, fmt.Errorf("report: attribution figure: %w", err)
-		}
-		b.Horizontal = true
-		b.LineStyle.Width = 0
-		b.Color = attributionColors[k]
-		if prev != nil {
-			b.StackOn(prev)
-		}
-		prev = b
-		p.Add(b)
-		legend = append(legend, legendEntry{attributionNames[k], b})
+			return float64(c) / float64(max(a.N, 1))
+		}})
 	}
-	p.NominalY(labels...)
-	p.X.Min, p.X.Max = 0, 100
-	svg, err := render(p, legend, figWidth+vg.Inch, h)
+	svg, err := stackedBars("Where grounding fails", shown, parts)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("report: attribution figure: %w", err)
 	}
 	return &figure{ID: "fig-attribution", Title: "Where grounding fails: retrieval, selection or generation",
 		Caption: "For each setting and model whose prompts showed endpoint documents, the share of completions that hit, whose gold endpoint was not shown (retrieval), was shown but not called (selection), or was called and still missed (generation).",
