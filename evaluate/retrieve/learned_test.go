@@ -231,9 +231,9 @@ func TestRankerModelCheck(t *testing.T) {
 	}
 }
 
-func TestTermWeightsOf(t *testing.T) {
+func TestTermWeights(t *testing.T) {
 	q := func(api, text string) labeled { return labeled{q: Query{Text: text}, api: api} }
-	tw := TermWeightsOf([]labeled{q("a", "fetch weather data"), q("b", "fetch stock quotes"), q("c", "fetch data of a movie"), q("c", "weather")})
+	tw := termWeightsOf([]labeled{q("a", "fetch weather data"), q("b", "fetch stock quotes"), q("c", "fetch data of a movie"), q("c", "weather")})
 	// three APIs: fetch in all three, data and weather in two; the rest in one
 	// (c's weather and a's are two APIs).
 	tests := []struct {

@@ -25,7 +25,7 @@ type RankerModel struct {
 	// Lambda is the strength of the pull toward the prior weights (BM25 alone).
 	Lambda float64 `json:"lambda"`
 	// TermWeights are the query terms that count for less than 1 in the weighted
-	// features: those the training intents of several APIs use (TermWeightsOf).
+	// features: those the training intents of several APIs use (termWeightsOf).
 	TermWeights map[string]float64 `json:"term_weights,omitempty"`
 	Training    TrainInfo          `json:"training"`
 }
@@ -184,7 +184,7 @@ func Train(ctx context.Context, c *Corpus, qs []Query, o TrainOptions) (*RankerM
 					train = append(train, l)
 				}
 			}
-			tw := TermWeightsOf(train)
+			tw := termWeightsOf(train)
 			trainEx, err := examples(ctx, f, train, tw)
 			if err != nil {
 				return nil, err
@@ -209,7 +209,7 @@ func Train(ctx context.Context, c *Corpus, qs []Query, o TrainOptions) (*RankerM
 			}
 		}
 	}
-	tw := TermWeightsOf(ls)
+	tw := termWeightsOf(ls)
 	exs, err := examples(ctx, f, ls, tw)
 	if err != nil {
 		return nil, err
@@ -227,12 +227,12 @@ func Train(ctx context.Context, c *Corpus, qs []Query, o TrainOptions) (*RankerM
 		Lambda: lambda, TermWeights: tw, Training: info}, nil
 }
 
-// TermWeightsOf are the weights of the query terms the intents of several APIs
+// termWeightsOf are the weights of the query terms the intents of several APIs
 // use: with A APIs among the samples and a term in the intents of a of them
 // (a ≥ 2), its weight is ln((A+1)/a) / ln(A+1) — near 0 for a term every API's
 // intents use, near 1 for one of two APIs'. Terms of one API's intents keep
 // weight 1 and are not listed.
-func TermWeightsOf(ls []labeled) map[string]float64 {
+func termWeightsOf(ls []labeled) map[string]float64 {
 	by := map[string]map[string]bool{}
 	apis := map[string]bool{}
 	for _, l := range ls {
