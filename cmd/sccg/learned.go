@@ -26,7 +26,7 @@ type trainFlags struct {
 func (t *trainFlags) bind(fs *flag.FlagSet, use string) {
 	fs.StringVar(&t.file, "train", "", "the train samples: a benchmark `file`; "+use+".\n"+
 		"A ranker trained on the same inputs before is found in the store (--db). Its APIs should not be the ones scored (splits are by API)")
-	fs.Var(&t.docs, "train-docs", "the documents the learned retriever trains against (OpenAPI / ToolBench files or folders; repeatable);\n"+
+	fs.Var(&t.docs, "train-docs", "the documents the learned retriever trains against: OpenAPI / ToolBench files or folders (`path`; repeatable);\n"+
 		"default: the --train samples' own api_metadata")
 	fs.Int64Var(&t.ranker, "ranker", 0, "the stored ranker `id` the learned retriever ranks with, without --train (default: the one trained last)")
 }
