@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-github/v62/github"
 
+	"sccg/internal/blame"
 	"sccg/lang"
 	"sccg/store"
 )
@@ -525,7 +526,12 @@ func (m *ghMiner) hit(ctx context.Context, t Target, layer, query string, item *
 	if !ok || err != nil {
 		return err
 	}
-	return m.saveFile(ctx, h, rs, content)
+	dates, err := m.dateFile(ctx, h, content)
+	if err != nil {
+		return err
+	}
+	m.stats.countDates(dates)
+	return m.saveFile(ctx, h, rs, content, dates)
 }
 
 // judgedBefore reports whether an earlier run stored the hit's file (the hit is
@@ -608,9 +614,9 @@ func (m *ghMiner) fetchFile(ctx context.Context, h *fileHit, rs *repoState) ([]b
 }
 
 // saveFile stores the hit's file with its repository and the decisions that keep it.
-func (m *ghMiner) saveFile(ctx context.Context, h *fileHit, rs *repoState, content []byte) error {
+func (m *ghMiner) saveFile(ctx context.Context, h *fileHit, rs *repoState, content []byte, dates *blame.Lines) error {
 	f := &store.File{Path: h.path, GitSHA: h.sha, CommitSHA: h.commit, URL: h.subject, Size: int64(len(content)),
-		QueryLayer: h.layer, Query: h.query, APIID: h.t.API.ID}
+		QueryLayer: h.layer, Query: h.query, APIID: h.t.API.ID, LineDates: dates.Encode()}
 	err := m.st.Update(ctx, func(tx *store.Tx) error {
 		repoID, err := tx.UpsertRepository(ctx, rs.repo)
 		if err != nil {

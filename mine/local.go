@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"sccg/internal/blame"
 	"sccg/lang"
 	"sccg/store"
 )
@@ -236,7 +237,13 @@ type LocalRepo struct {
 	Commit  string           // HEAD of a git repository; empty for a plain folder
 	Version string           // the commit, or for a plain folder a hash of its files
 	Files   []LocalFile      // its source files, by path
+
+	dater *localDater
 }
+
+// LineDates dates the lines of the repository's file at p as MineLocal does: git
+// blame at the commit, or why they cannot be dated.
+func (r *LocalRepo) LineDates(p string) *blame.Lines { return r.dater.lines(p) }
 
 // LocalFile is one source file of a LocalRepo (of any language, directories of
 // dependencies and build output left out).
@@ -269,7 +276,7 @@ func WalkLocal(ctx context.Context, dir string, maxBytes int64, fn func(*LocalRe
 		if err != nil {
 			return fmt.Errorf("read %s: %w", lr.record.FullName, err)
 		}
-		out := &LocalRepo{Record: lr.record, Commit: lr.commit, Version: version}
+		out := &LocalRepo{Record: lr.record, Commit: lr.commit, Version: version, dater: newLocalDater(ctx, lr, nil)}
 		for _, f := range lr.files {
 			out.Files = append(out.Files, LocalFile{Path: f.path, GitSHA: f.sha, URL: lr.fileURL(f.path), Size: f.size,
 				Content: contents[f.path]})
@@ -341,6 +348,7 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 			return err
 		}
 		var repoID int64
+		dater := newLocalDater(ctx, lr, stats)
 		for _, f := range lr.files {
 			subject := lr.fileURL(f.path)
 			content, ok := contents[f.path]
@@ -384,7 +392,7 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 					}
 				}
 				file := &store.File{RepoID: repoID, Path: f.path, GitSHA: f.sha, CommitSHA: lr.commit, URL: lr.fileURL(f.path),
-					Size: int64(len(content)), QueryLayer: q.Layer, Query: q.Text, APIID: t.API.ID}
+					Size: int64(len(content)), QueryLayer: q.Layer, Query: q.Text, APIID: t.API.ID, LineDates: dater.date(f.path)}
 				if _, err := tx.SaveFile(ctx, file, content); err != nil {
 					return err
 				}
@@ -435,6 +443,56 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 		}
 		return tx.MarkDone(ctx, Stage, unit, opts.runID)
 	})
+}
+
+// localDater dates the lines of a repository's mined files with git blame at its
+// commit, once per file; a plain folder's files have no history.
+type localDater struct {
+	ctx   context.Context
+	lr    *localRepo
+	stats *Stats // counts each file dated or not; nil: none
+	repo  *blame.Repo
+	err   error // why the clone cannot be dated at all
+	done  map[string]string
+}
+
+func newLocalDater(ctx context.Context, lr *localRepo, stats *Stats) *localDater {
+	d := &localDater{ctx: ctx, lr: lr, stats: stats, done: map[string]string{}}
+	if lr.isGit {
+		d.repo, d.err = blame.Open(ctx, lr.dir)
+	}
+	return d
+}
+
+// date returns the line dates of the file at p (package blame's JSON), counting
+// the file as dated or not.
+func (d *localDater) date(p string) string {
+	if s, ok := d.done[p]; ok {
+		return s
+	}
+	l := d.lines(p)
+	if d.stats != nil {
+		d.stats.countDates(l)
+	}
+	d.done[p] = l.Encode()
+	return d.done[p]
+}
+
+// lines dates the lines of the file at p.
+func (d *localDater) lines(p string) *blame.Lines {
+	var l *blame.Lines
+	switch {
+	case !d.lr.isGit:
+		l = blame.Undated(blame.ReasonNotGit)
+	case d.err != nil:
+		l = blame.Undated(blame.ReasonFailed + ": " + d.err.Error())
+	default:
+		var err error
+		if l, err = d.repo.File(d.ctx, d.lr.commit, p); err != nil {
+			l = blame.Undated(blame.ReasonFailed + ": " + err.Error())
+		}
+	}
+	return l
 }
 
 // ReasonNoCandidate is why a local repository gives no file: none of its source

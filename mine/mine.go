@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"sccg/internal/blame"
 	"sccg/internal/progress"
 	"sccg/lang"
 	"sccg/store"
@@ -66,6 +67,9 @@ type Options struct {
 	Progress progress.Counter
 	// Logf, when set, receives one line per notable event (never a token).
 	Logf func(format string, args ...any)
+	// MaxHistory is how many versions of a file the search path reads at most to
+	// date its lines (0: DefaultMaxHistory); older lines are left undated.
+	MaxHistory int
 
 	runID int64 // the run Mine or MineLocal records, for decisions and fetches
 }
@@ -81,10 +85,13 @@ func (o Options) RunArgs() map[string]any {
 	return map[string]any{"api_base": o.APIBase, "tokens": len(o.Tokens), "max_per_api": o.MaxPerAPI,
 		"endpoints_per_api": o.EndpointsPerAPI, "max_file_bytes": o.MaxFileBytes, "search_per_minute": o.SearchPerMinute,
 		"max_tries": o.MaxTries, "per_page": o.PerPage, "apis": apis, "metadata_max_age": o.MetadataMaxAge.String(),
-		"seed": o.Seed, "languages": o.Languages}
+		"seed": o.Seed, "languages": o.Languages, "max_history": o.MaxHistory}
 }
 
 func (o *Options) defaults() {
+	if o.MaxHistory <= 0 {
+		o.MaxHistory = DefaultMaxHistory
+	}
 	if o.MaxPerAPI <= 0 {
 		o.MaxPerAPI = DefaultMaxPerAPI
 	}
@@ -164,6 +171,26 @@ type Stats struct {
 	// FilesDropped counts the stored files of earlier versions of a repository that
 	// its current version no longer holds, removed with what was extracted from them.
 	FilesDropped int `json:"files_dropped"`
+	// FilesDated counts the stored files whose lines were all dated (git blame at
+	// their commit, or their history on the code host), and FilesUndated those with
+	// lines that could not be, by why (blame.Reason*).
+	FilesDated   int            `json:"files_dated"`
+	FilesUndated map[string]int `json:"files_undated,omitempty"`
+	// HistoryRequests counts the requests for files' histories (GitHub: their
+	// commits and the file at each).
+	HistoryRequests int `json:"history_requests,omitempty"`
+}
+
+// countDates counts a file's line dates as dated or undated by why.
+func (s *Stats) countDates(l *blame.Lines) {
+	if l.Undated == "" {
+		s.FilesDated++
+		return
+	}
+	if s.FilesUndated == nil {
+		s.FilesUndated = map[string]int{}
+	}
+	s.FilesUndated[blame.Reason(l.Undated)]++
 }
 
 // Why a repository is searched again.
@@ -183,6 +210,10 @@ func (s *Stats) Counts() map[string]int64 {
 		"queries_skipped": int64(s.QueriesSkipped), "splits": int64(s.Splits), "wasted": int64(s.Wasted),
 		"repos_searched": int64(s.ReposSearched), "targets_searched": int64(s.TargetsSearched),
 		"repos_unchanged": int64(s.ReposUnchanged), "new_targets": int64(s.NewTargets), "files_dropped": int64(s.FilesDropped),
+		"files_dated": int64(s.FilesDated), "history_requests": int64(s.HistoryRequests),
+	}
+	for _, n := range s.FilesUndated {
+		c["files_undated"] += int64(n)
 	}
 	for k, v := range s.Redone {
 		c["redone_"+strings.ReplaceAll(k, " ", "_")] = int64(v)

@@ -116,8 +116,8 @@ func (t *Tx) SaveFile(ctx context.Context, f *File, content []byte) (int64, erro
 		f.RepoID, f.Path, f.GitSHA).Scan(&id, &layer)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		res, err := t.exec(ctx, `INSERT INTO files(repo_id, path, git_sha, commit_sha, url, size, blob_sha256, query_layer, query, api_id, found_at)
-			VALUES(?,?,?,?,?,?,?,?,?,?,?)`, f.RepoID, f.Path, f.GitSHA, f.CommitSHA, f.URL, f.Size, sum, f.QueryLayer, f.Query, mineNullID(f.APIID), f.FoundAt)
+		res, err := t.exec(ctx, `INSERT INTO files(repo_id, path, git_sha, commit_sha, url, size, blob_sha256, query_layer, query, api_id, found_at, line_dates)
+			VALUES(?,?,?,?,?,?,?,?,?,?,?,?)`, f.RepoID, f.Path, f.GitSHA, f.CommitSHA, f.URL, f.Size, sum, f.QueryLayer, f.Query, mineNullID(f.APIID), f.FoundAt, f.LineDates)
 		if err != nil {
 			return 0, fmt.Errorf("save file %s: %w", f.Path, err)
 		}
@@ -135,6 +135,11 @@ func (t *Tx) SaveFile(ctx context.Context, f *File, content []byte) (int64, erro
 		}
 	}
 	f.ID = id
+	if f.LineDates != "" {
+		if _, err := t.exec(ctx, `UPDATE files SET line_dates=? WHERE id=?`, f.LineDates, id); err != nil {
+			return 0, fmt.Errorf("save file %s: line dates: %w", f.Path, err)
+		}
+	}
 	if f.QueryLayer != "" || f.Query != "" {
 		_, err = t.exec(ctx, `INSERT INTO file_hits(file_id, api_id, query_layer, query)
 			SELECT ?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM file_hits WHERE file_id=? AND api_id IS ? AND query_layer=? AND query=?)`,
@@ -192,12 +197,12 @@ func (s *Store) Repositories(ctx context.Context) ([]Repository, error) {
 }
 
 const fileCols = `id, repo_id, path, git_sha, commit_sha, url, size, COALESCE(blob_sha256,''), query_layer, query,
-	COALESCE(api_id,0), found_at`
+	COALESCE(api_id,0), found_at, line_dates`
 
 func scanFile(sc interface{ Scan(...any) error }) (*File, error) {
 	var f File
 	err := sc.Scan(&f.ID, &f.RepoID, &f.Path, &f.GitSHA, &f.CommitSHA, &f.URL, &f.Size, &f.BlobSHA256, &f.QueryLayer,
-		&f.Query, &f.APIID, &f.FoundAt)
+		&f.Query, &f.APIID, &f.FoundAt, &f.LineDates)
 	if err != nil {
 		return nil, err
 	}

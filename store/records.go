@@ -94,6 +94,9 @@ type File struct {
 	Query      string `json:"query"`
 	APIID      int64  `json:"api_id,omitempty"`
 	FoundAt    string `json:"found_at"`
+	// LineDates are when its lines were written (package blame's JSON); "" when
+	// they were not dated.
+	LineDates string `json:"line_dates,omitempty"`
 }
 
 // Function is a request-making function extracted from a file. Facts holds the

@@ -10,6 +10,7 @@ package blame
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -41,7 +42,19 @@ const (
 	ReasonNotDated = "not dated: mined before line dating (mine it again)"
 	// ReasonOutOfRange: the function's lines are not all in the dated file.
 	ReasonOutOfRange = "function lines beyond the dated file"
+	// ReasonMismatch: line dates given with a file (a corpus row) that do not
+	// cover its lines.
+	ReasonMismatch = "line dates do not fit the file"
 )
+
+// Reason is why lines are undated without its detail (a failure's message), for
+// counting.
+func Reason(why string) string {
+	if strings.HasPrefix(why, ReasonFailed) {
+		return ReasonFailed
+	}
+	return why
+}
 
 // Lines are the author dates of a file's lines.
 type Lines struct {
@@ -77,6 +90,15 @@ func FromTimes(method string, times []int64, undated string) *Lines {
 		}
 	}
 	return l
+}
+
+// Fits reports whether l dates exactly the lines of content (a file none of whose
+// lines are dated fits any content).
+func (l *Lines) Fits(content []byte) bool {
+	if len(l.Runs) == 0 {
+		return l.Undated != ""
+	}
+	return l.Runs[len(l.Runs)-1][1] == int64(len(splitLines(content)))
 }
 
 // Encode is l as the JSON the store keeps.

@@ -9,62 +9,96 @@ type Version struct {
 }
 
 // FromHistory dates the lines of versions[0] from the file's history, newest
-// version first, the way blame does: each version is compared line by line with
-// the one before it (a Myers diff), and a line takes the date of the version that
-// added it. complete says whether the last version is the one that created the
-// file; when it is not, the lines it still holds are undated (ReasonHistoryCut).
+// version first (see Walk). complete says whether the last version is the one
+// that created the file.
 func FromHistory(versions []Version, complete bool) *Lines {
 	if len(versions) == 0 {
 		return Undated(ReasonHistoryCut)
 	}
-	ids := map[string]int{}
-	intern := func(content []byte) []int {
-		ls := splitLines(content)
-		out := make([]int, len(ls))
-		for i, l := range ls {
-			id, ok := ids[l]
-			if !ok {
-				id = len(ids)
-				ids[l] = id
-			}
-			out[i] = id
-		}
-		return out
-	}
-	cur := intern(versions[0].Content)
-	times := make([]int64, len(cur))
-	pos := make([]int, len(cur)) // each line's index in the version being compared; -1 once dated
-	for i := range pos {
-		pos[i] = i
-	}
-	left := len(cur)
-	for k := 0; k < len(versions) && left > 0; k++ {
-		if k == len(versions)-1 {
-			if complete {
-				for i, p := range pos {
-					if p >= 0 {
-						times[i] = versions[k].Time
-					}
-				}
-			}
+	w := NewWalk(versions[0])
+	for _, v := range versions[1:] {
+		if w.Done() {
 			break
 		}
-		older := intern(versions[k+1].Content)
-		match := Match(older, cur)
-		for i, p := range pos {
-			if p < 0 {
-				continue
-			}
-			if m := match[p]; m >= 0 {
-				pos[i] = m
-				continue
-			}
-			times[i], pos[i] = versions[k].Time, -1
-			left--
-		}
-		cur = older
+		w.Older(v)
 	}
-	return FromTimes(MethodHistory, times, ReasonHistoryCut)
+	return w.End(complete)
+}
+
+// Walk dates the lines of a file from its history the way blame does, one
+// version at a time from the newest back: each version is compared line by line
+// with the one before it (a Myers diff), and a line takes the date of the version
+// that added it.
+type Walk struct {
+	ids   map[string]int
+	cur   []int // the lines of the version compared last, interned
+	time  int64 // its date
+	times []int64
+	pos   []int // each line's index in cur; -1 once dated
+	left  int
+}
+
+// NewWalk starts from the file as it is (the newest version).
+func NewWalk(newest Version) *Walk {
+	w := &Walk{ids: map[string]int{}, time: newest.Time}
+	w.cur = w.intern(newest.Content)
+	w.times = make([]int64, len(w.cur))
+	w.pos = make([]int, len(w.cur))
+	for i := range w.pos {
+		w.pos[i] = i
+	}
+	w.left = len(w.cur)
+	return w
+}
+
+func (w *Walk) intern(content []byte) []int {
+	ls := splitLines(content)
+	out := make([]int, len(ls))
+	for i, l := range ls {
+		id, ok := w.ids[l]
+		if !ok {
+			id = len(w.ids)
+			w.ids[l] = id
+		}
+		out[i] = id
+	}
+	return out
+}
+
+// Done reports whether every line is dated, so no older version is needed.
+func (w *Walk) Done() bool { return w.left == 0 }
+
+// Older compares the file with its previous version: the lines that version does
+// not hold were added by the one compared last and take its date.
+func (w *Walk) Older(v Version) {
+	older := w.intern(v.Content)
+	match := Match(older, w.cur)
+	for i, p := range w.pos {
+		if p < 0 {
+			continue
+		}
+		if m := match[p]; m >= 0 {
+			w.pos[i] = m
+			continue
+		}
+		w.times[i], w.pos[i] = w.time, -1
+		w.left--
+	}
+	w.cur, w.time = older, v.Time
+}
+
+// End dates what is left: the lines the oldest version compared still holds take
+// its date when it created the file (complete), and are undated
+// (ReasonHistoryCut) when older versions were not read.
+func (w *Walk) End(complete bool) *Lines {
+	if complete {
+		for i, p := range w.pos {
+			if p >= 0 {
+				w.times[i] = w.time
+			}
+		}
+	}
+	return FromTimes(MethodHistory, w.times, ReasonHistoryCut)
 }
 
 // splitLines splits content into lines as git counts them: a final newline ends

@@ -125,6 +125,28 @@ type ghRepo struct {
 	branch   string
 	files    map[string]*ghFile
 	missing  bool
+	// history are the commits before HEAD as history.json gives them, oldest
+	// first; commits is the whole history, HEAD last, built from it.
+	history  []historyEntry
+	commits  []*ghCommit
+	byCommit map[string]*ghCommit
+}
+
+// historyEntry is one commit of a repository's history.json: its author date,
+// the files it writes (path → content; null removes) and renames (old → new path).
+type historyEntry struct {
+	Date    string             `json:"date"`
+	Message string             `json:"message,omitempty"`
+	Files   map[string]*string `json:"files,omitempty"`
+	Renames map[string]string  `json:"renames,omitempty"`
+}
+
+// ghCommit is one commit the server serves: the tree it holds and what it changed.
+type ghCommit struct {
+	sha, parent, date, message string
+	tree                       map[string]*ghFile
+	status                     map[string]string // path → added | modified | removed | renamed
+	renamedFrom                map[string]string // new path → old path
 }
 
 type token struct {
@@ -154,7 +176,11 @@ type gitHub struct {
 
 // GitHub returns a handler that serves the corpus in fsys (laid out as GitHubCorpus
 // describes) the way the GitHub REST API serves repositories, as go-github sees it:
-// /search/code, /repos/{o}/{r}, /repos/{o}/{r}/contents/{path}, /rate_limit.
+// /search/code, /repos/{o}/{r}, /repos/{o}/{r}/contents/{path}?ref= (at any
+// commit of its history), /repos/{o}/{r}/commits?path=&sha= (a file's commits),
+// /repos/{o}/{r}/commits/{sha} (a commit and the files it changed), /rate_limit.
+// A repository's history is HEAD alone (its files, dated by pushed_at) unless a
+// history.json gives the commits before it.
 func GitHub(fsys fs.FS, opts GitHubOptions) (http.Handler, error) {
 	g := &gitHub{opts: opts, repos: map[string]*ghRepo{}, repoOf: map[*ghFile]*ghRepo{},
 		blocked: map[string]bool{}, windows: map[string]*window{}, now: opts.Now}
@@ -191,6 +217,15 @@ func (g *gitHub) load(fsys fs.FS) error {
 			return fmt.Errorf("github replay %s: repo.json: %w", full, err)
 		}
 		r := g.repo(full, meta)
+		if hb, err := fs.ReadFile(fsys, dir+"/history.json"); err == nil {
+			var h struct {
+				Commits []historyEntry `json:"commits"`
+			}
+			if err := json.Unmarshal(hb, &h); err != nil {
+				return fmt.Errorf("github replay %s: history.json: %w", full, err)
+			}
+			r.history = h.Commits
+		}
 		root := dir + "/files"
 		err = fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
@@ -237,8 +272,66 @@ func (g *gitHub) load(fsys fs.FS) error {
 			fmt.Fprintf(h, "\x00%s %s", p, f.sha)
 		}
 		r.commit = hex.EncodeToString(h.Sum(nil))
+		r.buildCommits()
 	}
 	return nil
+}
+
+// buildCommits makes the repository's commits: those of its history.json, oldest
+// first, then HEAD (the files at the default branch, dated by pushed_at).
+func (r *ghRepo) buildCommits() {
+	tree := map[string]*ghFile{}
+	parent := ""
+	r.byCommit = map[string]*ghCommit{}
+	add := func(c *ghCommit, next map[string]*ghFile, renamed map[string]string) {
+		c.parent, c.tree, c.status, c.renamedFrom = parent, next, map[string]string{}, renamed
+		for p, f := range next {
+			switch old, ok := tree[p]; {
+			case renamed[p] != "":
+				c.status[p] = "renamed"
+			case !ok:
+				c.status[p] = "added"
+			case old.sha != f.sha:
+				c.status[p] = "modified"
+			}
+		}
+		for p := range tree {
+			if _, ok := next[p]; !ok && !slices.Contains(slices.Collect(maps.Values(renamed)), p) {
+				c.status[p] = "removed"
+			}
+		}
+		r.commits = append(r.commits, c)
+		r.byCommit[c.sha] = c
+		tree, parent = next, c.sha
+	}
+	for i, e := range r.history {
+		next := maps.Clone(tree)
+		renamed := map[string]string{}
+		for old, nu := range e.Renames {
+			next[nu] = next[old]
+			delete(next, old)
+			renamed[nu] = old
+		}
+		for p, content := range e.Files {
+			if content == nil {
+				delete(next, p)
+				continue
+			}
+			next[p] = newGHFile(p, []byte(*content))
+		}
+		sum := sha1.Sum([]byte(fmt.Sprintf("%s\x00%d\x00%s", r.fullName, i, e.Date)))
+		add(&ghCommit{sha: hex.EncodeToString(sum[:]), date: e.Date, message: e.Message}, next, renamed)
+	}
+	date, _ := r.meta["pushed_at"].(string)
+	for _, k := range []string{"updated_at", "created_at"} {
+		if date == "" {
+			date, _ = r.meta[k].(string)
+		}
+	}
+	if date == "" {
+		date = "2020-01-01T00:00:00Z"
+	}
+	add(&ghCommit{sha: r.commit, date: date, message: "HEAD"}, maps.Clone(r.files), map[string]string{})
 }
 
 func errorsIsNotExist(err error) bool {
@@ -377,6 +470,10 @@ func (g *gitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			g.repoMeta(w, r, parts[0]+"/"+parts[1])
 		case len(parts) == 4 && parts[2] == "contents":
 			g.contents(w, r, parts[0]+"/"+parts[1], parts[3])
+		case len(parts) == 3 && parts[2] == "commits":
+			g.fileCommits(w, r, parts[0]+"/"+parts[1])
+		case len(parts) == 4 && parts[2] == "commits":
+			g.commitDetail(w, parts[0]+"/"+parts[1], parts[3])
 		default:
 			ghError(w, http.StatusNotFound, "Not Found", "")
 		}
@@ -521,7 +618,12 @@ func (g *gitHub) contents(w http.ResponseWriter, r *http.Request, full, p string
 	}
 	ref := r.URL.Query().Get("ref")
 	f := repo.files[p]
-	if f == nil || (ref != "" && ref != repo.commit && ref != repo.branch) {
+	if c := repo.byCommit[ref]; c != nil {
+		f = c.tree[p]
+	} else if ref != "" && ref != repo.branch {
+		f = nil
+	}
+	if f == nil {
 		ghError(w, http.StatusNotFound, "Not Found", "https://docs.github.com/rest/repos/contents#get-repository-content")
 		return
 	}
@@ -535,18 +637,104 @@ func (g *gitHub) contents(w http.ResponseWriter, r *http.Request, full, p string
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
+	at := repo.commit
+	if repo.byCommit[ref] != nil {
+		at = ref
+	}
 	body := map[string]any{
 		"type": "file", "name": path.Base(p), "path": p, "sha": f.sha, "size": len(f.content),
-		"url":          fmt.Sprintf("https://api.github.com/repos/%s/contents/%s?ref=%s", full, p, repo.commit),
-		"html_url":     fmt.Sprintf("https://github.com/%s/blob/%s/%s", full, repo.commit, p),
+		"url":          fmt.Sprintf("https://api.github.com/repos/%s/contents/%s?ref=%s", full, p, at),
+		"html_url":     fmt.Sprintf("https://github.com/%s/blob/%s/%s", full, at, p),
 		"git_url":      fmt.Sprintf("https://api.github.com/repos/%s/git/blobs/%s", full, f.sha),
-		"download_url": fmt.Sprintf("https://raw.githubusercontent.com/%s/%s/%s", full, repo.commit, p),
+		"download_url": fmt.Sprintf("https://raw.githubusercontent.com/%s/%s/%s", full, at, p),
 	}
 	if len(f.content) > 1<<20 { // GitHub leaves out the content of files over 1 MB
 		body["encoding"], body["content"] = "none", ""
 	} else {
 		body["encoding"], body["content"] = "base64", wrap60(base64.StdEncoding.EncodeToString(f.content))
 	}
+	writeJSON(w, http.StatusOK, body)
+}
+
+// commitJSON is a commit as the commits endpoints list it.
+func (repo *ghRepo) commitJSON(c *ghCommit) map[string]any {
+	who := map[string]any{"name": "Ada", "email": "ada@example.com", "date": c.date}
+	parents := []map[string]any{}
+	if c.parent != "" {
+		parents = append(parents, map[string]any{"sha": c.parent,
+			"url": fmt.Sprintf("https://api.github.com/repos/%s/commits/%s", repo.fullName, c.parent)})
+	}
+	return map[string]any{
+		"sha": c.sha, "html_url": fmt.Sprintf("https://github.com/%s/commit/%s", repo.fullName, c.sha),
+		"url":     fmt.Sprintf("https://api.github.com/repos/%s/commits/%s", repo.fullName, c.sha),
+		"commit":  map[string]any{"author": who, "committer": who, "message": c.message},
+		"parents": parents,
+	}
+}
+
+// fileCommits lists, newest first, the commits from sha (default HEAD) back that
+// changed path (as git log -- path does, without following renames), paged.
+func (g *gitHub) fileCommits(w http.ResponseWriter, r *http.Request, full string) {
+	repo := g.repos[full]
+	if repo == nil || repo.missing {
+		ghError(w, http.StatusNotFound, "Not Found", "https://docs.github.com/rest/commits/commits#list-commits")
+		return
+	}
+	q := r.URL.Query()
+	from := len(repo.commits) - 1
+	if sha := q.Get("sha"); sha != "" && sha != repo.branch {
+		c := repo.byCommit[sha]
+		if c == nil {
+			ghError(w, http.StatusNotFound, "No commit found for SHA: "+sha, "https://docs.github.com/rest/commits/commits#list-commits")
+			return
+		}
+		from = slices.Index(repo.commits, c)
+	}
+	p := q.Get("path")
+	var list []map[string]any
+	for i := from; i >= 0; i-- {
+		if c := repo.commits[i]; p == "" || c.status[p] != "" {
+			list = append(list, repo.commitJSON(c))
+		}
+	}
+	perPage, _ := strconv.Atoi(q.Get("per_page"))
+	if perPage <= 0 {
+		perPage = 30
+	}
+	perPage = min(perPage, 100)
+	page, _ := strconv.Atoi(q.Get("page"))
+	page = max(page, 1)
+	lo := min((page-1)*perPage, len(list))
+	hi := min(lo+perPage, len(list))
+	setLinks(w.Header(), r.URL, page, max((len(list)+perPage-1)/perPage, 1))
+	out := list[lo:hi]
+	if out == nil {
+		out = []map[string]any{}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// commitDetail serves one commit with the files it changed.
+func (g *gitHub) commitDetail(w http.ResponseWriter, full, sha string) {
+	repo := g.repos[full]
+	var c *ghCommit
+	if repo != nil && !repo.missing {
+		c = repo.byCommit[sha]
+	}
+	if c == nil {
+		ghError(w, http.StatusNotFound, "No commit found for SHA: "+sha, "https://docs.github.com/rest/commits/commits#get-a-commit")
+		return
+	}
+	body := repo.commitJSON(c)
+	files := []map[string]any{}
+	for _, p := range slices.Sorted(maps.Keys(c.status)) {
+		f := map[string]any{"filename": p, "status": c.status[p]}
+		if old := c.renamedFrom[p]; old != "" {
+			f["previous_filename"] = old
+		}
+		files = append(files, f)
+	}
+	body["files"] = files
 	writeJSON(w, http.StatusOK, body)
 }
 

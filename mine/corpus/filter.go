@@ -144,7 +144,7 @@ func (f *Filter) Judge(shard string, index int64, row Row, bad string) (*Record,
 	sha := mine.GitBlobSHA(row.Content)
 	return &Record{Key: "f\x00" + repo.FullName + "\x00" + row.Path + "\x00" + sha + "\x00" + src.key(), File: &Found{
 		Repo: repo, Path: row.Path, GitSHA: sha, Commit: row.Commit, URL: url, Size: size,
-		Content: row.Content, Hits: hits, Source: src}}, VerdictFound
+		Content: row.Content, Hits: hits, Source: src, LineDates: row.LineDates}}, VerdictFound
 }
 
 // hostsIn lists the targets whose host the content names as a whole host, as mine

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"sccg/internal/blame"
 	"sccg/internal/progress"
 	"sccg/mine"
 	"sccg/store"
@@ -33,13 +34,46 @@ type LoadStats struct {
 	Rejected  int `json:"rejected"`  // files named a host but were binary or too large
 	Corrupt   int `json:"corrupt"`   // corrupt rows and unreadable shards
 	Decisions int `json:"decisions"` // decisions recorded
+	// Dated counts the found files whose lines the corpus dated, and Undated the
+	// others by why (blame.Reason*: a shard without line dates has no history).
+	Dated   int            `json:"dated"`
+	Undated map[string]int `json:"undated,omitempty"`
 }
 
 // Counts is s as the named counters a store run keeps.
 func (s *LoadStats) Counts() map[string]int64 {
 	return map[string]int64{"outputs": int64(s.Outputs), "loaded": int64(s.Loaded), "skipped": int64(s.Skipped),
 		"files": int64(s.Files), "stored": int64(s.Stored), "rejected": int64(s.Rejected), "corrupt": int64(s.Corrupt),
-		"decisions": int64(s.Decisions)}
+		"decisions": int64(s.Decisions), "dated": int64(s.Dated), "undated": int64(total(s.Undated))}
+}
+
+func total(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// lineDates are a found file's line dates as the store keeps them: the corpus's,
+// or why there are none.
+func lineDates(f *Found, s *LoadStats) string {
+	l := blame.Undated(blame.ReasonCorpus)
+	if f.LineDates != "" {
+		var err error
+		if l, err = blame.Decode(f.LineDates); err != nil || !l.Fits(f.Content) {
+			l = blame.Undated(blame.ReasonMismatch)
+		}
+	}
+	if l.Undated == "" {
+		s.Dated++
+	} else {
+		if s.Undated == nil {
+			s.Undated = map[string]int{}
+		}
+		s.Undated[blame.Reason(l.Undated)]++
+	}
+	return l.Encode()
 }
 
 // ErrNoManifest is returned by Load for a directory without a manifest: the
@@ -193,9 +227,10 @@ func apply(ctx context.Context, tx *store.Tx, r *Record, output, at string, runI
 	s.Files++
 	strongest := ""
 	var fileID int64
+	dates := lineDates(f, s)
 	for _, h := range f.Hits {
 		file := &store.File{RepoID: repoID, Path: f.Path, GitSHA: f.GitSHA, CommitSHA: f.Commit, URL: f.URL, Size: f.Size,
-			QueryLayer: store.LayerCorpus, Query: h.Query, APIID: h.APIID, FoundAt: at}
+			QueryLayer: store.LayerCorpus, Query: h.Query, APIID: h.APIID, FoundAt: at, LineDates: dates}
 		if fileID, err = tx.SaveFile(ctx, file, f.Content); err != nil {
 			return err
 		}

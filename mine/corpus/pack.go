@@ -7,6 +7,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"sccg/internal/blame"
 	"sccg/mine"
 )
 
@@ -27,6 +28,7 @@ type packRow struct {
 	UpdatedAt string `parquet:"gha_updated_at,dict,zstd"`
 	PushedAt  string `parquet:"gha_pushed_at,dict,zstd"`
 	Length    int64  `parquet:"length_bytes"`
+	LineDates string `parquet:"line_dates,zstd"`
 }
 
 // DefaultPackMaxFileBytes is the largest file Pack writes.
@@ -46,12 +48,16 @@ type PackStats struct {
 	Rows    int   `json:"rows"`
 	Bytes   int64 `json:"bytes"`
 	Skipped int   `json:"skipped"` // files over the size limit or unreadable
+	// Dated counts the rows whose lines git blame dated, and Undated the others by
+	// why (blame.Reason*).
+	Dated   int            `json:"dated"`
+	Undated map[string]int `json:"undated,omitempty"`
 }
 
-// Pack writes every Python file of the repositories under dir — found and read as
-// `mine --local` finds and reads them, with the same repository metadata, commit
-// and blob SHA — as one Parquet shard to w, a row per file, in repository and path
-// order.
+// Pack writes every source file of the repositories under dir — found and read as
+// `mine --local` finds and reads them, with the same repository metadata, commit,
+// blob SHA and line dates (git blame at the commit) — as one Parquet shard to w, a
+// row per file, in repository and path order.
 func Pack(ctx context.Context, dir string, w io.Writer, opts PackOptions) (*PackStats, error) {
 	if opts.MaxFileBytes <= 0 {
 		opts.MaxFileBytes = DefaultPackMaxFileBytes
@@ -69,7 +75,16 @@ func Pack(ctx context.Context, dir string, w io.Writer, opts PackOptions) (*Pack
 				continue
 			}
 			r := lr.Record
-			row := packRow{Repo: r.FullName, RepoURL: r.URL, Path: f.Path, Content: f.Content, BlobID: f.GitSHA,
+			dates := lr.LineDates(f.Path)
+			if dates.Undated == "" {
+				stats.Dated++
+			} else {
+				if stats.Undated == nil {
+					stats.Undated = map[string]int{}
+				}
+				stats.Undated[blame.Reason(dates.Undated)]++
+			}
+			row := packRow{LineDates: dates.Encode(), Repo: r.FullName, RepoURL: r.URL, Path: f.Path, Content: f.Content, BlobID: f.GitSHA,
 				Commit: lr.Commit, Branch: r.DefaultBranch, License: r.License, Stars: int64(r.Stars), Forks: int64(r.Forks),
 				CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, PushedAt: r.PushedAt, Length: int64(len(f.Content))}
 			if _, err := pw.Write([]packRow{row}); err != nil {

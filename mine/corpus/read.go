@@ -220,6 +220,8 @@ func parquetRow(pr parquet.Row, leaves map[int]leaf) Row {
 				row.Commit = s
 			case fBranch:
 				row.Branch = branchName(s)
+			case fLineDates:
+				row.LineDates = s
 			}
 		}
 	}
@@ -342,6 +344,7 @@ func jsonRow(line []byte, tooLong bool) (Row, string) {
 	row.Repo, row.Path, row.BlobID, row.Commit = str(fRepo), str(fPath), str(fBlobID), str(fCommit)
 	row.RepoURL, row.HasRepoURL = str(fRepoURL), names[fRepoURL] != ""
 	row.Branch = branchName(str(fBranch))
+	row.LineDates = str(fLineDates)
 	row.CreatedAt, row.UpdatedAt, row.PushedAt = jsonDate(obj[names[fCreatedAt]]), jsonDate(obj[names[fUpdatedAt]]), jsonDate(obj[names[fPushedAt]])
 	row.Stars, _ = strconv.Atoi(str(fStars))
 	row.Forks, _ = strconv.Atoi(str(fForks))

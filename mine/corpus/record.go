@@ -48,6 +48,9 @@ type Found struct {
 	Content []byte           `json:"content"`
 	Hits    []Hit            `json:"hits"`
 	Source  Source           `json:"source"`
+	// LineDates are the row's line dates (package blame's JSON), "" when the
+	// shard carries none.
+	LineDates string `json:"line_dates,omitempty"`
 }
 
 // Decision is a decision on a row the filter could not pass: a corrupt row, or a

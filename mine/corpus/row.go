@@ -20,6 +20,9 @@ type Row struct {
 	CreatedAt string // the repository's dates, UTC "2006-01-02T15:04:05Z"
 	UpdatedAt string
 	PushedAt  string
+	// LineDates are when the file's lines were written (package blame's JSON), as
+	// Pack writes them from git blame; "" when the shard carries none.
+	LineDates string
 
 	// HasRepoURL is set when the shard has a repository URL column; without one
 	// the corpus is taken to be of GitHub repositories (as The Stack and the
@@ -44,6 +47,8 @@ const (
 	ColCreatedAt = "gha_created_at"
 	ColUpdatedAt = "gha_updated_at"
 	ColPushedAt  = "gha_pushed_at"
+	// ColLineDates is sccg's own: the line dates git blame gives at the commit.
+	ColLineDates = "line_dates"
 )
 
 // field is one thing a Row holds, and the column names that may carry it, in the
@@ -64,6 +69,7 @@ const (
 	fCreatedAt
 	fUpdatedAt
 	fPushedAt
+	fLineDates
 	nFields
 )
 
@@ -83,6 +89,7 @@ var columnNames = [nFields][]string{
 	fCreatedAt: {ColCreatedAt, "created_at"},
 	fUpdatedAt: {ColUpdatedAt, "updated_at", "revision_date"},
 	fPushedAt:  {ColPushedAt, "pushed_at", "committer_date"},
+	fLineDates: {ColLineDates},
 }
 
 // pick maps each field to the first of its names that has is true for.
