@@ -42,6 +42,16 @@ type GitHubInfo struct {
 	CreatedAt  string `json:"created_at"`
 	UpdatedAt  string `json:"updated_at"`
 	QueryLayer string `json:"query_layer"`
+	// FunctionAuthoredAt is when the function's oldest line was written (when it
+	// first appeared) and FunctionModifiedAt when its newest was, ISO 8601 UTC:
+	// author dates as git blame gives them at the mined commit. Both are empty
+	// when unknown; FunctionDatedBy says how the lines were dated (git_blame,
+	// commit_history) and FunctionDateUnknown why they could not be. sccg adds
+	// them; a record without them still reads.
+	FunctionAuthoredAt  string `json:"function_authored_at,omitempty"`
+	FunctionModifiedAt  string `json:"function_modified_at,omitempty"`
+	FunctionDatedBy     string `json:"function_dated_by,omitempty"`
+	FunctionDateUnknown string `json:"function_date_unknown,omitempty"`
 
 	Extra map[string]json.RawMessage `json:"-"`
 }

@@ -28,6 +28,12 @@ type Summary struct {
 	// ("Python 3.11.7"): the interpreter the evaluator runs, at extraction.
 	SyntaxCheckedWith []string       `json:"syntax_checked_with,omitempty"`
 	UpdateYears       map[string]int `json:"repository_update_years"`
+	// FunctionAuthoredYears counts the samples by the year their function first
+	// appeared (github_info.function_authored_at), and FunctionDatesUnknown those
+	// whose lines could not be dated, by why; both absent when no record says
+	// either (a published release).
+	FunctionAuthoredYears map[string]int `json:"function_authored_years,omitempty"`
+	FunctionDatesUnknown  map[string]int `json:"function_dates_unknown,omitempty"`
 	// RecentUpdateShare is the share of samples whose repository was updated in the
 	// last three calendar years of the data (RecentFrom and the two after it).
 	RecentUpdateShare float64 `json:"recent_update_share"`

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"sccg/internal/blame"
 	"sccg/lang"
 	"sccg/provenance"
 	"sccg/release"
@@ -140,6 +141,9 @@ func BuildRecord(src *Source) (release.Record, error) {
 		}
 		r.GitHubInfo.Extra["commit_sha"] = rawJSON(fl.CommitSHA)
 		r.GitHubInfo.Extra["query"] = rawJSON(query)
+		d := FunctionDates(fl, f)
+		r.GitHubInfo.FunctionAuthoredAt, r.GitHubInfo.FunctionModifiedAt = d.AuthoredAt, d.ModifiedAt
+		r.GitHubInfo.FunctionDatedBy, r.GitHubInfo.FunctionDateUnknown = d.Method, d.Unknown
 	}
 	original := src.Source
 	if original == "" {
@@ -211,6 +215,16 @@ func BuildRecord(src *Source) (release.Record, error) {
 		r.Extra["api_info"] = rawJSON(info)
 	}
 	return r, nil
+}
+
+// FunctionDates are when f's lines in its file fl were written: its oldest and
+// newest line's author dates, or why they are unknown.
+func FunctionDates(fl *store.File, f *store.Function) blame.Dates {
+	l, err := blame.Decode(fl.LineDates)
+	if err != nil {
+		return blame.Dates{Unknown: blame.ReasonMismatch}
+	}
+	return l.Span(f.StartLine, f.EndLine)
 }
 
 // codeParams lists the parameters the aligned call sends, by name and location
@@ -305,12 +319,37 @@ type BuildResult struct {
 	Removed    int `json:"removed"`
 	// Dropped counts the kept functions redact dropped (--on-leak drop): no sample.
 	Dropped int `json:"dropped"`
+	// Dated counts the samples whose function lines are all dated, and
+	// DatesUnknown the others by why (blame.Reason*).
+	Dated        int            `json:"dated"`
+	DatesUnknown map[string]int `json:"dates_unknown,omitempty"`
 }
 
 // Counts are the result's figures as a run records them.
 func (r *BuildResult) Counts() map[string]int64 {
-	return map[string]int64{"kept": int64(r.Kept), "samples": int64(r.Samples), "added": int64(r.Added),
-		"updated": int64(r.Updated), "renumbered": int64(r.Renumbered), "removed": int64(r.Removed), "dropped": int64(r.Dropped)}
+	c := map[string]int64{"kept": int64(r.Kept), "samples": int64(r.Samples), "added": int64(r.Added),
+		"updated": int64(r.Updated), "renumbered": int64(r.Renumbered), "removed": int64(r.Removed), "dropped": int64(r.Dropped),
+		"dated": int64(r.Dated)}
+	for _, n := range r.DatesUnknown {
+		c["dates_unknown"] += int64(n)
+	}
+	return c
+}
+
+// countDates counts a built record as dated or not, by why.
+func (r *BuildResult) countDates(gi *release.GitHubInfo) {
+	if gi.FunctionAuthoredAt != "" {
+		r.Dated++
+		return
+	}
+	why := gi.FunctionDateUnknown
+	if why == "" {
+		why = blame.ReasonNotDated
+	}
+	if r.DatesUnknown == nil {
+		r.DatesUnknown = map[string]int{}
+	}
+	r.DatesUnknown[blame.Reason(why)]++
 }
 
 // Stage is the name building samples records its runs under; ImportStage is the
@@ -385,6 +424,7 @@ func BuildSamples(ctx context.Context, s *store.Store, kept []Kept) (*BuildResul
 				return err
 			}
 			rec.SampleID = release.FormatID(i + 1)
+			res.countDates(&rec.GitHubInfo)
 			b, err := json.Marshal(rec)
 			if err != nil {
 				return fmt.Errorf("sample %s: %w", rec.SampleID, err)

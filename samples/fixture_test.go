@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"sccg/internal/blame"
 	"sccg/lang"
 	"sccg/store"
 )
@@ -167,6 +169,14 @@ func seedBuilt(t *testing.T, s *store.Store, fns []builtFn) []int64 {
 			commit := fmt.Sprintf("c0ffee%02d", i)
 			file := &store.File{RepoID: rid, Path: fn.path, GitSHA: fmt.Sprintf("b10b%02d", i), CommitSHA: commit,
 				URL: "https://github.com/" + fn.repo + "/blob/" + commit + "/" + fn.path, QueryLayer: "host", Query: fn.align[0].Host, APIID: apiIDs[fn.api]}
+			if i%2 == 0 {
+				// every other file's lines are dated, a day apart
+				times := make([]int64, strings.Count(strings.TrimSuffix(fn.content, "\n"), "\n")+1)
+				for n := range times {
+					times[n] = time.Date(2022, 1, 1+i, 0, 0, 0, 0, time.UTC).Unix() + int64(n)*86400
+				}
+				file.LineDates = blame.FromTimes(blame.MethodGit, times, "").Encode()
+			}
 			fid, err := tx.SaveFile(ctx, file, []byte(fn.content))
 			if err != nil {
 				return err

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sccg/internal/blame"
 	"sccg/lang"
 	"sccg/lang/frontends"
 	"sccg/release"
@@ -59,6 +60,15 @@ func importsOf(ctx context.Context, recs []release.Record) ([][]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// addCount adds one to m[k], making m when it is nil.
+func addCount(m map[string]int, k string) map[string]int {
+	if m == nil {
+		m = map[string]int{}
+	}
+	m[k]++
+	return m
 }
 
 // summarize computes the figures for recs, whose imports are imps.
@@ -113,6 +123,12 @@ func summarize(recs []release.Record, imps [][]string) release.Summary {
 			s.UpdateYears[y]++
 		} else {
 			s.UpdateYears["unknown"]++
+		}
+		switch gi := &r.GitHubInfo; {
+		case gi.FunctionAuthoredAt != "":
+			s.FunctionAuthoredYears = addCount(s.FunctionAuthoredYears, orUnknown(yearOf(gi.FunctionAuthoredAt)))
+		case gi.FunctionDateUnknown != "":
+			s.FunctionDatesUnknown = addCount(s.FunctionDatesUnknown, blame.Reason(gi.FunctionDateUnknown))
 		}
 		for _, d := range imps[i] {
 			deps[d]++

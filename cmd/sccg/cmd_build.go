@@ -42,6 +42,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	maxPerAPI := fs.Int("max-per-api", 0, "mine: stop the looser layers of an API at this many files (0: default)")
 	epPerAPI := fs.Int("endpoints-per-api", 0, "mine: endpoints per API given route queries (0: default)")
 	maxFile := fs.Int64("max-file-bytes", 0, "mine: reject larger files (0: 1 MB)")
+	maxHistory := fs.Int("max-history", mine.DefaultMaxHistory, "mine: GitHub: versions of a file read at most to date its lines")
 	langFlag := fs.String("lang", "", "mine: files of these `languages` only, comma-separated: python,javascript,typescript (default all)")
 	// extract, align, decontam
 	workers := fs.Int("workers", 0, "extract/decontam: workers (0: one per CPU)")
@@ -121,7 +122,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 		Docs: docs, Local: *local, Out: *out, Format: release.Format(*format),
 		Crawl: crawl.Options{BaseURL: *baseURL, RPS: *rps, APIs: apis},
 		Mine: mine.Options{APIBase: *apiBase, Tokens: tokens, MaxPerAPI: *maxPerAPI, EndpointsPerAPI: *epPerAPI,
-			MaxFileBytes: *maxFile, Languages: langs, Logf: e.logf},
+			MaxFileBytes: *maxFile, Languages: langs, Logf: e.logf, MaxHistory: *maxHistory},
 		Extract:  extract.Options{Workers: *workers, Timeout: *timeout, Logf: e.logf, Python: *python},
 		Align:    align.Options{Dedup: align.DedupOptions{Threshold: *threshold, Perms: *perms}},
 		Decontam: decontam.Options{DecideOptions: decontam.DecideOptions{Blocklist: block, Caps: caps}, Workers: *workers},

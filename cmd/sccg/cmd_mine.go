@@ -42,6 +42,7 @@ func runMine(ctx context.Context, e *env, args []string) error {
 	maxFileBytes := fs.Int64("max-file-bytes", mine.DefaultMaxFileBytes, "reject files larger than this many bytes")
 	searchRate := fs.Int("search-per-minute", mine.DefaultSearchPerMinute, "code searches per token and minute (negative: no pacing)")
 	maxTries := fs.Int("max-tries", mine.DefaultMaxTries, "rate-limited tries of one request before giving up on it")
+	maxHistory := fs.Int("max-history", mine.DefaultMaxHistory, "GitHub: versions of a file read at most to date its lines (older lines stay undated)")
 	var apis multiFlag
 	fs.Var(&apis, "api", "mine only the API with this `slug` (repeatable)")
 	langFlag := fs.String("lang", "", "mine files of these `languages` only, comma-separated: python,javascript,typescript (default all)")
@@ -66,8 +67,8 @@ func runMine(ctx context.Context, e *env, args []string) error {
 		return usagef("--local, --api-base, --corpus and --load exclude each other")
 	case *corpusGlob != "" && *shards <= 0:
 		return usagef("--shards must be positive")
-	case *maxPerAPI <= 0 || *endpointsPerAPI <= 0 || *maxFileBytes <= 0 || *maxTries <= 0:
-		return usagef("--max-per-api, --endpoints-per-api, --max-file-bytes and --max-tries must be positive")
+	case *maxPerAPI <= 0 || *endpointsPerAPI <= 0 || *maxFileBytes <= 0 || *maxTries <= 0 || *maxHistory <= 0:
+		return usagef("--max-per-api, --endpoints-per-api, --max-file-bytes, --max-tries and --max-history must be positive")
 	case *searchRate == 0:
 		return usagef("--search-per-minute must not be 0 (negative disables pacing)")
 	}
@@ -115,7 +116,7 @@ func runMine(ctx context.Context, e *env, args []string) error {
 	}
 	opts := mine.Options{APIBase: *apiBase, Tokens: tokens, Clock: mineClock{e.now}, MaxPerAPI: *maxPerAPI,
 		EndpointsPerAPI: *endpointsPerAPI, MaxFileBytes: *maxFileBytes, SearchPerMinute: *searchRate, MaxTries: *maxTries,
-		APIs: apis, Languages: langs, Logf: e.logf}
+		APIs: apis, Languages: langs, Logf: e.logf, MaxHistory: *maxHistory}
 	name := "mine github"
 	if *local != "" {
 		name = "mine local"
@@ -147,7 +148,25 @@ func runMine(ctx context.Context, e *env, args []string) error {
 	if r := stats.Redid(); r != "" {
 		fmt.Fprintf(e.stdout, "redid: %s\n", r)
 	}
+	if stats.FilesDated+len(stats.FilesUndated) > 0 {
+		fmt.Fprintf(e.stdout, "line dates: %d files dated%s\n", stats.FilesDated, undatedText(stats.FilesUndated))
+	}
 	return nil
+}
+
+// undatedText is ", N undated (why N, …)" for the files whose lines could not be
+// dated, by why, or "" when there are none.
+func undatedText(by map[string]int) string {
+	if len(by) == 0 {
+		return ""
+	}
+	n := 0
+	counts := map[string]int64{}
+	for why, k := range by {
+		n += k
+		counts[why] = int64(k)
+	}
+	return fmt.Sprintf(", %d undated (%s)", n, countsLine(counts, 6))
 }
 
 // parseLangs reads a --lang flag: comma-separated language names, "" for all.
