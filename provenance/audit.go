@@ -11,6 +11,7 @@ import (
 	"sccg/lang/frontends"
 	"strings"
 
+	"sccg/internal/blame"
 	"sccg/lang"
 	"sccg/release"
 	"sccg/store"
@@ -149,6 +150,8 @@ func (a *Audit) WriteText(w io.Writer) error {
 		kv("signals", fmt.Sprintf("%d stars, %d forks", gi.Stars, gi.Forks))
 		kv("dates", fmt.Sprintf("created %s, updated %s", orNone(gi.CreatedAt), orNone(gi.UpdatedAt)))
 	}
+	kv("written", blame.Dates{AuthoredAt: gi.FunctionAuthoredAt, ModifiedAt: gi.FunctionModifiedAt,
+		Method: gi.FunctionDatedBy, Unknown: gi.FunctionDateUnknown}.Text())
 	if f := a.File; f != nil {
 		kv("file", f.URL)
 		kv("commit", fmt.Sprintf("%s  (blob %s)", orNone(f.CommitSHA), orNone(f.GitSHA)))

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sccg/internal/blame"
 	"sccg/store"
 )
 
@@ -431,6 +432,11 @@ func stepText(s *Step) string {
 // functionNode explains one function: its decisions and the sample it became.
 func (x *Explainer) functionNode(ctx context.Context, f store.FunctionRef) (Node, error) {
 	n := Node{Kind: whyFunction, Subject: whyFunction + ":" + strconv.FormatInt(f.ID, 10), Name: fmt.Sprintf("%s (line %d)", f, f.StartLine)}
+	if written, err := x.written(ctx, f); err != nil {
+		return n, err
+	} else if written != "" {
+		n.Facts = append(n.Facts, "written: "+written)
+	}
 	var err error
 	if n.Decisions, err = x.decisions(ctx, "", "function", strconv.FormatInt(f.ID, 10)); err != nil {
 		return n, err
@@ -460,6 +466,19 @@ func (x *Explainer) functionNode(ctx context.Context, f store.FunctionRef) (Node
 		return n, err
 	}
 	return n, nil
+}
+
+// written says when the function's lines were written, or why that is unknown.
+func (x *Explainer) written(ctx context.Context, f store.FunctionRef) (string, error) {
+	fn, err := x.s.Function(ctx, f.ID)
+	if err != nil {
+		return "", err
+	}
+	fl, err := x.s.File(ctx, f.FileID)
+	if err != nil {
+		return "", err
+	}
+	return blame.Of(fl.LineDates, fn.StartLine, fn.EndLine).Text(), nil
 }
 
 // sampleNode is a sample: its split and the decisions on it.

@@ -141,7 +141,7 @@ func BuildRecord(src *Source) (release.Record, error) {
 		}
 		r.GitHubInfo.Extra["commit_sha"] = rawJSON(fl.CommitSHA)
 		r.GitHubInfo.Extra["query"] = rawJSON(query)
-		d := FunctionDates(fl, f)
+		d := blame.Of(fl.LineDates, f.StartLine, f.EndLine)
 		r.GitHubInfo.FunctionAuthoredAt, r.GitHubInfo.FunctionModifiedAt = d.AuthoredAt, d.ModifiedAt
 		r.GitHubInfo.FunctionDatedBy, r.GitHubInfo.FunctionDateUnknown = d.Method, d.Unknown
 	}
@@ -215,16 +215,6 @@ func BuildRecord(src *Source) (release.Record, error) {
 		r.Extra["api_info"] = rawJSON(info)
 	}
 	return r, nil
-}
-
-// FunctionDates are when f's lines in its file fl were written: its oldest and
-// newest line's author dates, or why they are unknown.
-func FunctionDates(fl *store.File, f *store.Function) blame.Dates {
-	l, err := blame.Decode(fl.LineDates)
-	if err != nil {
-		return blame.Dates{Unknown: blame.ReasonMismatch}
-	}
-	return l.Span(f.StartLine, f.EndLine)
 }
 
 // codeParams lists the parameters the aligned call sends, by name and location

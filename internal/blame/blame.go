@@ -131,6 +131,27 @@ type Dates struct {
 	Unknown string `json:"unknown,omitempty"`
 }
 
+// Of dates lines first to last of a file whose line dates are lineDates (what
+// Encode wrote, "" for a file mined before dating).
+func Of(lineDates string, first, last int) Dates {
+	l, err := Decode(lineDates)
+	if err != nil {
+		return Dates{Unknown: ReasonMismatch}
+	}
+	return l.Span(first, last)
+}
+
+// Text says in words when the lines were written, or why that is unknown.
+func (d Dates) Text() string {
+	switch {
+	case d.AuthoredAt != "":
+		return fmt.Sprintf("first written %s, last changed %s (%s)", d.AuthoredAt, d.ModifiedAt, d.Method)
+	case d.Unknown != "":
+		return "unknown: " + d.Unknown
+	}
+	return ""
+}
+
 // Format writes a Unix time as the ISO 8601 UTC form the release uses.
 func Format(unix int64) string { return time.Unix(unix, 0).UTC().Format("2006-01-02T15:04:05Z") }
 
