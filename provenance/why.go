@@ -496,6 +496,11 @@ func (x *Explainer) sampleNode(ctx context.Context, smp *store.Sample) (Node, er
 		}
 	} else {
 		n.Outcome = fmt.Sprintf("sample %s, in no split yet (run sccg split)", smp.SampleID)
+		for _, d := range n.Decisions {
+			if d.Stage == "split" && d.Verdict == store.Rejected && d.Current {
+				n.Outcome = fmt.Sprintf("sample %s, left out of every split: %s", smp.SampleID, d.Reason)
+			}
+		}
 	}
 	return n, nil
 }

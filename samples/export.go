@@ -182,7 +182,7 @@ func (r *ExportResult) Counts() map[string]int64 {
 const ExportStage = "export"
 
 // ReasonNoSplit is why a sample is in no split file.
-const ReasonNoSplit = "in no split: written to the whole benchmark's file, to no split file (run sccg split)"
+const ReasonNoSplit = "in no split: written to the whole benchmark's file, to no split file (not split yet, or left out by the split: 'sccg why' says which)"
 
 // Records returns every sample of the store as a published-format record, in
 // sample_id order, with the split of each ("" when unassigned).

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"sccg/minhash"
@@ -29,6 +30,10 @@ type Unit struct {
 	DocMatchType   string
 	CommentsSource string
 	Method         string
+	// AuthoredAt is when the sample's function first appeared (its
+	// function_authored_at, ISO 8601 UTC), "" when unknown; DateUnknown says why.
+	AuthoredAt  string
+	DateUnknown string
 }
 
 // DefaultRatios are the published train / validation / test proportions
@@ -46,6 +51,49 @@ type Options struct {
 	// NameSimilarity is the token-set Jaccard threshold for near-identical API
 	// names; 0 means DefaultNameSimilarity, a value above 1 turns it off.
 	NameSimilarity float64
+	// TimeCutoff, when set (ParseCutoff), makes a live test split: it holds only
+	// samples whose function was authored on or after it. APIs stay disjoint, so
+	// a test API's older samples, and those whose date is unknown, are left out of
+	// every split with their reason (ReasonBeforeCutoff, ReasonDateUnknown).
+	TimeCutoff string
+}
+
+// Why a sample is left out of every split by a time cutoff.
+const (
+	// ReasonBeforeCutoff: the sample's API is in the test split, and its function
+	// was authored before the cutoff.
+	ReasonBeforeCutoff = "before_cutoff"
+	// ReasonDateUnknown prefixes why: the sample's API is in the test split, and
+	// when its function was written is unknown.
+	ReasonDateUnknown = "date_unknown"
+)
+
+// ParseCutoff reads a time cutoff, a date (2024-06-01) or an RFC 3339 time, as
+// the ISO 8601 UTC form the records' dates have.
+func ParseCutoff(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{"2006-01-02", time.RFC3339} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC().Format("2006-01-02T15:04:05Z"), nil
+		}
+	}
+	return "", fmt.Errorf("time cutoff %q: want a date like 2024-06-01 or an RFC 3339 time", s)
+}
+
+// newer reports whether u's function was authored on or after the cutoff.
+func (u Unit) newer(cutoff string) bool { return u.AuthoredAt != "" && u.AuthoredAt >= cutoff }
+
+// leftOutReason is why a test API's sample u is left out under a cutoff.
+func (u Unit) leftOutReason(cutoff string) string {
+	if u.AuthoredAt != "" {
+		return fmt.Sprintf("%s: its function was authored %s, before the time cutoff %s, and its API is in the test split",
+			ReasonBeforeCutoff, u.AuthoredAt, cutoff)
+	}
+	why := u.DateUnknown
+	if why == "" {
+		why = "the record has no function_authored_at"
+	}
+	return ReasonDateUnknown + ": " + why + "; its API is in the test split"
 }
 
 // withDefaults resolves the ratios and the name similarity, so a run records what
@@ -63,13 +111,19 @@ func (o Options) withDefaults() Options {
 // RunArgs are the resolved options as a run records them.
 func (o Options) RunArgs() map[string]any {
 	o = o.withDefaults()
-	return map[string]any{"seed": o.Seed, "ratios": o.Ratios[:], "name_similarity": o.NameSimilarity}
+	args := map[string]any{"seed": o.Seed, "ratios": o.Ratios[:], "name_similarity": o.NameSimilarity}
+	if o.TimeCutoff != "" {
+		args["time_cutoff"] = o.TimeCutoff
+	}
+	return args
 }
 
 // Plan is the outcome of Assign: a split and a family for every unit.
 type Plan struct {
-	Split    map[int64]string // by RowID
-	Family   map[int64]string // by RowID
+	Split  map[int64]string // by RowID; "" for a unit left out (LeftOut)
+	Family map[int64]string // by RowID
+	// LeftOut says why a unit is in no split (a time cutoff), by RowID.
+	LeftOut  map[int64]string
 	Families int
 	Report   Report
 }
@@ -80,6 +134,9 @@ func (p *Plan) Counts() map[string]int64 {
 	c := map[string]int64{"families": int64(p.Families)}
 	for _, sr := range p.Report.Splits {
 		c[sr.Name] = int64(sr.Samples)
+	}
+	for why, n := range p.Report.LeftOut {
+		c["left_out_"+why] = int64(n)
 	}
 	return c
 }
@@ -99,6 +156,13 @@ type Report struct {
 	// Warnings name each split meant to hold samples that came out empty, with
 	// what to do.
 	Warnings []string `json:"warnings,omitempty"`
+	// TimeCutoff is the cutoff of a live test split, and LeftOut counts the
+	// samples of its test APIs left out of every split, by reason
+	// (ReasonBeforeCutoff, ReasonDateUnknown).
+	TimeCutoff string         `json:"time_cutoff,omitempty"`
+	LeftOut    map[string]int `json:"left_out,omitempty"`
+	// Newer counts the samples authored on or after the cutoff, in any split.
+	Newer int `json:"authored_from_cutoff,omitempty"`
 }
 
 // Within records the decision to split within provider families.
@@ -397,10 +461,14 @@ func Assign(units []Unit, opt Options) (*Plan, error) {
 		}
 	}
 	size := map[string]int{}
+	fresh := map[string]int{} // samples authored on or after the cutoff, by family
 	members := map[string][]string{}
 	apiSeen := map[string]bool{}
 	for _, u := range units {
 		size[fam[u.API]]++
+		if opt.TimeCutoff != "" && u.newer(opt.TimeCutoff) {
+			fresh[fam[u.API]]++
+		}
 		if !apiSeen[u.API] {
 			apiSeen[u.API] = true
 			members[fam[u.API]] = append(members[fam[u.API]], u.API)
@@ -436,6 +504,7 @@ func Assign(units []Unit, opt Options) (*Plan, error) {
 	})
 	var count [3]float64
 	where := map[string]int{}
+	const test = 2
 	for _, f := range names {
 		s := float64(size[f])
 		best, bestDelta, bestRel := -1, math.Inf(1), math.Inf(-1)
@@ -443,23 +512,53 @@ func Assign(units []Unit, opt Options) (*Plan, error) {
 			if target[i] == 0 {
 				continue
 			}
+			s, loss := s, 0.0
+			if i == test && opt.TimeCutoff != "" {
+				// a live test split takes only a family's newer samples, and every
+				// older one it leaves out counts against placing the family there
+				if fresh[f] == 0 {
+					continue
+				}
+				s, loss = float64(fresh[f]), float64(size[f]-fresh[f])
+			}
 			d := target[i] - count[i]
-			delta := math.Abs(d-s) - math.Abs(d)
+			delta := math.Abs(d-s) - math.Abs(d) + loss
 			rel := d / target[i]
 			if delta < bestDelta-1e-9 || (math.Abs(delta-bestDelta) <= 1e-9 && rel > bestRel) {
 				best, bestDelta, bestRel = i, delta, rel
 			}
 		}
+		if best < 0 { // only the test split has a share, and the family has nothing new
+			best = test
+		}
 		where[f] = best
+		if best == test && opt.TimeCutoff != "" {
+			s = float64(fresh[f])
+		}
 		count[best] += s
 	}
-	p := &Plan{Split: map[int64]string{}, Family: map[int64]string{}, Families: len(names)}
+	p := &Plan{Split: map[int64]string{}, Family: map[int64]string{}, LeftOut: map[int64]string{}, Families: len(names)}
 	for _, u := range units {
 		f := fam[u.API]
 		p.Split[u.RowID] = release.Names[where[f]]
 		p.Family[u.RowID] = f
+		if where[f] == test && opt.TimeCutoff != "" && !u.newer(opt.TimeCutoff) {
+			p.Split[u.RowID], p.LeftOut[u.RowID] = "", u.leftOutReason(opt.TimeCutoff)
+		}
 	}
 	p.Report = report(units, p, opt.Seed, ratios)
+	if opt.TimeCutoff != "" {
+		p.Report.TimeCutoff, p.Report.LeftOut = opt.TimeCutoff, map[string]int{}
+		for _, why := range p.LeftOut {
+			k, _, _ := strings.Cut(why, ":")
+			p.Report.LeftOut[k]++
+		}
+		for _, u := range units {
+			if u.newer(opt.TimeCutoff) {
+				p.Report.Newer++
+			}
+		}
+	}
 	p.Report.Within = within
 	p.Report.Warnings = emptySplits(p.Report)
 	var largest string
@@ -494,6 +593,11 @@ func emptySplits(r Report) []string {
 		if sr.Target == 0 || sr.Samples > 0 {
 			continue
 		}
+		if sr.Name == release.Test && r.TimeCutoff != "" && r.Newer == 0 {
+			out = append(out, fmt.Sprintf("the test split is empty: no sample's function was authored on or after the time cutoff %s "+
+				"(mine newer code, or give an earlier cutoff)", r.TimeCutoff))
+			continue
+		}
 		groups := r.Families
 		if r.Within != nil {
 			groups = r.Within.Units
@@ -506,12 +610,16 @@ func emptySplits(r Report) []string {
 	return out
 }
 
-// Verify checks that no API has samples in two splits.
+// Verify checks that no API has samples in two splits (a unit in none is left
+// out).
 func Verify(units []Unit, split map[int64]string) error {
 	at := map[string]string{}
 	var errs []error
 	for _, u := range units {
 		s := split[u.RowID]
+		if s == "" {
+			continue // left out of every split
+		}
 		if prev, ok := at[u.API]; ok && prev != s {
 			errs = append(errs, fmt.Errorf("API %s is in both %s and %s", u.API, prev, s))
 			continue
@@ -536,6 +644,9 @@ func report(units []Unit, p *Plan, seed int64, ratios [3]float64) Report {
 		apis[u.API] = true
 		n := p.Split[u.RowID]
 		sr := per[n]
+		if sr == nil {
+			continue // left out of every split
+		}
 		sr.Samples++
 		sr.DocMatchType[orUnknown(u.DocMatchType)]++
 		sr.CommentsSource[orUnknown(u.CommentsSource)]++

@@ -297,3 +297,89 @@ func TestAssignWithFewerFamiliesThanSplits(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeCutoff checks a live test split: it holds only samples authored on or
+// after the cutoff, no API is in two splits, and a test API's older samples (and
+// those of unknown date) are left out with their reason and counted.
+func TestTimeCutoff(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	var units []Unit
+	years := []string{"2016", "2019", "2021", "2023", "2024", "2025"}
+	for a := 0; a < 40; a++ {
+		api := fmt.Sprintf("api%02d-%c", a, 'a'+rune(a%26))
+		for k := 0; k < 1+rng.IntN(6); k++ {
+			u := Unit{RowID: int64(len(units) + 1), SampleID: fmt.Sprintf("SCG-%06d", len(units)+1), API: api, Host: api + ".example.org"}
+			switch y := years[rng.IntN(len(years))]; {
+			case rng.IntN(10) == 0:
+				u.DateUnknown = "no history: not a git repository"
+			default:
+				u.AuthoredAt = y + "-03-01T00:00:00Z"
+			}
+			units = append(units, u)
+		}
+	}
+	cutoff, err := ParseCutoff("2024-01-01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cutoff != "2024-01-01T00:00:00Z" {
+		t.Fatalf("ParseCutoff: %s", cutoff)
+	}
+	if _, err := ParseCutoff("June 2024"); err == nil {
+		t.Error("ParseCutoff took June 2024")
+	}
+	p, err := Assign(units, Options{Seed: 3, TimeCutoff: cutoff})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Verify(units, p.Split); err != nil {
+		t.Fatal(err)
+	}
+	testFamilies := map[string]bool{} // the APIs of a test family are all in test
+	counts := map[string]int{}
+	for _, u := range units {
+		if p.Split[u.RowID] == release.Test {
+			testFamilies[p.Family[u.RowID]] = true
+			if u.AuthoredAt < cutoff {
+				t.Errorf("%s (authored %q) is in test", u.SampleID, u.AuthoredAt)
+			}
+		}
+	}
+	for _, u := range units {
+		why := p.LeftOut[u.RowID]
+		switch {
+		case testFamilies[p.Family[u.RowID]] && u.AuthoredAt == "":
+			if !strings.HasPrefix(why, ReasonDateUnknown+": no history") {
+				t.Errorf("%s of a test API, date unknown: left out %q", u.SampleID, why)
+			}
+		case testFamilies[p.Family[u.RowID]] && u.AuthoredAt < cutoff:
+			if !strings.HasPrefix(why, ReasonBeforeCutoff+": its function was authored "+u.AuthoredAt) {
+				t.Errorf("%s of a test API, authored %s: left out %q", u.SampleID, u.AuthoredAt, why)
+			}
+		case why != "":
+			t.Errorf("%s left out (%q) though it may be in a split", u.SampleID, why)
+		}
+		if why != "" {
+			k, _, _ := strings.Cut(why, ":")
+			counts[k]++
+			if p.Split[u.RowID] != "" {
+				t.Errorf("%s left out but in %s", u.SampleID, p.Split[u.RowID])
+			}
+		}
+	}
+	if !reflect.DeepEqual(counts, p.Report.LeftOut) || counts[ReasonBeforeCutoff] == 0 {
+		t.Errorf("left out %v, report says %v", counts, p.Report.LeftOut)
+	}
+	if p.Report.Splits[2].Samples == 0 || p.Report.Splits[0].Samples == 0 {
+		t.Errorf("splits %+v", p.Report.Splits)
+	}
+
+	// Nothing newer than the cutoff: an empty test split, said so.
+	p, err = Assign(units, Options{Seed: 3, TimeCutoff: "2030-01-01T00:00:00Z"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Report.Splits[2].Samples != 0 || len(p.Report.Warnings) == 0 || !strings.Contains(p.Report.Warnings[0], "time cutoff 2030-01-01T00:00:00Z") {
+		t.Errorf("a cutoff after every sample: test %d, warnings %q", p.Report.Splits[2].Samples, p.Report.Warnings)
+	}
+}

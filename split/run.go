@@ -28,7 +28,8 @@ func Units(ctx context.Context, s *store.Store) ([]Unit, error) {
 		o := origins[smp.ID]
 		u := Unit{RowID: smp.ID, SampleID: smp.SampleID, API: release.APIKey(&r), Host: r.APIHost, Cluster: o.Cluster,
 			DocMatchType:   firstNonEmpty(r.APIMetadata.DocMatchType, smp.DocMatchType),
-			CommentsSource: firstNonEmpty(r.CommentsSource, smp.CommentsSource), Method: r.APIMetadata.Method}
+			CommentsSource: firstNonEmpty(r.CommentsSource, smp.CommentsSource), Method: r.APIMetadata.Method,
+			AuthoredAt: r.GitHubInfo.FunctionAuthoredAt, DateUnknown: r.GitHubInfo.FunctionDateUnknown}
 		if o.APISource == "rapidapi" {
 			u.Provider = o.Owner
 		}
@@ -65,12 +66,27 @@ func run(ctx context.Context, s *store.Store, opt Options, runID int64) (*Plan, 
 		return nil, err
 	}
 	as := make([]store.SplitAssignment, 0, len(units))
+	var left []Unit
 	for _, u := range units {
+		if p.Split[u.RowID] == "" {
+			left = append(left, u)
+			continue
+		}
 		as = append(as, store.SplitAssignment{SampleRowID: u.RowID, SampleID: u.SampleID, Split: p.Split[u.RowID], Family: p.Family[u.RowID], Seed: opt.Seed})
 	}
 	err = s.Update(ctx, func(tx *store.Tx) error {
 		if err := tx.ReplaceSplits(ctx, as); err != nil {
 			return err
+		}
+		for _, u := range left {
+			ev := map[string]any{"time_cutoff": opt.TimeCutoff, "family": p.Family[u.RowID], "api": u.API}
+			if u.AuthoredAt != "" {
+				ev["function_authored_at"] = u.AuthoredAt
+			}
+			if err := tx.RecordDecision(ctx, store.Decision{RunID: runID, Stage: Stage, SubjectKind: "sample", Subject: u.SampleID,
+				Verdict: store.Rejected, Reason: p.LeftOut[u.RowID], Evidence: ev}); err != nil {
+				return err
+			}
 		}
 		if w := p.Report.Within; w != nil {
 			if err := tx.RecordDecision(ctx, store.Decision{RunID: runID, Stage: Stage, SubjectKind: "split", Subject: "families",

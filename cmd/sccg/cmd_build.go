@@ -58,6 +58,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	seed := fs.Int64("seed", 1, "split: seed of the assignment")
 	ratios := fs.String("ratios", split.FormatRatios(split.DefaultRatios), "split: train,validation,test shares of the samples")
 	sim := fs.Float64("name-similarity", split.DefaultNameSimilarity, "split: token-set Jaccard at which API names are one family")
+	cutoff := fs.String("time-cutoff", "", "split: a live test split of the samples whose function was authored on or after this `date`")
 	pos, err := e.parse(fs, args)
 	if err != nil {
 		return err
@@ -78,6 +79,10 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	r, err := split.ParseRatios(*ratios)
 	if err != nil {
 		return usagef("--ratios: %v", err)
+	}
+	tc, err := timeCutoff(*cutoff)
+	if err != nil {
+		return err
 	}
 	if *format != string(release.JSON) && *format != string(release.JSONL) {
 		return usagef("--format must be json or jsonl, not %q", *format)
@@ -127,7 +132,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 		Align:    align.Options{Dedup: align.DedupOptions{Threshold: *threshold, Perms: *perms}},
 		Decontam: decontam.Options{DecideOptions: decontam.DecideOptions{Blocklist: block, Caps: caps}, Workers: *workers},
 		Redact:   ropt,
-		Split:    split.Options{Seed: *seed, Ratios: r, NameSimilarity: *sim},
+		Split:    split.Options{Seed: *seed, Ratios: r, NameSimilarity: *sim, TimeCutoff: tc},
 		Progress: e.progress(),
 		Now:      e.now,
 	}
@@ -189,6 +194,9 @@ func printBuildSummary(e *env, sum *pipeline.Summary) {
 	if sum.Samples > 0 {
 		fmt.Fprintf(e.stdout, "\n%d samples: train %d, validation %d, test %d\n", sum.Samples,
 			sum.Splits[release.Train], sum.Splits[release.Validation], sum.Splits[release.Test])
+		if len(sum.LeftOut) > 0 {
+			fmt.Fprintf(e.stdout, "left out of every split by the time cutoff: %s\n", leftOutText(sum.LeftOut))
+		}
 	}
 	if len(sum.IntentPaths) > 0 {
 		fmt.Fprintf(e.stdout, "intents by path: %s\n", formatPaths(sum.IntentPaths))

@@ -15,12 +15,16 @@ import (
 )
 
 func runSplit(ctx context.Context, e *env, args []string) error {
-	fs := e.flags("split", "[--seed N] [--ratios TRAIN,VAL,TEST] [--name-similarity J]\n\n"+
+	fs := e.flags("split", "[--seed N] [--ratios TRAIN,VAL,TEST] [--name-similarity J] [--time-cutoff DATE]\n\n"+
 		"Builds a sample from every function decontam kept (ids SCG-000001… in repository,\n"+
-		"path, qualname, line order), then assigns whole API families to splits.")
+		"path, qualname, line order), then assigns whole API families to splits. With\n"+
+		"--time-cutoff the test split holds only samples whose function was authored on or\n"+
+		"after DATE (github_info.function_authored_at, git blame's oldest line); a test API's\n"+
+		"older samples, and those of unknown date, are left out of every split with their reason.")
 	seed := fs.Int64("seed", 1, "seed of the assignment; the same seed and samples give the same splits")
 	ratios := fs.String("ratios", split.FormatRatios(split.DefaultRatios), "train,validation,test shares of the samples")
 	sim := fs.Float64("name-similarity", split.DefaultNameSimilarity, "token-set Jaccard at which two API names are one family (above 1: off)")
+	cutoff := fs.String("time-cutoff", "", "a live test split: only samples whose function was authored on or after this `date` (2024-06-01)")
 	pos, err := e.parse(fs, args)
 	if err != nil {
 		return err
@@ -35,6 +39,10 @@ func runSplit(ctx context.Context, e *env, args []string) error {
 	if *sim <= 0 {
 		return usagef("--name-similarity must be above 0")
 	}
+	tc, err := timeCutoff(*cutoff)
+	if err != nil {
+		return err
+	}
 	s, err := e.openStore(ctx)
 	if err != nil {
 		return err
@@ -46,7 +54,7 @@ func runSplit(ctx context.Context, e *env, args []string) error {
 	}
 	var p *split.Plan
 	if _, err = buildSamplesIfAny(ctx, e, s); err == nil {
-		p, err = split.Run(ctx, s, split.Options{Seed: *seed, Ratios: r, NameSimilarity: *sim})
+		p, err = split.Run(ctx, s, split.Options{Seed: *seed, Ratios: r, NameSimilarity: *sim, TimeCutoff: tc})
 	}
 	rej, err := e.reported(ctx, w, err)
 	if err != nil {
@@ -62,9 +70,26 @@ func runSplit(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
+// timeCutoff reads a --time-cutoff flag ("" when not given).
+func timeCutoff(v string) (string, error) {
+	if v == "" {
+		return "", nil
+	}
+	c, err := split.ParseCutoff(v)
+	if err != nil {
+		return "", usagef("--time-cutoff: %v", err)
+	}
+	return c, nil
+}
+
 // printSplitReport writes the split sizes and the spread of each stratum.
 func printSplitReport(w io.Writer, r split.Report) {
-	fmt.Fprintf(w, "split %d samples of %d APIs in %d families (seed %d)\n\n", r.Samples, r.APIs, r.Families, r.Seed)
+	fmt.Fprintf(w, "split %d samples of %d APIs in %d families (seed %d)\n", r.Samples, r.APIs, r.Families, r.Seed)
+	if r.TimeCutoff != "" {
+		fmt.Fprintf(w, "time cutoff %s: %d samples authored on or after it; test holds only those; left out of every split: %s\n",
+			r.TimeCutoff, r.Newer, leftOutText(r.LeftOut))
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SPLIT\tSAMPLES\tSHARE\tTARGET\tAPIS\tFAMILIES")
 	for _, sr := range r.Splits {
@@ -118,6 +143,18 @@ func printSplitReport(w io.Writer, r split.Report) {
 		}
 		fmt.Fprintln(w, ")")
 	}
+}
+
+// leftOutText is "before_cutoff N, date_unknown N" (or "none").
+func leftOutText(m map[string]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	counts := map[string]int64{}
+	for k, v := range m {
+		counts[k] = int64(v)
+	}
+	return countsLine(counts, len(m))
 }
 
 // buildSamplesIfAny turns the store's kept functions into samples (renumbering them

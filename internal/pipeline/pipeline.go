@@ -88,6 +88,8 @@ type Summary struct {
 	// (original, llm, llm_retry, offline, fallback, dropped).
 	IntentPaths map[string]int        `json:"intent_paths,omitempty"`
 	Export      *samples.ExportResult `json:"export,omitempty"`
+	// LeftOut counts the samples a time cutoff left out of every split, by reason.
+	LeftOut map[string]int `json:"left_out,omitempty"`
 }
 
 // Stages lists the stages Build runs, in order.
@@ -168,6 +170,14 @@ func Build(ctx context.Context, s *store.Store, o Options) (*Summary, error) {
 			r.Counts = p.Counts()
 			if w := p.Report.Within; w != nil {
 				r.Note = fmt.Sprintf("%d families for %d splits: placed %d groups, splitting providers' APIs", w.Families, w.Splits, w.Units)
+			}
+			if c := p.Report.TimeCutoff; c != "" {
+				n := 0
+				for _, v := range p.Report.LeftOut {
+					n += v
+				}
+				r.Note = strings.TrimPrefix(r.Note+fmt.Sprintf("; time cutoff %s: test holds only samples authored on or after it, %d of its APIs' older or undated samples left out", c, n), "; ")
+				sum.LeftOut = p.Report.LeftOut
 			}
 			for _, w := range p.Report.Warnings { // each is also a decision, in --json's rejections
 				logf("warning: %s", w)
