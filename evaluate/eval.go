@@ -167,6 +167,10 @@ type Result struct {
 	DocMatchType   string `json:"doc_match_type"`
 	CommentsSource string `json:"comments_source"`
 	TimeSlice      string `json:"time_slice"`
+	// TimeBasis says what TimeSlice was read from: TimeByFunction (the
+	// function's first line, function_authored_at) or TimeByRepository (its
+	// repository's created_at, for a record without the function's date).
+	TimeBasis string `json:"time_basis,omitempty"`
 	// Language is the sample's language ("python", "javascript", "typescript").
 	Language string `json:"language,omitempty"`
 	// HasEndpoint is false for host_only samples without an endpoint: they are scored
@@ -220,7 +224,7 @@ type Config struct {
 	Generations []Generation
 	Workers     int // default GOMAXPROCS
 	Sandbox     sandbox.Options
-	TimeCutoff  string           // RFC 3339 date splitting time slices; default 2024-06-01
+	TimeCutoff  string           // the date splitting time slices (function_authored_at, else created_at); default DefaultTimeCutoff
 	Progress    progress.Counter // counts completions; its total is set by Run
 	K           []int            // pass@k values; default 1
 	// Previous are results of an earlier, interrupted run of the same evaluation:
@@ -300,6 +304,7 @@ type sampleInfo struct {
 	truth   GroundTruth
 	ref     metrics.Analysis
 	slice   string
+	basis   string
 	once    sync.Once
 
 	// The static scores of each distinct completion of the sample: they depend on
@@ -358,7 +363,7 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	}
 	cutoff := cfg.TimeCutoff
 	if cutoff == "" {
-		cutoff = "2024-06-01"
+		cutoff = DefaultTimeCutoff
 	}
 	ctr := cfg.Progress
 	if ctr == nil {
@@ -371,7 +376,8 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 			out.Problems = append(out.Problems, fmt.Sprintf("benchmark: sample_id %q appears twice; the first record is used", r.SampleID))
 			continue
 		}
-		s := &sampleInfo{rec: r, truth: TruthOf(r), slice: timeSlice(r, cutoff)}
+		s := &sampleInfo{rec: r, truth: TruthOf(r)}
+		s.slice, s.basis = TimeSlice(r, cutoff)
 		if fe, d, err := frontends.ForRecord(&r); err == nil {
 			s.fe, s.dialect = fe, d
 		}
@@ -522,6 +528,12 @@ func Run(ctx context.Context, cfg Config) (*Output, error) {
 	if cfg.Shown != nil {
 		out.Summary.addAttribution(out.Results)
 	}
+	out.Summary.TimeSlices = timeSlices(out.Results, cutoff, func(id string) string {
+		if s := samples[id]; s != nil {
+			return s.basis
+		}
+		return ""
+	})
 	out.Summary.Unscored = out.unscored
 	cover(&out.Summary, out.Results, samples, cfg.Expected)
 	var batches sandbox.BatchStats
@@ -652,15 +664,31 @@ func syntaxError(msg string) (string, int) {
 	return msg, n
 }
 
-func timeSlice(r release.Record, cutoff string) string {
-	t := r.GitHubInfo.CreatedAt
+// DefaultTimeCutoff is the date time slices split at unless told: the paper's.
+const DefaultTimeCutoff = "2024-06-01"
+
+// What a time slice is read from.
+const (
+	TimeByFunction   = "function_authored_at"  // when the function's oldest line was written
+	TimeByRepository = "repository_created_at" // the record has no function date
+)
+
+// TimeSlice places a record before or from cutoff (a date, 2024-06-01) by when
+// its function was written (github_info.function_authored_at), else by its
+// repository's creation (created_at), and says which it read; "unknown" when
+// the record has neither.
+func TimeSlice(r release.Record, cutoff string) (slice, basis string) {
+	t, basis := r.GitHubInfo.FunctionAuthoredAt, TimeByFunction
 	if t == "" {
-		return "unknown"
+		t, basis = r.GitHubInfo.CreatedAt, TimeByRepository
+	}
+	if t == "" {
+		return "unknown", ""
 	}
 	if len(t) >= len(cutoff) && t[:len(cutoff)] < cutoff {
-		return "before_" + cutoff
+		return "before_" + cutoff, basis
 	}
-	return "from_" + cutoff
+	return "from_" + cutoff, basis
 }
 
 // secretKinds are the findings that count as a credential literal (personal data
@@ -673,7 +701,7 @@ func scoreOne(ctx context.Context, runs *runCache, deps *Dependencies, g Generat
 	ans := answer.Extract(g.Completion, s.rec.FunctionName, lang.Of(s.rec.Language))
 	code := ans.Text
 	r := Result{SampleID: g.SampleID, Setting: g.Setting, Model: g.Model, SampleIndex: g.SampleIndex,
-		DocMatchType: s.rec.APIMetadata.DocMatchType, CommentsSource: s.rec.CommentsSource, TimeSlice: s.slice,
+		DocMatchType: s.rec.APIMetadata.DocMatchType, CommentsSource: s.rec.CommentsSource, TimeSlice: s.slice, TimeBasis: s.basis,
 		Language:    string(lang.Of(s.rec.Language)),
 		HasEndpoint: truth.HasEndpoint(), ParamsSource: truth.ParamsSource, Requests: []Captured{},
 		AnswerForm: ans.Form, Reasoning: ans.Reasoning || g.Reasoning != "", Truncated: g.Truncated()}

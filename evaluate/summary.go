@@ -154,6 +154,46 @@ type Summary struct {
 	// Runners say how the runners of languages other than Python isolate their
 	// completions, by language.
 	Runners map[string]string `json:"runners,omitempty"`
+	// TimeSlices says what the time slices were read from.
+	TimeSlices *TimeSlices `json:"time_slices,omitempty"`
+}
+
+// TimeSlices says how the scored samples were placed before or from the cutoff:
+// by when their function was written (function_authored_at), by their
+// repository's creation (the record has no function date), or not at all.
+type TimeSlices struct {
+	Cutoff       string `json:"cutoff"`
+	ByFunction   int    `json:"by_function_authored_at"`
+	ByRepository int    `json:"by_repository_created_at"`
+	Unknown      int    `json:"unknown"`
+}
+
+// Text is the time slices' basis in words.
+func (t *TimeSlices) Text() string {
+	return fmt.Sprintf("time slices at %s: %d samples by function_authored_at, %d by repository created_at (no function date), %d unknown",
+		t.Cutoff, t.ByFunction, t.ByRepository, t.Unknown)
+}
+
+// timeSlices counts the distinct samples of results by what their slice was
+// read from (basis gives it by sample).
+func timeSlices(results []Result, cutoff string, basis func(sampleID string) string) *TimeSlices {
+	t := &TimeSlices{Cutoff: cutoff}
+	seen := map[string]bool{}
+	for _, r := range results {
+		if seen[r.SampleID] {
+			continue
+		}
+		seen[r.SampleID] = true
+		switch basis(r.SampleID) {
+		case TimeByFunction:
+			t.ByFunction++
+		case TimeByRepository:
+			t.ByRepository++
+		default:
+			t.Unknown++
+		}
+	}
+	return t
 }
 
 // Summarize aggregates results per (setting, model) and stratum. ks are the pass@k

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"sccg/release"
 )
 
 func TestAggKeys(t *testing.T) {
@@ -111,5 +113,32 @@ func TestSummarizeCountsHanded(t *testing.T) {
 	}
 	if g := Summarize(rs, nil).Groups[0]; g.Handed != 2 {
 		t.Errorf("handed %d, want 2 (with and without an endpoint)", g.Handed)
+	}
+}
+
+func TestTimeSlice(t *testing.T) {
+	rec := func(authored, created string) release.Record {
+		var r release.Record
+		r.GitHubInfo.FunctionAuthoredAt, r.GitHubInfo.CreatedAt = authored, created
+		return r
+	}
+	tests := []struct {
+		name               string
+		rec                release.Record
+		wantSlice, wantWhy string
+	}{
+		{"the function's date wins over an old repository", rec("2024-08-01T10:00:00Z", "2019-01-01T00:00:00Z"), "from_2024-06-01", TimeByFunction},
+		{"an old function in a new repository", rec("2023-12-31T23:59:59Z", "2024-07-01T00:00:00Z"), "before_2024-06-01", TimeByFunction},
+		{"the cutoff day itself is from", rec("2024-06-01T00:00:00Z", ""), "from_2024-06-01", TimeByFunction},
+		{"no function date: the repository's", rec("", "2019-01-01T00:00:00Z"), "before_2024-06-01", TimeByRepository},
+		{"neither", rec("", ""), "unknown", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			slice, why := TimeSlice(tt.rec, "2024-06-01")
+			if slice != tt.wantSlice || why != tt.wantWhy {
+				t.Errorf("got %s by %q, want %s by %q", slice, why, tt.wantSlice, tt.wantWhy)
+			}
+		})
 	}
 }

@@ -34,7 +34,7 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	memMB := fs.Int("memory-mb", 1024, "address-space limit per completion, MiB")
 	ks := fs.String("k", "1", "pass@k values, comma-separated (e.g. 1,3,5)")
 	python := fs.String("python", "", "python interpreter for Python samples (default python3 on PATH, resolved once; JavaScript and TypeScript run in goja)")
-	cutoff := fs.String("time-cutoff", "2024-06-01", "date splitting the time slices (repository created_at)")
+	cutoff := fs.String("time-cutoff", evaluate.DefaultTimeCutoff, "`date` splitting the time slices: a model's training cutoff (by function_authored_at, else the repository's created_at)")
 	noNS := fs.Bool("no-namespaces", false, "do not use user/network namespaces even where the kernel allows them")
 	execMode := fs.Bool("exec", false, "start a fresh interpreter (exec) for every completion instead of forking it from a warm fork server.\n"+
 		"The default fork server never runs generated code, so no completion can change it or reach the next; it and its\n"+
@@ -72,6 +72,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 	kList, err := parseKs(*ks)
 	if err != nil {
 		return err
+	}
+	if _, err := time.Parse("2006-01-02", *cutoff); err != nil {
+		return usagef("--time-cutoff %q: want a date like 2024-06-01", *cutoff)
 	}
 	// Results go into the store only when --db is given (before or after "eval"); the
 	// global default store is not written by an evaluation nobody asked to keep.
@@ -266,6 +269,9 @@ func printEvalSummary(e *env, sum evaluate.Summary, runs *evaluate.RunCounts) {
 	}
 	if sum.Malformed > 0 {
 		fmt.Fprintf(e.stdout, "malformed lines: %d (not scored; their samples are not covered)\n", sum.Malformed)
+	}
+	if t := sum.TimeSlices; t != nil {
+		fmt.Fprintln(e.stdout, t.Text())
 	}
 	for _, g := range sum.Groups {
 		o := g.Overall
