@@ -62,6 +62,9 @@ func TestReadGrid(t *testing.T) {
 		{"a model named like a baseline", "mb.yaml", "settings: [intent]\nmodels: [{name: gold, base_url: http://x}]\n", "baseline's name", nil},
 		{"duplicate setting", "d.yaml", "settings: [c3, oracle-c3]\nbaselines: [gold]\n", "given twice", nil},
 		{"bad cutoff", "c.yaml", "settings: [intent]\nbaselines: [gold]\nstats: {cutoff: June}\n", "stats.cutoff", nil},
+		{"a model's own cutoff", "mc.yaml", "settings: [intent]\nmodels: [{name: m, base_url: http://x, cutoff: 2023-10-01}]\nstats: {cutoff: 2024-06-01}\n",
+			"", func(g *Grid) bool { return g.cutoff("m") == "2023-10-01" && g.cutoff("gold") == "2024-06-01" }},
+		{"bad model cutoff", "bmc.yaml", "settings: [intent]\nmodels: [{name: m, base_url: http://x, cutoff: soon}]\n", "models: m: cutoff", nil},
 		{"settings with the select task", "st.yaml", "task: select-endpoint\nsettings: [intent]\nbaselines: [gold]\n", "has none", nil},
 		{"a mapping where names go", "mp.yaml", "settings: [{a: b}]\nbaselines: [gold]\n", "want a name", nil},
 		{"not yaml or json", "g.toml", "settings = []", "want a .yaml", nil},
@@ -430,5 +433,77 @@ func TestRAGSettingsAndTheRetrievalBaseline(t *testing.T) {
 	}
 	if srv.Log.Len() != before {
 		t.Errorf("a rerun sent %d embeddings requests; the vectors are in the store", srv.Log.Len()-before)
+	}
+}
+
+// TestModelCutoffs: each model's cells split their time slices at the model's
+// own training cutoff (else stats.cutoff), read from when each sample's function
+// was written where the record says, and the report shows Mock before and after
+// each model's cutoff with the permutation test.
+func TestModelCutoffs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the sandbox")
+	}
+	ctx := context.Background()
+	recs, err := release.ReadFile(filepath.Join("..", "testdata", "experiment_bench.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// four samples' functions were written at known dates; the rest carry only
+	// their repository's creation
+	for i, d := range []string{"2022-02-01T00:00:00Z", "2024-02-01T00:00:00Z", "2024-09-15T00:00:00Z", "2025-01-01T00:00:00Z"} {
+		recs[i].GitHubInfo.FunctionAuthoredAt, recs[i].GitHubInfo.FunctionModifiedAt = d, d
+	}
+	dir := t.TempDir()
+	b, err := release.EncodeJSON(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bench, err := evaluate.LoadBench(writeFile(t, filepath.Join(dir, "bench.json"), string(b)), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := replay.NewLLM(replay.LLMOptions{})
+	h.Default(replay.Answer(modelCode))
+	srv := replay.Start(h)
+	defer srv.Close()
+	g, err := ReadGrid(writeFile(t, filepath.Join(dir, "g.yaml"), "settings: [intent]\nbaselines: [doc-template]\n"+
+		"models:\n  - {name: old-coder, base_url: "+srv.URL+"/v1, cutoff: 2024-01-01}\n  - {name: new-coder, base_url: "+srv.URL+"/v1}\n"+
+		"stats: {cutoff: 2024-08-01, rounds: 100}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := Run(ctx, g, Options{Dir: filepath.Join(dir, "out"), Bench: bench, Store: storetest.Open(t), Leaks: noLeaks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"intent/old-coder": "2024-01-01", "intent/new-coder": "2024-08-01", "intent/doc-template": "2024-08-01"}
+	for _, c := range idx.Cells {
+		if c.Cutoff != want[c.ID] {
+			t.Errorf("cell %s: cutoff %q, want %q", c.ID, c.Cutoff, want[c.ID])
+		}
+		// the intent setting prompts 6 of the 7 samples (one dated function among them)
+		if ts := c.TimeSlices; ts == nil || ts.ByFunction != 3 || ts.ByRepository != 3 || ts.Unknown != 0 {
+			t.Errorf("cell %s: time slices %+v, want 3 by function_authored_at and 3 by created_at", c.ID, c.TimeSlices)
+		}
+	}
+	temporal := map[string]string{}
+	for _, x := range idx.Tests {
+		if x.Kind == TestTemporal {
+			temporal[x.Cell] = x.A + " " + x.B
+		}
+	}
+	if temporal["intent/old-coder"] != "before_2024-01-01 from_2024-01-01" || temporal["intent/new-coder"] != "before_2024-08-01 from_2024-08-01" {
+		t.Errorf("temporal tests %v", temporal)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "out", "report", "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Mock before and after each model's training cutoff", "| old-coder | intent | 2024-01-01 | 3 / 3 / 0 |",
+		"| new-coder | intent | 2024-08-01 | 3 / 3 / 0 |"} {
+		if !bytes.Contains(md, []byte(w)) {
+			t.Errorf("report.md lacks %q", w)
+		}
 	}
 }

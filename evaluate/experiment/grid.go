@@ -74,6 +74,10 @@ type Model struct {
 	Concurrency int      `json:"concurrency,omitempty" yaml:"concurrency"`
 	// Timeout bounds one request (a Go duration, e.g. "2m").
 	Timeout string `json:"timeout,omitempty" yaml:"timeout"`
+	// Cutoff is the model's training cutoff (a date): its cells' time slices and
+	// temporal tests split there, by when each sample's function was written
+	// (default stats.cutoff).
+	Cutoff string `json:"cutoff,omitempty" yaml:"cutoff"`
 }
 
 // Retrieval configures the RAG settings' retrievers: BM25 needs nothing; the
@@ -103,7 +107,9 @@ type Eval struct {
 
 // Stats configures the statistics hooks of the summary.
 type Stats struct {
-	// Cutoff splits the temporal slices (repository created_at), default 2024-06-01.
+	// Cutoff splits the temporal slices (function_authored_at, else the
+	// repository's created_at) of the baselines and of every model without a
+	// cutoff of its own; default 2024-06-01.
 	Cutoff string `json:"cutoff,omitempty" yaml:"cutoff"`
 	// Rounds of each permutation test (default 10000) and their seed.
 	Rounds int    `json:"rounds,omitempty" yaml:"rounds"`
@@ -301,7 +307,28 @@ func (g *Grid) Validate() error {
 			errs = append(errs, fmt.Errorf("stats.cutoff: want a date like 2024-06-01: %w", err))
 		}
 	}
+	for _, m := range g.Models {
+		if m.Cutoff != "" {
+			if _, err := time.Parse("2006-01-02", m.Cutoff); err != nil {
+				errs = append(errs, fmt.Errorf("models: %s: cutoff: want a date like 2024-06-01: %w", m.Name, err))
+			}
+		}
+	}
 	return errors.Join(errs...)
+}
+
+// cutoff is the date the time slices of model's cells split at: the model's
+// training cutoff, else stats.cutoff, else DefaultCutoff (baselines too).
+func (g *Grid) cutoff(model string) string {
+	for _, m := range g.Models {
+		if m.Name == model && m.Cutoff != "" {
+			return m.Cutoff
+		}
+	}
+	if g.Stats.Cutoff != "" {
+		return g.Stats.Cutoff
+	}
+	return DefaultCutoff
 }
 
 // ks are the pass@k values of the grid.

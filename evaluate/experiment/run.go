@@ -76,6 +76,10 @@ type Cell struct {
 	Dir         string `json:"dir"`
 	Prompts     int    `json:"prompts"`
 	Generations int    `json:"generations"`
+	// Cutoff is the date the cell's time slices split at (its model's training
+	// cutoff, else the grid's), and TimeSlices what they were read from.
+	Cutoff     string               `json:"cutoff,omitempty"`
+	TimeSlices *evaluate.TimeSlices `json:"time_slices,omitempty"`
 	// Overall are the cell's rates over the samples with an endpoint (generate
 	// task); Selection its Top-1/Top-3 (select-endpoint task).
 	Overall   *evaluate.Agg            `json:"overall,omitempty"`
@@ -495,10 +499,8 @@ func (r *runner) evaluate(ctx context.Context, c *Cell, dir string, gens []evalu
 	if err := evaluate.EncodeGenerations(&gb, gens); err != nil {
 		return err
 	}
-	cutoff := g.Stats.Cutoff
-	if cutoff == "" {
-		cutoff = DefaultCutoff
-	}
+	cutoff := g.cutoff(c.Model)
+	c.Cutoff = cutoff
 	sb := o.Sandbox
 	sb.Exec = sb.Exec || g.Eval.Exec
 	if g.Eval.MemoryMB > 0 {
@@ -564,7 +566,7 @@ func (r *runner) evaluate(ctx context.Context, c *Cell, dir string, gens []evalu
 }
 
 func (c *Cell) setSummary(s *evaluate.Summary, rs []evaluate.Result) {
-	c.summary, c.results = s, rs
+	c.summary, c.results, c.TimeSlices = s, rs, s.TimeSlices
 	for _, gr := range s.Groups {
 		if gr.Setting == c.Setting && gr.Model == c.Model {
 			o := gr.Overall

@@ -139,10 +139,6 @@ func (r *runner) writeReport(ctx context.Context) error {
 // cells) the comment sources, group-wise; per model the paired contamination test.
 func (r *runner) tests() ([]Test, error) {
 	g := r.g
-	cutoff := g.Stats.Cutoff
-	if cutoff == "" {
-		cutoff = DefaultCutoff
-	}
 	co := evaluate.CompareOptions{Metrics: g.Stats.Metrics, Rounds: g.Stats.Rounds, Seed: g.Stats.Seed}
 	if len(co.Metrics) == 0 {
 		co.Metrics = DefaultMetrics
@@ -170,6 +166,7 @@ func (r *runner) tests() ([]Test, error) {
 		if c.results == nil || c.Kind == KindBaseline && (c.Model == "gold" || c.Model == "null") {
 			continue // a baseline that ignores its input has nothing to test
 		}
+		cutoff := g.cutoff(c.Model)
 		if err := groupWise(TestTemporal, c, "time_slice", "before_"+cutoff, "from_"+cutoff); err != nil {
 			return nil, err
 		}

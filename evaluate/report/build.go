@@ -194,6 +194,7 @@ func build(ctx context.Context, d *Data, o Options) (*page, error) {
 		}
 		st.table(tableNoEndpoint(groups))
 	}
+	st.table(tableCutoffs(d))
 	st.table(tableGridTests(d.Grids))
 	rq2.table(tableSelection(d.Grids))
 	if len(d.Retrieval) > 0 {

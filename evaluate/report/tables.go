@@ -575,7 +575,7 @@ type stratum struct {
 var strata = []stratum{
 	{"doc_match_type", "table-doc-match-type", "By documentation match (doc_match_type)", func(g evaluate.Group) map[string]evaluate.Agg { return g.ByDocMatchType }},
 	{"comments_source", "table-comments-source", "By comment source (comments_source)", func(g evaluate.Group) map[string]evaluate.Agg { return g.ByCommentsSource }},
-	{"time_slice", "table-time-slice", "By time slice (repository created_at)", func(g evaluate.Group) map[string]evaluate.Agg { return g.ByTimeSlice }},
+	{"time_slice", "table-time-slice", "By time slice (when the function was written: function_authored_at, else the repository's created_at)", func(g evaluate.Group) map[string]evaluate.Agg { return g.ByTimeSlice }},
 	{"language", "table-language", "By language", func(g evaluate.Group) map[string]evaluate.Agg { return g.ByLanguage }},
 }
 
@@ -745,6 +745,45 @@ func tableGridTests(grids []*Grid) *table {
 				}
 				t.add(kt.Title, ts.Cell, ts.A, ts.B, r.Metric, n, fmt.Sprintf("%.4f", p.MeanA), fmt.Sprintf("%.4f", p.MeanB),
 					fmt.Sprintf("%+.4f", p.Diff), pval(p.P))
+			}
+		}
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	return t
+}
+
+// tableCutoffs is Mock before and after each model's training cutoff: the
+// grids' temporal tests on Mock, one row per cell, with what each cell's time
+// slices were read from.
+func tableCutoffs(d *Data) *table {
+	t := newTable("table-cutoffs", "Mock before and after each model's training cutoff",
+		"Samples whose function was written (function_authored_at: its oldest line, by git blame) before the cell's cutoff "+
+			"against those written on or after it, the model's own cutoff where the grid gives one (models: cutoff), else stats.cutoff; "+
+			"a record without the function's date is placed by its repository's created_at (column Dated by). Mock (%) of each side, "+
+			"their difference and the two-sided p-value of a group-wise permutation test.",
+		"Model", "Setting", "Cutoff", "Dated by (function / repository / unknown)", "n (before / from)", "Mock before", "Mock from", "Δ (from − before)", "p").numeric(4)
+	t.Text = true
+	for _, g := range d.Grids {
+		for _, r := range GridTestRows(g.Index.Tests, "temporal") {
+			ts := r.Test
+			cutoff := strings.TrimPrefix(ts.A, "before_")
+			by := ""
+			for _, set := range d.Sets {
+				if set.Grid == g && set.Name == ts.Cell && set.Summary.TimeSlices != nil {
+					x := set.Summary.TimeSlices
+					by = fmt.Sprintf("%d / %d / %d", x.ByFunction, x.ByRepository, x.Unknown)
+				}
+			}
+			setting, _, _ := strings.Cut(ts.Cell, "/")
+			switch {
+			case !r.Ran:
+				t.add(ts.Model, setting, cutoff, by, ts.Note, "", "", "", "")
+			case r.Metric == "mock":
+				p := r.Result
+				t.add(ts.Model, setting, cutoff, by, fmt.Sprintf("%d / %d", p.NA, p.NB), fmt.Sprintf("%.2f", 100*p.MeanA),
+					fmt.Sprintf("%.2f", 100*p.MeanB), fmt.Sprintf("%+.2f", -100*p.Diff), pval(p.P))
 			}
 		}
 	}
