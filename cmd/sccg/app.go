@@ -76,6 +76,7 @@ var commands = []command{
 	{"eval", "run generations in the sandbox and score them", runEval},
 	{"realcall", "the bounded real-call validation: does a Mock hit reach a real, answering endpoint (dry run by default)", runRealcall},
 	{"verify", "check a benchmark's labels against each sample's own code; duplicates across splits", runVerify},
+	{"diff", "what changed between two releases: samples added, retired, relabelled and unchanged, matched by code identity", runDiff},
 	{"compare", "paired and group-wise permutation tests between two result sets", runCompare},
 	{"kappa", "Cohen's kappa between two label files", runKappa},
 	{"leakcheck", "check intents for leaks of the ground truth", runLeakcheck},

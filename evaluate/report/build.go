@@ -209,6 +209,9 @@ func build(ctx context.Context, d *Data, o Options) (*page, error) {
 		rq2.omit("Table VIII (retrieval hit rates) and the Host@K / Endpoint@K curves are left out: no retrieval report was given (`sccg retrieve --out FILE.json`).")
 	}
 	p.Sections = append(p.Sections, rq1, rq2, dec, st)
+	if d.Diff != nil {
+		p.Sections = append(p.Sections, diffSection(d.Diff))
+	}
 	if len(d.RealCalls) > 0 {
 		rc, err := realCallSection(d)
 		if err != nil {

@@ -48,6 +48,9 @@ type Data struct {
 	StatsPath string
 	Bench     []release.Record
 	BenchPath string
+	// Diff is what changed between the first and the last release among the
+	// inputs, when they name two or more (export directories, release files).
+	Diff *release.Diff
 	// Problems are what could not be read, each naming the input and what is wrong;
 	// the report is made from the rest.
 	Problems []string
@@ -158,6 +161,9 @@ func Load(ctx context.Context, in Inputs) (*Data, error) {
 		if !found {
 			return nil, fmt.Errorf("report: %s holds nothing a report reads (summary.json, results.jsonl, grid.json, stats.json, a retrieval report), nor do its subdirectories", p)
 		}
+	}
+	if err := d.readReleases(benchCands); err != nil {
+		return nil, err
 	}
 	for _, g := range d.Grids {
 		if b := g.Index.Bench; b != "" {
@@ -466,6 +472,36 @@ func (d *Data) nameRetrievers() {
 			r.Name = fmt.Sprintf("%s (%s)", r.Retriever, strings.TrimSuffix(filepath.Base(r.Path), ".json"))
 		}
 	}
+}
+
+// readReleases compares the first and the last of the releases the inputs name
+// (export directories' sccgbench.json, release files), when there are two.
+func (d *Data) readReleases(cands []string) error {
+	var paths []string
+	for _, c := range cands {
+		abs, err := filepath.Abs(c)
+		if err != nil {
+			abs = c
+		}
+		if isFile(c) && !slices.Contains(paths, abs) {
+			paths = append(paths, abs)
+		}
+	}
+	if len(paths) < 2 {
+		return nil
+	}
+	first, last := paths[0], paths[len(paths)-1]
+	oldRecs, err := release.ReadFile(first)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	newRecs, err := release.ReadFile(last)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	d.Diff = release.Compare(oldRecs, newRecs)
+	d.Diff.Old, d.Diff.New = first, last
+	return nil
 }
 
 // readBench reads the benchmark: the one given, else the first candidate that
