@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"sccg/evaluate/realcall"
 )
@@ -15,7 +16,10 @@ The bounded real-call validation (the paper's §VI): does a request Mock scores 
 a hit reach a real, answering endpoint? Requests are rebuilt from what sccg eval
 recorded (never by running generated code). Each service is screened with its gold
 request (pass the output of sccg eval --gold among --results); only services that
-answer 2xx go on, with a sample of Mock-positive and Mock-negative requests.
+answer 2xx go on, with a sample of Mock-positive and Mock-negative requests. Given
+the gold results only, it is a screen: every eligible service is called with its
+gold request, and the services that answered are listed ("which services of my
+benchmark still answer?").
 
 Safety: GET (or HEAD where the code asked) without a body only; no route or
 parameter naming a write; only services the crawled metadata marks FREE, or hosts
@@ -134,13 +138,22 @@ func printRealcall(e *env, rep *realcall.Report, path string) {
 				neg++
 			}
 		}
-		fmt.Fprintf(w, "realcall plan (dry run: nothing sent; --live sends): %d services, %d to screen with their gold request, %d screened out, %d with nothing to validate\n",
-			len(rep.Services), byStatus[realcall.ServicePlanned], byStatus[realcall.ServiceScreened], byStatus[realcall.ServiceNotChecked])
+		screen := ""
+		if rep.ScreenOnly {
+			screen = " (gold results only: a screen of every eligible service)"
+		}
+		fmt.Fprintf(w, "realcall plan (dry run: nothing sent; --live sends)%s: %d services, %d to screen with their gold request, %d screened out, %d with nothing to validate\n",
+			screen, len(rep.Services), byStatus[realcall.ServicePlanned], byStatus[realcall.ServiceScreened], byStatus[realcall.ServiceNotChecked])
 		fmt.Fprintf(w, "  would send %d calls (before retries): %d gold, %d Mock-positive, %d Mock-negative; budget %d (%d already used); %d calls already in the store\n",
 			rep.Budget.Planned, golds, pos, neg, rep.Budget.Max, rep.Budget.Used, resumed)
 		if rep.Budget.Planned > rep.Budget.Max-rep.Budget.Used {
 			fmt.Fprintf(w, "  the budget covers only %d of them: gold requests first, then the samples round-robin\n", max(rep.Budget.Max-rep.Budget.Used, 0))
 		}
+	} else if rep.ScreenOnly {
+		fmt.Fprintf(w, "realcall screen (gold results only): gold %s\n", rep.Gold)
+		fmt.Fprintf(w, "  %d of %d services screened answered 2xx: %s\n", len(rep.Answered),
+			byStatus[realcall.ServiceReachable]+byStatus[realcall.ServiceScreened], answeredText(rep))
+		fmt.Fprintf(w, "  budget: %d of %d calls used\n", rep.Budget.Used, rep.Budget.Max)
 	} else {
 		fmt.Fprintf(w, "realcall: %s\n", rep.Summary())
 		fmt.Fprintf(w, "  %d of %d APIs with a Mock-positive call answered had at least one 2xx; %d services reachable, %d screened out\n",
@@ -164,6 +177,22 @@ func printRealcall(e *env, rep *realcall.Report, path string) {
 		fmt.Fprintf(w, "  excluded %d of %d requests considered: %s\n", n, len(rep.Items), rep.ExcludedText())
 	}
 	fmt.Fprintf(w, "wrote %s\n", path)
+}
+
+// answeredText names the services whose gold request answered 2xx, with their hosts.
+func answeredText(rep *realcall.Report) string {
+	if len(rep.Answered) == 0 {
+		return "none"
+	}
+	hosts := map[string]string{}
+	for _, s := range rep.Services {
+		hosts[s.API] = s.Host
+	}
+	parts := make([]string, len(rep.Answered))
+	for i, a := range rep.Answered {
+		parts[i] = fmt.Sprintf("%s (%s)", a, hosts[a])
+	}
+	return strings.Join(parts, ", ")
 }
 
 func excludedCount(rep *realcall.Report) int {

@@ -79,6 +79,31 @@ func TestRealcallCommand(t *testing.T) {
 		args = append(args, "--allow-host", h+".p.rapidapi.com", "--resolve", h+".p.rapidapi.com="+srv.URL)
 	}
 
+	// Given the gold results only, it screens every eligible service (in a store
+	// of its own, so the runs below send their own calls).
+	var screen []string
+	for i := 0; i < len(args); i++ {
+		if args[i] == "--results" && args[i+1] == filepath.Join(dir, "gens") {
+			i++
+			continue
+		}
+		screen = append(screen, args[i])
+	}
+	screen = append(screen, "--live", "--db", filepath.Join(dir, "screen.db"), "--out", filepath.Join(dir, "screen"))
+	out.Reset()
+	if code := run(ctx, screen, e); code != 0 {
+		t.Fatalf("screen: exit %d, stderr %s", code, errb)
+	}
+	if !regexp.MustCompile(`realcall screen \(gold results only\): gold [1-9]\d*/[1-9]\d* 2xx`).MatchString(out.String()) ||
+		!regexp.MustCompile(`[1-9]\d* of \d+ services screened answered 2xx: \w+ \(\w+\.p\.rapidapi\.com\)`).MatchString(out.String()) {
+		t.Errorf("screen output:\n%s", out)
+	}
+	screened := len(got)
+	if screened == 0 {
+		t.Fatal("the screen sent nothing")
+	}
+	got = nil
+
 	out.Reset()
 	if code := run(ctx, args, e); code != 0 {
 		t.Fatalf("dry run: exit %d, stderr %s", code, errb)

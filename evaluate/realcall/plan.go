@@ -99,6 +99,9 @@ func plan(o *Options, rep *Report) []*service {
 		it Item
 	}
 	cands := map[string]map[string][]cand{}
+	// Given gold results only, the run is a screen: every service with a gold
+	// request that may be sent is called with it (which services still answer?).
+	rep.ScreenOnly = len(o.Results) > 0 && !slices.ContainsFunc(o.Results, func(r evaluate.Result) bool { return !isGold(r) })
 	results := slices.Clone(o.Results)
 	slices.SortStableFunc(results, func(a, b evaluate.Result) int {
 		return cmp.Or(cmp.Compare(a.SampleID, b.SampleID), cmp.Compare(a.Setting, b.Setting), cmp.Compare(a.Model, b.Model),
@@ -222,7 +225,7 @@ func plan(o *Options, rep *Report) []*service {
 				markItems(rep, p, ReasonNoGold, "")
 			}
 			s.pos, s.neg = nil, nil
-		case len(pos)+len(neg) == 0:
+		case len(pos)+len(neg) == 0 && !rep.ScreenOnly:
 			s.Status, s.Detail = ServiceNotChecked, "no Mock-positive or Mock-negative request of it may be sent"
 			markItems(rep, s.gold, ReasonNotScreened, "")
 			s.gold = nil

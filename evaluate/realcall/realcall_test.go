@@ -578,3 +578,70 @@ func TestResumeAfterKill(t *testing.T) {
 		t.Errorf("the rerun did not finish the work: %s, %d requests", rep.Positive, len(s.requests()))
 	}
 }
+
+// TestGoldOnlyScreen: given gold results only, every eligible service is
+// screened with its gold request, within the same rules and budget, and the
+// report says which answered.
+func TestGoldOnlyScreen(t *testing.T) {
+	s := newStandIn(t)
+	f := world()
+	var gold []evaluate.Result
+	for _, r := range f.results {
+		if r.Model == "gold" {
+			gold = append(gold, r)
+		}
+	}
+	f.results = gold
+	tests := []struct {
+		name     string
+		maxCalls int
+		sent     int
+		gold     string
+		answered []string
+	}{
+		// weather, otherhub, goldonly answer; downapi answers 503 (retried twice);
+		// paidapi and nopricing are not free, intranet's address is private
+		{"every eligible service", 0, 6, "3/4", []string{"goldonly", "otherhub", "weather"}},
+		// the budget still bounds it, retries included: downapi's 503 takes three
+		// calls, goldonly the fourth, the rest are not sent
+		{"within the budget", 4, 4, "1/2", []string{"goldonly"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := len(s.requests())
+			o := f.options(s, true)
+			o.Resolve["g.p.rapidapi.com"] = s.srv.URL
+			o.MaxCalls = tt.maxCalls
+			rep, err := Run(context.Background(), storetest.Open(t), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.ScreenOnly {
+				t.Error("a run of gold results only is not a screen")
+			}
+			if got := fmt.Sprintf("%d/%d", rep.Gold.OK, rep.Gold.N); got != tt.gold {
+				t.Errorf("gold %s, want %s", rep.Gold, tt.gold)
+			}
+			if fmt.Sprint(rep.Answered) != fmt.Sprint(tt.answered) {
+				t.Errorf("answered %v, want %v", rep.Answered, tt.answered)
+			}
+			if n := len(s.requests()) - before; n != tt.sent {
+				t.Errorf("sent %d requests, want %d", n, tt.sent)
+			}
+			for _, q := range s.requests()[before:] {
+				if q.Method != http.MethodGet {
+					t.Errorf("sent %s %s", q.Method, q.Path)
+				}
+			}
+			why := map[string]string{}
+			for _, sv := range rep.Services {
+				why[sv.API] = sv.Status + " " + sv.Reason
+			}
+			for api, want := range map[string]string{"paidapi": "screened_out " + ReasonNotFree, "intranet": "screened_out " + ReasonNoGold} {
+				if why[api] != want {
+					t.Errorf("%s: %q, want %q", api, why[api], want)
+				}
+			}
+		})
+	}
+}

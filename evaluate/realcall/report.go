@@ -82,10 +82,15 @@ type Report struct {
 	Services         []Service  `json:"services"`
 	// Excluded counts the items not sent, by reason; Items lists every item.
 	Excluded map[string]int `json:"excluded"`
-	Items    []Item         `json:"items"`
-	Calls    []Call         `json:"calls"`
-	Budget   Budget         `json:"budget"`
-	Problems []string       `json:"problems,omitempty"`
+	// ScreenOnly is a run given gold results only: every eligible service is
+	// screened with its gold request, and Answered are the services (API names)
+	// whose gold request answered 2xx.
+	ScreenOnly bool     `json:"screen_only,omitempty"`
+	Answered   []string `json:"answered,omitempty"`
+	Items      []Item   `json:"items"`
+	Calls      []Call   `json:"calls"`
+	Budget     Budget   `json:"budget"`
+	Problems   []string `json:"problems,omitempty"`
 }
 
 // Settings are the options of a run as the report shows them (never a credential).

@@ -383,6 +383,9 @@ func finish(rep *Report, svcs []*service) {
 	rep.Gold, rep.Positive, rep.Negative = rate(groups[GroupGold]), rate(groups[GroupPositive]), rate(groups[GroupNegative])
 	for _, s := range svcs {
 		rep.Services = append(rep.Services, s.Service)
+		if s.Status == ServiceReachable {
+			rep.Answered = append(rep.Answered, s.API)
+		}
 		t := perAPI[s.API]
 		if t == nil {
 			continue

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot/plotter"
@@ -59,6 +60,7 @@ func realCallSection(d *Data) (*section, error) {
 			suffix = fmt.Sprintf("-%d", i+1)
 		}
 		s.table(tableRealCall(r, suffix))
+		s.table(tableRealCallAnswered(r, suffix))
 		s.table(tableRealCallAPIs(r, suffix))
 		s.table(tableRealCallScreened(r, suffix))
 		s.table(tableRealCallExcluded(r, suffix))
@@ -95,6 +97,34 @@ func tableRealCall(r *RealCallReport, suffix string) *table {
 		r    realcall.Rate
 	}{{"gold (screening)", r.Gold}, {"Mock-positive", r.Positive}, {"Mock-negative", r.Negative}} {
 		t.add(g.name, fmt.Sprintf("%d/%d", g.r.OK, g.r.N), rateCell(g.r), wilson(g.r), itoa(g.r.Failed))
+	}
+	return t
+}
+
+// tableRealCallAnswered lists the services whose gold request answered 2xx, for
+// a screen (a run given gold results only: which services still answer?).
+func tableRealCallAnswered(r *RealCallReport, suffix string) *table {
+	if !r.ScreenOnly {
+		return nil
+	}
+	t := newTable("table-realcall-answered"+suffix, "Services that answered their gold request",
+		fmt.Sprintf("A screen (gold results only): every eligible service was called with its gold request; %d answered 2xx (gold %s).",
+			len(r.Answered), r.Gold), "API", "Host", "Status", "Gold call")
+	t.Text = true
+	answered := map[string]bool{}
+	for _, a := range r.Answered {
+		answered[a] = true
+	}
+	calls := map[string]realcall.Call{}
+	for _, c := range r.Calls {
+		calls[c.Key] = c
+	}
+	for _, sv := range r.Services {
+		if !answered[sv.API] {
+			continue
+		}
+		c := calls[sv.Gold]
+		t.add(sv.API, sv.Host, strconv.Itoa(c.Status), c.Method+" "+c.URL)
 	}
 	return t
 }
