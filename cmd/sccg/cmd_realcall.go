@@ -151,8 +151,8 @@ func printRealcall(e *env, rep *realcall.Report, path string) {
 		}
 	} else if rep.ScreenOnly {
 		fmt.Fprintf(w, "realcall screen (gold results only): gold %s\n", rep.Gold)
-		fmt.Fprintf(w, "  %d of %d services screened answered 2xx: %s\n", len(rep.Answered),
-			byStatus[realcall.ServiceReachable]+byStatus[realcall.ServiceScreened], answeredText(rep))
+		fmt.Fprintf(w, "  %d of %d services called with their gold request answered 2xx: %s\n", len(rep.Answered),
+			rep.Gold.N+rep.Gold.Failed, answeredText(rep))
 		fmt.Fprintf(w, "  budget: %d of %d calls used\n", rep.Budget.Used, rep.Budget.Max)
 	} else {
 		fmt.Fprintf(w, "realcall: %s\n", rep.Summary())

@@ -95,7 +95,7 @@ func TestRealcallCommand(t *testing.T) {
 		t.Fatalf("screen: exit %d, stderr %s", code, errb)
 	}
 	if !regexp.MustCompile(`realcall screen \(gold results only\): gold [1-9]\d*/[1-9]\d* 2xx`).MatchString(out.String()) ||
-		!regexp.MustCompile(`[1-9]\d* of \d+ services screened answered 2xx: \w+ \(\w+\.p\.rapidapi\.com\)`).MatchString(out.String()) {
+		!regexp.MustCompile(`[1-9]\d* of \d+ services called with their gold request answered 2xx: \w+ \(\w+\.p\.rapidapi\.com\)`).MatchString(out.String()) {
 		t.Errorf("screen output:\n%s", out)
 	}
 	screened := len(got)
