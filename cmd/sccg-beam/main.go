@@ -179,8 +179,8 @@ func run(ctx context.Context, o *options, runner string, stdout io.Writer) error
 	fmt.Fprintln(stdout)
 	switch {
 	case res.Load != nil:
-		fmt.Fprintf(stdout, "loaded: %d output shards (%d already loaded), %d files, %d decisions\n",
-			res.Load.Loaded, res.Load.Skipped, res.Load.Files, res.Load.Decisions)
+		fmt.Fprintf(stdout, "loaded: %d output shards (%d already loaded), %d files, %d decisions; %d files with dated lines, %d without\n",
+			res.Load.Loaded, res.Load.Skipped, res.Load.Files, res.Load.Decisions, res.Load.Dated, res.Load.Files-res.Load.Dated)
 	case remote:
 		fmt.Fprintf(stdout, "copy %s to a local directory and run: sccg mine --load DIR\n", o.out)
 	default:

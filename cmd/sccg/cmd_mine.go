@@ -256,5 +256,8 @@ func mineLoad(ctx context.Context, e *env, dir string) error {
 	}
 	fmt.Fprintf(e.stdout, "loaded: %d output shards (%d already loaded), %d files, %d rejected, %d corrupt, %d decisions\n",
 		stats.Loaded, stats.Skipped, stats.Files, stats.Rejected, stats.Corrupt, stats.Decisions)
+	if stats.Files > 0 {
+		fmt.Fprintf(e.stdout, "line dates: %d files dated%s\n", stats.Dated, undatedText(stats.Undated))
+	}
 	return nil
 }

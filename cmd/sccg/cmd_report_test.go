@@ -24,7 +24,7 @@ func TestReportCommand(t *testing.T) {
 		if code := run(ctx, append([]string{"report", "--out", dir}, inputs...), e); code != 0 {
 			t.Fatalf("exit %d, stderr %s", code, errb)
 		}
-		if !strings.Contains(out.String(), "16 tables, 7 figures, 12 sample pages") {
+		if !strings.Contains(out.String(), "17 tables, 7 figures, 12 sample pages") {
 			t.Errorf("stdout = %q", out)
 		}
 		for _, f := range []string{"index.html", "report.md", "manifest.json", "figures/staircase.svg", "samples/SCG-000008.html"} {

@@ -177,6 +177,13 @@ func load(ctx context.Context, st *store.Store, dir string, m *Manifest, runID i
 		stats.Rejected += s.Rejected
 		stats.Corrupt += s.Corrupt
 		stats.Decisions += s.Decisions
+		stats.Dated += s.Dated
+		for why, n := range s.Undated {
+			if stats.Undated == nil {
+				stats.Undated = map[string]int{}
+			}
+			stats.Undated[why] += n
+		}
 		opts.Logf("mine --load %s: %d records", out.Name, len(recs))
 	}
 	return stats, nil

@@ -16,6 +16,7 @@ import (
 	"sccg/align"
 	"sccg/decontam"
 	"sccg/extract"
+	"sccg/internal/blame"
 	"sccg/internal/storetest"
 	"sccg/mine"
 	"sccg/mine/corpus"
@@ -359,6 +360,11 @@ func TestBeamMatchesLocal(t *testing.T) {
 	if stats.Loaded == 0 || stats.Files == 0 {
 		t.Fatalf("load: %+v", stats)
 	}
+	// the shard carries git blame's line dates (corpus pack), so the corpus path
+	// dates what --local dates: the exports compared below hold them
+	if stats.Dated != stats.Files || len(stats.Undated) != 0 {
+		t.Errorf("load dated %d of %d files (undated %v)", stats.Dated, stats.Files, stats.Undated)
+	}
 	extractAndAlign(t, st)
 	got := describe(t, st, func(f store.File) string {
 		srcs, err := st.CorpusSources(ctx, f.ID)
@@ -398,6 +404,9 @@ func TestBeamMatchesLocal(t *testing.T) {
 		t.Fatalf("--local exported only %d samples", len(wantRecs))
 	}
 	same(t, "sample", gotRecs, wantRecs)
+	if !strings.Contains(wantRecs[0], `"function_authored_at":"`) {
+		t.Errorf("--local exported no function dates: %s", wantRecs[0])
+	}
 	twins := 0
 	for _, r := range wantRecs {
 		if strings.Contains(r, `"file_path":"main6.py"`) {
@@ -472,12 +481,18 @@ func TestBeamRecordsBadRows(t *testing.T) {
 	if m.Counts["rows"] != 6 || m.Counts["found"] != 1 || m.Counts["rejected"] != 2 || m.Counts["corrupt"] != 2 || m.Counts["unreadable_shards"] != 2 {
 		t.Errorf("manifest counts %v", m.Counts)
 	}
-	if _, err := corpus.Load(ctx, st, out, corpus.LoadOptions{}); err != nil {
+	ls, err := corpus.Load(ctx, st, out, corpus.LoadOptions{})
+	if err != nil {
 		t.Fatal(err)
 	}
 	files, _ := st.Files(ctx)
 	if len(files) != 1 || files[0].Path != "client.py" {
 		t.Errorf("stored %v, want only client.py", files)
+	}
+	// a shard with no line_dates column holds no history: the lines are not dated,
+	// and that is counted with its reason
+	if ls.Dated != 0 || ls.Undated[blame.ReasonCorpus] != 1 {
+		t.Errorf("load dated %d, undated %v; want 0 and 1 %q", ls.Dated, ls.Undated, blame.ReasonCorpus)
 	}
 	tests := []struct{ kind, subject, reason string }{
 		{"corpus_row", "part-0.jsonl#1", "corrupt row: not a JSON object"},
