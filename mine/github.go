@@ -530,7 +530,7 @@ func (m *ghMiner) hit(ctx context.Context, t Target, layer, query string, item *
 	if err != nil {
 		return err
 	}
-	m.stats.countDates(dates)
+	m.stats.LineDates.Add(dates.Undated)
 	return m.saveFile(ctx, h, rs, content, dates)
 }
 

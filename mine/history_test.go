@@ -153,11 +153,11 @@ func TestMineDatesLinesFromHistory(t *testing.T) {
 						t.Errorf("line %d: history %s, git blame %s", n, a.AuthoredAt, b.AuthoredAt)
 					}
 				}
-				if stats.FilesDated != 1 || stats.HistoryRequests == 0 {
-					t.Errorf("dated %d files with %d history requests", stats.FilesDated, stats.HistoryRequests)
+				if stats.LineDates.Dated != 1 || stats.HistoryRequests == 0 {
+					t.Errorf("dated %d files with %d history requests", stats.LineDates.Dated, stats.HistoryRequests)
 				}
-			} else if stats.FilesUndated[blame.ReasonHistoryCut] != 1 {
-				t.Errorf("undated: %v", stats.FilesUndated)
+			} else if stats.LineDates.Undated[blame.ReasonHistoryCut] != 1 {
+				t.Errorf("undated: %v", stats.LineDates.Undated)
 			}
 		})
 	}
@@ -197,8 +197,8 @@ func TestMineLocalDatesLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if stats.FilesDated != 1 || stats.FilesUndated[blame.ReasonNotGit] != 1 {
-		t.Errorf("dated %d, undated %v; want 1 and 1 %q", stats.FilesDated, stats.FilesUndated, blame.ReasonNotGit)
+	if stats.LineDates.Dated != 1 || stats.LineDates.Undated[blame.ReasonNotGit] != 1 {
+		t.Errorf("dated %d, undated %v; want 1 and 1 %q", stats.LineDates.Dated, stats.LineDates.Undated, blame.ReasonNotGit)
 	}
 	files, err := st.Files(ctx)
 	if err != nil {

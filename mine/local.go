@@ -472,7 +472,7 @@ func (d *localDater) date(p string) string {
 	}
 	l := d.lines(p)
 	if d.stats != nil {
-		d.stats.countDates(l)
+		d.stats.LineDates.Add(l.Undated)
 	}
 	d.done[p] = l.Encode()
 	return d.done[p]

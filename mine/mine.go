@@ -171,26 +171,13 @@ type Stats struct {
 	// FilesDropped counts the stored files of earlier versions of a repository that
 	// its current version no longer holds, removed with what was extracted from them.
 	FilesDropped int `json:"files_dropped"`
-	// FilesDated counts the stored files whose lines were all dated (git blame at
-	// their commit, or their history on the code host), and FilesUndated those with
-	// lines that could not be, by why (blame.Reason*).
-	FilesDated   int            `json:"files_dated"`
-	FilesUndated map[string]int `json:"files_undated,omitempty"`
+	// LineDates counts the stored files whose lines were all dated (git blame at
+	// their commit, or their history on the code host), and those with lines that
+	// could not be, by why (blame.Reason*).
+	LineDates blame.Count `json:"line_dates"`
 	// HistoryRequests counts the requests for files' histories (GitHub: their
 	// commits and the file at each).
 	HistoryRequests int `json:"history_requests,omitempty"`
-}
-
-// countDates counts a file's line dates as dated or undated by why.
-func (s *Stats) countDates(l *blame.Lines) {
-	if l.Undated == "" {
-		s.FilesDated++
-		return
-	}
-	if s.FilesUndated == nil {
-		s.FilesUndated = map[string]int{}
-	}
-	s.FilesUndated[blame.Reason(l.Undated)]++
 }
 
 // Why a repository is searched again.
@@ -210,10 +197,8 @@ func (s *Stats) Counts() map[string]int64 {
 		"queries_skipped": int64(s.QueriesSkipped), "splits": int64(s.Splits), "wasted": int64(s.Wasted),
 		"repos_searched": int64(s.ReposSearched), "targets_searched": int64(s.TargetsSearched),
 		"repos_unchanged": int64(s.ReposUnchanged), "new_targets": int64(s.NewTargets), "files_dropped": int64(s.FilesDropped),
-		"files_dated": int64(s.FilesDated), "history_requests": int64(s.HistoryRequests),
-	}
-	for _, n := range s.FilesUndated {
-		c["files_undated"] += int64(n)
+		"files_dated": int64(s.LineDates.Dated), "files_undated": int64(s.LineDates.UndatedTotal()),
+		"history_requests": int64(s.HistoryRequests),
 	}
 	for k, v := range s.Redone {
 		c["redone_"+strings.ReplaceAll(k, " ", "_")] = int64(v)

@@ -309,37 +309,17 @@ type BuildResult struct {
 	Removed    int `json:"removed"`
 	// Dropped counts the kept functions redact dropped (--on-leak drop): no sample.
 	Dropped int `json:"dropped"`
-	// Dated counts the samples whose function lines are all dated, and
-	// DatesUnknown the others by why (blame.Reason*).
-	Dated        int            `json:"dated"`
-	DatesUnknown map[string]int `json:"dates_unknown,omitempty"`
+	// FunctionDates counts the samples whose function lines are all dated, and
+	// the others by why (blame.Reason*).
+	FunctionDates blame.Count `json:"function_dates"`
 }
 
 // Counts are the result's figures as a run records them.
 func (r *BuildResult) Counts() map[string]int64 {
 	c := map[string]int64{"kept": int64(r.Kept), "samples": int64(r.Samples), "added": int64(r.Added),
 		"updated": int64(r.Updated), "renumbered": int64(r.Renumbered), "removed": int64(r.Removed), "dropped": int64(r.Dropped),
-		"dated": int64(r.Dated)}
-	for _, n := range r.DatesUnknown {
-		c["dates_unknown"] += int64(n)
-	}
+		"dated": int64(r.FunctionDates.Dated), "dates_unknown": int64(r.FunctionDates.UndatedTotal())}
 	return c
-}
-
-// countDates counts a built record as dated or not, by why.
-func (r *BuildResult) countDates(gi *release.GitHubInfo) {
-	if gi.FunctionAuthoredAt != "" {
-		r.Dated++
-		return
-	}
-	why := gi.FunctionDateUnknown
-	if why == "" {
-		why = blame.ReasonNotDated
-	}
-	if r.DatesUnknown == nil {
-		r.DatesUnknown = map[string]int{}
-	}
-	r.DatesUnknown[blame.Reason(why)]++
 }
 
 // Stage is the name building samples records its runs under; ImportStage is the
@@ -414,7 +394,11 @@ func BuildSamples(ctx context.Context, s *store.Store, kept []Kept) (*BuildResul
 				return err
 			}
 			rec.SampleID = release.FormatID(i + 1)
-			res.countDates(&rec.GitHubInfo)
+			if gi := &rec.GitHubInfo; gi.FunctionAuthoredAt == "" && gi.FunctionDateUnknown == "" {
+				res.FunctionDates.Add(blame.ReasonNotDated) // no file to date it from
+			} else {
+				res.FunctionDates.Add(gi.FunctionDateUnknown)
+			}
 			b, err := json.Marshal(rec)
 			if err != nil {
 				return fmt.Errorf("sample %s: %w", rec.SampleID, err)

@@ -180,7 +180,7 @@ func run(ctx context.Context, o *options, runner string, stdout io.Writer) error
 	switch {
 	case res.Load != nil:
 		fmt.Fprintf(stdout, "loaded: %d output shards (%d already loaded), %d files, %d decisions; %d files with dated lines, %d without\n",
-			res.Load.Loaded, res.Load.Skipped, res.Load.Files, res.Load.Decisions, res.Load.Dated, res.Load.Files-res.Load.Dated)
+			res.Load.Loaded, res.Load.Skipped, res.Load.Files, res.Load.Decisions, res.Load.LineDates.Dated, res.Load.LineDates.UndatedTotal())
 	case remote:
 		fmt.Fprintf(stdout, "copy %s to a local directory and run: sccg mine --load DIR\n", o.out)
 	default:

@@ -58,6 +58,6 @@ func runCorpus(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "packed %d repositories: %d files (%d bytes) into %s; %d left out (over --max-file-bytes or unreadable)\n",
 		stats.Repos, stats.Rows, stats.Bytes, *out, stats.Skipped)
 	fmt.Fprintf(e.stdout, "line dates (git blame at each repository's commit, column %s): %d files dated%s\n",
-		corpus.ColLineDates, stats.Dated, undatedText(stats.Undated))
+		corpus.ColLineDates, stats.LineDates.Dated, undatedText(stats.LineDates))
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"sccg/internal/blame"
 	"sccg/lang"
 	"sccg/mine"
 	"sccg/mine/corpus"
@@ -148,25 +149,23 @@ func runMine(ctx context.Context, e *env, args []string) error {
 	if r := stats.Redid(); r != "" {
 		fmt.Fprintf(e.stdout, "redid: %s\n", r)
 	}
-	if stats.FilesDated+len(stats.FilesUndated) > 0 {
-		fmt.Fprintf(e.stdout, "line dates: %d files dated%s\n", stats.FilesDated, undatedText(stats.FilesUndated))
+	if stats.LineDates.Dated+stats.LineDates.UndatedTotal() > 0 {
+		fmt.Fprintf(e.stdout, "line dates: %d files dated%s\n", stats.LineDates.Dated, undatedText(stats.LineDates))
 	}
 	return nil
 }
 
 // undatedText is ", N undated (why N, …)" for the files whose lines could not be
 // dated, by why, or "" when there are none.
-func undatedText(by map[string]int) string {
-	if len(by) == 0 {
+func undatedText(c blame.Count) string {
+	if len(c.Undated) == 0 {
 		return ""
 	}
-	n := 0
 	counts := map[string]int64{}
-	for why, k := range by {
-		n += k
+	for why, k := range c.Undated {
 		counts[why] = int64(k)
 	}
-	return fmt.Sprintf(", %d undated (%s)", n, countsLine(counts, 6))
+	return fmt.Sprintf(", %d undated (%s)", c.UndatedTotal(), countsLine(counts, 6))
 }
 
 // parseLangs reads a --lang flag: comma-separated language names, "" for all.
@@ -257,7 +256,7 @@ func mineLoad(ctx context.Context, e *env, dir string) error {
 	fmt.Fprintf(e.stdout, "loaded: %d output shards (%d already loaded), %d files, %d rejected, %d corrupt, %d decisions\n",
 		stats.Loaded, stats.Skipped, stats.Files, stats.Rejected, stats.Corrupt, stats.Decisions)
 	if stats.Files > 0 {
-		fmt.Fprintf(e.stdout, "line dates: %d files dated%s\n", stats.Dated, undatedText(stats.Undated))
+		fmt.Fprintf(e.stdout, "line dates: %d files dated%s\n", stats.LineDates.Dated, undatedText(stats.LineDates))
 	}
 	return nil
 }

@@ -56,6 +56,45 @@ func Reason(why string) string {
 	return why
 }
 
+// Count counts files or functions by whether their lines are dated, the undated
+// by why (Reason).
+type Count struct {
+	Dated   int            `json:"dated"`
+	Undated map[string]int `json:"undated,omitempty"`
+}
+
+// Add counts one: dated when why is "", else undated for why.
+func (c *Count) Add(why string) {
+	if why == "" {
+		c.Dated++
+		return
+	}
+	if c.Undated == nil {
+		c.Undated = map[string]int{}
+	}
+	c.Undated[Reason(why)]++
+}
+
+// Merge adds the counts of o.
+func (c *Count) Merge(o Count) {
+	c.Dated += o.Dated
+	for why, n := range o.Undated {
+		if c.Undated == nil {
+			c.Undated = map[string]int{}
+		}
+		c.Undated[why] += n
+	}
+}
+
+// UndatedTotal is how many were not dated.
+func (c Count) UndatedTotal() int {
+	n := 0
+	for _, v := range c.Undated {
+		n += v
+	}
+	return n
+}
+
 // Lines are the author dates of a file's lines.
 type Lines struct {
 	// Method is MethodGit or MethodHistory; "" when nothing could be dated.

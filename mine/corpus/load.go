@@ -34,25 +34,16 @@ type LoadStats struct {
 	Rejected  int `json:"rejected"`  // files named a host but were binary or too large
 	Corrupt   int `json:"corrupt"`   // corrupt rows and unreadable shards
 	Decisions int `json:"decisions"` // decisions recorded
-	// Dated counts the found files whose lines the corpus dated, and Undated the
-	// others by why (blame.Reason*: a shard without line dates has no history).
-	Dated   int            `json:"dated"`
-	Undated map[string]int `json:"undated,omitempty"`
+	// LineDates counts the found files whose lines the corpus dated, and the others
+	// by why (blame.Reason*: a shard without line dates has no history).
+	LineDates blame.Count `json:"line_dates"`
 }
 
 // Counts is s as the named counters a store run keeps.
 func (s *LoadStats) Counts() map[string]int64 {
 	return map[string]int64{"outputs": int64(s.Outputs), "loaded": int64(s.Loaded), "skipped": int64(s.Skipped),
 		"files": int64(s.Files), "stored": int64(s.Stored), "rejected": int64(s.Rejected), "corrupt": int64(s.Corrupt),
-		"decisions": int64(s.Decisions), "dated": int64(s.Dated), "undated": int64(total(s.Undated))}
-}
-
-func total(m map[string]int) int {
-	n := 0
-	for _, v := range m {
-		n += v
-	}
-	return n
+		"decisions": int64(s.Decisions), "dated": int64(s.LineDates.Dated), "undated": int64(s.LineDates.UndatedTotal())}
 }
 
 // lineDates are a found file's line dates as the store keeps them: the corpus's,
@@ -65,14 +56,7 @@ func lineDates(f *Found, s *LoadStats) string {
 			l = blame.Undated(blame.ReasonMismatch)
 		}
 	}
-	if l.Undated == "" {
-		s.Dated++
-	} else {
-		if s.Undated == nil {
-			s.Undated = map[string]int{}
-		}
-		s.Undated[blame.Reason(l.Undated)]++
-	}
+	s.LineDates.Add(l.Undated)
 	return l.Encode()
 }
 
@@ -177,13 +161,7 @@ func load(ctx context.Context, st *store.Store, dir string, m *Manifest, runID i
 		stats.Rejected += s.Rejected
 		stats.Corrupt += s.Corrupt
 		stats.Decisions += s.Decisions
-		stats.Dated += s.Dated
-		for why, n := range s.Undated {
-			if stats.Undated == nil {
-				stats.Undated = map[string]int{}
-			}
-			stats.Undated[why] += n
-		}
+		stats.LineDates.Merge(s.LineDates)
 		opts.Logf("mine --load %s: %d records", out.Name, len(recs))
 	}
 	return stats, nil

@@ -48,10 +48,9 @@ type PackStats struct {
 	Rows    int   `json:"rows"`
 	Bytes   int64 `json:"bytes"`
 	Skipped int   `json:"skipped"` // files over the size limit or unreadable
-	// Dated counts the rows whose lines git blame dated, and Undated the others by
-	// why (blame.Reason*).
-	Dated   int            `json:"dated"`
-	Undated map[string]int `json:"undated,omitempty"`
+	// LineDates counts the rows whose lines git blame dated, and the others by why
+	// (blame.Reason*).
+	LineDates blame.Count `json:"line_dates"`
 }
 
 // Pack writes every source file of the repositories under dir — found and read as
@@ -76,14 +75,7 @@ func Pack(ctx context.Context, dir string, w io.Writer, opts PackOptions) (*Pack
 			}
 			r := lr.Record
 			dates := lr.LineDates(f.Path)
-			if dates.Undated == "" {
-				stats.Dated++
-			} else {
-				if stats.Undated == nil {
-					stats.Undated = map[string]int{}
-				}
-				stats.Undated[blame.Reason(dates.Undated)]++
-			}
+			stats.LineDates.Add(dates.Undated)
 			row := packRow{LineDates: dates.Encode(), Repo: r.FullName, RepoURL: r.URL, Path: f.Path, Content: f.Content, BlobID: f.GitSHA,
 				Commit: lr.Commit, Branch: r.DefaultBranch, License: r.License, Stars: int64(r.Stars), Forks: int64(r.Forks),
 				CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, PushedAt: r.PushedAt, Length: int64(len(f.Content))}

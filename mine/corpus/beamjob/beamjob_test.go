@@ -362,8 +362,8 @@ func TestBeamMatchesLocal(t *testing.T) {
 	}
 	// the shard carries git blame's line dates (corpus pack), so the corpus path
 	// dates what --local dates: the exports compared below hold them
-	if stats.Dated != stats.Files || len(stats.Undated) != 0 {
-		t.Errorf("load dated %d of %d files (undated %v)", stats.Dated, stats.Files, stats.Undated)
+	if stats.LineDates.Dated != stats.Files || len(stats.LineDates.Undated) != 0 {
+		t.Errorf("load dated %d of %d files (undated %v)", stats.LineDates.Dated, stats.Files, stats.LineDates.Undated)
 	}
 	extractAndAlign(t, st)
 	got := describe(t, st, func(f store.File) string {
@@ -491,8 +491,8 @@ func TestBeamRecordsBadRows(t *testing.T) {
 	}
 	// a shard with no line_dates column holds no history: the lines are not dated,
 	// and that is counted with its reason
-	if ls.Dated != 0 || ls.Undated[blame.ReasonCorpus] != 1 {
-		t.Errorf("load dated %d, undated %v; want 0 and 1 %q", ls.Dated, ls.Undated, blame.ReasonCorpus)
+	if ls.LineDates.Dated != 0 || ls.LineDates.Undated[blame.ReasonCorpus] != 1 {
+		t.Errorf("load dated %d, undated %v; want 0 and 1 %q", ls.LineDates.Dated, ls.LineDates.Undated, blame.ReasonCorpus)
 	}
 	tests := []struct{ kind, subject, reason string }{
 		{"corpus_row", "part-0.jsonl#1", "corrupt row: not a JSON object"},
