@@ -335,3 +335,63 @@ func TestGitHubEmbeddedCorpusLoads(t *testing.T) {
 		}
 	}
 }
+
+// TestGitHubHistory: a repository's history.json gives the commits before HEAD;
+// the server lists a file's commits up to a commit (a rename ends the list, as
+// git log -- path does), pages them, says what each commit changed, and serves
+// the file at any commit of the history.
+func TestGitHubHistory(t *testing.T) {
+	fsys := ghTestCorpus()
+	fsys["repos/alice/weather/repo.json"] = &fstest.MapFile{Data: []byte(`{"full_name":"alice/weather","default_branch":"main","pushed_at":"2024-04-01T00:00:00Z"}`)}
+	fsys["repos/alice/weather/history.json"] = &fstest.MapFile{Data: []byte(`{"commits": [
+		{"date": "2020-01-01T00:00:00Z", "files": {"client.py": "v1\n"}},
+		{"date": "2021-01-01T00:00:00Z", "files": {"client.py": "v2\n"}},
+		{"date": "2022-01-01T00:00:00Z", "renames": {"client.py": "app/client.py"}}]}`)}
+	c, _, _ := ghTestServer(t, fsys, GitHubOptions{})
+	ctx := context.Background()
+	list := func(path, sha string, page int) []*github.RepositoryCommit {
+		t.Helper()
+		cs, _, err := c.Repositories.ListCommits(ctx, "alice", "weather", &github.CommitsListOptions{Path: path, SHA: sha,
+			ListOptions: github.ListOptions{Page: page, PerPage: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cs
+	}
+	head := list("app/client.py", "", 1)
+	if len(head) != 1 || head[0].GetCommit().GetAuthor().GetDate().Format("2006") != "2024" {
+		t.Fatalf("newest commit of app/client.py: %+v", head)
+	}
+	rename := list("app/client.py", "", 2)
+	if len(rename) != 1 || rename[0].GetCommit().GetAuthor().GetDate().Format("2006") != "2022" || len(list("app/client.py", "", 3)) != 0 {
+		t.Fatalf("app/client.py's history should end at its rename: %+v", rename)
+	}
+	detail, _, err := c.Repositories.GetCommit(ctx, "alice", "weather", rename[0].GetSHA(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moved *github.CommitFile
+	for _, f := range detail.Files {
+		if f.GetFilename() == "app/client.py" {
+			moved = f
+		}
+	}
+	if moved == nil || moved.GetStatus() != "renamed" || moved.GetPreviousFilename() != "client.py" {
+		t.Fatalf("the rename commit's files: %+v", detail.Files)
+	}
+	parent := rename[0].Parents[0].GetSHA()
+	old := list("client.py", parent, 1)
+	if len(old) != 1 || old[0].GetCommit().GetAuthor().GetDate().Format("2006") != "2021" {
+		t.Fatalf("client.py before the rename: %+v", old)
+	}
+	f, _, _, err := c.Repositories.GetContents(ctx, "alice", "weather", "client.py", &github.RepositoryContentGetOptions{Ref: old[0].GetSHA()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := f.GetContent(); got != "v2\n" {
+		t.Errorf("client.py at 2021: %q", got)
+	}
+	if _, _, _, err := c.Repositories.GetContents(ctx, "alice", "weather", "app/client.py", &github.RepositoryContentGetOptions{Ref: old[0].GetSHA()}); err == nil {
+		t.Error("app/client.py served at a commit before it existed")
+	}
+}
