@@ -161,8 +161,10 @@ type Report struct {
 	// (ReasonBeforeCutoff, ReasonDateUnknown).
 	TimeCutoff string         `json:"time_cutoff,omitempty"`
 	LeftOut    map[string]int `json:"left_out,omitempty"`
-	// Newer counts the samples authored on or after the cutoff, in any split.
-	Newer int `json:"authored_from_cutoff,omitempty"`
+	// Newer counts the samples authored on or after the cutoff, in any split, and
+	// Undated those whose authoring date is unknown.
+	Newer   int `json:"authored_from_cutoff,omitempty"`
+	Undated int `json:"authoring_date_unknown,omitempty"`
 }
 
 // Within records the decision to split within provider families.
@@ -554,8 +556,11 @@ func Assign(units []Unit, opt Options) (*Plan, error) {
 			p.Report.LeftOut[k]++
 		}
 		for _, u := range units {
-			if u.newer(opt.TimeCutoff) {
+			switch {
+			case u.newer(opt.TimeCutoff):
 				p.Report.Newer++
+			case u.AuthoredAt == "":
+				p.Report.Undated++
 			}
 		}
 	}
@@ -594,8 +599,13 @@ func emptySplits(r Report) []string {
 			continue
 		}
 		if sr.Name == release.Test && r.TimeCutoff != "" && r.Newer == 0 {
-			out = append(out, fmt.Sprintf("the test split is empty: no sample's function was authored on or after the time cutoff %s "+
-				"(mine newer code, or give an earlier cutoff)", r.TimeCutoff))
+			msg := fmt.Sprintf("the test split is empty: no sample's function was authored on or after the time cutoff %s "+
+				"(mine newer code, or give an earlier cutoff)", r.TimeCutoff)
+			if r.Undated > 0 {
+				msg += fmt.Sprintf("; %d of the %d samples have no function_authored_at (records built before sccg dated lines, "+
+					"or lines that could not be dated: sccg why names the reason)", r.Undated, r.Samples)
+			}
+			out = append(out, msg)
 			continue
 		}
 		groups := r.Families
