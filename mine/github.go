@@ -114,6 +114,9 @@ func mineGitHub(ctx context.Context, st *store.Store, opts Options) (*Stats, err
 	if err != nil {
 		return nil, err
 	}
+	if err := m.backdate(ctx); err != nil {
+		return stats, err
+	}
 	opts.Progress.SetTotal(int64(len(targets)))
 	defer opts.Progress.Done()
 	for _, t := range targets {

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-github/v62/github"
 
 	"sccg/internal/blame"
+	"sccg/store"
 )
 
 // DefaultMaxHistory is how many versions of a file the search path reads at most
@@ -102,6 +103,37 @@ func (m *ghMiner) dateFile(ctx context.Context, h *fileHit, content []byte) (*bl
 		}
 		path, ref = prev, oldest.Parents[0].GetSHA()
 	}
+}
+
+// backdate dates the lines of the files earlier runs stored from GitHub before
+// sccg dated lines, as if they were mined now, so a store that grows holds what a
+// fresh one would.
+func (m *ghMiner) backdate(ctx context.Context) error {
+	files, err := m.st.UndatedFiles(ctx, "", "github")
+	if err != nil {
+		return fmt.Errorf("mine: %w", err)
+	}
+	for i := range files {
+		f := &files[i]
+		r, err := m.st.Repository(ctx, f.RepoID)
+		if err != nil {
+			return fmt.Errorf("mine: %w", err)
+		}
+		content, err := m.st.FileContent(ctx, f)
+		if err != nil {
+			return fmt.Errorf("mine %s %s: %w", r.FullName, f.Path, err)
+		}
+		dates, err := m.dateFile(ctx, &fileHit{repo: r.FullName, path: f.Path, commit: f.CommitSHA}, content)
+		if err != nil {
+			return err
+		}
+		m.stats.LineDates.Add(dates.Undated)
+		m.stats.Backdated++
+		if err := m.st.Update(ctx, func(tx *store.Tx) error { return tx.SetLineDates(ctx, f.ID, dates.Encode()) }); err != nil {
+			return fmt.Errorf("mine %s %s: %w", r.FullName, f.Path, err)
+		}
+	}
+	return nil
 }
 
 // fileCommits lists, newest first, at most limit commits from ref back that

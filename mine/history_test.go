@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -156,6 +157,21 @@ func TestMineDatesLinesFromHistory(t *testing.T) {
 				if stats.LineDates.Dated != 1 || stats.HistoryRequests == 0 {
 					t.Errorf("dated %d files with %d history requests", stats.LineDates.Dated, stats.HistoryRequests)
 				}
+				// stored before sccg dated lines: found again, it is dated as if new
+				if err := st.Update(ctx, func(tx *store.Tx) error { return tx.SetLineDates(ctx, f.ID, "") }); err != nil {
+					t.Fatal(err)
+				}
+				again, err := mine.Mine(ctx, st, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				back, err := st.File(ctx, f.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if again.Backdated != 1 || back.LineDates != f.LineDates {
+					t.Errorf("second run backdated %d: %s, want %s", again.Backdated, back.LineDates, f.LineDates)
+				}
 			} else if stats.LineDates.Undated[blame.ReasonHistoryCut] != 1 {
 				t.Errorf("undated: %v", stats.LineDates.Undated)
 			}
@@ -208,13 +224,41 @@ func TestMineLocalDatesLines(t *testing.T) {
 		"app/weather.py": {AuthoredAt: "2019-03-01T10:00:00Z", ModifiedAt: "2021-07-04T12:30:00Z", Method: blame.MethodGit},
 		"aqi.py":         {Unknown: blame.ReasonNotGit},
 	}
-	for _, f := range files {
-		l, err := blame.Decode(f.LineDates)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := l.Span(6, 7); got != want[f.Path] {
-			t.Errorf("%s: got %+v, want %+v", f.Path, got, want[f.Path])
+	check := func(files []store.File) {
+		t.Helper()
+		for _, f := range files {
+			l, err := blame.Decode(f.LineDates)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := l.Span(6, 7); got != want[f.Path] {
+				t.Errorf("%s: got %+v, want %+v", f.Path, got, want[f.Path])
+			}
 		}
 	}
+	check(files)
+
+	// A store mined before sccg dated lines: the next run dates what it holds,
+	// though the repositories are unchanged, as a fresh store would have them.
+	if err := st.Update(ctx, func(tx *store.Tx) error {
+		for _, f := range files {
+			if err := tx.SetLineDates(ctx, f.ID, ""); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	again, err := mine.MineLocal(ctx, st, root, mine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.ReposUnchanged != 2 || again.Backdated != 2 || !strings.Contains(again.Redid(), "2 file(s) mined before line dating dated") {
+		t.Errorf("second run: %d unchanged, %d backdated (%s)", again.ReposUnchanged, again.Backdated, again.Redid())
+	}
+	if files, err = st.Files(ctx); err != nil {
+		t.Fatal(err)
+	}
+	check(files)
 }

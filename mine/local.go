@@ -142,6 +142,9 @@ func mineLocal(ctx context.Context, st *store.Store, dir string, opts Options) (
 		}
 		if len(missing) == 0 {
 			stats.ReposUnchanged++
+			if err := backdate(ctx, st, lr, stats); err != nil {
+				return stats, fmt.Errorf("mine --local %s: %w", lr.record.FullName, err)
+			}
 			continue
 		}
 		// Why this repository is searched again, when it was searched before.
@@ -442,6 +445,28 @@ func mineLocalRepo(ctx context.Context, st *store.Store, lr *localRepo, targets 
 			}
 		}
 		return tx.MarkDone(ctx, Stage, unit, opts.runID)
+	})
+}
+
+// backdate dates the lines of the files an earlier run stored from lr at its
+// current version before sccg dated lines.
+func backdate(ctx context.Context, st *store.Store, lr *localRepo, stats *Stats) error {
+	files, err := st.UndatedFiles(ctx, lr.record.FullName, "")
+	if err != nil || len(files) == 0 {
+		return err
+	}
+	d := newLocalDater(ctx, lr, stats)
+	return st.Update(ctx, func(tx *store.Tx) error {
+		for _, f := range files {
+			if f.CommitSHA != lr.commit {
+				continue // of another version: mined again when that version is
+			}
+			if err := tx.SetLineDates(ctx, f.ID, d.date(f.Path)); err != nil {
+				return err
+			}
+			stats.Backdated++
+		}
+		return nil
 	})
 }
 

@@ -178,6 +178,9 @@ type Stats struct {
 	// HistoryRequests counts the requests for files' histories (GitHub: their
 	// commits and the file at each).
 	HistoryRequests int `json:"history_requests,omitempty"`
+	// Backdated counts the files stored by a run before sccg dated lines whose
+	// lines this run dated (a store that grows gives what a fresh one would).
+	Backdated int `json:"backdated,omitempty"`
 }
 
 // Why a repository is searched again.
@@ -198,7 +201,7 @@ func (s *Stats) Counts() map[string]int64 {
 		"repos_searched": int64(s.ReposSearched), "targets_searched": int64(s.TargetsSearched),
 		"repos_unchanged": int64(s.ReposUnchanged), "new_targets": int64(s.NewTargets), "files_dropped": int64(s.FilesDropped),
 		"files_dated": int64(s.LineDates.Dated), "files_undated": int64(s.LineDates.UndatedTotal()),
-		"history_requests": int64(s.HistoryRequests),
+		"history_requests": int64(s.HistoryRequests), "backdated": int64(s.Backdated),
 	}
 	for k, v := range s.Redone {
 		c["redone_"+strings.ReplaceAll(k, " ", "_")] = int64(v)
@@ -208,7 +211,7 @@ func (s *Stats) Counts() map[string]int64 {
 
 // Redid says which repositories this run searched again and why, or "" when none.
 func (s *Stats) Redid() string {
-	if len(s.Redone) == 0 {
+	if len(s.Redone) == 0 && s.Backdated == 0 {
 		return ""
 	}
 	var parts []string
@@ -224,6 +227,9 @@ func (s *Stats) Redid() string {
 	}
 	if s.FilesDropped > 0 {
 		parts = append(parts, fmt.Sprintf("%d file(s) of earlier versions dropped", s.FilesDropped))
+	}
+	if s.Backdated > 0 {
+		parts = append(parts, fmt.Sprintf("%d file(s) mined before line dating dated", s.Backdated))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -209,6 +209,22 @@ func scanFile(sc interface{ Scan(...any) error }) (*File, error) {
 	return &f, nil
 }
 
+// UndatedFiles returns the stored files whose lines were never dated (mined before
+// sccg dated lines), by id: those of the repository named repo (owner/name), or
+// when repo is "", of every repository of source (github, local, corpus).
+func (s *Store) UndatedFiles(ctx context.Context, repo, source string) ([]File, error) {
+	return queryList(ctx, s, "undated files", deref(scanFile), `SELECT `+fileCols+` FROM files WHERE line_dates='' AND repo_id IN
+		(SELECT id FROM repositories WHERE (?<>'' AND full_name=?) OR (?='' AND source=?)) ORDER BY id`, repo, repo, repo, source)
+}
+
+// SetLineDates stores when the lines of file id were written (package blame's JSON).
+func (t *Tx) SetLineDates(ctx context.Context, id int64, lineDates string) error {
+	if _, err := t.exec(ctx, `UPDATE files SET line_dates=? WHERE id=?`, lineDates, id); err != nil {
+		return fmt.Errorf("line dates of file %d: %w", id, err)
+	}
+	return nil
+}
+
 // File returns the file with the given id, or ErrNotFound.
 func (s *Store) File(ctx context.Context, id int64) (*File, error) {
 	f, err := scanFile(s.read.QueryRowContext(ctx, `SELECT `+fileCols+` FROM files WHERE id=?`, id))
