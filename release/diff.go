@@ -16,6 +16,8 @@ type CodeKey struct {
 	Function string `json:"function"`
 }
 
+// String is the key on one line: repository@commit:file:function (the commit
+// cut to 12 characters).
 func (k CodeKey) String() string {
 	c := k.Commit
 	if len(c) > 12 {
