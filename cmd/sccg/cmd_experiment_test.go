@@ -8,6 +8,7 @@ import (
 	"sccg/evaluate/jsbox"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"sccg/evaluate"
@@ -33,7 +34,9 @@ var snapshot struct {
 // test re-executes this binary, as the sccg binary does for `sccg eval`.
 func TestMain(m *testing.M) {
 	if jsbox.IsWorker(os.Args) {
-		os.Exit(jsbox.ServeWorker(os.Stdin, os.Stdout, os.Args[2:]))
+		// syscall.Exit, not os.Exit: a race-built worker sleeps a second in
+		// os.Exit(0), and each runner's Close waits for it (see jsbox's TestMain).
+		syscall.Exit(jsbox.ServeWorker(os.Stdin, os.Stdout, os.Args[2:]))
 	}
 	code := m.Run()
 	if snapshot.dir != "" {
