@@ -10,8 +10,11 @@ import (
 
 // TestHarnessPythonUnit runs the harness's own unit tests (harness/tests, standard
 // library unittest only) with the interpreter a Runner would use, and fails with
-// their output when one of them fails.
+// their output when one of them fails. Slow (about 10 s, most of it waiting on the
+// fork servers and children the tests start, little CPU), so it runs in parallel
+// with the package's other parallel tests.
 func TestHarnessPythonUnit(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	py, err := resolvePython(ctx, "")

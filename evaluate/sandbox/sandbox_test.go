@@ -103,14 +103,23 @@ func TestHostileSuite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("hostile suite takes a few seconds")
 	}
+	// Slow: each mode waits out an infinite loop's wall-clock limit (twice when
+	// batched: the batch, then the loop alone), 25 s in all under the race detector.
+	// The modes have runners of their own and run in parallel (two at a time,
+	// -test.parallel), the environment set here for all of them.
+	t.Setenv("SCCG_TEST_SECRET", "s3cr3t-value-from-evaluator")
 	for _, m := range []struct {
 		name     string
 		warm, nb bool
 	}{{"exec", false, true}, {"fork-server/unbatched", true, true}, {"fork-server/batched", true, false}} {
-		t.Run(m.name, func(t *testing.T) { testHostileSuite(t, m.warm, m.nb) })
+		t.Run(m.name, func(t *testing.T) {
+			t.Parallel()
+			testHostileSuite(t, m.warm, m.nb)
+		})
 	}
 }
 
+// testHostileSuite runs the suite in one mode; the caller sets SCCG_TEST_SECRET.
 func testHostileSuite(t *testing.T, warm, noBatch bool) {
 	outside := t.TempDir()
 	sentinel := filepath.Join(outside, "sentinel.txt")
@@ -121,7 +130,6 @@ func testHostileSuite(t *testing.T, warm, noBatch bool) {
 	if err := os.WriteFile(keep, []byte("untouched"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("SCCG_TEST_SECRET", "s3cr3t-value-from-evaluator")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +161,7 @@ func testHostileSuite(t *testing.T, warm, noBatch bool) {
 	defer r.Close()
 	sem := make(chan struct{}, 4)
 	req := "\nimport requests\nrequests.get('https://ok.p.rapidapi.com/after')\n"
-	shm := fmt.Sprintf("/sccg-hostile-%d", os.Getpid())
+	shm := fmt.Sprintf("/sccg-hostile-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-")) // one per mode
 	t.Cleanup(func() {
 		if err := os.Remove("/dev/shm" + shm); err == nil {
 			t.Errorf("a run created /dev/shm%s", shm)
