@@ -335,6 +335,8 @@ func TestBuildGrowsLikeFresh(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end builds skipped in -short mode")
 	}
+	// Slow: four builds in each of four cases.
+	t.Parallel() // its own store and directories; the other slow end-to-end tests run beside it
 	tests := []struct {
 		name         string
 		first, final []string
@@ -376,6 +378,8 @@ func TestBuildRepositoryChange(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end builds skipped in -short mode")
 	}
+	// Slow: three builds in each case.
+	t.Parallel() // its own store and directories; the other slow end-to-end tests run beside it
 	tests := []struct {
 		name   string
 		change func(t *testing.T, repos string)
@@ -412,6 +416,8 @@ func TestBuildMinesOnlyNewTargets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end builds skipped in -short mode")
 	}
+	// Slow: three builds.
+	t.Parallel() // its own store and directories; the other slow end-to-end tests run beside it
 	docs, repos := growInputs(t)
 	setDocs(t, docs, "jokes.json", "cats.json")
 	e, out, _ := newTestEnv(t)

@@ -122,6 +122,8 @@ func TestBuildLargeAPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end build skipped in -short mode")
 	}
+	// Slow: a build over a 1,000-path description, about 9 s under the race detector.
+	t.Parallel() // its own store and directories; the other slow end-to-end tests run beside it
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not on PATH")
 	}

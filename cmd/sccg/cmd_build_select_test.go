@@ -170,6 +170,7 @@ func TestBuildSelectsRequestFunctions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end build skipped in -short mode")
 	}
+	t.Parallel() // its own store and directories; the other slow end-to-end tests run beside it
 	repos := commitRepos(t, selectionFixture)
 	e, out, _ := newTestEnv(t)
 	dir := t.TempDir()

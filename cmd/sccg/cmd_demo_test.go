@@ -25,6 +25,10 @@ func TestDemo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the whole demo")
 	}
+	// Slow: the whole demo (a build, every sample's own code and a 12-cell grid in the
+	// sandbox, rate-limited real calls, the report), twice where Chromium is; half a
+	// minute under the race detector.
+	t.Parallel() // its own store and directories; the other slow end-to-end tests run beside it
 	ctx := context.Background()
 	e, out, errb := newTestEnv(t)
 	e.dbSet = false // the demo keeps its store in its own directory

@@ -26,6 +26,8 @@ func TestEvalCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the sandbox end to end")
 	}
+	// Slow: the sandbox end to end, twice.
+	t.Parallel() // its own store and directories; the other slow end-to-end tests run beside it
 	ctx := context.Background()
 	e, out, errb, bench, gens := evalTestEnv(t)
 	dir := t.TempDir()

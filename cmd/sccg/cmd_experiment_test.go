@@ -115,6 +115,8 @@ func TestPromptsBaselineEvalOnTheSnapshot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the replay snapshot and runs the sandbox")
 	}
+	// Slow: four baselines' completions and the selection task scored in the sandbox.
+	t.Parallel() // its own copy of the snapshot's store; the other slow end-to-end tests run beside it
 	e, export := snapshotEnv(t)
 	out, errb := e.stdout.(interface{ String() string }), e.stderr.(interface{ String() string })
 	dir := t.TempDir()
@@ -222,6 +224,7 @@ func TestGenerateCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the replay snapshot")
 	}
+	t.Parallel() // its own copy of the snapshot's store; the other slow end-to-end tests run beside it
 	e, export := snapshotEnv(t)
 	out, errb := e.stdout.(interface{ String() string }), e.stderr.(interface{ String() string })
 	h := replay.NewLLM(replay.LLMOptions{APIKey: "sk-replay-secret"})
@@ -279,6 +282,9 @@ func TestExperimentCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the replay snapshot and runs the sandbox")
 	}
+	// Slow: two runs of a 13-cell grid (the first scores each cell's completions in the
+	// sandbox), about 20 s under the race detector.
+	t.Parallel() // its own copy of the snapshot's store; the other slow end-to-end tests run beside it
 	e, export := snapshotEnv(t)
 	out := e.stdout.(interface{ String() string })
 	h := replay.NewLLM(replay.LLMOptions{})

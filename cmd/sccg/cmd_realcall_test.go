@@ -42,6 +42,8 @@ func TestRealcallCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the sandbox end to end")
 	}
+	// Slow: two evaluations in the sandbox before the real calls.
+	t.Parallel() // its own store and directories; the other slow end-to-end tests run beside it
 	ctx := context.Background()
 	e, out, errb, bench, gens := evalTestEnv(t)
 	const key = "cli-k3y-never-written-9d2"

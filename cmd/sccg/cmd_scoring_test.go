@@ -215,6 +215,7 @@ func TestGridRunsEveryCellItCan(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the sandbox end to end")
 	}
+	t.Parallel() // its own store and directories; the other slow end-to-end tests run beside it
 	e, out, errb, bench, _ := evalTestEnv(t)
 	dead, err := replay.RefusedURL()
 	if err != nil {

@@ -13,6 +13,7 @@ func TestVerifyCLI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the sandbox")
 	}
+	t.Parallel() // its own store and directories; the other slow end-to-end tests run beside it
 	ctx := context.Background()
 	e, out, errb, bench, _ := evalTestEnv(t)
 	dir := t.TempDir()
