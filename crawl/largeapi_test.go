@@ -21,7 +21,11 @@ func writeLargeDescription(t testing.TB, dir string) string {
 }
 
 // A 1,000-path description imports whole: one API, every operation an endpoint.
+// Slow: the description's size is the test (3 s under the race detector).
 func TestImportLargeDescription(t *testing.T) {
+	if testing.Short() {
+		t.Skip("imports a 1,000-path description")
+	}
 	s := storetest.Open(t)
 	p := writeLargeDescription(t, t.TempDir())
 	sum, err := Run(t.Context(), s, Options{Source: SourceOpenAPI, Paths: []string{p}})

@@ -177,7 +177,11 @@ func corpusLabels(t testing.TB) map[string]corpusLabel {
 // TestCorpusAlignDecontam runs align and decontam over the synthetic corpus and
 // measures them against its labels: alignment agreement, the template detector's
 // precision and recall, duplicate clusters, and that no labeled secret survives.
+// Slow: the whole corpus through two stages (3 s under the race detector).
 func TestCorpusAlignDecontam(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs align and decontam over the whole synthetic corpus")
+	}
 	ctx := context.Background()
 	s, keyOf := corpusStore(t)
 	labels := corpusLabels(t)

@@ -297,8 +297,11 @@ func TestBatchJobSizes(t *testing.T) {
 
 // TestIdleBatchChildLives: a batch child left idle for longer than a job may take
 // (its wall-clock limit and its server's grace) still takes the next job; the wait
-// for its end is not a job's.
+// for its end is not a job's. Slow: the 3 s of idleness are the test.
 func TestIdleBatchChildLives(t *testing.T) {
+	if testing.Short() {
+		t.Skip("leaves a batch child idle for 3 s")
+	}
 	defer func(g time.Duration) { serverGrace = g }(serverGrace)
 	serverGrace = time.Second
 	r := newTestRunner(t, Limits{Timeout: time.Second}, true)
