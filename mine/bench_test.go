@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"sccg/extract"
@@ -79,14 +80,53 @@ func mineEmbedded(tb testing.TB) (*store.Store, *replay.Server, *mine.Stats) {
 	return st, srv, stats
 }
 
+// embeddedTables are the tables a mine of the embedded corpus fills.
+var embeddedTables = []string{"repositories", "files", "file_hits", "blobs"}
+
+// embeddedMine is what the tests read of one uninterrupted mine of the embedded
+// corpus: its stats, the server's log and the store's contents.
+type embeddedMine struct {
+	stats    *mine.Stats
+	repeats  []string         // requests the server was sent more than once
+	requests int              // requests the server was sent
+	counts   map[string]int64 // the mine stage's decisions by reason
+	dump     string           // embeddedTables of the store
+}
+
+// embedded is the mine of the embedded corpus (3 s under the race detector) run once
+// for the tests that read it; its store and server end with the test that ran it.
+var embedded struct {
+	once sync.Once
+	run  *embeddedMine
+}
+
+// mineEmbeddedOnce returns the shared mine of the embedded corpus.
+func mineEmbeddedOnce(t *testing.T) *embeddedMine {
+	t.Helper()
+	embedded.once.Do(func() {
+		st, srv, stats := mineEmbedded(t)
+		counts, err := st.DecisionCounts(context.Background(), mine.Stage)
+		if err != nil {
+			t.Fatal(err)
+		}
+		embedded.run = &embeddedMine{stats: stats, repeats: srv.Log.Repeats(), requests: srv.Log.Len(),
+			counts: counts, dump: storetest.MustDump(t, st, embeddedTables...)}
+	})
+	if embedded.run == nil {
+		t.Fatal("the shared mine of the embedded corpus failed (see the test that ran it first)")
+	}
+	return embedded.run
+}
+
 // The embedded corpus mines without a repeated or wasted request, and every fault it
 // scripts ends in a recorded decision.
 func TestMineEmbeddedCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("mines the whole embedded corpus")
 	}
-	st, srv, stats := mineEmbedded(t)
-	if reps := srv.Log.Repeats(); len(reps) > 0 {
+	run := mineEmbeddedOnce(t)
+	stats := run.stats
+	if reps := run.repeats; len(reps) > 0 {
 		t.Errorf("repeated requests: %v", reps)
 	}
 	if stats.Wasted != 0 {
@@ -95,11 +135,7 @@ func TestMineEmbeddedCorpus(t *testing.T) {
 	if stats.Stored == 0 {
 		t.Fatal("nothing stored")
 	}
-	counts, err := st.DecisionCounts(context.Background(), mine.Stage)
-	if err != nil {
-		t.Fatal(err)
-	}
-	all := strings.Join(slices.Collect(maps.Keys(counts)), "\n")
+	all := strings.Join(slices.Collect(maps.Keys(run.counts)), "\n")
 	for _, want := range []string{"binary file", mine.NotUTF8, "too large", "451", "repository unavailable (404", "split: saturated query"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no decision mentions %q; decisions:\n%s", want, all)
@@ -142,10 +178,9 @@ func TestMineEmbeddedCorpusResumes(t *testing.T) {
 		t.Skip("mines the whole embedded corpus twice")
 	}
 	ctx := context.Background()
-	tables := []string{"repositories", "files", "file_hits", "blobs"}
-	want, srv, _ := mineEmbedded(t)
-	wantDump := storetest.MustDump(t, want, tables...)
-	k := srv.Log.Len() / 2
+	run := mineEmbeddedOnce(t)
+	wantDump := run.dump
+	k := run.requests / 2
 
 	clock := newFakeClock()
 	st := mineCatalogStore(t, clock)
@@ -153,7 +188,7 @@ func TestMineEmbeddedCorpusResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv = replay.Start(h)
+	srv := replay.Start(h)
 	defer srv.Close()
 	opts := mine.Options{APIBase: srv.URL, Tokens: []string{"bench"}, HTTPClient: srv.Client(), Clock: clock, Seed: 1}
 	kctx, cancel := context.WithCancel(ctx)
@@ -166,7 +201,7 @@ func TestMineEmbeddedCorpusResumes(t *testing.T) {
 	if _, err := mine.Mine(ctx, st, opts); err != nil {
 		t.Fatal(err)
 	}
-	got := storetest.MustDump(t, st, tables...)
+	got := storetest.MustDump(t, st, embeddedTables...)
 	if got != wantDump {
 		t.Errorf("resumed store differs from an uninterrupted run")
 	}
