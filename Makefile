@@ -24,27 +24,19 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
+vet:
+	$(GO) vet ./...
+
 # Packages that link Apache Beam. Their tests run without the race detector: under
 # it, Beam's gRPC runner stack adds minutes of cold build and triples the tests' time.
 BEAM_PKGS = ./mine/corpus/beamjob ./cmd/sccg-beam
-# Every other package: their tests run with the race detector.
-RACE_PKGS = $$($(GO) list ./... | grep -v -e /mine/corpus/beamjob -e /cmd/sccg-beam)
-
-# vet builds the packages it checks with the flags their tests use (-race but for
-# Beam's), so that `make test` compiles each package once: with a cold cache, vet
-# without -race compiled every package a second time, 2.5 minutes on 2 cores. Files
-# built only without -race (//go:build !race; today one constant in evaluate/jsbox)
-# are not vetted.
-vet:
-	$(GO) vet -race $(RACE_PKGS)
-	$(GO) vet $(BEAM_PKGS)
 
 # The whole suite, with the race detector (but for Beam's packages), as CI runs it.
 # atexit_sleep_ms=0: a race-built program otherwise sleeps a second as it exits (to
 # catch races of goroutines still running then), a second per test binary; races
 # during a test still fail it. Any GORACE of the caller's comes after and wins.
 test: fmt-check vet
-	GORACE="atexit_sleep_ms=0 $$GORACE" $(GO) test -race -count=1 -timeout 15m $(RACE_PKGS)
+	GORACE="atexit_sleep_ms=0 $$GORACE" $(GO) test -race -count=1 -timeout 15m $$($(GO) list ./... | grep -v -e /mine/corpus/beamjob -e /cmd/sccg-beam)
 	$(GO) test -count=1 -timeout 5m $(BEAM_PKGS)
 
 # Quick loop while editing: no race detector, slow end-to-end tests skipped.
