@@ -239,23 +239,7 @@ func (x *extractor) calls(f *fnInfo, sc *scope, via []string, depth int, seen ma
 			continue
 		}
 		h := it.h
-		args := map[string]argRef{}
-		pos, kw := splitArgs(h.call, x.m.src)
-		caller := sc.with(h.call.Start)
-		params := h.callee.params
-		if h.method && len(params) > 0 {
-			params = params[1:]
-		}
-		for i, p := range params {
-			switch {
-			case kw[p.name] != nil:
-				args[p.name] = argRef{n: kw[p.name], sc: caller}
-			case i < len(pos):
-				args[p.name] = argRef{n: pos[i], sc: caller}
-			default:
-				args[p.name] = argRef{}
-			}
-		}
+		args := sc.bindArgs(h.call, h.callee, h.method)
 		hsc := &scope{m: x.m, fn: h.callee, at: h.callee.def.End, args: args, depth: sc.depth + 1}
 		seen[h.callee] = true
 		out = append(out, x.calls(h.callee, hsc, append(slices.Clip(via), h.callee.qual), depth+1, seen)...)

@@ -257,9 +257,15 @@ func (sc *scope) returned(n *node) (*node, *scope) {
 	if returns != 1 || ret == nil {
 		return nil, nil
 	}
-	pos, kw := splitArgs(n, sc.m.src)
-	caller := sc.with(n.Start)
-	params := g.params
+	return ret, &scope{m: sc.m, fn: g, at: g.def.End, args: sc.bindArgs(n, g, method), depth: sc.depth + 1}
+}
+
+// bindArgs binds the parameters of callee (self or cls left out of a method's)
+// to the arguments of call, made in sc: by keyword, else by position, else none.
+func (sc *scope) bindArgs(call *node, callee *fnInfo, method bool) map[string]argRef {
+	pos, kw := splitArgs(call, sc.m.src)
+	caller := sc.with(call.Start)
+	params := callee.params
 	if method && len(params) > 0 {
 		params = params[1:]
 	}
@@ -274,7 +280,7 @@ func (sc *scope) returned(n *node) (*node, *scope) {
 			args[p.name] = argRef{}
 		}
 	}
-	return ret, &scope{m: sc.m, fn: g, at: g.def.End, args: args, depth: sc.depth + 1}
+	return args
 }
 
 func hasParam(ps []lang.URLPiece) bool {
